@@ -1,0 +1,94 @@
+"""Moves: every decision a player can make, and their text notation.
+
+A move is a small immutable value.  Throws are not moves: they are outcomes of chance nodes
+(see :meth:`senet.engine.position.Position.chance_outcomes`).
+
+Text notation (case-insensitive on input, canonical lower case on output):
+
+========== =====================================================================
+``12-15``  move the piece on 12 to 15 (backward moves read ``15-12``)
+``12x15``  the same, written with ``x`` because it lands on an opponent (optional)
+``28-off`` bear the piece on 28 off the board
+``pass``   no move is possible (or a fate move is impossible): the turn is lost
+``revive`` put a drowned piece back on the House of Rebirth (adelaida §28)
+``risk``   leave the piece in the House of Water and hope for a 4 (kendall)
+``return`` take the piece from the House of Water back to 15 (kendall)
+========== =====================================================================
+
+A move through the House of Ba (adelaida §25) is written origin to final square: ``17-25``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from .errors import NotationError
+from .variants import OFF
+
+__all__ = ["Move", "MOVE", "PASS", "REVIVE", "RISK", "RETURN", "parse_move"]
+
+MOVE = "move"
+PASS = "pass"
+REVIVE = "revive"
+RISK = "risk"
+RETURN = "return"
+_WORD_KINDS = (PASS, REVIVE, RISK, RETURN)
+
+
+class Move(NamedTuple):
+    """A player's decision.  ``origin``/``target`` are squares 1-30, ``target`` may be OFF (31);
+    both are 0 for the word moves (pass, revive, risk, return)."""
+
+    kind: str
+    origin: int = 0
+    target: int = 0
+
+    @classmethod
+    def step(cls, origin: int, target: int) -> "Move":
+        return cls(MOVE, origin, target)
+
+    @property
+    def is_step(self) -> bool:
+        return self.kind == MOVE
+
+    @property
+    def bears_off(self) -> bool:
+        return self.kind == MOVE and self.target == OFF
+
+    def text(self, capture: bool = False) -> str:
+        """Canonical notation; ``capture`` writes ``x`` for a move landing on an opponent."""
+        if self.kind != MOVE:
+            return self.kind
+        target = "off" if self.target == OFF else str(self.target)
+        return f"{self.origin}{'x' if capture else '-'}{target}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"Move({self.text()!r})"
+
+
+_STEP = re.compile(r"(\d{1,2})\s*([-x])\s*(\d{1,2}|off)\Z", re.IGNORECASE)
+
+
+def parse_move(text: str, *, line: int = 1, column: int = 1) -> Move:
+    """Parse one move in the notation above; raise :class:`NotationError` naming what was expected."""
+    word = text.strip().lower()
+    if word in _WORD_KINDS:
+        return Move(word)
+    match = _STEP.match(word)
+    if not match:
+        raise NotationError(
+            f"not a move: {text!r}", line, column, "a move such as 12-15, 12x15, 28-off, pass, revive, risk or return"
+        )
+    origin = int(match.group(1))
+    target = OFF if match.group(3) == "off" else int(match.group(3))
+    if not 1 <= origin <= 30:
+        raise NotationError(f"square {origin} is off the track", line, column, "an origin square 1-30")
+    if not 1 <= target <= OFF or target == origin:
+        raise NotationError(
+            f"target {match.group(3)} is not a square", line, column + match.start(3), "a target square 1-30 or off"
+        )
+    return Move(MOVE, origin, target)

@@ -1,0 +1,154 @@
+"""One-line position notation, in the spirit of chess's FEN.
+
+::
+
+    standard ABABABABAB/........../.......... A -
+    adelaida .A.B...A../....AB..../.....B.... B 3 extra=0/1 drowned=1/0
+    adelaida .........A/....B...../.....A.... A - skip=0/1 pending=fate
+
+Fields, separated by single spaces:
+
+1. the variant's name;
+2. the 30 squares in track order, three rows of ten separated by ``/`` (row 2 is written in
+   track order too, although the board draws it right to left): ``A`` a piece of seat A (who
+   moves first: the spools in Adelaida), ``B`` a piece of seat B, ``.`` an empty square;
+3. the seat on turn, ``A`` or ``B``;
+4. the throw waiting to be used, or ``-`` when a throw is due;
+5. then, only when not zero and always in this order: ``extra=a/b`` extra throws owed,
+   ``skip=a/b`` turns to skip (House of Net), ``captured=a/b`` pieces captured (Bell),
+   ``drowned=a/b`` pieces drowned and waiting to be revived (Adelaida), and
+   ``pending=fate`` (a throw of fate is due, or with a throw: to be played) or
+   ``pending=water`` (the House of Water choice of the piece on 27).
+
+Pieces borne off are not written: they are the pieces not found elsewhere.  The canonical
+form is what :func:`format_position` writes; :func:`parse_position` accepts exactly that
+grammar and reads it back to an equal position.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import NotationError
+from .position import NO_PENDING, PENDING_FATE, PENDING_WATER, Position
+from .variants import UnknownVariant, find_variant
+
+__all__ = ["format_position", "parse_position"]
+
+_PENDING = {"fate": PENDING_FATE, "water": PENDING_WATER}
+_PAIR_FIELDS = ("extra", "skip", "captured", "drowned")
+_FIELD_ORDER = _PAIR_FIELDS + ("pending",)
+
+
+def format_position(position: Position) -> str:
+    cells = []
+    for sq in range(1, 31):
+        owner = position.owner(sq)
+        cells.append("." if owner is None else "AB"[owner])
+    board = "/".join("".join(cells[i : i + 10]) for i in (0, 10, 20))
+    parts = [position.variant.name, board, "AB"[position.turn], str(position.throw) if position.throw else "-"]
+    getters = {
+        "extra": position.extra,
+        "skip": position.skip,
+        "captured": position.captured,
+        "drowned": position.drowned,
+    }
+    for name in _PAIR_FIELDS:
+        a, b = getters[name](0), getters[name](1)
+        if a or b:
+            parts.append(f"{name}={a}/{b}")
+    if position.pending != NO_PENDING:
+        parts.append(f"pending={position.pending_name}")
+    return " ".join(parts)
+
+
+_BOARD = re.compile(r"[AB.]{10}/[AB.]{10}/[AB.]{10}\Z")
+_PAIR = re.compile(r"(\d{1,2})/(\d{1,2})\Z")
+
+
+def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
+    """Read a position; raise :class:`NotationError` naming the column and what was expected.
+
+    ``line`` and ``column`` say where ``text`` starts in a larger document (a game record).
+    """
+    if text != text.strip() or "  " in text or "\t" in text:
+        raise NotationError("fields are separated by single spaces, with no space around the line", line, column,
+                            "single spaces between fields")  # fmt: skip
+    tokens: list[tuple[int, str]] = []
+    pos = 0
+    for token in text.split(" "):
+        tokens.append((column + pos, token))
+        pos += len(token) + 1
+    if len(tokens) < 4:
+        where = tokens[-1][0] + len(tokens[-1][1]) if tokens else column
+        missing = ("variant name", "board", "side on turn (A or B)", "throw (1-5 or -)")[len(tokens)]
+        raise NotationError("the position ends too early", line, where, missing)
+    (c_var, name), (c_board, board), (c_turn, turn), (c_throw, throw) = tokens[:4]
+    try:
+        variant = find_variant(name)
+    except UnknownVariant as exc:
+        raise NotationError(str(exc), line, c_var, "a variant name") from None
+    if variant.name != name:
+        raise NotationError(f"write the variant's name {variant.name!r}, not {name!r}", line, c_var, variant.name)
+    if not _BOARD.match(board):
+        bad = next((i for i, ch in enumerate(board) if ch not in "AB./"), min(len(board), 32))
+        raise NotationError(f"malformed board {board!r}", line, c_board + bad,
+                            "three rows of ten squares (A, B or .) separated by /")  # fmt: skip
+    if turn not in ("A", "B"):
+        raise NotationError(f"side on turn {turn!r}", line, c_turn, "A or B")
+    if throw == "-":
+        throw_value = 0
+    elif throw.isdigit() and len(throw) == 1:
+        throw_value = int(throw)
+    else:
+        raise NotationError(f"throw {throw!r}", line, c_throw, "a throw such as 3, or - when a throw is due")
+    values = {"extra": (0, 0), "skip": (0, 0), "captured": (0, 0), "drowned": (0, 0)}
+    pending = NO_PENDING
+    last = -1
+    for col, token in tokens[4:]:
+        key, eq, value = token.partition("=")
+        if not eq or key not in _FIELD_ORDER:
+            raise NotationError(f"unknown field {token!r}", line, col, "extra=, skip=, captured=, drowned= or pending=")
+        order = _FIELD_ORDER.index(key)
+        if order <= last:
+            raise NotationError(f"field {key!r} out of order or repeated", line, col,
+                                "fields in the order " + ", ".join(_FIELD_ORDER))  # fmt: skip
+        last = order
+        vcol = col + len(key) + 1
+        if key == "pending":
+            if value not in _PENDING:
+                raise NotationError(f"pending {value!r}", line, vcol, "fate or water")
+            pending = _PENDING[value]
+            continue
+        match = _PAIR.match(value)
+        if not match:
+            raise NotationError(f"{key} {value!r}", line, vcol, "two counts such as 1/0")
+        pair = (int(match.group(1)), int(match.group(2)))
+        if pair == (0, 0):
+            raise NotationError(f"{key}=0/0 is written by leaving the field out", line, col, "no zero fields")
+        values[key] = pair
+    squares = board.replace("/", "")
+    pieces = (
+        [i + 1 for i, ch in enumerate(squares) if ch == "A"],
+        [i + 1 for i, ch in enumerate(squares) if ch == "B"],
+    )
+    captured, drowned = values["captured"], values["drowned"]
+    off = tuple(variant.pieces - len(pieces[s]) - captured[s] - drowned[s] for s in (0, 1))
+    if min(off) < 0:
+        raise NotationError(f"more pieces than {variant.name} has ({variant.pieces} a side)", line, c_board,
+                            f"at most {variant.pieces} pieces a side")  # fmt: skip
+    try:
+        return Position.from_parts(
+            variant,
+            (pieces[0], pieces[1]),
+            turn="AB".index(turn),
+            throw=throw_value,
+            extra=values["extra"],
+            skip=values["skip"],
+            off=off,  # type: ignore[arg-type]
+            captured=captured,
+            drowned=drowned,
+            pending=pending,
+        )
+    except ValueError as exc:
+        raise NotationError(f"impossible position: {exc}", line, column, "a position the rules allow") from None

@@ -1,0 +1,470 @@
+"""Positions: the complete state of a game between two decisions, immutable and hashable.
+
+A position knows whose decision comes next: *chance* (a throw is due: the regular throw, or
+the Adelaida throw of fate) or a *player* (a move with the pending throw; the Kendall House of
+Water choice, which may fall to the player who is not on turn).  Everything that affects the
+future is part of the state: the board, the pending throw, extra throws owed, turns to skip,
+pieces borne off, captured (Bell) and drowned (Adelaida), and a pending House decision.
+
+Applying a decision returns a new position; :class:`senet.engine.game.Game` keeps the stack
+for push/pop.  The state is a flat tuple of small integers so that copying a position costs
+one tuple, not a tree of objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterable
+
+from .errors import IllegalMove
+from .moves import MOVE, PASS, RETURN, REVIVE, RISK, Move
+from .rules import TARGET, VICTIM, Tables, bit, free_square_behind, iter_squares, step, tables_for
+from .variants import OFF, HouseKind, Variant
+
+__all__ = ["Position", "Outcome", "SEATS", "seat_letter", "NO_PENDING", "PENDING_FATE", "PENDING_WATER"]
+
+SEATS = (0, 1)
+# Indices into the state tuple.
+_A, _B, _TURN, _THROW, _EXTRA, _SKIP, _OFF, _CAPT, _DROWN, _PEND = 0, 1, 2, 3, 4, 6, 8, 10, 12, 14
+NO_PENDING, PENDING_FATE, PENDING_WATER = 0, 1, 2
+_PENDING_NAMES = {NO_PENDING: "", PENDING_FATE: "fate", PENDING_WATER: "water"}
+
+_PASS = Move(PASS)
+_REVIVE = Move(REVIVE)
+_WATER_CHOICES = [Move(RISK), Move(RETURN)]
+
+
+def seat_letter(seat: int) -> str:
+    return "AB"[seat]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended.  ``winner`` is 0, 1 or None (a draw); ``score`` counts borne-off pieces."""
+
+    winner: int | None
+    score: tuple[int, int]
+    reason: str
+
+    @property
+    def result(self) -> str:
+        """The record's Result tag: ``A``, ``B`` or ``draw``."""
+        return "draw" if self.winner is None else seat_letter(self.winner)
+
+
+class Position:
+    """An immutable game state.  Build one with :meth:`initial`, :meth:`from_fen` or by applying
+    throws and moves to another."""
+
+    __slots__ = ("variant", "_t", "_s", "_hash")
+
+    def __init__(self, variant: Variant, state: tuple[int, ...], tables: Tables | None = None) -> None:
+        self.variant = variant
+        self._t = tables or tables_for(variant)
+        self._s = state
+        self._hash: int | None = None
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def initial(cls, variant: Variant) -> "Position":
+        a = sum(bit(sq) for sq in variant.start[0])
+        b = sum(bit(sq) for sq in variant.start[1])
+        return cls(variant, (a, b, 0, 0) + (0,) * 11)
+
+    @classmethod
+    def from_fen(cls, text: str) -> "Position":
+        from .notation import parse_position
+
+        return parse_position(text)
+
+    @classmethod
+    def from_parts(
+        cls,
+        variant: Variant,
+        pieces: tuple[Iterable[int], Iterable[int]],
+        *,
+        turn: int = 0,
+        throw: int = 0,
+        extra: tuple[int, int] = (0, 0),
+        skip: tuple[int, int] = (0, 0),
+        off: tuple[int, int] | None = None,
+        captured: tuple[int, int] = (0, 0),
+        drowned: tuple[int, int] = (0, 0),
+        pending: int = NO_PENDING,
+    ) -> "Position":
+        """Build any position; ``off`` defaults to the pieces not accounted for elsewhere.
+
+        Raises ValueError for an inconsistent position (overlapping pieces, too many pieces, ...).
+        """
+        masks = []
+        for squares in pieces:
+            mask = 0
+            for sq in squares:
+                if not 1 <= sq <= 30:
+                    raise ValueError(f"square {sq} is not on the track (1-30)")
+                if mask & bit(sq):
+                    raise ValueError(f"square {sq} is listed twice")
+                mask |= bit(sq)
+            masks.append(mask)
+        if off is None:
+            off = tuple(
+                variant.pieces - masks[s].bit_count() - captured[s] - drowned[s] for s in SEATS
+            )  # type: ignore[assignment]
+        state = (masks[0], masks[1], turn, throw, *extra, *skip, *off, *captured, *drowned, pending)
+        position = cls(variant, state)
+        position.validate()
+        return position
+
+    def validate(self) -> None:
+        """Raise ValueError unless the state is one the rules can reach or start from."""
+        s, v, t = self._s, self.variant, self._t
+        if s[_A] & s[_B]:
+            raise ValueError("two pieces on one square")
+        if s[_TURN] not in SEATS:
+            raise ValueError("the side on turn must be A or B")
+        if s[_THROW] and s[_THROW] not in t.throws:
+            raise ValueError(f"a throw of {s[_THROW]} is impossible in {v.name}")
+        for seat in SEATS:
+            total = s[seat].bit_count() + s[_OFF + seat] + s[_CAPT + seat] + s[_DROWN + seat]
+            if total != v.pieces:
+                raise ValueError(
+                    f"{seat_letter(seat)} has {total} pieces in all (board, off, captured, drowned); "
+                    f"{v.name} has {v.pieces}"
+                )
+            if min(s[_EXTRA + seat], s[_SKIP + seat]) < 0:
+                raise ValueError("negative counter")
+            if s[_CAPT + seat] and not t.capture_remove:
+                raise ValueError(f"no piece is ever captured in {v.name}")
+            if s[_DROWN + seat] and not t.revival:
+                raise ValueError(f"no piece is ever drowned in {v.name}")
+        pending = s[_PEND]
+        if pending == PENDING_FATE and not (t.fate_bit and (s[_A] | s[_B]) & t.fate_bit):
+            raise ValueError("a fate throw is pending but no piece stands on the House of Rejuvenation")
+        if pending == PENDING_WATER and not (t.water_bit and (s[_A] | s[_B]) & t.water_bit):
+            raise ValueError("a House of Water choice is pending but no piece stands there")
+        if pending == PENDING_WATER and s[_THROW]:
+            raise ValueError("a House of Water choice is made before the next throw")
+        if pending not in _PENDING_NAMES:
+            raise ValueError("unknown pending decision")
+
+    # ----------------------------------------------------------------- reading the state
+    @property
+    def turn(self) -> int:
+        """The seat whose turn it is (0 = A, who starts; 1 = B)."""
+        return self._s[_TURN]
+
+    @property
+    def throw(self) -> int:
+        """The throw waiting to be used (a fate throw while one is pending); 0 if none."""
+        return self._s[_THROW]
+
+    @property
+    def pending(self) -> int:
+        return self._s[_PEND]
+
+    @property
+    def pending_name(self) -> str:
+        return _PENDING_NAMES[self._s[_PEND]]
+
+    def mask(self, seat: int) -> int:
+        return self._s[seat]
+
+    def pieces(self, seat: int) -> tuple[int, ...]:
+        """Squares of ``seat``'s pieces on the board, lowest first."""
+        return tuple(iter_squares(self._s[seat]))
+
+    def owner(self, square: int) -> int | None:
+        b = bit(square)
+        return 0 if self._s[_A] & b else 1 if self._s[_B] & b else None
+
+    def extra(self, seat: int) -> int:
+        return self._s[_EXTRA + seat]
+
+    def skip(self, seat: int) -> int:
+        return self._s[_SKIP + seat]
+
+    def off(self, seat: int) -> int:
+        return self._s[_OFF + seat]
+
+    def captured(self, seat: int) -> int:
+        return self._s[_CAPT + seat]
+
+    def drowned(self, seat: int) -> int:
+        return self._s[_DROWN + seat]
+
+    @property
+    def state(self) -> tuple[int, ...]:
+        """The raw state tuple (for hashing tables in search; layout is internal)."""
+        return self._s
+
+    # ----------------------------------------------------------------- whose decision
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over, else None."""
+        s, t = self._s, self._t
+        if t.race:
+            for seat in SEATS:
+                if s[_OFF + seat] == t.pieces:
+                    return Outcome(seat, (s[_OFF], s[_OFF + 1]), "all pieces borne off")
+            return None
+        a_off, b_off = s[_OFF], s[_OFF + 1]
+        a_left, b_left = s[_A].bit_count(), s[_B].bit_count()
+        if a_off > b_off + b_left:
+            return Outcome(0, (a_off, b_off), "B can no longer catch up")
+        if b_off > a_off + a_left:
+            return Outcome(1, (a_off, b_off), "A can no longer catch up")
+        if not a_left and not b_left:
+            return Outcome(None, (a_off, b_off), "equal scores with an empty board")
+        return None
+
+    def is_over(self) -> bool:
+        return self.outcome() is not None
+
+    def is_chance(self) -> bool:
+        """True when the next event is a throw (regular or of fate)."""
+        s = self._s
+        return not s[_THROW] and s[_PEND] != PENDING_WATER and self.outcome() is None
+
+    @property
+    def decider(self) -> int | None:
+        """The seat that must decide now, or None when chance is next or the game is over."""
+        s = self._s
+        if self.outcome() is not None:
+            return None
+        if s[_PEND] == PENDING_WATER:
+            return 0 if s[_A] & self._t.water_bit else 1
+        if not s[_THROW]:
+            return None
+        if s[_PEND] == PENDING_FATE:
+            return 0 if s[_A] & self._t.fate_bit else 1
+        return s[_TURN]
+
+    def chance_outcomes(self) -> tuple[tuple[int, Fraction], ...]:
+        """Every possible throw with its exact probability; empty unless chance is next."""
+        return self.variant.instrument.outcomes if self.is_chance() else ()
+
+    # ----------------------------------------------------------------- moves
+    def legal_moves(self) -> list[Move]:
+        """Every legal decision for :attr:`decider`, in a fixed order; empty at chance nodes.
+
+        When no piece can move the only move is ``pass``: a pass is a decision like any other,
+        so that every turn of a record has a move.
+        """
+        s, t = self._s, self._t
+        n = s[_THROW]
+        pending = s[_PEND]
+        if pending == PENDING_WATER:
+            return [] if self.outcome() else list(_WATER_CHOICES)
+        if not n or self.outcome() is not None:
+            return []
+        if pending == PENDING_FATE:
+            owner = 0 if s[_A] & t.fate_bit else 1
+            # adelaida §27: 1-4 carry the piece forward, 5 carries it back five squares.
+            r = step(t, s[owner], s[1 - owner], t.fate_sq, n, n < 5)
+            return [Move(MOVE, t.fate_sq, r & TARGET)] if r else [_PASS]
+        p = s[_TURN]
+        me, opp = s[p], s[1 - p]
+        if me & t.water_bit:
+            # kendall: while a piece drowns no other piece may move; only a 4 saves it.
+            return [Move(MOVE, t.water_sq, OFF)] if n in t.bear_off[t.water_sq] else [_PASS]
+        moves: list[Move] = []
+        per_piece = t.backward == "piece"
+        m = me
+        while m:
+            low = m & -m
+            m ^= low
+            sq = low.bit_length()
+            r = step(t, me, opp, sq, n, True)
+            if not r and per_piece:
+                r = step(t, me, opp, sq, n, False)  # adelaida §16
+            if r:
+                moves.append(Move(MOVE, sq, r & TARGET))
+        if not moves and t.backward == "player":
+            for sq in iter_squares(me):  # kendall rule 4: back only if nothing can go forward
+                r = step(t, me, opp, sq, n, False)
+                if r:
+                    moves.append(Move(MOVE, sq, r & TARGET))
+        if t.priority and moves:
+            urgent = [mv for mv in moves if t.priority & bit(mv.origin)]
+            if urgent:
+                moves = urgent  # bell: a piece on 26-30 that can move must be moved
+        if s[_DROWN + p] and not (me | opp) & bit(t.rebirth):
+            moves.append(_REVIVE)  # adelaida §28: instead of a move, revive on 15 if it is free
+        return moves or [_PASS]
+
+    def is_legal(self, move: Move) -> bool:
+        return move in self.legal_moves()
+
+    def is_capture(self, move: Move) -> bool:
+        """Does ``move`` land on an opponent (a swap, a capture, or a Kendall drowning)?"""
+        if move.kind != MOVE or move.target == OFF:
+            return False
+        mover = self.decider
+        return mover is not None and self.owner(move.target) == 1 - mover
+
+    def move_text(self, move: Move) -> str:
+        """Notation of ``move`` in this position (``x`` when it lands on an opponent)."""
+        return move.text(capture=self.is_capture(move))
+
+    def apply(self, move: Move) -> "Position":
+        """The position after ``move``; raises IllegalMove (naming the legal moves) otherwise."""
+        legal = self.legal_moves()
+        if move not in legal:
+            if not legal:
+                why = "a throw is due" if self.is_chance() else "the game is over"
+                raise IllegalMove(f"{move} is not possible now: {why}")
+            raise IllegalMove(
+                f"{move} is not legal here; legal: {', '.join(m.text() for m in legal)}"
+            )
+        return self._play(move)
+
+    def apply_throw(self, value: int) -> "Position":
+        """The position after chance shows ``value``."""
+        if not self.is_chance():
+            raise IllegalMove("no throw is due now" if not self.is_over() else "the game is over")
+        if value not in self._t.throws:
+            raise IllegalMove(
+                f"{value} is not a possible throw; possible: {', '.join(map(str, sorted(self._t.throws)))}"
+            )
+        s = list(self._s)
+        s[_THROW] = value
+        return Position(self.variant, tuple(s), self._t)
+
+    def _play(self, move: Move) -> "Position":
+        """Apply a move known to be legal (search and playouts call this directly)."""
+        t = self._t
+        s = list(self._s)
+        n = s[_THROW]
+        pending = s[_PEND]
+        s[_THROW] = 0
+        if pending == PENDING_WATER:
+            s[_PEND] = NO_PENDING
+            if move.kind == RETURN:
+                owner = 0 if s[_A] & t.water_bit else 1
+                s[owner] &= ~t.water_bit
+                s[owner] |= bit(free_square_behind(t.rebirth, s[_A] | s[_B]))
+        elif pending == PENDING_FATE:
+            s[_PEND] = NO_PENDING
+            if move.kind == MOVE:
+                owner = 0 if s[_A] & t.fate_bit else 1
+                _move_piece(t, s, owner, t.fate_sq, n, n < 5, gain=False)
+        else:
+            p = s[_TURN]
+            if move.kind == MOVE:
+                _move_piece(t, s, p, move.origin, n, move.target > move.origin, gain=n in t.extra_throws)
+            elif move.kind == REVIVE:
+                s[_DROWN + p] -= 1
+                s[p] |= bit(t.rebirth)
+                if n in t.extra_throws:
+                    s[_EXTRA + p] += 1  # the throw's own extra throw stands (§4); no Rebirth throw (§30)
+            elif s[p] & t.water_bit:
+                s[_EXTRA + p] = 0  # kendall: a failed risk loses the whole turn
+        if not s[_PEND]:
+            _advance(t, s)
+        return Position(self.variant, tuple(s), t)
+
+    # ----------------------------------------------------------------- notation and identity
+    def fen(self) -> str:
+        """The one-line notation of this position (see :mod:`senet.engine.notation`)."""
+        from .notation import format_position
+
+        return format_position(self)
+
+    def copy(self) -> "Position":
+        return self  # immutable: a copy is the same value
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Position) and self._s == other._s and self.variant.name == other.variant.name
+        )
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash((self.variant.name, self._s))
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"Position({self.fen()!r})"
+
+    def __str__(self) -> str:
+        return self.fen()
+
+
+def _net(s: list[int], seat: int) -> None:
+    """adelaida §23-24: the Net cancels one pending extra throw, or else skips the next turn."""
+    if s[_EXTRA + seat]:
+        s[_EXTRA + seat] -= 1
+    else:
+        s[_SKIP + seat] += 1
+
+
+def _move_piece(t: Tables, s: list[int], p: int, origin: int, n: int, forward: bool, gain: bool) -> None:
+    """Move ``p``'s piece from ``origin`` by ``n``, with every effect of the landing square."""
+    q = 1 - p
+    me, opp = s[p], s[q]
+    r = step(t, me, opp, origin, n, forward)
+    if not r:
+        raise AssertionError(f"illegal step {origin}+{n} reached _move_piece")
+    d = r & TARGET
+    obit = bit(origin)
+    me &= ~obit
+    extra = s[_EXTRA + p] + (1 if gain else 0)
+    if d == OFF:
+        s[_OFF + p] += 1
+        s[p], s[q] = me, opp
+        s[_EXTRA + p] = extra
+        return
+    dbit = bit(d)
+    if r & VICTIM:
+        opp &= ~dbit
+        if t.capture_remove:
+            s[_CAPT + q] += 1  # bell: the piece leaves the game
+        elif t.drown_attack[d] and not (me | opp) & t.water_bit:
+            opp |= t.water_bit  # kendall: attacked on 28-30, it drowns in the House of Water
+            s[_PEND] = PENDING_WATER
+        else:
+            opp |= obit  # the two pieces swap places
+            kind = t.kind[origin]  # adelaida §21-22: Houses act on a piece swapped into them
+            if kind is HouseKind.REBIRTH:
+                s[_EXTRA + q] += 1
+            elif kind is HouseKind.NET:
+                _net(s, q)
+            elif kind is HouseKind.FATE:
+                s[_PEND] = PENDING_FATE
+    me |= dbit
+    kind = t.kind[d]
+    if kind is not None:
+        if kind is HouseKind.REBIRTH:
+            extra += 1
+        elif kind is HouseKind.NET:
+            if extra:
+                extra -= 1
+            else:
+                s[_SKIP + p] += 1
+        elif kind is HouseKind.FATE:
+            s[_PEND] = PENDING_FATE
+        elif kind is HouseKind.DROWN:
+            me &= ~dbit  # adelaida §28-29: off the board, not borne off; extra throws cancelled
+            s[_DROWN + p] += 1
+            extra = 0
+        elif kind is HouseKind.SEND_BACK:
+            me &= ~dbit
+            me |= bit(free_square_behind(t.rebirth, me | opp))
+        elif kind is HouseKind.WATER_CHOICE:
+            s[_PEND] = PENDING_WATER
+    s[p], s[q] = me, opp
+    s[_EXTRA + p] = extra
+
+
+def _advance(t: Tables, s: list[int]) -> None:
+    """After a decision is fully resolved: the same seat throws again, or the turn passes on
+    (past any turns owed to the House of Net)."""
+    p = s[_TURN]
+    if s[_EXTRA + p]:
+        s[_EXTRA + p] -= 1
+        return
+    q = 1 - p
+    while s[_SKIP + q]:
+        s[_SKIP + q] -= 1
+        q = 1 - q
+    s[_TURN] = q

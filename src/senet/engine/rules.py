@@ -1,0 +1,195 @@
+"""The movement rules, compiled once per variant into flat tables and bit masks.
+
+This is the hot path of every playout and every search, so the board is two 30-bit integers
+(bit ``k-1`` set = a piece on square ``k``) and every per-square fact of the variant is looked
+up in a list.  The functions here are pure: they take masks and return a target square, and
+never build objects.  :mod:`senet.engine.position` turns their answers into moves and states.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .variants import OFF, SQUARES, HouseKind, Variant
+
+__all__ = ["Tables", "tables_for", "step", "VICTIM", "iter_squares", "free_square_behind"]
+
+#: Added to a target square returned by :func:`step` when the move lands on an opponent.
+VICTIM = 64
+TARGET = 63
+
+_PROTECT_NONE, _PROTECT_NEIGHBOUR, _PROTECT_TRIPLE = 0, 1, 2
+
+
+def bit(square: int) -> int:
+    return 1 << (square - 1)
+
+
+class Tables:
+    """Everything :func:`step` needs about a variant, precomputed.
+
+    Lists are indexed by square (0 and 31 padding), so ``kind[d]`` needs no bounds check.
+    """
+
+    __slots__ = (
+        "variant", "path", "neigh", "both", "far", "safe", "kind", "bear_off", "exit_only",
+        "stop_mask", "singles", "protection", "drown_attack", "capture_remove", "backward",
+        "priority", "extra_throws", "water_sq", "water_bit", "fate_sq", "fate_bit",
+        "rebirth", "revival", "race", "pieces", "throws",
+    )  # fmt: skip
+
+    def __init__(self, v: Variant) -> None:
+        self.variant = v
+        self.path = [[0] * (SQUARES + 2) for _ in range(SQUARES + 2)]
+        for a in range(1, SQUARES + 1):
+            for b in range(1, SQUARES + 1):
+                lo, hi = min(a, b), max(a, b)
+                mask = 0
+                for sq in range(lo + 1, hi):
+                    mask |= bit(sq)
+                self.path[a][b] = mask
+        self.neigh = [0] * (SQUARES + 2)
+        self.both = [0] * (SQUARES + 2)
+        self.far = [0] * (SQUARES + 2)
+        for d in range(1, SQUARES + 1):
+            if d in v.unprotected:
+                continue
+            for nb in (d - 1, d + 1):
+                if 1 <= nb <= SQUARES and nb not in v.unprotected:
+                    self.neigh[d] |= bit(nb)
+            if 2 <= d <= SQUARES - 1:
+                self.both[d] = bit(d - 1) | bit(d + 1)
+            for fb in (d - 2, d + 2):
+                if 1 <= fb <= SQUARES:
+                    self.far[d] |= bit(fb)
+        self.safe = sum(bit(sq) for sq in v.safe)
+        self.kind: list[HouseKind | None] = [v.house_kind(sq) for sq in range(SQUARES + 2)]
+        for sq, kind in enumerate(self.kind):
+            if kind is HouseKind.PLAIN:
+                self.kind[sq] = None  # plain Houses need no effect in the hot path
+        self.bear_off = [v.bear_off.get(sq, frozenset()) for sq in range(SQUARES + 2)]
+        self.exit_only = [sq in v.exit_only for sq in range(SQUARES + 2)]
+        self.stop_mask = sum(bit(sq) for sq in v.must_stop)
+        self.singles = v.passing == "singles"
+        self.protection = {
+            "none": _PROTECT_NONE,
+            "neighbour": _PROTECT_NEIGHBOUR,
+            "neighbour-but-triple-middle": _PROTECT_TRIPLE,
+        }[v.protection]
+        self.drown_attack = [sq in v.drown_on_attack for sq in range(SQUARES + 2)]
+        self.capture_remove = v.capture == "remove"
+        self.backward = v.backward
+        self.priority = sum(bit(sq) for sq in v.priority)
+        self.extra_throws = v.extra_throws
+        water = v.squares_of(HouseKind.WATER_CHOICE)
+        self.water_sq = water[0] if water else 0
+        self.water_bit = bit(self.water_sq) if water else 0
+        fate = v.squares_of(HouseKind.FATE)
+        self.fate_sq = fate[0] if fate else 0
+        self.fate_bit = bit(self.fate_sq) if fate else 0
+        self.rebirth = v.rebirth_square
+        self.revival = bool(v.squares_of(HouseKind.DROWN))
+        self.race = v.scoring == "race"
+        self.pieces = v.pieces
+        self.throws = frozenset(v.instrument.values)
+
+
+@lru_cache(maxsize=None)
+def _tables_by_name(name: str) -> Tables:
+    from .variants import VARIANTS
+
+    return Tables(VARIANTS[name])
+
+
+_custom: dict[int, Tables] = {}
+
+
+def tables_for(v: Variant) -> Tables:
+    """The compiled tables of a variant (registered variants are cached by name)."""
+    from .variants import VARIANTS
+
+    if VARIANTS.get(v.name) is v:
+        return _tables_by_name(v.name)
+    table = _custom.get(id(v))
+    if table is None or table.variant is not v:
+        table = _custom[id(v)] = Tables(v)
+    return table
+
+
+def iter_squares(mask: int):
+    """Squares of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length()
+        mask ^= low
+
+
+def free_square_behind(square: int, occupied: int) -> int:
+    """``square`` if free, else the nearest free square behind it (then ahead of it)."""
+    for sq in range(square, 0, -1):
+        if not occupied & bit(sq):
+            return sq
+    for sq in range(square + 1, SQUARES + 1):
+        if not occupied & bit(sq):
+            return sq
+    raise AssertionError("the board is full")  # 30 squares hold at most 20 pieces
+
+
+def _capturable(t: Tables, opp: int, d: int) -> bool:
+    """Can the opponent's piece on ``d`` be attacked, as far as its neighbours go?"""
+    if t.protection == _PROTECT_NONE:
+        return True
+    near = opp & t.neigh[d]
+    if not near:
+        return True
+    if t.protection == _PROTECT_NEIGHBOUR:
+        return False
+    # adelaida §12-14: protected by a neighbour, except the middle piece of exactly three.
+    return near == t.both[d] and not opp & t.far[d]
+
+
+def _blocked(t: Tables, occupied: int, a: int, b: int) -> bool:
+    """adelaida §8, §12, §14: only single pieces may be passed over, never two side by side."""
+    inside = occupied & t.path[a][b]
+    return bool(inside & (inside >> 1))
+
+
+def _land(t: Tables, me: int, opp: int, d: int, n: int, forward: bool) -> int:
+    b = 1 << (d - 1)
+    if me & b:
+        return 0  # never onto your own piece
+    if opp & b:
+        if t.drown_attack[d]:
+            return d | VICTIM  # kendall: the attacked piece drowns (protection does not apply)
+        if t.safe & b or not _capturable(t, opp, d):
+            return 0
+        return d | VICTIM
+    if t.kind[d] is HouseKind.BA:
+        # adelaida §25-26: go on by the same count in the same direction, or the move is illegal.
+        d2 = d + n if forward else d - n
+        if not 1 <= d2 <= SQUARES:
+            return 0
+        if t.singles and _blocked(t, me | opp, d, d2):
+            return 0
+        return _land(t, me, opp, d2, n, forward)
+    return d
+
+
+def step(t: Tables, me: int, opp: int, origin: int, n: int, forward: bool) -> int:
+    """Where the piece on ``origin`` goes with throw ``n``: a square 1-30 or OFF, plus VICTIM
+    when it lands on an opponent; 0 when the move is illegal."""
+    if t.exit_only[origin]:
+        return OFF if forward and n in t.bear_off[origin] else 0
+    if forward:
+        d = origin + n
+        if d > SQUARES:
+            return OFF if n in t.bear_off[origin] else 0
+        if t.stop_mask and t.path[origin][d] & t.stop_mask:
+            return 0  # kendall: every piece stops on the House of Beauty first
+    else:
+        d = origin - n
+        if d < 1:
+            return 0
+    if t.singles and _blocked(t, me | opp, origin, d):
+        return 0
+    return _land(t, me, opp, d, n, forward)

@@ -1,0 +1,79 @@
+"""Throwing instruments as exact chance distributions.
+
+The engine never draws random numbers: a throw is an *outcome* of a chance node, and every
+instrument here is a table of outcomes with exact :class:`fractions.Fraction` probabilities.
+Whoever drives a game (a test, the site's fair-throw service, a simulation) picks the outcome.
+
+Four two-sided sticks give 16 equally likely patterns; the count of marked sides up is the
+throw, and no marked side up counts as 5 (every source here agrees).  Bell's long die is a
+uniform 1-4.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+__all__ = ["Instrument", "STICKS", "DIE4", "sticks_value"]
+
+
+def sticks_value(pattern: int) -> int:
+    """Return the throw shown by a 4-bit stick pattern (bit set = marked side up).
+
+    >>> sticks_value(0b0000), sticks_value(0b1011), sticks_value(0b1111)
+    (5, 3, 4)
+    """
+    if not 0 <= pattern <= 15:
+        raise ValueError(f"a stick pattern is 4 bits (0-15), got {pattern}")
+    ups = bin(pattern).count("1")
+    return ups if ups else 5
+
+
+@dataclass(frozen=True)
+class Instrument:
+    """A throwing instrument: its name, its faces, and how a uniform pattern maps to a throw.
+
+    ``patterns`` is the number of equally likely raw patterns (16 for four sticks, 4 for the
+    die); ``value_of(pattern)`` turns a pattern into a throw.  The exact distribution is
+    derived from those two, so it can never drift from the physical model.
+    """
+
+    name: str
+    patterns: int
+    description_en: str
+    description_ru: str
+
+    def value_of(self, pattern: int) -> int:
+        """Throw value shown by raw pattern ``pattern`` (0 <= pattern < patterns)."""
+        if self.name == "sticks":
+            return sticks_value(pattern)
+        if not 0 <= pattern < self.patterns:
+            raise ValueError(f"a {self.name} pattern is 0-{self.patterns - 1}, got {pattern}")
+        return pattern + 1
+
+    @property
+    def outcomes(self) -> tuple[tuple[int, Fraction], ...]:
+        """Every throw value with its exact probability, in increasing order of value."""
+        counts: dict[int, int] = {}
+        for pattern in range(self.patterns):
+            value = self.value_of(pattern)
+            counts[value] = counts.get(value, 0) + 1
+        return tuple((value, Fraction(count, self.patterns)) for value, count in sorted(counts.items()))
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        return tuple(value for value, _ in self.outcomes)
+
+
+STICKS = Instrument(
+    "sticks",
+    16,
+    "four two-sided sticks: the count of marked sides up, none up = 5",
+    "четыре двусторонние палочки: число палочек лицевой стороной вверх, ни одной = 5",
+)
+DIE4 = Instrument(
+    "die4",
+    4,
+    "one four-sided long die: 1, 2, 3 or 4",
+    "одна четырёхгранная длинная кость: 1, 2, 3 или 4",
+)

@@ -1,0 +1,328 @@
+"""Variants as data: every rule system of our sources, with a registry.
+
+A :class:`Variant` is a frozen bundle of facts (pieces, start squares, throwing instrument,
+extra-throw values, capture kind, protection, safe squares, Houses, passing rules, backward
+moves, bearing-off conditions, scoring).  The move generator in :mod:`senet.engine.rules`
+reads these facts; nothing in it tests a variant's *name*.  Where a source needs behaviour
+that is not a simple fact (the Adelaida fate throw, the Kendall House of Water choice), the
+variant names a House *kind* and the generator implements that kind once.
+
+Squares are numbered 1-30 along the snake track; ``OFF`` (31) stands for "borne off".
+Seat 0 ("A") always moves first; in Adelaida it plays the spools (§3), elsewhere the first
+player.  The rule-difference table of the site is computed from these definitions by
+:mod:`senet.engine.differences`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from types import MappingProxyType
+from typing import Mapping
+
+from .throws import DIE4, STICKS, Instrument
+
+__all__ = [
+    "OFF",
+    "SQUARES",
+    "House",
+    "HouseKind",
+    "Variant",
+    "VARIANTS",
+    "find_variant",
+    "variant_names",
+    "UnknownVariant",
+]
+
+SQUARES = 30
+OFF = 31
+
+
+class HouseKind(str, Enum):
+    """What a marked square does.  One kind, one behaviour in the move generator."""
+
+    PLAIN = "plain"  # named and marked, no effect beyond the variant's safe/bear-off data
+    REBIRTH = "rebirth"  # adelaida §20: landing earns another throw; drowned pieces return here
+    NET = "net"  # adelaida §23-24: skip a turn, or cancel one pending extra throw
+    BA = "ba"  # adelaida §25-26: the move repeats itself once more from here
+    FATE = "fate"  # adelaida §27: a throw of fate decides where this piece goes
+    DROWN = "drown"  # adelaida §28-30: the piece leaves the board and waits to be revived
+    SEND_BACK = "send-back"  # standard: the piece is sent to the House of Rebirth (15)
+    WATER_CHOICE = "water-choice"  # kendall: the owner chooses to risk or to return to 15
+
+
+@dataclass(frozen=True)
+class House:
+    """A named square: its names, its symbol on the board, and its kind of effect."""
+
+    square: int
+    kind: HouseKind
+    name_en: str
+    name_ru: str
+    symbol: str
+
+    def name(self, lang: str = "en") -> str:
+        return self.name_ru if lang == "ru" else self.name_en
+
+
+def _squares(*items: int | range) -> frozenset[int]:
+    out: set[int] = set()
+    for item in items:
+        out.update(item if isinstance(item, range) else (item,))
+    return frozenset(out)
+
+
+def _alternating(count: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Start squares for ``count`` pieces a side alternating from square 1, seat A on the odd ones."""
+    return tuple(range(1, 2 * count, 2)), tuple(range(2, 2 * count + 1, 2))
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One precise rule system.  Every field is a rule; see the module docstring."""
+
+    name: str
+    title_en: str
+    title_ru: str
+    source: str
+    pieces: int
+    start: tuple[tuple[int, ...], tuple[int, ...]]
+    instrument: Instrument
+    extra_throws: frozenset[int]
+    #: "swap": the attacked piece goes to the attacker's square; "remove": it leaves the game.
+    capture: str
+    #: "none"; "neighbour": a piece with a neighbour of its colour cannot be attacked;
+    #: "neighbour-but-triple-middle": the same, except the middle of exactly three (adelaida §13).
+    protection: str
+    #: squares whose pieces neither give nor receive protection (kendall rule 5).
+    unprotected: frozenset[int]
+    #: squares on which no piece can be attacked.
+    safe: frozenset[int]
+    #: "free": pass over anything; "singles": pass only single pieces, never two side by side.
+    passing: str
+    #: "none"; "player": back only if no forward move exists at all; "piece": each piece that
+    #: cannot go forward goes back.
+    backward: str
+    #: squares that no forward move may pass over (every piece must stop there first).
+    must_stop: frozenset[int]
+    #: squares whose pieces may only leave the board (with a throw listed in ``bear_off``).
+    exit_only: frozenset[int]
+    #: square -> throws that bear a piece off from it.
+    bear_off: Mapping[int, frozenset[int]]
+    houses: Mapping[int, House]
+    #: if any piece on these squares can move, one of them must (bell).
+    priority: frozenset[int]
+    #: "race": first to bear off every piece wins; "points": one point per piece borne off (bell).
+    scoring: str
+    #: squares where a piece attacked is sent to the House of Water instead (kendall).
+    drown_on_attack: frozenset[int] = frozenset()
+    aliases: tuple[str, ...] = ()
+    #: seat names (en, ru) for seat A and seat B.
+    seat_names_en: tuple[str, str] = ("spools", "cones")
+    seat_names_ru: tuple[str, str] = ("катушки", "конусы")
+    #: where revived or returned pieces go, and the direction to look when it is taken.
+    rebirth_square: int = 15
+    notes: tuple[str, ...] = field(default=())
+
+    def title(self, lang: str = "en") -> str:
+        return self.title_ru if lang == "ru" else self.title_en
+
+    def seat_name(self, seat: int, lang: str = "en") -> str:
+        return (self.seat_names_ru if lang == "ru" else self.seat_names_en)[seat]
+
+    def house_kind(self, square: int) -> HouseKind | None:
+        house = self.houses.get(square)
+        return house.kind if house else None
+
+    def squares_of(self, kind: HouseKind) -> tuple[int, ...]:
+        return tuple(sq for sq, house in sorted(self.houses.items()) if house.kind is kind)
+
+    def start_position(self):  # -> Position (imported lazily: rules imports this module)
+        """The position before the first throw."""
+        from .position import Position
+
+        return Position.initial(self)
+
+    def __repr__(self) -> str:
+        return f"<Variant {self.name}>"
+
+
+def _houses(*houses: House) -> Mapping[int, House]:
+    return MappingProxyType({house.square: house for house in houses})
+
+
+def _bear(**by_square: tuple[int, ...]) -> Mapping[int, frozenset[int]]:
+    return MappingProxyType({int(sq[1:]): frozenset(throws) for sq, throws in by_square.items()})
+
+
+ALL_THROWS = (1, 2, 3, 4, 5)
+
+STANDARD = Variant(
+    name="standard",
+    title_en="Senet (standard)",
+    title_ru="Сенет (стандарт)",
+    source="002_06e4c6456ad7fdb1.txt, «Сенет (стандарт)» column",
+    pieces=5,
+    start=_alternating(5),
+    instrument=STICKS,
+    extra_throws=frozenset({1, 4, 5}),
+    capture="swap",
+    protection="neighbour",
+    unprotected=frozenset(),
+    safe=_squares(range(27, 31)),
+    passing="free",
+    backward="none",
+    must_stop=frozenset(),
+    exit_only=frozenset(),
+    # "from 27 on by a throw that takes the piece past 30, from 29 only with a 3, from 30 only with a 2"
+    bear_off=_bear(s27=(4, 5), s29=(3,), s30=(2,)),
+    houses=_houses(
+        House(27, HouseKind.PLAIN, "House of Beauty", "Дом красоты", "𓄤"),
+        House(28, HouseKind.SEND_BACK, "House of Water", "Дом воды", "𓈗"),
+        House(29, HouseKind.PLAIN, "House of Three Truths", "Дом трёх истин", "III"),
+        House(30, HouseKind.PLAIN, "House of Ra-Atum", "Дом Ра-Атума", "𓇳"),
+    ),
+    priority=frozenset(),
+    scoring="race",
+    aliases=("std", "стандарт"),
+)
+
+BELL = Variant(
+    name="bell",
+    title_en="Senet after R. C. Bell (1960)",
+    title_ru="Сенет по Беллу (1960)",
+    source="002_06e4c6456ad7fdb1.txt, «Сенет по Беллу»",
+    pieces=10,
+    start=_alternating(10),
+    instrument=DIE4,
+    extra_throws=frozenset(),
+    capture="remove",
+    protection="none",
+    unprotected=frozenset(),
+    safe=_squares(range(26, 31)),
+    passing="free",
+    backward="none",
+    must_stop=frozenset(),
+    exit_only=_squares(range(27, 31)),
+    bear_off=_bear(s27=(4,), s28=(3,), s29=(2,), s30=(1,)),
+    houses=_houses(
+        House(26, HouseKind.PLAIN, "House of Beauty", "Дом красоты", "𓄤"),
+        House(27, HouseKind.PLAIN, "X", "X", "X"),
+        House(28, HouseKind.PLAIN, "III", "III", "III"),
+        House(29, HouseKind.PLAIN, "II", "II", "II"),
+        House(30, HouseKind.PLAIN, "I", "I", "I"),
+    ),
+    priority=_squares(range(26, 31)),
+    scoring="points",
+    aliases=("r.c.bell", "белл"),
+    seat_names_en=("first player", "second player"),
+    seat_names_ru=("первый игрок", "второй игрок"),
+)
+
+KENDALL = Variant(
+    name="kendall",
+    title_en="Kendall-style Senet",
+    title_ru="Сенет в духе Кендалла",
+    source="001_c5b7b048a63617b4.txt",
+    pieces=5,
+    start=_alternating(5),
+    instrument=STICKS,
+    extra_throws=frozenset({1, 4, 5}),
+    capture="swap",
+    protection="neighbour",
+    unprotected=_squares(range(27, 31)),
+    # 27 holds at most one piece (it is never attacked); 28-30 are handled by drown_on_attack.
+    safe=frozenset({27}),
+    passing="free",
+    backward="player",
+    must_stop=frozenset({26}),
+    exit_only=_squares(range(27, 31)),
+    bear_off=_bear(s26=(5,), s27=(4,), s28=(3,), s29=(2,), s30=ALL_THROWS),
+    houses=_houses(
+        House(15, HouseKind.PLAIN, "House of Second Life", "Дом второй жизни", "𓋹"),
+        House(26, HouseKind.PLAIN, "House of Beauty", "Дом красоты", "𓄤"),
+        House(27, HouseKind.WATER_CHOICE, "House of Water", "Дом воды", "𓈗"),
+        House(28, HouseKind.PLAIN, "House of Three Judges", "Дом трёх судей", "III"),
+        House(29, HouseKind.PLAIN, "House of Two Judges", "Дом двух судей", "II"),
+        House(30, HouseKind.PLAIN, "House of Horus", "Дом Хоруса", "𓂀"),
+    ),
+    priority=frozenset(),
+    scoring="race",
+    drown_on_attack=_squares(range(28, 31)),
+    aliases=("кендалл",),
+    seat_names_en=("dark stones", "light stones"),
+    seat_names_ru=("тёмные камни", "светлые камни"),
+)
+
+
+def _adelaida(pieces: int, name: str, title_en: str, title_ru: str, aliases: tuple[str, ...]) -> Variant:
+    houses = _squares(15, 16, 21, range(26, 31))
+    return Variant(
+        name=name,
+        title_en=title_en,
+        title_ru=title_ru,
+        source="000_b98b112805fe9d06.txt, clauses 1-34",
+        pieces=pieces,
+        start=_alternating(pieces),
+        instrument=STICKS,
+        extra_throws=frozenset({1, 4, 5}),
+        capture="swap",
+        protection="neighbour-but-triple-middle",
+        unprotected=frozenset(),
+        safe=houses,  # §21: no capture on any of the eight Houses
+        passing="singles",
+        backward="piece",
+        must_stop=frozenset(),
+        exit_only=_squares(range(28, 31)),
+        bear_off=_bear(s28=(3,), s29=(2,), s30=(1,)),
+        houses=_houses(
+            House(15, HouseKind.REBIRTH, "House of Rebirth", "Дом Возрождения", "𓋹"),
+            House(16, HouseKind.NET, "House of the Net", "Дом Сетки", "𓆛"),
+            House(21, HouseKind.BA, "House of Ba", "Дом Ба", "𓅽"),
+            House(26, HouseKind.FATE, "House of Rejuvenation", "Дом Омоложения", "𓄤"),
+            House(27, HouseKind.DROWN, "House of Water", "Дом Воды", "𓈗"),
+            House(28, HouseKind.PLAIN, "House of Three Truths", "Дом Трёх Истин", "III"),
+            House(29, HouseKind.PLAIN, "House of Isis and Nephthys", "Дом Исиды и Нефтиды", "II"),
+            House(30, HouseKind.PLAIN, "House of the Rising Sun", "Дом Восходящего Солнца", "𓇳"),
+        ),
+        priority=frozenset(),
+        scoring="race",
+        aliases=aliases,
+    )
+
+
+ADELAIDA = _adelaida(5, "adelaida", "Senet of the «Adelaida» club", "Сенет клуба «Аделаида»", ("аделаида",))
+ADELAIDA_LONG = _adelaida(
+    7,
+    "adelaida-long",
+    "Long Senet of the «Adelaida» club",
+    "Долгий Сенет клуба «Аделаида»",
+    ("long", "долгий", "adelaida-7"),
+)
+
+#: Every variant, in the order the site and the command line list them.
+VARIANTS: Mapping[str, Variant] = MappingProxyType(
+    {v.name: v for v in (STANDARD, BELL, KENDALL, ADELAIDA, ADELAIDA_LONG)}
+)
+
+
+class UnknownVariant(KeyError):
+    """Raised by :func:`find_variant` for a name that is neither a variant nor an alias."""
+
+    def __str__(self) -> str:  # KeyError quotes its argument; we want a sentence
+        return str(self.args[0])
+
+
+def variant_names() -> tuple[str, ...]:
+    return tuple(VARIANTS)
+
+
+def find_variant(name: str) -> Variant:
+    """Look a variant up by name or alias, ignoring case and surrounding space."""
+    key = name.strip().lower()
+    if key in VARIANTS:
+        return VARIANTS[key]
+    for variant in VARIANTS.values():
+        if key in variant.aliases or key == variant.title_en.lower() or key == variant.title_ru.lower():
+            return variant
+    raise UnknownVariant(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
