@@ -57,13 +57,19 @@ class Position:
     """An immutable game state.  Build one with :meth:`initial`, :meth:`from_fen` or by applying
     throws and moves to another."""
 
-    __slots__ = ("variant", "_t", "_s", "_hash")
+    __slots__ = ("variant", "_t", "_s", "_hash", "new_turn")
 
-    def __init__(self, variant: Variant, state: tuple[int, ...], tables: Tables | None = None) -> None:
+    def __init__(
+        self, variant: Variant, state: tuple[int, ...], tables: Tables | None = None, new_turn: bool = True
+    ) -> None:
         self.variant = variant
         self._t = tables or tables_for(variant)
         self._s = state
         self._hash: int | None = None
+        #: True when this position begins a turn (the seat on turn is about to make its first
+        #: throw of the turn), False within a turn.  History, not state: it takes no part in
+        #: equality, and a position read from notation assumes a turn begins at its throw.
+        self.new_turn = new_turn
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -328,7 +334,7 @@ class Position:
             )
         s = list(self._s)
         s[_THROW] = value
-        return Position(self.variant, tuple(s), self._t)
+        return Position(self.variant, tuple(s), self._t, False)
 
     def _play(self, move: Move) -> "Position":
         """Apply a move known to be legal (search and playouts call this directly)."""
@@ -359,9 +365,8 @@ class Position:
                     s[_EXTRA + p] += 1  # the throw's own extra throw stands (§4); no Rebirth throw (§30)
             elif s[p] & t.water_bit:
                 s[_EXTRA + p] = 0  # kendall: a failed risk loses the whole turn
-        if not s[_PEND]:
-            _advance(t, s)
-        return Position(self.variant, tuple(s), t)
+        new_turn = False if s[_PEND] else _advance(t, s)
+        return Position(self.variant, tuple(s), t, new_turn)
 
     # ----------------------------------------------------------------- notation and identity
     def fen(self) -> str:
@@ -456,15 +461,16 @@ def _move_piece(t: Tables, s: list[int], p: int, origin: int, n: int, forward: b
     s[_EXTRA + p] = extra
 
 
-def _advance(t: Tables, s: list[int]) -> None:
-    """After a decision is fully resolved: the same seat throws again, or the turn passes on
-    (past any turns owed to the House of Net)."""
+def _advance(t: Tables, s: list[int]) -> bool:
+    """After a decision is fully resolved: the same seat throws again (returns False), or the
+    turn passes on, past any turns owed to the House of Net (returns True: a turn begins)."""
     p = s[_TURN]
     if s[_EXTRA + p]:
         s[_EXTRA + p] -= 1
-        return
+        return False
     q = 1 - p
     while s[_SKIP + q]:
         s[_SKIP + q] -= 1
         q = 1 - q
     s[_TURN] = q
+    return True

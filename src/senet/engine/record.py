@@ -1,0 +1,232 @@
+"""Game records in the spirit of PGN: tags, then every throw and move, one turn a line.
+
+::
+
+    [Variant "kendall"]
+    [Date "2026.11.30"]
+    [PlayerA "Nefertari"]
+    [PlayerB "Ramesses"]
+    [Result "A"]
+    [Seed "9f2c..."]
+
+    1. A: (3) 9-12
+    2. B: (1) 10-11 (4) 8-12 (2) 6-8
+    3. A: (5) 12-17 {a comment} (2) 5-7
+
+The body is a sequence of tokens separated by white space:
+
+* ``(3)``: chance shows 3 (a regular throw, or the Adelaida throw of fate);
+* a move in the notation of :mod:`senet.engine.moves` (``12-15``, ``12x15``, ``28-off``,
+  ``pass``, ``revive``, ``risk``, ``return``);
+* ``7. B:``: turn number 7 begins, seat B on turn.  The writer puts one turn on a line; the
+  reader checks each marker against the replay, and markers may be left out;
+* ``{...}``: a comment (the writer notes skipped turns of the House of Net this way).
+
+Tags: ``Variant`` is required; ``Result`` is ``A``, ``B``, ``draw`` or ``*`` (unfinished) and
+must agree with the replay; ``Start`` holds a start position in position notation when the
+game did not start from the variant's initial position; ``Score`` (Bell) is ``a-b``; other
+tags (``Event``, ``Site``, ``Date``, ``PlayerA``, ``PlayerB``, ``Seed``, ``Commitment``,
+``PlayerSeeds``, ``Levels``...) are kept as they are.  Every error names the line and the
+column and what was expected there.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .errors import IllegalMove, NotationError
+from .game import Action, Game, Throw
+from .moves import parse_move
+from .notation import parse_position
+from .position import Position, seat_letter
+from .variants import UnknownVariant, find_variant
+
+__all__ = ["GameRecord", "parse_record", "write_record", "turn_lines"]
+
+_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]\Z')
+_TOKEN = re.compile(r"\s+|\{[^}]*\}|\(\d\)|\d+\.|[AB]:|[^\s{}()]+|.", re.S)
+_TAG_ORDER = ("Event", "Site", "Date", "Variant", "PlayerA", "PlayerB", "Result", "Score", "Start")
+_RESULTS = ("A", "B", "draw", "*")
+
+
+@dataclass
+class GameRecord:
+    """Tags, a start position and the actions played.  Build one from a :class:`Game` with
+    :meth:`from_game`, or from text with :func:`parse_record`."""
+
+    tags: dict[str, str]
+    start: Position
+    actions: list[Action] = field(default_factory=list)
+
+    @classmethod
+    def from_game(cls, game: Game, **tags: str) -> "GameRecord":
+        all_tags = {"Variant": game.variant.name, **tags}
+        outcome = game.outcome()
+        all_tags["Result"] = outcome.result if outcome else "*"
+        if outcome and game.variant.scoring == "points":
+            all_tags["Score"] = f"{outcome.score[0]}-{outcome.score[1]}"
+        if game.start != Position.initial(game.variant):
+            all_tags["Start"] = game.start.fen()
+        return cls(all_tags, game.start, list(game.actions))
+
+    def replay(self) -> Game:
+        """Play the actions from the start; raises IllegalMove naming the first bad action."""
+        game = Game(self.start)
+        for index, action in enumerate(self.actions):
+            try:
+                game.push_action(action)
+            except IllegalMove as exc:
+                raise IllegalMove(f"action {index + 1} ({action}): {exc}") from None
+        return game
+
+    def text(self) -> str:
+        return write_record(self)
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+def _begins_turn(position: Position, first: bool) -> bool:
+    """Does a new turn begin at this position?  Only at a regular throw (not a fate throw)."""
+    return position.is_chance() and position.pending_name != "fate" and (first or position.new_turn)
+
+
+def turn_lines(start: Position, actions: list[Action]) -> list[tuple[int, int, list[str]]]:
+    """Split actions into turns: (turn number, seat on turn, tokens).
+
+    A turn begins at the first regular throw after the turn was handed over; when the same
+    seat is on turn again, the other seat's turn was skipped (House of Net), noted as a comment.
+    """
+    turns: list[tuple[int, int, list[str]]] = []
+    position = start
+    for action in actions:
+        if _begins_turn(position, not turns) or not turns:
+            tokens: list[str] = []
+            if turns and turns[-1][1] == position.turn:
+                tokens.append(f"{{{seat_letter(1 - position.turn)} skips a turn}}")
+            turns.append((len(turns) + 1, position.turn, tokens))
+        if isinstance(action, Throw):
+            turns[-1][2].append(str(action))
+            position = position.apply_throw(action.value)
+        else:
+            turns[-1][2].append(position.move_text(action))
+            position = position.apply(action)
+    return turns
+
+
+def write_record(record: GameRecord) -> str:
+    tags = dict(record.tags)
+    ordered = [k for k in _TAG_ORDER if k in tags] + [k for k in tags if k not in _TAG_ORDER]
+    lines = [f'[{key} "{_escape(tags[key])}"]' for key in ordered]
+    lines.append("")
+    for number, seat, tokens in turn_lines(record.start, record.actions):
+        lines.append(f"{number}. {seat_letter(seat)}: " + " ".join(tokens))
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def parse_record(text: str) -> GameRecord:
+    """Read, validate and replay a record; raise :class:`NotationError` at the first fault."""
+    lines = text.splitlines()
+    tags: dict[str, str] = {}
+    index = 0
+    while index < len(lines) and (lines[index].startswith("[") or not lines[index].strip()):
+        line = lines[index].strip()
+        if line:
+            match = _TAG.match(line)
+            if not match:
+                column = len(lines[index]) - len(lines[index].lstrip()) + 1
+                raise NotationError(f"malformed tag {line!r}", index + 1, column, '[Name "value"]')
+            if match.group(1) in tags:
+                raise NotationError(f"tag {match.group(1)} is repeated", index + 1, 1, "each tag once")
+            tags[match.group(1)] = _unescape(match.group(2))
+        index += 1
+    if "Variant" not in tags:
+        raise NotationError("the record has no Variant tag", 1, 1, '[Variant "standard"] (or bell, kendall, ...)')
+    tag_line = {k: i + 1 for i, l in enumerate(lines[:index]) for k in re.findall(r"^\s*\[(\w+)", l)}
+    try:
+        variant = find_variant(tags["Variant"])
+    except UnknownVariant as exc:
+        raise NotationError(str(exc), tag_line["Variant"], 1, "a known variant name") from None
+    if "Start" in tags:
+        start = parse_position(tags["Start"], line=tag_line["Start"], column=len('[Start "') + 1)
+        if start.variant is not variant:
+            raise NotationError("the Start position is of another variant", tag_line["Start"], 1, variant.name)
+    else:
+        start = Position.initial(variant)
+    result = tags.get("Result", "*")
+    if result not in _RESULTS:
+        raise NotationError(f"Result {result!r}", tag_line.get("Result", 1), 1, "A, B, draw or *")
+    game = Game(start)
+    turn_number = 0
+    marker: tuple[int, int, int] | None = None  # number, line, column awaiting its seat
+    for line_no in range(index, len(lines)):
+        line = lines[line_no]
+        for match in _TOKEN.finditer(line):
+            token = match.group(0)
+            column = match.start() + 1
+            where = (line_no + 1, column)
+            if token.isspace() or token.startswith("{"):
+                if token.startswith("{") and not token.endswith("}"):
+                    raise NotationError("unclosed comment", *where, "}")
+                continue
+            if re.fullmatch(r"\d+\.", token):
+                if marker is not None:
+                    raise NotationError("turn number without a seat", marker[1], marker[2], "A: or B: after it")
+                marker = (int(token[:-1]), *where)
+                continue
+            if token in ("A:", "B:"):
+                if marker is None:
+                    raise NotationError(f"seat {token} without a turn number", *where, "a turn number such as 3.")
+                position = game.position
+                seat = "AB".index(token[0])
+                if game.actions and not _begins_turn(position, False):
+                    raise NotationError("a new turn cannot start here", marker[1], marker[2],
+                                        "more actions of the current turn")  # fmt: skip
+                if marker[0] != turn_number + 1 or seat != position.turn:
+                    raise NotationError(f"turn marker {marker[0]}. {token}", marker[1], marker[2],
+                                        f"{turn_number + 1}. {seat_letter(position.turn)}:")  # fmt: skip
+                marker = None
+                continue
+            if marker is not None:
+                raise NotationError(f"{token!r} after a turn number", *where, "A: or B:")
+            position = game.position
+            if not game.actions or _begins_turn(position, False):
+                turn_number += 1
+            if token.startswith("("):
+                try:
+                    game.push_throw(int(token[1:-1]))
+                except IllegalMove as exc:
+                    raise NotationError(str(exc), *where, _expected(position)) from None
+                continue
+            move = parse_move(token, line=where[0], column=where[1])
+            try:
+                game.push(move)
+            except IllegalMove as exc:
+                raise NotationError(str(exc), *where, _expected(position)) from None
+    if marker is not None:
+        raise NotationError("turn number at the end of the record", marker[1], marker[2], "a turn")
+    outcome = game.outcome()
+    actual = outcome.result if outcome else "*"
+    if result != actual:
+        raise NotationError(f"the Result tag says {result!r} but the moves give {actual!r}",
+                            tag_line.get("Result", len(lines)), 1, actual)  # fmt: skip
+    if outcome and "Score" in tags and tags["Score"] != f"{outcome.score[0]}-{outcome.score[1]}":
+        raise NotationError(f"the Score tag says {tags['Score']!r}", tag_line["Score"], 1,
+                            f"{outcome.score[0]}-{outcome.score[1]}")  # fmt: skip
+    return GameRecord(tags, start, list(game.actions))
+
+
+def _expected(position: Position) -> str:
+    if position.is_chance():
+        values = ", ".join(f"({v})" for v, _ in position.chance_outcomes())
+        return f"a throw: {values}"
+    legal = position.legal_moves()
+    if not legal:
+        return "the end of the record (the game is over)"
+    return "one of " + ", ".join(position.move_text(m) for m in legal)
