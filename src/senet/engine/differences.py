@@ -1,0 +1,216 @@
+"""The rule-difference table between two variants, generated from their definitions.
+
+Each *aspect* of the rules (pieces, throws, extra throws, capture, ...) turns a variant's data
+into a sentence in English and Russian.  Two variants differ on an aspect when their sentences
+differ, so the table can never disagree with the rules the engine actually plays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .variants import HouseKind, Variant, find_variant
+
+__all__ = ["Aspect", "ASPECTS", "describe", "difference_table", "DifferenceRow"]
+
+
+def _squares(squares, lang: str) -> str:
+    items = sorted(squares)
+    if not items:
+        return "—"
+    runs: list[str] = []
+    start = prev = items[0]
+    for sq in items[1:] + [None]:
+        if sq is not None and sq == prev + 1:
+            prev = sq
+            continue
+        runs.append(str(start) if start == prev else f"{start}–{prev}")
+        if sq is not None:
+            start = prev = sq
+    return ", ".join(runs)
+
+
+def _pieces(v: Variant, lang: str) -> str:
+    a, b = v.start
+    if lang == "ru":
+        return f"По {v.pieces} фишек; место A — на {_squares(a, lang)}, место B — на {_squares(b, lang)}; A ходит первым."
+    return f"{v.pieces} pieces each; seat A on {_squares(a, lang)}, seat B on {_squares(b, lang)}; A moves first."
+
+
+def _throws(v: Variant, lang: str) -> str:
+    odds = ", ".join(f"{value}: {p.numerator}/{p.denominator}" for value, p in v.instrument.outcomes)
+    text = v.instrument.description_ru if lang == "ru" else v.instrument.description_en
+    return f"{text[0].upper()}{text[1:]} ({odds})."
+
+
+def _extra(v: Variant, lang: str) -> str:
+    if not v.extra_throws:
+        return "Нет." if lang == "ru" else "None."
+    values = ", ".join(map(str, sorted(v.extra_throws)))
+    rebirth = v.squares_of(HouseKind.REBIRTH)
+    if lang == "ru":
+        text = f"Бросок {values} даёт ещё один бросок после хода"
+        text += "; они накапливаются, и вставший на 15 тоже получает бросок." if rebirth else "."
+        return text
+    text = f"A throw of {values} gives another throw after the move"
+    return text + ("; they accumulate, and landing on 15 earns one too." if rebirth else ".")
+
+
+def _capture(v: Variant, lang: str) -> str:
+    ru = lang == "ru"
+    if v.capture == "remove":
+        base = "Фишка соперника взята и покидает игру." if ru else "The opponent's piece is captured and leaves the game."
+    else:
+        base = "Фишки меняются местами." if ru else "The two pieces swap places."
+    protection = {
+        "none": ("Соседи не защищают.", "Neighbours do not protect."),
+        "neighbour": ("Фишка с соседом своего цвета защищена.", "A piece with a neighbour of its colour is protected."),
+        "neighbour-but-triple-middle": (
+            "Фишка с соседом своего цвета защищена, кроме средней в тройке.",
+            "A piece with a neighbour of its colour is protected, except the middle of a triple.",
+        ),
+    }[v.protection][0 if ru else 1]
+    text = f"{base} {protection}"
+    if v.unprotected:
+        text += (f" На {_squares(v.unprotected, lang)} защиты нет." if ru
+                 else f" Pieces on {_squares(v.unprotected, lang)} give and get no protection.")  # fmt: skip
+    if v.drown_on_attack:
+        text += (f" Атакованная на {_squares(v.drown_on_attack, lang)} тонет в Доме воды." if ru
+                 else f" A piece attacked on {_squares(v.drown_on_attack, lang)} drowns in the House of Water.")  # fmt: skip
+    return text
+
+
+def _safe(v: Variant, lang: str) -> str:
+    return (f"Клетки {_squares(v.safe, lang)}." if lang == "ru" else f"Squares {_squares(v.safe, lang)}.") if v.safe else "—"
+
+
+_EFFECTS = {
+    HouseKind.REBIRTH: ("ещё бросок", "another throw"),
+    HouseKind.NET: ("пропуск хода", "skip a turn"),
+    HouseKind.BA: ("ход повторяется", "the move repeats"),
+    HouseKind.FATE: ("бросок судьбы", "a throw of fate"),
+    HouseKind.DROWN: ("фишка тонет", "the piece drowns"),
+    HouseKind.SEND_BACK: ("обратно на 15", "back to 15"),
+    HouseKind.WATER_CHOICE: ("риск или возврат на 15", "risk, or return to 15"),
+}
+
+
+def _houses(v: Variant, lang: str) -> str:
+    parts = []
+    for sq, house in sorted(v.houses.items()):
+        effect = _EFFECTS.get(house.kind)
+        parts.append(f"{sq} — {house.name(lang)}" + (f" ({effect[0 if lang == 'ru' else 1]})" if effect else ""))
+    return "; ".join(parts) + "."
+
+
+def _passing(v: Variant, lang: str) -> str:
+    ru = lang == "ru"
+    if v.passing == "singles":
+        text = ("Только через одиночные фишки; две рядом не перепрыгнуть." if ru
+                else "Only over single pieces; two side by side cannot be passed.")  # fmt: skip
+    else:
+        text = "Через любые фишки." if ru else "Over any pieces."
+    if v.must_stop:
+        text += (f" Клетку {_squares(v.must_stop, lang)} миновать нельзя." if ru
+                 else f" No piece may pass square {_squares(v.must_stop, lang)}.")  # fmt: skip
+    return text
+
+
+def _backward(v: Variant, lang: str) -> str:
+    ru = lang == "ru"
+    return {
+        "none": ("Нет.", "None."),
+        "player": ("Только если ни одна фишка не может вперёд.", "Only if no piece can move forward."),
+        "piece": ("Любая фишка, которая не может вперёд, идёт назад.", "Any piece that cannot go forward goes back."),
+    }[v.backward][0 if ru else 1]
+
+
+def _forced(v: Variant, lang: str) -> str:
+    if v.priority:
+        sq = _squares(v.priority, lang)
+        return (f"Если фишка на {sq} может ходить, ходить нужно одной из них." if lang == "ru"
+                else f"If a piece on {sq} can move, one of them must.")  # fmt: skip
+    return "Можно ходить любой фишкой, которая может ходить." if lang == "ru" else "Any piece that can move may move."
+
+
+def _bearing_off(v: Variant, lang: str) -> str:
+    parts = []
+    for sq, throws in sorted(v.bear_off.items()):
+        values = "/".join(map(str, sorted(throws)))
+        parts.append(f"{sq}: {values}")
+    exits = ", ".join(parts)
+    if lang == "ru":
+        text = f"Вывод с клеток по броскам — {exits}."
+        if v.exit_only:
+            text += f" Фишки на {_squares(v.exit_only, lang)} только уходят."
+        return text
+    text = f"Bearing off by square and throw — {exits}."
+    if v.exit_only:
+        text += f" Pieces on {_squares(v.exit_only, lang)} may only leave."
+    return text
+
+
+def _winning(v: Variant, lang: str) -> str:
+    if v.scoring == "points":
+        return ("Очко за фишку; конец, когда исход ясен; равный счёт — ничья." if lang == "ru"
+                else "A point a piece; over when the result is certain; equal scores draw.")  # fmt: skip
+    return (f"Первым вывести все {v.pieces} фишек." if lang == "ru"
+            else f"Be first to bear off all {v.pieces} pieces.")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Aspect:
+    key: str
+    label_en: str
+    label_ru: str
+    describe: Callable[[Variant, str], str]
+
+    def label(self, lang: str = "en") -> str:
+        return self.label_ru if lang == "ru" else self.label_en
+
+
+ASPECTS: tuple[Aspect, ...] = (
+    Aspect("pieces", "Pieces and set-up", "Фишки и расстановка", _pieces),
+    Aspect("throws", "Throws", "Броски", _throws),
+    Aspect("extra", "Extra throws", "Дополнительные броски", _extra),
+    Aspect("capture", "Landing on an opponent", "Ход на фишку соперника", _capture),
+    Aspect("safe", "Safe squares", "Безопасные клетки", _safe),
+    Aspect("houses", "Houses", "Дома", _houses),
+    Aspect("passing", "Passing over pieces", "Проход через фишки", _passing),
+    Aspect("backward", "Backward moves", "Ходы назад", _backward),
+    Aspect("forced", "Forced moves", "Обязательные ходы", _forced),
+    Aspect("bearing-off", "Bearing off", "Вывод фишек", _bearing_off),
+    Aspect("winning", "How to win", "Как победить", _winning),
+)
+
+
+def describe(variant: Variant | str, lang: str = "en") -> list[tuple[str, str]]:
+    """Every aspect of one variant as (label, sentence)."""
+    v = find_variant(variant) if isinstance(variant, str) else variant
+    return [(aspect.label(lang), aspect.describe(v, lang)) for aspect in ASPECTS]
+
+
+@dataclass(frozen=True)
+class DifferenceRow:
+    key: str
+    label: str
+    a: str
+    b: str
+
+
+def difference_table(a: Variant | str, b: Variant | str = "standard", lang: str = "en") -> list[DifferenceRow]:
+    """The aspects on which ``a`` and ``b`` differ, each with both sentences.
+
+    Comparison is on the English sentences (the Russian ones say the same things); the rows
+    are in ``lang``.
+    """
+    va = find_variant(a) if isinstance(a, str) else a
+    vb = find_variant(b) if isinstance(b, str) else b
+    rows = []
+    for aspect in ASPECTS:
+        if aspect.describe(va, "en") != aspect.describe(vb, "en"):
+            rows.append(DifferenceRow(aspect.key, aspect.label(lang), aspect.describe(va, lang), aspect.describe(vb, lang)))
+    return rows
+
+
