@@ -1,0 +1,161 @@
+"""Pieces shared by the engine's commands: input parsing that turns engine errors into one-line
+messages, exact random throws, and the text board.
+
+Every command reads variants and positions through :func:`get_variant` and :func:`get_position`
+so that a typo gives ``Error: ...`` naming the column, never a traceback.
+"""
+
+from __future__ import annotations
+
+import random
+
+import click
+
+from senet.engine import HouseKind, NotationError, Outcome, Position, UnknownVariant, Variant, find_variant
+from senet.engine.position import seat_letter
+
+__all__ = [
+    "LANG_OPTION",
+    "get_variant",
+    "get_position",
+    "random_throw",
+    "render_board",
+    "status_lines",
+    "outcome_text",
+    "notation_error_text",
+]
+
+#: ``--lang en|ru``: every text the engine has exists in both languages.
+LANG_OPTION = click.option(
+    "--lang", type=click.Choice(["en", "ru"]), default="en", show_default=True, help="Language of titles and rule texts."
+)
+
+
+def get_variant(name: str) -> Variant:
+    """The variant by name or alias; a one-line error listing the known names otherwise."""
+    try:
+        return find_variant(name)
+    except UnknownVariant as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def notation_error_text(exc: NotationError, prefix: str = "") -> str:
+    """``[prefix]line L, column C: message (expected ...)`` in one line."""
+    return f"{prefix}line {exc.line}, column {exc.column}: {exc.message}" + (
+        f" (expected {exc.expected})" if exc.expected else ""
+    )
+
+
+def get_position(text: str) -> Position:
+    """Read a position in notation; the error names the column (1-based) and what was expected."""
+    try:
+        return Position.from_fen(text)
+    except NotationError as exc:
+        where = f"column {exc.column}" if exc.line == 1 else f"line {exc.line}, column {exc.column}"
+        detail = f" (expected {exc.expected})" if exc.expected else ""
+        raise click.ClickException(f"bad position at {where}: {exc.message}{detail}") from None
+
+
+def random_throw(rng: random.Random, variant: Variant) -> int:
+    """One throw with the instrument's exact odds: draw a raw pattern (stick faces or die face)
+    uniformly and read its value, so the odds can never drift from the physical model."""
+    instrument = variant.instrument
+    return instrument.value_of(rng.randrange(instrument.patterns))
+
+
+# ----------------------------------------------------------------------------- the board
+
+#: Short ASCII marks for empty Houses; the legend under the board gives their names.  ASCII
+#: because hieroglyph symbols have unreliable widths in terminals and would break the grid.
+_HOUSE_TAGS = {
+    HouseKind.REBIRTH: "R",
+    HouseKind.NET: "N",
+    HouseKind.BA: "Ba",
+    HouseKind.FATE: "F",
+    HouseKind.DROWN: "~",
+    HouseKind.SEND_BACK: "~",
+    HouseKind.WATER_CHOICE: "~",
+}
+
+#: The rows as they lie on the real board: row 2 runs right to left, so it is drawn reversed.
+_ROWS = (list(range(1, 11)), list(range(20, 10, -1)), list(range(21, 31)))
+_ARROWS = ("->", "<-", "-> off")
+
+
+def _house_tag(variant: Variant, square: int) -> str:
+    house = variant.houses[square]
+    tag = _HOUSE_TAGS.get(house.kind)
+    if tag:
+        return tag
+    return house.symbol if house.symbol.isascii() else "H"
+
+
+def render_board(position: Position, lang: str = "en", legend: bool = True) -> str:
+    """The 3×10 snake as on the real board, with square numbers ([n] marks a House), the
+    pieces of A and B, and a status line: whose decision, the throw, pieces off and counters."""
+    variant = position.variant
+    lines = []
+    for row, arrow in zip(_ROWS, _ARROWS):
+        numbers = "   " + " ".join((f"[{sq}]" if sq in variant.houses else str(sq)).center(4) for sq in row)
+        cells = []
+        for sq in row:
+            owner = position.owner(sq)
+            if owner is not None:
+                mark = seat_letter(owner)
+            elif sq in variant.houses:
+                mark = _house_tag(variant, sq)
+            else:
+                mark = ""
+            cells.append(mark.center(4))
+        lines.append(numbers.rstrip())
+        lines.append("  |" + "|".join(cells) + "|  " + arrow)
+    if legend:
+        houses = ", ".join(
+            f"{sq} {house.name(lang)} ({_house_tag(variant, sq)})" for sq, house in sorted(variant.houses.items())
+        )
+        lines.append(f"  Houses: {houses}")
+    lines.extend(status_lines(position, lang))
+    return "\n".join(lines)
+
+
+def status_lines(position: Position, lang: str = "en") -> list[str]:
+    """Pieces off and every non-zero counter per seat, then what happens next."""
+    variant = position.variant
+    out = []
+    for seat in (0, 1):
+        parts = [f"{position.off(seat)} off"]
+        for label, value in (
+            ("extra throws", position.extra(seat)),
+            ("turns to skip", position.skip(seat)),
+            ("captured", position.captured(seat)),
+            ("drowned", position.drowned(seat)),
+        ):
+            if value:
+                parts.append(f"{value} {label}")
+        out.append(f"  {seat_letter(seat)} ({variant.seat_name(seat, lang)}): " + ", ".join(parts))
+    out.append("  " + next_text(position))
+    return out
+
+
+def next_text(position: Position) -> str:
+    """What happens next, in one phrase."""
+    outcome = position.outcome()
+    if outcome is not None:
+        return "Game over: " + outcome_text(outcome, position.variant)
+    turn = seat_letter(position.turn)
+    if position.pending_name == "water":
+        return f"{seat_letter(position.decider or 0)} chooses for the piece in the House of Water (risk or return)"
+    if position.pending_name == "fate":
+        if position.throw:
+            return f"fate throw {position.throw} moves the piece on the House of Rejuvenation ({turn} on turn)"
+        return f"a throw of fate is due for the piece on the House of Rejuvenation ({turn} on turn)"
+    if position.throw:
+        return f"{turn} to move with a throw of {position.throw}"
+    return f"{turn} to throw"
+
+
+def outcome_text(outcome: Outcome, variant: Variant) -> str:
+    """``A wins (5-3, all pieces borne off)`` or ``draw (...)``."""
+    score = f"{outcome.score[0]}-{outcome.score[1]}"
+    who = "draw" if outcome.winner is None else f"{seat_letter(outcome.winner)} wins"
+    return f"{who} ({score}, {outcome.reason})"

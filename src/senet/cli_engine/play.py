@@ -1,0 +1,190 @@
+"""``senet play``: a game in the terminal against a computer player or a second person.
+
+Everything goes through ``click.prompt``/``click.echo`` on stdin/stdout, so tests (and scripts)
+can feed moves through a pipe.  Throws come from ``random.Random(seed)`` with the instrument's
+exact odds: with the same seed and the same moves the game is the same, which makes a game
+reported by a player reproducible.  (The site's fair-throw service is for games against
+people who must trust the throws; a terminal game against yourself needs no commitment.)
+"""
+
+from __future__ import annotations
+
+import random
+
+import click
+
+from senet.engine import Game, IllegalMove, Move, NotationError, Position, parse_move
+from senet.engine.position import seat_letter
+from senet.engine.record import GameRecord, write_record
+
+from .common import LANG_OPTION, get_position, get_variant, outcome_text, random_throw, render_board
+from .players import resolve_player
+
+__all__ = ["play_command", "HELP_TEXT"]
+
+HELP_TEXT = """\
+Type the number of a move from the list, or the move itself (12-15, 12x15, 28-off, pass,
+revive, risk, return).  Other commands:
+  undo    take back your last decision (and everything played after it)
+  record  print the game record so far
+  board   draw the board again
+  help    this text
+  quit    leave the game"""
+
+
+class _Session:
+    """The game being played, plus which actions were people's decisions (undo points)."""
+
+    def __init__(self, start: Position, humans: set[int], opponent_name: str, seed: int, lang: str) -> None:
+        self.game = Game(start)
+        self.humans = humans
+        self.opponent = None if not humans ^ {0, 1} else resolve_player(opponent_name)
+        self.opponent_name = opponent_name
+        self.seed = seed
+        self.lang = lang
+        self.rng = random.Random(seed)
+        self.decisions: list[int] = []  # game lengths just before each human decision
+
+    def player_label(self, seat: int) -> str:
+        return "you" if seat in self.humans and len(self.humans) == 1 else (
+            "human" if seat in self.humans else self.opponent_name)  # fmt: skip
+
+    def record_text(self) -> str:
+        tags = {"Event": "senet play", "PlayerA": self.player_label(0), "PlayerB": self.player_label(1),
+                "Seed": str(self.seed)}  # fmt: skip
+        return write_record(GameRecord.from_game(self.game, **tags))
+
+    def undo(self) -> str:
+        if not self.decisions:
+            return "nothing to undo: you have not decided anything yet"
+        length = self.decisions.pop()
+        while len(self.game) > length:
+            self.game.pop()
+        position = self.game.position
+        return f"undone: back to {seat_letter(position.decider or 0)}'s decision with the throw {position.throw}"
+
+
+def _legal_list(position: Position, legal: list[Move]) -> str:
+    return "  ".join(f"{i}) {position.move_text(m)}" for i, m in enumerate(legal, 1))
+
+
+def _read_move(session: _Session, position: Position, legal: list[Move]) -> Move | None:
+    """Ask until the player gives a legal move; None when the player quits (or input ends)."""
+    seat = position.decider
+    assert seat is not None
+    click.echo()
+    click.echo(render_board(position, session.lang))
+    click.echo(f"  moves: {_legal_list(position, legal)}")
+    while True:
+        try:
+            answer = click.prompt(f"{seat_letter(seat)}", prompt_suffix="> ", default="", show_default=False)
+        except click.Abort:
+            click.echo("\n(input ended: game left unfinished)")
+            return None
+        word = answer.strip().lower()
+        if not word:
+            continue
+        if word in ("quit", "exit", "q"):
+            click.echo("game left unfinished")
+            return None
+        if word in ("help", "?", "h"):
+            click.echo(HELP_TEXT)
+            continue
+        if word == "record":
+            click.echo(session.record_text())
+            continue
+        if word == "board":
+            click.echo(render_board(position, session.lang))
+            click.echo(f"  moves: {_legal_list(position, legal)}")
+            continue
+        if word == "undo":
+            message = session.undo()
+            click.echo(message)
+            if message.startswith("undone"):
+                return Move("undo")  # sentinel: the caller re-reads the position
+            continue
+        if word.isdigit():
+            index = int(word)
+            if 1 <= index <= len(legal):
+                return legal[index - 1]
+            click.echo(f"no move number {index}; choose 1-{len(legal)}")
+            continue
+        try:
+            move = parse_move(word)
+        except NotationError as exc:
+            click.echo(f"{exc.message}; type a number 1-{len(legal)}, a move, or help")
+            continue
+        if move in legal:
+            return move
+        click.echo(f"{position.move_text(move)} is not legal here; legal: {_legal_list(position, legal)}")
+
+
+@click.command("play")
+@click.option("--variant", default=None, help="Variant name or alias (default: standard).")
+@click.option("--opponent", default="random", show_default=True,
+              help="human (two people at one terminal), random, greedy, or a senet.ai level.")
+@click.option("--seat", type=click.Choice(["A", "B"], case_sensitive=False), default="A", show_default=True,
+              help="Your seat; A moves first.")
+@click.option("--seed", type=int, default=None, help="Seed of the throws (default: a fresh one, printed).")
+@click.option("--position", "start_text", default=None, help="Start from this position (notation) instead of the initial one.")
+@LANG_OPTION
+def play_command(variant: str | None, opponent: str, seat: str, seed: int | None, start_text: str | None,
+                 lang: str) -> None:  # fmt: skip
+    """Play a game in the terminal: numbered legal moves, undo, record, help, quit."""
+    if start_text is not None:
+        start = get_position(start_text)
+        if variant is not None and get_variant(variant) is not start.variant:
+            raise click.ClickException(f"--variant {variant} disagrees with the position's variant {start.variant.name}")
+    else:
+        start = Position.initial(get_variant(variant or "standard"))
+    if seed is None:
+        seed = random.SystemRandom().randrange(10**9)
+    human_seat = "AB".index(seat.upper())
+    humans = {0, 1} if opponent.strip().lower() == "human" else {human_seat}
+    session = _Session(start, humans, opponent, seed, lang)
+    v = start.variant
+    click.echo(f"{v.title(lang)} — seed {seed}")
+    for s in (0, 1):
+        click.echo(f"  {seat_letter(s)} ({v.seat_name(s, lang)}): {session.player_label(s)}")
+    click.echo("Type help for commands.")
+    game = session.game
+    while True:
+        position = game.position
+        outcome = position.outcome()
+        if outcome is not None:
+            click.echo()
+            click.echo(render_board(position, lang))
+            click.echo(f"Result: {outcome_text(outcome, v)}")
+            click.echo()
+            click.echo(session.record_text())
+            return
+        if position.is_chance():
+            value = random_throw(session.rng, v)
+            game.push_throw(value)
+            what = "throw of fate" if position.pending_name == "fate" else f"{seat_letter(position.turn)} throws"
+            click.echo(f"{what}: {value}")
+            continue
+        decider = position.decider
+        assert decider is not None
+        legal = position.legal_moves()
+        if decider not in session.humans:
+            assert session.opponent is not None
+            move = session.opponent(position, session.rng)
+            try:
+                game.push(move)
+            except IllegalMove as exc:  # a buggy AI must not take the game down silently
+                raise click.ClickException(f"the {session.opponent_name} player chose an illegal move: {exc}") from None
+            click.echo(f"{seat_letter(decider)} ({session.opponent_name}) plays {position.move_text(move)}")
+            continue
+        if legal == [Move("pass")]:
+            game.push(legal[0])
+            click.echo(f"{seat_letter(decider)} cannot move with {position.throw}: pass")
+            continue
+        move = _read_move(session, position, legal)
+        if move is None:
+            return
+        if move.kind == "undo":
+            continue
+        session.decisions.append(len(game))
+        game.push(move)
+        click.echo(f"{seat_letter(decider)} plays {position.move_text(move)}")

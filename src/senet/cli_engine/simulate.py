@@ -1,0 +1,157 @@
+"""``senet simulate``: many computer games, to measure first-player advantage and game length.
+
+Our variants are reconstructions; a rule that hands the first player 60 % of the games is
+worth knowing before a tournament uses it.  The win rate comes with a 95 % Wilson interval
+(it stays inside [0, 1] and is honest for small samples, unlike the normal approximation).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import statistics
+import sys
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+import click
+
+from senet.engine import Outcome, Position, Variant
+
+from .common import get_variant, random_throw
+from .players import Player, resolve_player
+
+__all__ = ["simulate_command", "GameStats", "play_game", "wilson_interval"]
+
+#: A game longer than this many actions is stopped and counted as unfinished: random play
+#: ends with probability one, so hitting it would point at a rules bug, not a long game.
+MAX_ACTIONS = 100_000
+_Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class GameStats:
+    """One finished (or stopped) game: its outcome and its length three ways."""
+
+    outcome: Outcome | None
+    throws: int  # every chance event, fate throws included
+    turns: int  # regular throws that begin a turn (see record.turn_lines)
+    moves: int  # decisions, passes included
+
+
+def play_game(start: Position, players: Sequence[Player], rng: random.Random) -> GameStats:
+    """Play one game from ``start``: throws from ``rng`` with exact odds, decisions by
+    ``players[decider]``.  Moves go through ``_play``: players only return legal moves."""
+    position = start
+    variant = start.variant
+    throws = turns = moves = 0
+    first = True
+    for _ in range(MAX_ACTIONS):
+        if position.is_chance():
+            if position.pending_name != "fate" and (first or position.new_turn):
+                turns += 1
+            first = False
+            position = position.apply_throw(random_throw(rng, variant))
+            throws += 1
+            continue
+        decider = position.decider
+        if decider is None:  # the game is over
+            break
+        first = False
+        position = position._play(players[decider](position, rng))
+        moves += 1
+    return GameStats(position.outcome(), throws, turns, moves)
+
+
+def wilson_interval(successes: int, n: int, z: float = _Z95) -> tuple[float, float]:
+    """The Wilson score interval for a binomial proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _progress(games: int, force: bool) -> Iterator[int]:
+    """Game indices, with a progress display on stderr: click's bar on a terminal; with
+    ``--progress`` on a pipe, a line every tenth of the run (a bar would be invisible there)."""
+    tty = sys.stderr.isatty()
+    if tty and (force or games >= 50):
+        with click.progressbar(range(games), label="games", file=sys.stderr) as bar:
+            yield from bar
+        return
+    step = max(1, games // 10)
+    for index in range(games):
+        yield index
+        if force and ((index + 1) % step == 0 or index + 1 == games):
+            click.echo(f"games: {index + 1}/{games}", err=True)
+
+
+def summarize(variant: Variant, results: list[GameStats], seed: int, names: tuple[str, str]) -> dict:
+    """Everything the command prints, as a JSON-able dict."""
+    n = len(results)
+    finished = [r for r in results if r.outcome is not None]
+    a_wins = sum(1 for r in finished if r.outcome.winner == 0)  # type: ignore[union-attr]
+    b_wins = sum(1 for r in finished if r.outcome.winner == 1)  # type: ignore[union-attr]
+    draws = sum(1 for r in finished if r.outcome.winner is None)  # type: ignore[union-attr]
+    lo, hi = wilson_interval(a_wins, n)
+
+    def spread(values: list[int]) -> dict:
+        return {"mean": statistics.fmean(values), "median": statistics.median(values)} if values else {}
+
+    return {
+        "variant": variant.name,
+        "games": n,
+        "seed": seed,
+        "players": {"A": names[0], "B": names[1]},
+        "wins": {"A": a_wins, "B": b_wins},
+        "draws": draws,
+        "unfinished": n - len(finished),
+        "a_win_rate": a_wins / n if n else 0.0,
+        "a_win_rate_ci95": [lo, hi],
+        "throws": spread([r.throws for r in results]),
+        "turns": spread([r.turns for r in results]),
+        "moves": spread([r.moves for r in results]),
+    }
+
+
+@click.command("simulate")
+@click.option("--variant", default="standard", show_default=True, help="Variant name or alias.")
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
+@click.option("--seed", type=int, default=None, help="Seed of throws and random players (default: fresh, printed).")
+@click.option("--players", default="random", show_default=True,
+              help="One player for both seats, or A,B: random, greedy or a senet.ai level.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--progress", is_flag=True, help="Show progress on stderr even when it is not a terminal.")
+def simulate_command(variant: str, games: int, seed: int | None, players: str, as_json: bool, progress: bool) -> None:
+    """Play GAMES computer games and report the first player's (A's) win rate with a 95 % Wilson
+    interval, draws, and game length in throws and turns."""
+    v = get_variant(variant)
+    names = [name.strip() for name in players.split(",")]
+    if len(names) == 1:
+        names *= 2
+    if len(names) != 2 or not all(names):
+        raise click.ClickException(f"--players takes one name or two separated by a comma, not {players!r}")
+    seat_players = (resolve_player(names[0]), resolve_player(names[1]))
+    if seed is None:
+        seed = random.SystemRandom().randrange(10**9)
+    rng = random.Random(seed)
+    start = Position.initial(v)
+    results = [play_game(start, seat_players, rng) for _ in _progress(games, progress)]
+    report = summarize(v, results, seed, (names[0], names[1]))
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+        return
+    lo, hi = report["a_win_rate_ci95"]
+    click.echo(f"variant: {v.name}   games: {games}   seed: {seed}   players: A {names[0]}, B {names[1]}")
+    click.echo(f"A (moves first) wins: {report['wins']['A']}  rate {report['a_win_rate']:.1%}"
+               f"  95% CI {lo:.1%}-{hi:.1%} (Wilson)")  # fmt: skip
+    click.echo(f"B wins: {report['wins']['B']}")
+    click.echo(f"draws: {report['draws']}" + ("" if v.scoring == "points" else "  (no draws in a race variant)"))
+    if report["unfinished"]:
+        click.echo(f"unfinished (stopped after {MAX_ACTIONS} actions): {report['unfinished']}")
+    for key, label in (("throws", "throws"), ("turns", "turns"), ("moves", "moves (decisions)")):
+        click.echo(f"length in {label}: mean {report[key]['mean']:.1f}, median {report[key]['median']:g}")
