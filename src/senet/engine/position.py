@@ -18,21 +18,20 @@ from fractions import Fraction
 from typing import Iterable
 
 from .errors import IllegalMove
-from .moves import MOVE, PASS, RETURN, REVIVE, RISK, Move
-from .rules import TARGET, VICTIM, Tables, bit, free_square_behind, iter_squares, step, tables_for
-from .variants import OFF, HouseKind, Variant
+from .flow import (
+    _A, _B, _CAPT, _DROWN, _EXTRA, _OFF, _PEND, _SKIP, _THROW, _TURN, DRAW,
+    NO_PENDING, PENDING_FATE, PENDING_WATER, legal_moves, play, winner,
+)  # fmt: skip
+from .moves import MOVE, Move
+from .rules import Tables, bit, iter_squares, tables_for
+from .variants import OFF, Variant
 
 __all__ = ["Position", "Outcome", "SEATS", "seat_letter", "NO_PENDING", "PENDING_FATE", "PENDING_WATER"]
 
 SEATS = (0, 1)
 # Indices into the state tuple.
-_A, _B, _TURN, _THROW, _EXTRA, _SKIP, _OFF, _CAPT, _DROWN, _PEND = 0, 1, 2, 3, 4, 6, 8, 10, 12, 14
-NO_PENDING, PENDING_FATE, PENDING_WATER = 0, 1, 2
 _PENDING_NAMES = {NO_PENDING: "", PENDING_FATE: "fate", PENDING_WATER: "water"}
 
-_PASS = Move(PASS)
-_REVIVE = Move(REVIVE)
-_WATER_CHOICES = [Move(RISK), Move(RETURN)]
 
 
 def seat_letter(seat: int) -> str:
@@ -57,7 +56,7 @@ class Position:
     """An immutable game state.  Build one with :meth:`initial`, :meth:`from_fen` or by applying
     throws and moves to another."""
 
-    __slots__ = ("variant", "_t", "_s", "_hash", "new_turn")
+    __slots__ = ("variant", "_t", "_s", "_hash", "new_turn", "_outcome")
 
     def __init__(
         self, variant: Variant, state: tuple[int, ...], tables: Tables | None = None, new_turn: bool = True
@@ -70,6 +69,7 @@ class Position:
         #: throw of the turn), False within a turn.  History, not state: it takes no part in
         #: equality, and a position read from notation assumes a turn begins at its throw.
         self.new_turn = new_turn
+        self._outcome: Outcome | None | bool = False  # False: not computed yet
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -206,22 +206,22 @@ class Position:
 
     # ----------------------------------------------------------------- whose decision
     def outcome(self) -> Outcome | None:
-        """The result once the game is over, else None."""
+        """The result once the game is over, else None (computed once per position)."""
+        if self._outcome is False:
+            self._outcome = self._compute_outcome()
+        return self._outcome  # type: ignore[return-value]
+
+    def _compute_outcome(self) -> Outcome | None:
         s, t = self._s, self._t
-        if t.race:
-            for seat in SEATS:
-                if s[_OFF + seat] == t.pieces:
-                    return Outcome(seat, (s[_OFF], s[_OFF + 1]), "all pieces borne off")
+        result = winner(t, s)
+        if result is None:
             return None
-        a_off, b_off = s[_OFF], s[_OFF + 1]
-        a_left, b_left = s[_A].bit_count(), s[_B].bit_count()
-        if a_off > b_off + b_left:
-            return Outcome(0, (a_off, b_off), "B can no longer catch up")
-        if b_off > a_off + a_left:
-            return Outcome(1, (a_off, b_off), "A can no longer catch up")
-        if not a_left and not b_left:
-            return Outcome(None, (a_off, b_off), "equal scores with an empty board")
-        return None
+        score = (s[_OFF], s[_OFF + 1])
+        if t.race:
+            return Outcome(result, score, "all pieces borne off")
+        if result == DRAW:
+            return Outcome(None, score, "equal scores with an empty board")
+        return Outcome(result, score, f"{seat_letter(1 - result)} can no longer catch up")
 
     def is_over(self) -> bool:
         return self.outcome() is not None
@@ -256,47 +256,9 @@ class Position:
         When no piece can move the only move is ``pass``: a pass is a decision like any other,
         so that every turn of a record has a move.
         """
-        s, t = self._s, self._t
-        n = s[_THROW]
-        pending = s[_PEND]
-        if pending == PENDING_WATER:
-            return [] if self.outcome() else list(_WATER_CHOICES)
-        if not n or self.outcome() is not None:
+        if self.outcome() is not None:
             return []
-        if pending == PENDING_FATE:
-            owner = 0 if s[_A] & t.fate_bit else 1
-            # adelaida §27: 1-4 carry the piece forward, 5 carries it back five squares.
-            r = step(t, s[owner], s[1 - owner], t.fate_sq, n, n < 5)
-            return [Move(MOVE, t.fate_sq, r & TARGET)] if r else [_PASS]
-        p = s[_TURN]
-        me, opp = s[p], s[1 - p]
-        if me & t.water_bit:
-            # kendall: while a piece drowns no other piece may move; only a 4 saves it.
-            return [Move(MOVE, t.water_sq, OFF)] if n in t.bear_off[t.water_sq] else [_PASS]
-        moves: list[Move] = []
-        per_piece = t.backward == "piece"
-        m = me
-        while m:
-            low = m & -m
-            m ^= low
-            sq = low.bit_length()
-            r = step(t, me, opp, sq, n, True)
-            if not r and per_piece:
-                r = step(t, me, opp, sq, n, False)  # adelaida §16
-            if r:
-                moves.append(Move(MOVE, sq, r & TARGET))
-        if not moves and t.backward == "player":
-            for sq in iter_squares(me):  # kendall rule 4: back only if nothing can go forward
-                r = step(t, me, opp, sq, n, False)
-                if r:
-                    moves.append(Move(MOVE, sq, r & TARGET))
-        if t.priority and moves:
-            urgent = [mv for mv in moves if t.priority & bit(mv.origin)]
-            if urgent:
-                moves = urgent  # bell: a piece on 26-30 that can move must be moved
-        if s[_DROWN + p] and not (me | opp) & bit(t.rebirth):
-            moves.append(_REVIVE)  # adelaida §28: instead of a move, revive on 15 if it is free
-        return moves or [_PASS]
+        return legal_moves(self._t, self._s)
 
     def is_legal(self, move: Move) -> bool:
         return move in self.legal_moves()
@@ -332,41 +294,14 @@ class Position:
             raise IllegalMove(
                 f"{value} is not a possible throw; possible: {', '.join(map(str, sorted(self._t.throws)))}"
             )
-        s = list(self._s)
-        s[_THROW] = value
-        return Position(self.variant, tuple(s), self._t, False)
+        s = self._s
+        return Position(self.variant, s[:_THROW] + (value,) + s[_THROW + 1 :], self._t, False)
 
     def _play(self, move: Move) -> "Position":
         """Apply a move known to be legal (search and playouts call this directly)."""
-        t = self._t
         s = list(self._s)
-        n = s[_THROW]
-        pending = s[_PEND]
-        s[_THROW] = 0
-        if pending == PENDING_WATER:
-            s[_PEND] = NO_PENDING
-            if move.kind == RETURN:
-                owner = 0 if s[_A] & t.water_bit else 1
-                s[owner] &= ~t.water_bit
-                s[owner] |= bit(free_square_behind(t.rebirth, s[_A] | s[_B]))
-        elif pending == PENDING_FATE:
-            s[_PEND] = NO_PENDING
-            if move.kind == MOVE:
-                owner = 0 if s[_A] & t.fate_bit else 1
-                _move_piece(t, s, owner, t.fate_sq, n, n < 5, gain=False)
-        else:
-            p = s[_TURN]
-            if move.kind == MOVE:
-                _move_piece(t, s, p, move.origin, n, move.target > move.origin, gain=n in t.extra_throws)
-            elif move.kind == REVIVE:
-                s[_DROWN + p] -= 1
-                s[p] |= bit(t.rebirth)
-                if n in t.extra_throws:
-                    s[_EXTRA + p] += 1  # the throw's own extra throw stands (§4); no Rebirth throw (§30)
-            elif s[p] & t.water_bit:
-                s[_EXTRA + p] = 0  # kendall: a failed risk loses the whole turn
-        new_turn = False if s[_PEND] else _advance(t, s)
-        return Position(self.variant, tuple(s), t, new_turn)
+        new_turn = play(self._t, s, move)
+        return Position(self.variant, tuple(s), self._t, new_turn)
 
     # ----------------------------------------------------------------- notation and identity
     def fen(self) -> str:
@@ -393,84 +328,3 @@ class Position:
 
     def __str__(self) -> str:
         return self.fen()
-
-
-def _net(s: list[int], seat: int) -> None:
-    """adelaida §23-24: the Net cancels one pending extra throw, or else skips the next turn."""
-    if s[_EXTRA + seat]:
-        s[_EXTRA + seat] -= 1
-    else:
-        s[_SKIP + seat] += 1
-
-
-def _move_piece(t: Tables, s: list[int], p: int, origin: int, n: int, forward: bool, gain: bool) -> None:
-    """Move ``p``'s piece from ``origin`` by ``n``, with every effect of the landing square."""
-    q = 1 - p
-    me, opp = s[p], s[q]
-    r = step(t, me, opp, origin, n, forward)
-    if not r:
-        raise AssertionError(f"illegal step {origin}+{n} reached _move_piece")
-    d = r & TARGET
-    obit = bit(origin)
-    me &= ~obit
-    extra = s[_EXTRA + p] + (1 if gain else 0)
-    if d == OFF:
-        s[_OFF + p] += 1
-        s[p], s[q] = me, opp
-        s[_EXTRA + p] = extra
-        return
-    dbit = bit(d)
-    if r & VICTIM:
-        opp &= ~dbit
-        if t.capture_remove:
-            s[_CAPT + q] += 1  # bell: the piece leaves the game
-        elif t.drown_attack[d] and not (me | opp) & t.water_bit:
-            opp |= t.water_bit  # kendall: attacked on 28-30, it drowns in the House of Water
-            s[_PEND] = PENDING_WATER
-        else:
-            opp |= obit  # the two pieces swap places
-            kind = t.kind[origin]  # adelaida §21-22: Houses act on a piece swapped into them
-            if kind is HouseKind.REBIRTH:
-                s[_EXTRA + q] += 1
-            elif kind is HouseKind.NET:
-                _net(s, q)
-            elif kind is HouseKind.FATE:
-                s[_PEND] = PENDING_FATE
-    me |= dbit
-    kind = t.kind[d]
-    if kind is not None:
-        if kind is HouseKind.REBIRTH:
-            extra += 1
-        elif kind is HouseKind.NET:
-            if extra:
-                extra -= 1
-            else:
-                s[_SKIP + p] += 1
-        elif kind is HouseKind.FATE:
-            s[_PEND] = PENDING_FATE
-        elif kind is HouseKind.DROWN:
-            me &= ~dbit  # adelaida §28-29: off the board, not borne off; extra throws cancelled
-            s[_DROWN + p] += 1
-            extra = 0
-        elif kind is HouseKind.SEND_BACK:
-            me &= ~dbit
-            me |= bit(free_square_behind(t.rebirth, me | opp))
-        elif kind is HouseKind.WATER_CHOICE:
-            s[_PEND] = PENDING_WATER
-    s[p], s[q] = me, opp
-    s[_EXTRA + p] = extra
-
-
-def _advance(t: Tables, s: list[int]) -> bool:
-    """After a decision is fully resolved: the same seat throws again (returns False), or the
-    turn passes on, past any turns owed to the House of Net (returns True: a turn begins)."""
-    p = s[_TURN]
-    if s[_EXTRA + p]:
-        s[_EXTRA + p] -= 1
-        return False
-    q = 1 - p
-    while s[_SKIP + q]:
-        s[_SKIP + q] -= 1
-        q = 1 - q
-    s[_TURN] = q
-    return True

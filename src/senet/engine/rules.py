@@ -35,7 +35,7 @@ class Tables:
         "variant", "path", "neigh", "both", "far", "safe", "kind", "bear_off", "exit_only",
         "stop_mask", "singles", "protection", "drown_attack", "capture_remove", "backward",
         "priority", "extra_throws", "water_sq", "water_bit", "fate_sq", "fate_bit",
-        "rebirth", "revival", "race", "pieces", "throws",
+        "rebirth", "revival", "race", "pieces", "throws", "ba_sq", "moves",
     )  # fmt: skip
 
     def __init__(self, v: Variant) -> None:
@@ -92,6 +92,12 @@ class Tables:
         self.race = v.scoring == "race"
         self.pieces = v.pieces
         self.throws = frozenset(v.instrument.values)
+        ba = v.squares_of(HouseKind.BA)
+        self.ba_sq = ba[0] if ba else -1
+        #: interned step moves, moves[origin][target], so that generating a move builds nothing
+        from .moves import MOVE, Move
+
+        self.moves = [[Move(MOVE, o, d) for d in range(OFF + 1)] for o in range(SQUARES + 1)]
 
 
 @lru_cache(maxsize=None)
@@ -135,61 +141,59 @@ def free_square_behind(square: int, occupied: int) -> int:
     raise AssertionError("the board is full")  # 30 squares hold at most 20 pieces
 
 
-def _capturable(t: Tables, opp: int, d: int) -> bool:
-    """Can the opponent's piece on ``d`` be attacked, as far as its neighbours go?"""
-    if t.protection == _PROTECT_NONE:
-        return True
-    near = opp & t.neigh[d]
-    if not near:
-        return True
-    if t.protection == _PROTECT_NEIGHBOUR:
-        return False
-    # adelaida §12-14: protected by a neighbour, except the middle piece of exactly three.
-    return near == t.both[d] and not opp & t.far[d]
-
-
 def _blocked(t: Tables, occupied: int, a: int, b: int) -> bool:
     """adelaida §8, §12, §14: only single pieces may be passed over, never two side by side."""
     inside = occupied & t.path[a][b]
     return bool(inside & (inside >> 1))
 
 
-def _land(t: Tables, me: int, opp: int, d: int, n: int, forward: bool) -> int:
-    b = 1 << (d - 1)
-    if me & b:
-        return 0  # never onto your own piece
-    if opp & b:
-        if t.drown_attack[d]:
-            return d | VICTIM  # kendall: the attacked piece drowns (protection does not apply)
-        if t.safe & b or not _capturable(t, opp, d):
-            return 0
-        return d | VICTIM
-    if t.kind[d] is HouseKind.BA:
-        # adelaida §25-26: go on by the same count in the same direction, or the move is illegal.
-        d2 = d + n if forward else d - n
-        if not 1 <= d2 <= SQUARES:
-            return 0
-        if t.singles and _blocked(t, me | opp, d, d2):
-            return 0
-        return _land(t, me, opp, d2, n, forward)
-    return d
-
-
 def step(t: Tables, me: int, opp: int, origin: int, n: int, forward: bool) -> int:
     """Where the piece on ``origin`` goes with throw ``n``: a square 1-30 or OFF, plus VICTIM
-    when it lands on an opponent; 0 when the move is illegal."""
-    if t.exit_only[origin]:
-        return OFF if forward and n in t.bear_off[origin] else 0
+    when it lands on an opponent; 0 when the move is illegal.
+
+    This runs for every piece in every position of every search, so the landing rules are
+    written out inline rather than split into helpers.
+    """
     if forward:
+        if t.exit_only[origin]:
+            return OFF if n in t.bear_off[origin] else 0
         d = origin + n
         if d > SQUARES:
             return OFF if n in t.bear_off[origin] else 0
         if t.stop_mask and t.path[origin][d] & t.stop_mask:
             return 0  # kendall: every piece stops on the House of Beauty first
     else:
+        if t.exit_only[origin]:
+            return 0
         d = origin - n
         if d < 1:
             return 0
-    if t.singles and _blocked(t, me | opp, origin, d):
-        return 0
-    return _land(t, me, opp, d, n, forward)
+    if t.singles:
+        inside = (me | opp) & t.path[origin][d]
+        if inside & (inside >> 1):
+            return 0
+    while True:
+        b = 1 << (d - 1)
+        if me & b:
+            return 0  # never onto your own piece
+        if opp & b:
+            if t.drown_attack[d]:
+                return d | VICTIM  # kendall: the attacked piece drowns (protection does not apply)
+            if t.safe & b:
+                return 0
+            if t.protection:
+                near = opp & t.neigh[d]
+                # adelaida §12-14: a neighbour protects, except the middle piece of exactly three.
+                if near and (t.protection == _PROTECT_NEIGHBOUR or near != t.both[d] or opp & t.far[d]):
+                    return 0
+            return d | VICTIM
+        if d != t.ba_sq:
+            return d
+        # adelaida §25-26: from the House of Ba the piece goes on by the same count in the same
+        # direction (landing there once more, by the rules above), or the move is illegal.
+        d2 = d + n if forward else d - n
+        if not 1 <= d2 <= SQUARES:
+            return 0
+        if t.singles and _blocked(t, me | opp, d, d2):
+            return 0
+        d = d2

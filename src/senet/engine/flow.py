@@ -1,0 +1,239 @@
+"""The flow of play on the raw state: legal decisions, applying one, and the turn order.
+
+:class:`senet.engine.position.Position` wraps these for the public API; search and random
+playouts call them directly on a list of integers, so that a whole game can be played without
+building a single object per move.  The state layout (a flat tuple of 15 integers):
+
+====== ======================================================
+0, 1   bit masks of the pieces of seat A and seat B (bit k-1 = square k)
+2      seat on turn
+3      the throw waiting to be used (0: a throw is due)
+4, 5   extra throws owed to A, B
+6, 7   turns to skip (House of Net) for A, B
+8, 9   pieces borne off by A, B
+10, 11 pieces captured (Bell) of A, B
+12, 13 pieces drowned (Adelaida) of A, B
+14     pending House decision: 0 none, 1 fate throw, 2 House of Water choice
+====== ======================================================
+"""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Sequence
+
+from .moves import MOVE, PASS, RETURN, REVIVE, RISK, Move
+from .rules import TARGET, VICTIM, Tables, bit, free_square_behind, iter_squares, step
+from .variants import OFF, HouseKind
+
+__all__ = ["legal_moves", "play", "winner", "random_playout", "NO_PENDING", "PENDING_FATE", "PENDING_WATER"]
+
+_A, _B, _TURN, _THROW, _EXTRA, _SKIP, _OFF, _CAPT, _DROWN, _PEND = 0, 1, 2, 3, 4, 6, 8, 10, 12, 14
+NO_PENDING, PENDING_FATE, PENDING_WATER = 0, 1, 2
+
+_PASS = Move(PASS)
+_REVIVE = Move(REVIVE)
+_WATER_CHOICES = (Move(RISK), Move(RETURN))
+DRAW = 2  # winner() of a drawn game
+
+
+def winner(t: Tables, s: Sequence[int]) -> int | None:
+    """0 or 1 when that seat has won, DRAW (2) for a draw, None while the game goes on."""
+    if t.race:
+        if s[_OFF] == t.pieces:
+            return 0
+        return 1 if s[_OFF + 1] == t.pieces else None
+    a_off, b_off = s[_OFF], s[_OFF + 1]
+    a_left, b_left = s[_A].bit_count(), s[_B].bit_count()
+    if a_off > b_off + b_left:
+        return 0
+    if b_off > a_off + a_left:
+        return 1
+    return DRAW if not a_left and not b_left else None
+
+
+def legal_moves(t: Tables, s: Sequence[int]) -> list[Move]:
+    """Every legal decision in state ``s`` of a game that is not over; [] at chance nodes."""
+    n = s[_THROW]
+    pending = s[_PEND]
+    if pending == PENDING_WATER:
+        return list(_WATER_CHOICES)
+    if not n:
+        return []
+    if pending == PENDING_FATE:
+        owner = 0 if s[_A] & t.fate_bit else 1
+        # adelaida §27: 1-4 carry the piece forward, 5 carries it back five squares.
+        r = step(t, s[owner], s[1 - owner], t.fate_sq, n, n < 5)
+        return [t.moves[t.fate_sq][r & TARGET]] if r else [_PASS]
+    p = s[_TURN]
+    me, opp = s[p], s[1 - p]
+    if me & t.water_bit:
+        # kendall: while a piece drowns no other piece may move; only a 4 saves it.
+        return [t.moves[t.water_sq][OFF]] if n in t.bear_off[t.water_sq] else [_PASS]
+    moves: list[Move] = []
+    per_piece = t.backward == "piece"
+    if t.priority:
+        # bell: if a piece on 26-30 can move, one of them must; look at those pieces first.
+        _collect(t, me, opp, me & t.priority, n, per_piece, moves)
+        if not moves:
+            _collect(t, me, opp, me & ~t.priority, n, per_piece, moves)
+    else:
+        _collect(t, me, opp, me, n, per_piece, moves)
+    if not moves and t.backward == "player":
+        table = t.moves
+        for sq in iter_squares(me):  # kendall rule 4: back only if nothing can go forward
+            r = step(t, me, opp, sq, n, False)
+            if r:
+                moves.append(table[sq][r & TARGET])
+    if s[_DROWN + p] and not (me | opp) & bit(t.rebirth):
+        moves.append(_REVIVE)  # adelaida §28: instead of a move, revive on 15 if it is free
+    return moves or [_PASS]
+
+
+def _collect(t: Tables, me: int, opp: int, mask: int, n: int, per_piece: bool, moves: list[Move]) -> None:
+    """Append the move of every piece of ``mask`` (forward, or back where §16 allows it)."""
+    table = t.moves
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        sq = low.bit_length()
+        r = step(t, me, opp, sq, n, True)
+        if not r and per_piece:
+            r = step(t, me, opp, sq, n, False)  # adelaida §16
+        if r:
+            moves.append(table[sq][r & TARGET])
+
+
+def play(t: Tables, s: list[int], move: Move) -> bool:
+    """Apply a legal ``move`` to ``s`` in place; True when the move hands over to a new turn."""
+    n = s[_THROW]
+    pending = s[_PEND]
+    s[_THROW] = 0
+    if pending == PENDING_WATER:
+        s[_PEND] = NO_PENDING
+        if move.kind == RETURN:
+            owner = 0 if s[_A] & t.water_bit else 1
+            s[owner] &= ~t.water_bit
+            s[owner] |= bit(free_square_behind(t.rebirth, s[_A] | s[_B]))
+    elif pending == PENDING_FATE:
+        s[_PEND] = NO_PENDING
+        if move.kind == MOVE:
+            owner = 0 if s[_A] & t.fate_bit else 1
+            _move_piece(t, s, owner, t.fate_sq, n, n < 5, gain=False)
+    else:
+        p = s[_TURN]
+        if move.kind == MOVE:
+            _move_piece(t, s, p, move.origin, n, move.target > move.origin, gain=n in t.extra_throws)
+        elif move.kind == REVIVE:
+            s[_DROWN + p] -= 1
+            s[p] |= bit(t.rebirth)
+            if n in t.extra_throws:
+                s[_EXTRA + p] += 1  # the throw's own extra throw stands (§4); no Rebirth throw (§30)
+        elif s[p] & t.water_bit:
+            s[_EXTRA + p] = 0  # kendall: a failed risk loses the whole turn
+    return False if s[_PEND] else _advance(t, s)
+
+
+def _net(s: list[int], seat: int) -> None:
+    """adelaida §23-24: the Net cancels one pending extra throw, or else skips the next turn."""
+    if s[_EXTRA + seat]:
+        s[_EXTRA + seat] -= 1
+    else:
+        s[_SKIP + seat] += 1
+
+
+def _move_piece(t: Tables, s: list[int], p: int, origin: int, n: int, forward: bool, gain: bool) -> None:
+    """Move ``p``'s piece from ``origin`` by ``n``, with every effect of the landing square."""
+    q = 1 - p
+    me, opp = s[p], s[q]
+    r = step(t, me, opp, origin, n, forward)
+    if not r:
+        raise AssertionError(f"illegal step {origin}+{n} reached _move_piece")
+    d = r & TARGET
+    obit = bit(origin)
+    me &= ~obit
+    extra = s[_EXTRA + p] + (1 if gain else 0)
+    if d == OFF:
+        s[_OFF + p] += 1
+        s[p], s[q] = me, opp
+        s[_EXTRA + p] = extra
+        return
+    dbit = bit(d)
+    if r & VICTIM:
+        opp &= ~dbit
+        if t.capture_remove:
+            s[_CAPT + q] += 1  # bell: the piece leaves the game
+        elif t.drown_attack[d] and not (me | opp) & t.water_bit:
+            opp |= t.water_bit  # kendall: attacked on 28-30, it drowns in the House of Water
+            s[_PEND] = PENDING_WATER
+        else:
+            opp |= obit  # the two pieces swap places
+            kind = t.kind[origin]  # adelaida §21-22: Houses act on a piece swapped into them
+            if kind is HouseKind.REBIRTH:
+                s[_EXTRA + q] += 1
+            elif kind is HouseKind.NET:
+                _net(s, q)
+            elif kind is HouseKind.FATE:
+                s[_PEND] = PENDING_FATE
+    me |= dbit
+    kind = t.kind[d]
+    if kind is not None:
+        if kind is HouseKind.REBIRTH:
+            extra += 1
+        elif kind is HouseKind.NET:
+            if extra:
+                extra -= 1
+            else:
+                s[_SKIP + p] += 1
+        elif kind is HouseKind.FATE:
+            s[_PEND] = PENDING_FATE
+        elif kind is HouseKind.DROWN:
+            me &= ~dbit  # adelaida §28-29: off the board, not borne off; extra throws cancelled
+            s[_DROWN + p] += 1
+            extra = 0
+        elif kind is HouseKind.SEND_BACK:
+            me &= ~dbit
+            me |= bit(free_square_behind(t.rebirth, me | opp))
+        elif kind is HouseKind.WATER_CHOICE:
+            s[_PEND] = PENDING_WATER
+    s[p], s[q] = me, opp
+    s[_EXTRA + p] = extra
+
+
+def _advance(t: Tables, s: list[int]) -> bool:
+    """After a decision is fully resolved: the same seat throws again (returns False), or the
+    turn passes on, past any turns owed to the House of Net (returns True: a turn begins)."""
+    p = s[_TURN]
+    if s[_EXTRA + p]:
+        s[_EXTRA + p] -= 1
+        return False
+    q = 1 - p
+    while s[_SKIP + q]:
+        s[_SKIP + q] -= 1
+        q = 1 - q
+    s[_TURN] = q
+    return True
+
+
+def random_playout(
+    t: Tables, state: Sequence[int], rng: Random, max_moves: int = 1_000_000
+) -> tuple[int | None, int]:
+    """Play uniformly random legal moves with exact-probability throws to the end.
+
+    Returns (winner as in :func:`winner`, number of moves).  Used by benchmarks and by
+    Monte Carlo evaluation; builds no objects beyond the move lists.
+    """
+    s = list(state)
+    patterns = [t.variant.instrument.value_of(k) for k in range(t.variant.instrument.patterns)]
+    bits = (len(patterns) - 1).bit_length()
+    getrandbits, random = rng.getrandbits, rng.random
+    moves = 0
+    result = winner(t, s)
+    while result is None and moves < max_moves:
+        if not s[_THROW] and s[_PEND] != PENDING_WATER:
+            s[_THROW] = patterns[getrandbits(bits)]
+        options = legal_moves(t, s)
+        play(t, s, options[int(random() * len(options))])
+        moves += 1
+        result = winner(t, s)  # only a move can end the game
+    return result, moves
