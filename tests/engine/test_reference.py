@@ -1,0 +1,437 @@
+"""An independent reference of the move rules, square by square from the source texts.
+
+This file does not import the engine's move generator or its tables: it reads a position as
+a plain dict ``square -> seat`` and decides every move from the sources and the rulebook's
+decisions.  It is compared with ``Position.legal_moves()`` and with the board after each move
+on every position of many random games, and on random boards built to hit rare shapes (pairs,
+triples, fours, pieces on every House).
+
+Sources: standard and bell = 002_06e4c6456ad7fdb1.txt; kendall = 001_c5b7b048a63617b4.txt;
+adelaida = 000_b98b112805fe9d06.txt §1-34.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from senet.engine import Position, find_variant
+
+from .conftest import ALL_VARIANTS, fen, random_game
+
+Board = dict  # square -> seat (0 = A, 1 = B)
+
+
+def read(p: Position) -> Board:
+    """The board as the notation writes it (the only thing read from the engine's position)."""
+    cells = p.fen().split(" ")[1].replace("/", "")
+    return {i + 1: "AB".index(ch) for i, ch in enumerate(cells) if ch != "."}
+
+
+def field(p: Position, key: str) -> tuple[int, int]:
+    for token in p.fen().split(" ")[4:]:
+        name, _, value = token.partition("=")
+        if name == key and "/" in value:
+            a, b = value.split("/")
+            return int(a), int(b)
+    return (0, 0)
+
+
+def pending(p: Position) -> str:
+    for token in p.fen().split(" ")[4:]:
+        if token.startswith("pending="):
+            return token[len("pending=") :]
+    return ""
+
+
+# --------------------------------------------------------------------------- standard
+def ref_standard(bd: Board, me: int, n: int) -> list[str]:
+    """002 «Сенет (стандарт)»: swap unless the victim has a neighbour of its colour; 27-30 safe;
+    off from 27 on by a throw past 30, from 29 only with 3, from 30 only with 2; no backward
+    moves (decision backward); pass over anything (decision passing)."""
+    out = []
+    for s in sorted(sq for sq, o in bd.items() if o == me):
+        t = s + n
+        if t > 30:
+            if s == 29:
+                ok = n == 3
+            elif s == 30:
+                ok = n == 2
+            else:
+                ok = s >= 27
+            if ok:
+                out.append(f"{s}-off")
+            continue
+        who = bd.get(t)
+        if who == me:
+            continue
+        if who is not None:
+            if t >= 27:
+                continue  # safe Houses
+            if bd.get(t - 1) == who or bd.get(t + 1) == who:
+                continue  # protected by a neighbour
+        out.append(f"{s}-{t}")
+    return out
+
+
+def result_standard(bd: Board, me: int, mv: str) -> Board:
+    bd = dict(bd)
+    s, t = mv.split("-")
+    s = int(s)
+    del bd[s]
+    if t == "off":
+        return bd
+    t = int(t)
+    if t in bd:
+        bd[s] = bd[t]  # swap
+    bd[t] = me
+    if t == 28:  # House of Water: to 15, or the nearest free square behind it (decision water-occupied)
+        del bd[28]
+        sq = 15
+        while sq in bd:
+            sq -= 1
+        bd[sq] = me
+    return bd
+
+
+# --------------------------------------------------------------------------- bell
+BELL_EXIT = {27: 4, 28: 3, 29: 2, 30: 1}
+
+
+def ref_bell(bd: Board, me: int, n: int) -> list[str]:
+    """002 «Сенет по Беллу»: never onto your own; capture removes; 26-30 safe; a piece on
+    X/III/II/I leaves only with 4/3/2/1 and never moves within 27-30 (decision marked-moves);
+    if a piece on 26-30 can move, one of them must."""
+    out = []
+    for s in sorted(sq for sq, o in bd.items() if o == me):
+        if s >= 27:
+            if n == BELL_EXIT[s]:
+                out.append(f"{s}-off")
+            continue
+        t = s + n
+        who = bd.get(t)
+        if who == me or (who is not None and t >= 26):
+            continue
+        out.append(f"{s}-{t}")
+    late = [m for m in out if int(m.split("-")[0]) >= 26]
+    return late or out
+
+
+def result_bell(bd: Board, me: int, mv: str) -> Board:
+    bd = dict(bd)
+    s, t = mv.split("-")
+    del bd[int(s)]
+    if t != "off":
+        bd[int(t)] = me  # an opponent there is captured: gone
+    return bd
+
+
+# --------------------------------------------------------------------------- kendall
+def k_protected(bd: Board, t: int) -> bool:
+    """Rule 3 with rule 5: a neighbour of its colour protects, but not on 27-30."""
+    who = bd[t]
+    if t >= 27:
+        return False
+    return any(bd.get(nb) == who and nb < 27 for nb in (t - 1, t + 1))
+
+
+def ref_kendall(bd: Board, me: int, n: int) -> list[str]:
+    """001: swap (rule 1) unless protected (rule 3, 5); never onto your own (rule 2); forward if
+    possible, else one piece backward, else the turn is lost (rule 4); 26 cannot be passed, 5
+    from it bears off; 27 holds one stone and its owner moves nothing else, leaving with a 4;
+    28 leaves only with 3, 29 only with 2, 30 with anything; an attack on 28-30 is allowed."""
+    mine = sorted(sq for sq, o in bd.items() if o == me)
+    if 27 in mine:
+        return ["27-off"] if n == 4 else []
+    fwd = []
+    for s in mine:
+        if s >= 28:
+            if s == 30 or (s == 29 and n == 2) or (s == 28 and n == 3):
+                fwd.append(f"{s}-off")
+            continue
+        if s == 26 and n == 5:
+            fwd.append("26-off")
+            continue
+        t = s + n
+        if s < 26 < t:
+            continue  # the House of Beauty cannot be passed
+        who = bd.get(t)
+        if who == me:
+            continue
+        if who is not None:
+            if t == 27:
+                continue  # the House of Water holds one stone (decision water-occupied)
+            if k_protected(bd, t):
+                continue
+        fwd.append(f"{s}-{t}")
+    if fwd:
+        return fwd
+    back = []
+    for s in mine:
+        if s >= 27:
+            continue
+        t = s - n
+        if t < 1:
+            continue
+        who = bd.get(t)
+        if who == me or (who is not None and k_protected(bd, t)):
+            continue
+        back.append(f"{s}-{t}")
+    return back
+
+
+def result_kendall(bd: Board, me: int, mv: str) -> Board:
+    bd = dict(bd)
+    s, t = mv.split("-")
+    s = int(s)
+    del bd[s]
+    if t == "off":
+        return bd
+    t = int(t)
+    if t in bd:
+        if t >= 28 and 27 not in bd:
+            bd[27] = bd[t]  # attacked on 28-30: drowns in the House of Water
+        else:
+            bd[s] = bd[t]
+    bd[t] = me
+    return bd
+
+
+# --------------------------------------------------------------------------- adelaida
+A_HOUSES = {15, 16, 21, 26, 27, 28, 29, 30}
+A_EXIT = {28: 3, 29: 2, 30: 1}
+
+
+def a_jump_ok(bd: Board, s: int, t: int) -> bool:
+    """§8, §12, §14: single pieces may be jumped, two side by side (and so four) may not."""
+    lo, hi = min(s, t), max(s, t)
+    between = [sq for sq in range(lo + 1, hi) if sq in bd]
+    return not any(sq + 1 in between for sq in between)
+
+
+def a_can_land(bd: Board, me: int, t: int) -> bool:
+    """§9, §15 (own), §21 (Houses), §10-14 (swap, pairs, triples, fours)."""
+    who = bd.get(t)
+    if who is None:
+        return True
+    if who == me or t in A_HOUSES:
+        return False
+    left, right = bd.get(t - 1) == who, bd.get(t + 1) == who
+    if not left and not right:
+        return True  # a single piece: §10-11
+    if left and right:
+        # §13: the middle of exactly three may be taken; §14: never within four or more
+        return bd.get(t - 2) != who and bd.get(t + 2) != who
+    return False  # §12: one of a pair
+
+
+def a_dest(bd: Board, me: int, s: int, n: int, d: int) -> int | None:
+    """Where the piece from s goes with n in direction d (+1/-1), or None."""
+    t = s + d * n
+    if not 1 <= t <= 30:
+        return None  # beyond 30 only from 28-30 (§31-33); nothing behind square 1
+    if not a_jump_ok(bd, s, t):
+        return None
+    if t == 21:  # §25-26: House of Ba
+        if 21 in bd:
+            return None
+        t2 = 21 + d * n
+        if not a_jump_ok(bd, 21, t2) or not a_can_land(bd, me, t2):
+            return None
+        return t2
+    return t if a_can_land(bd, me, t) else None
+
+
+def ref_adelaida(bd: Board, me: int, n: int, drowned: int) -> list[str]:
+    out = []
+    for s in sorted(sq for sq, o in bd.items() if o == me):
+        if s >= 28:
+            if n == A_EXIT[s]:
+                out.append(f"{s}-off")  # §31-33; otherwise it stays
+            continue
+        t = a_dest(bd, me, s, n, +1)
+        if t is None:
+            t = a_dest(bd, me, s, n, -1)  # §16 per piece (decision backward-per-piece)
+        if t is not None:
+            out.append(f"{s}-{t}")
+    if drowned and 15 not in bd:
+        out.append("revive")  # §28
+    return out
+
+
+def ref_fate(bd: Board, n: int) -> list[str]:
+    """§27: 5 back five (through Ba to 16: decision fate-ba), 1 into the Water, 2/3/4 onto
+    28/29/30; an impossible fate move is lost (the piece stays: decision fate-lost)."""
+    me = bd[26]
+    # A fate move is a move by the thrown count: §8 (no jumping a pair) and §21 hold for it.
+    t = a_dest(bd, me, 26, n, +1 if n < 5 else -1)
+    return [f"26-{t}"] if t is not None else []
+
+
+def result_adelaida(bd: Board, me: int, mv: str) -> Board:
+    bd = dict(bd)
+    if mv == "revive":
+        bd[15] = me
+        return bd
+    s, t = mv.split("-")
+    s = int(s)
+    del bd[s]
+    if t == "off":
+        return bd
+    t = int(t)
+    if t in bd:
+        bd[s] = bd[t]  # §10: swap (after Ba too: decision ba-capture)
+    bd[t] = me
+    if t == 27:
+        del bd[27]  # §28: the piece leaves the board
+    return bd
+
+
+# --------------------------------------------------------------------------- dispatch
+def reference(p: Position) -> tuple[list[str], int | None]:
+    """(legal moves, seat deciding) by the reference rules; ([], None) at chance/game over."""
+    if p.is_over() or p.is_chance():
+        return [], None
+    name = p.variant.name
+    bd = read(p)
+    n = p.throw
+    me = "AB".index(p.fen().split(" ")[2])
+    pend = pending(p)
+    if pend == "water":
+        return ["return", "risk"], bd[27]
+    if pend == "fate":
+        return ref_fate(bd, n) or ["pass"], bd[26]
+    if name == "standard":
+        out = ref_standard(bd, me, n)
+    elif name == "bell":
+        out = ref_bell(bd, me, n)
+    elif name == "kendall":
+        out = ref_kendall(bd, me, n)
+    else:
+        out = ref_adelaida(bd, me, n, field(p, "drowned")[me])
+    return sorted(out) or ["pass"], me
+
+
+def reference_result(p: Position, mv: str, seat: int) -> Board | None:
+    bd = read(p)
+    if mv == "pass" or mv == "risk":
+        return bd
+    if mv == "return":
+        del bd[27]
+        sq = 15
+        while sq in bd:
+            sq -= 1  # decision return-occupied
+        bd[sq] = seat
+        return bd
+    name = p.variant.name
+    fn = {"standard": result_standard, "bell": result_bell, "kendall": result_kendall}.get(name, result_adelaida)
+    return fn(bd, seat, mv)
+
+
+def check(p: Position) -> None:
+    expected, seat = reference(p)
+    got = sorted(m.text() for m in p.legal_moves())
+    assert got == expected, f"{p.fen()}: engine {got}, reference {expected}"
+    if seat is None:
+        return
+    assert p.decider == seat, p.fen()
+    for move in p.legal_moves():
+        q = p.apply(move)
+        want = reference_result(p, move.text(), seat)
+        assert read(q) == want, f"{p.fen()} after {move}: engine {q.fen()}, reference {want}"
+
+
+# --------------------------------------------------------------------------- the comparisons
+@pytest.mark.parametrize("name", ALL_VARIANTS)
+def test_reference_agrees_on_random_games(name):
+    rng = random.Random(f"reference {name}")
+    positions = 0
+    for _ in range(8 if name == "adelaida-long" else 15):
+        for p, _action in random_game(name, rng):
+            check(p)
+            positions += 1
+    assert positions > 2000
+
+
+def random_board_position(name: str, rng: random.Random) -> Position:
+    """A random but rule-consistent position: pieces anywhere pieces can rest, clustered often."""
+    v = find_variant(name)
+    rest = set(range(1, 31))
+    if name == "standard":
+        rest -= {28}  # the House of Water never holds a piece
+    if name.startswith("adelaida"):
+        rest -= {21, 27}  # Ba never holds a piece; the Water takes it off the board
+    counts = [rng.randint(1, v.pieces), rng.randint(0, v.pieces)]
+    if rng.random() < 0.5:  # clusters: pairs, triples, fours
+        base = rng.choice(sorted(rest))
+        squares = [sq for sq in range(base, base + 9) if sq in rest]
+    else:
+        squares = sorted(rest)
+    squares = list(squares) + rng.sample(sorted(rest), 12)
+    rng.shuffle(squares)
+    a, b, used = [], [], set()
+    for sq in squares:
+        if sq in used:
+            continue
+        side = a if rng.random() < 0.5 else b
+        if len(side) >= counts[side is b]:
+            side = b if side is a else a
+            if len(side) >= counts[side is b]:
+                break
+        side.append(sq)
+        used.add(sq)
+    turn = rng.choice("AB")
+    throw = rng.choice(v.instrument.values)
+    kw = {}
+    if name == "kendall" and 27 in used and rng.random() < 0.4:
+        kw["pending"] = "water"
+        throw = None
+    if name.startswith("adelaida"):
+        if 26 in used and rng.random() < 0.4:
+            kw["pending"] = "fate"
+        me = "AB".index(turn)
+        left = v.pieces - len((a, b)[me])
+        if left and rng.random() < 0.5:
+            d = [0, 0]
+            d[me] = rng.randint(1, left)
+            kw["drowned"] = tuple(d)
+    if name == "bell":
+        kw["captured"] = (rng.randint(0, v.pieces - len(a)), rng.randint(0, v.pieces - len(b)))
+    return Position.from_fen(fen(name, a, b, turn, throw, **kw))
+
+
+@pytest.mark.parametrize("name", ALL_VARIANTS)
+def test_reference_agrees_on_random_boards(name):
+    rng = random.Random(f"boards {name}")
+    checked = 0
+    for _ in range(1200):
+        p = random_board_position(name, rng)
+        if p.is_over():
+            continue
+        check(p)
+        checked += 1
+    assert checked > 500
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=st.sampled_from(ALL_VARIANTS), seed=st.integers(0, 2**32 - 1), cut=st.integers(0, 400))
+def test_reference_agrees_on_hypothesis_positions(name, seed, cut):
+    """Hypothesis picks the game (throws and moves through the seed) and a point in it."""
+    rng = random.Random(seed)
+    for i, (p, _action) in enumerate(random_game(name, rng)):
+        if i >= cut:
+            break
+    check(p)
+
+
+def test_reference_itself_sees_the_rules():
+    """The reference is not vacuous: it finds captures, blocks, Ba moves and backward moves."""
+    p = Position.from_fen(fen("adelaida", [17], [19, 20], "A", 4))  # the pair 19-20 bars the way into Ba: back
+    assert reference(p)[0] == ["17-13"]
+    p = Position.from_fen(fen("adelaida", [17], [23], "A", 4))
+    assert reference(p)[0] == ["17-25"]
+    p = Position.from_fen(fen("standard", [1], [4, 6], "A", 3))
+    assert reference(p)[0] == ["1-4"]
