@@ -91,7 +91,9 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
     if variant.name != name:
         raise NotationError(f"write the variant's name {variant.name!r}, not {name!r}", line, c_var, variant.name)
     if not _BOARD.match(board):
-        bad = next((i for i, ch in enumerate(board) if ch not in "AB./"), min(len(board), 32))
+        # the first character that breaks the grammar: '/' after squares 10 and 20, else A, B or .
+        bad = next((i for i, ch in enumerate(board[:32]) if ch != "/" and (i in (10, 21) or ch not in "AB.")
+                    or ch == "/" and i not in (10, 21)), min(len(board), 32))  # fmt: skip
         raise NotationError(f"malformed board {board!r}", line, c_board + bad,
                             "three rows of ten squares (A, B or .) separated by /")  # fmt: skip
     if turn not in ("A", "B"):
