@@ -1,0 +1,298 @@
+#!/usr/bin/env python3
+"""Rules-engine benchmark: random playouts per second, moves per second, and the cost of one
+legal-move generation, per variant.
+
+Why these three numbers: playouts/s bounds every Monte Carlo player and every ``simulate`` run;
+moves/s makes engines with different game lengths comparable; µs per generation isolates the
+move generator from the playout loop.
+
+The benchmark talks to engines through the small :class:`Engine` protocol so that another
+implementation (a compiled move generator, a port of Ludii's rules) can be measured by the same
+loop later: write an adapter and add it to :data:`ENGINES`.  Our engine is the first adapter.
+
+Usage::
+
+    .venv/bin/python bench/engine.py            # 2 s per variant
+    .venv/bin/python bench/engine.py --quick    # a smoke run, a fraction of a second each
+    .venv/bin/python bench/engine.py --seconds 10 --variant kendall --json
+
+Reference figures (from the rules-engine issue) are Ludii's on a comparable machine; they are
+shown beside ours as a ratio *across programs and runs*, not a same-run comparison.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from fractions import Fraction
+from typing import Any, Callable, Hashable, Protocol, Sequence
+
+try:
+    from senet.engine import VARIANTS, Move, Position, find_variant
+except ModuleNotFoundError:  # run from a checkout without the package installed
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
+    from senet.engine import VARIANTS, Move, Position, find_variant
+
+State = Any
+
+
+class Engine(Protocol):
+    """What the benchmark needs from a Senet engine.  States and moves are opaque to it."""
+
+    name: str
+
+    def initial(self, variant: str) -> State: ...
+    def is_chance(self, state: State) -> bool: ...
+    def outcomes(self, state: State) -> Sequence[tuple[int, Fraction | float]]: ...
+    def throw(self, state: State, value: int) -> State: ...
+    def legal(self, state: State) -> Sequence[Any]: ...
+    def play(self, state: State, move: Any) -> State: ...
+    def over(self, state: State) -> bool: ...
+
+
+class SenetEngine:
+    """Adapter for :mod:`senet.engine`.  ``play`` uses ``Position._play`` (no legality check):
+    the benchmark only plays moves the generator produced, as a search or playout would.
+
+    ``outcomes`` returns the variant instrument's distribution, computed once per variant:
+    ``Position.chance_outcomes()`` rebuilds its Fractions on every call (about 50 µs, more than
+    a whole move), which would measure that rebuild rather than the rules.  Every chance node of
+    a variant (regular and fate throws) uses the same instrument, so the cached table is exact.
+    """
+
+    name = "senet.engine"
+
+    def __init__(self) -> None:
+        self._outcomes: dict[str, tuple[tuple[int, Fraction], ...]] = {}
+
+    def initial(self, variant: str) -> Position:
+        return Position.initial(find_variant(variant))
+
+    def is_chance(self, state: Position) -> bool:
+        return state.is_chance()
+
+    def outcomes(self, state: Position) -> Sequence[tuple[int, Fraction]]:
+        name = state.variant.name
+        table = self._outcomes.get(name)
+        if table is None:
+            table = self._outcomes[name] = state.chance_outcomes()
+        return table
+
+    def throw(self, state: Position, value: int) -> Position:
+        return state.apply_throw(value)
+
+    def legal(self, state: Position) -> list[Move]:
+        return state.legal_moves()
+
+    def play(self, state: Position, move: Move) -> Position:
+        return state._play(move)
+
+    def over(self, state: Position) -> bool:
+        return state.outcome() is not None
+
+
+ENGINES: dict[str, Callable[[], Engine]] = {"senet": SenetEngine}
+
+#: Ludii's figures from the issue (random playouts on a machine like ours); keyed by our name.
+LUDII = {
+    "kendall": {"playouts": 780.0, "moves": 150_000.0},  # Kendall's five-piece Senet
+    "bell": {"playouts": 2300.0, "moves": None},  # Bell's Senet; no moves/s figure given
+}
+
+
+class ThrowSampler:
+    """Draws throws with the exact odds of a chance node.  Fractions become a lookup table over
+    their common denominator (one ``randrange`` per throw, exact); floats fall back to
+    ``random.choices``.  Tables are cached by the identity of the outcomes object (hashing
+    Fractions on every throw would cost more than the throw), so an engine that returns the
+    same tuple each time pays one dict lookup; one that builds a new tuple pays a rebuild."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self._tables: dict[int, tuple[object, list[int]]] = {}
+
+    def __call__(self, outcomes: Sequence[tuple[int, Fraction | float]]) -> int:
+        entry = self._tables.get(id(outcomes))
+        if entry is None or entry[0] is not outcomes:
+            entry = self._tables[id(outcomes)] = (outcomes, self._table(outcomes))
+        table = entry[1]
+        if table:
+            return table[self.rng.randrange(len(table))]
+        values, weights = zip(*outcomes)
+        return self.rng.choices(values, weights)[0]
+
+    @staticmethod
+    def _table(outcomes: Sequence[tuple[int, Fraction | float]]) -> list[int]:
+        if not all(isinstance(p, Fraction) for _, p in outcomes):
+            return []
+        denominator = 1
+        for _, p in outcomes:
+            denominator = denominator * p.denominator // _gcd(denominator, p.denominator)
+        return [value for value, p in outcomes for _ in range(int(p * denominator))]
+
+
+#: CPU time of this process, not wall time: the benchmark is single-threaded, and on a shared
+#: machine other processes would otherwise show up as a slower engine.
+_clock = time.process_time
+
+
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return a
+
+
+def playout(engine: Engine, variant: str, rng: random.Random, sample: ThrowSampler,
+            visit: Callable[[State], None] | None = None) -> tuple[int, int]:  # fmt: skip
+    """One game from the initial position with random throws and uniformly random legal
+    moves; returns (moves, throws).  ``visit`` sees every decision position (for sampling)."""
+    state = engine.initial(variant)
+    moves = throws = 0
+    while not engine.over(state):
+        if engine.is_chance(state):
+            state = engine.throw(state, sample(engine.outcomes(state)))
+            throws += 1
+            continue
+        legal = engine.legal(state)
+        if visit is not None:
+            visit(state)
+        state = engine.play(state, legal[rng.randrange(len(legal))])
+        moves += 1
+    return moves, throws
+
+
+def bench_playouts(engine: Engine, variant: str, seconds: float, seed: int) -> dict:
+    """Playouts until ``seconds`` have passed (at least one)."""
+    rng = random.Random(seed)
+    sample = ThrowSampler(rng)
+    games = moves = throws = 0
+    start = _clock()
+    deadline = start + seconds
+    while True:
+        m, t = playout(engine, variant, rng, sample)
+        games += 1
+        moves += m
+        throws += t
+        if _clock() >= deadline:
+            break
+    elapsed = _clock() - start
+    return {
+        "games": games,
+        "seconds": elapsed,
+        "playouts_per_s": games / elapsed,
+        "moves_per_s": moves / elapsed,
+        "throws_per_s": throws / elapsed,
+        "moves_per_playout": moves / games,
+    }
+
+
+def sample_positions(engine: Engine, variant: str, count: int, seed: int) -> list[State]:
+    """A fixed sample of reachable decision positions: every 7th decision of seeded random
+    playouts, so early, middle and late positions are all represented.  Same seed, same sample."""
+    rng = random.Random(seed)
+    sample = ThrowSampler(rng)
+    seen: list[State] = []
+    counter = [0]
+
+    def visit(state: State) -> None:
+        counter[0] += 1
+        if counter[0] % 7 == 0 and len(seen) < count:
+            seen.append(state)
+
+    while len(seen) < count:
+        playout(engine, variant, rng, sample, visit)
+    return seen
+
+
+def bench_generation(engine: Engine, positions: list[State], seconds: float) -> dict:
+    """Microseconds per legal-move generation over ``positions``, repeated until ``seconds``;
+    the median of the passes, so one interrupted pass does not skew it."""
+    legal = engine.legal
+    passes: list[float] = []
+    spent = 0.0
+    while spent < seconds or not passes:
+        start = _clock()
+        for state in positions:
+            legal(state)
+        elapsed = _clock() - start
+        passes.append(elapsed / len(positions) * 1e6)
+        spent += elapsed
+    return {"positions": len(positions), "passes": len(passes), "us_per_generation": statistics.median(passes)}
+
+
+def _ratio(ours: float, theirs: float | None) -> str:
+    return f"{ours / theirs:.2f}x" if theirs else "—"
+
+
+def _machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    load = ""
+    if hasattr(os, "getloadavg"):
+        load = f", load {os.getloadavg()[0]:.1f}"
+    return f"{platform.python_implementation()} {platform.python_version()}, {cpu}, {os.cpu_count()} CPUs{load}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="time budget per variant (default 2)")
+    parser.add_argument("--quick", action="store_true", help="smoke run: 0.2 s per variant, 200 sample positions")
+    parser.add_argument("--variant", action="append", choices=list(VARIANTS), help="only these variants (repeatable)")
+    parser.add_argument("--engine", choices=list(ENGINES), default="senet", help="engine adapter to measure")
+    parser.add_argument("--seed", type=int, default=2026, help="seed of throws, moves and the position sample")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = parser.parse_args(argv)
+    seconds = 0.2 if args.quick else args.seconds
+    sample_size = 200 if args.quick else 2000
+    engine = ENGINES[args.engine]()
+    rows = []
+    for variant in args.variant or list(VARIANTS):
+        play = bench_playouts(engine, variant, seconds * 0.75, args.seed)
+        positions = sample_positions(engine, variant, sample_size, args.seed + 1)
+        gen = bench_generation(engine, positions, seconds * 0.25)
+        ref = LUDII.get(variant, {})
+        rows.append({"variant": variant, **play, **gen,
+                     "ludii_playouts_per_s": ref.get("playouts"), "ludii_moves_per_s": ref.get("moves")})  # fmt: skip
+    if args.json:
+        print(json.dumps({"engine": engine.name, "machine": _machine(), "seconds": seconds, "rows": rows}, indent=2))
+        return 0
+    print(f"engine: {engine.name}   machine: {_machine()}   budget: {seconds:g} s CPU per variant")
+    head = ("variant", "playouts/s", "moves/s", "moves/game", "µs/legal", "Ludii po/s", "ours/Ludii",
+            "Ludii mv/s", "ours/Ludii")  # fmt: skip
+    table = [head]
+    for r in rows:
+        table.append((
+            r["variant"], f"{r['playouts_per_s']:,.0f}", f"{r['moves_per_s']:,.0f}", f"{r['moves_per_playout']:.0f}",
+            f"{r['us_per_generation']:.2f}",
+            f"{r['ludii_playouts_per_s']:,.0f}" if r["ludii_playouts_per_s"] else "—",
+            _ratio(r["playouts_per_s"], r["ludii_playouts_per_s"]),
+            f"{r['ludii_moves_per_s']:,.0f}" if r["ludii_moves_per_s"] else "—",
+            _ratio(r["moves_per_s"], r["ludii_moves_per_s"]),
+        ))  # fmt: skip
+    widths = [max(len(row[i]) for row in table) for i in range(len(head))]
+    for index, row in enumerate(table):
+        print("  ".join(cell.rjust(w) if i else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths))))
+        if index == 0:
+            print("  ".join("-" * w for w in widths))
+    print("Rates are per CPU second of this process.  moves = decisions (passes included), not throws.")
+    print("µs/legal = one legal-move generation, median of passes over a fixed sample of reachable positions.")
+    print("Ludii figures are from the issue (Ludii's own random playouts on a comparable machine), not measured")
+    print("in this run: the ratio compares two programs across runs, not a same-run measurement.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
