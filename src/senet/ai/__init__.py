@@ -1,0 +1,137 @@
+"""The computer opponent: levels from a gentle beginner to a searching, endgame-solving master.
+
+>>> import random
+>>> from senet.engine import find_variant, Position
+>>> from senet.ai import choose_move, LEVELS
+>>> pos = Position.initial(find_variant("standard")).apply_throw(3)
+>>> choose_move(pos, "master", random.Random(1)) in pos.legal_moves()
+True
+
+Every level searches with the same learned evaluation (:mod:`senet.ai.evaluation`, weights
+trained by TD(λ) self-play); they differ in how far they look and how much noise they add:
+
+* the lower levels look one decision ahead and pick among the moves at random, weighted by
+  ``exp(value / temperature)`` — so they make the natural mistakes of a weaker player rather
+  than absurd ones, and always take a move that wins on the spot;
+* the upper levels run expectiminimax over the exact throw distribution (:mod:`.search`);
+  the master also solves small endgames exactly (:mod:`.solver`).
+
+``choose_move`` is deterministic for a given ``rng`` state: the same seed gives the same play.
+The computer never sees future throws: throws are chance outcomes it averages over.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+from dataclasses import dataclass
+
+from senet.engine import Move, Position
+
+from .evaluation import evaluator_for, terminal_value
+from .search import Searcher
+from .solver import for_seat
+
+__all__ = ["Level", "LEVELS", "find_level", "choose_move", "move_values", "searcher_for"]
+
+
+@dataclass(frozen=True)
+class Level:
+    """One playing strength.  ``depth`` counts decisions searched; ``temperature`` > 0 makes the
+    choice random among moves (weighted by their values); ``solve_states`` lets the level solve
+    endgames whose whole future has at most that many positions."""
+
+    key: str
+    name_en: str
+    name_ru: str
+    description_en: str
+    description_ru: str
+    depth: int
+    temperature: float = 0.0
+    solve_states: int = 0
+
+    def name(self, lang: str = "en") -> str:
+        return self.name_ru if lang == "ru" else self.name_en
+
+    def description(self, lang: str = "en") -> str:
+        return self.description_ru if lang == "ru" else self.description_en
+
+
+#: The levels, weakest first.
+LEVELS: tuple[Level, ...] = (
+    Level("beginner", "Beginner", "Новичок",
+          "Plays almost at random, but never misses a winning move.",
+          "Ходит почти наугад, но не упустит выигрывающий ход.",
+          depth=1, temperature=0.5),
+    Level("casual", "Casual", "Любитель",
+          "Knows which moves are good, yet often picks a worse one.",
+          "Понимает, какие ходы хороши, но часто выбирает похуже.",
+          depth=1, temperature=0.03),
+    Level("expert", "Expert", "Знаток",
+          "Weighs every move by its learned judgement of the position.",
+          "Взвешивает каждый ход по выученной оценке позиции.",
+          depth=1),
+    Level("master", "Master", "Мастер",
+          "Looks ahead over every throw and plays small endgames perfectly.",
+          "Просчитывает все броски вперёд и безупречно играет короткие эндшпили.",
+          depth=2, solve_states=40_000),
+)  # fmt: skip
+
+_BY_KEY = {level.key: level for level in LEVELS}
+
+
+def find_level(level: Level | str) -> Level:
+    """A level by key (``"beginner"`` ... ``"master"``) or the level itself."""
+    if isinstance(level, Level):
+        return level
+    try:
+        return _BY_KEY[level.strip().lower()]
+    except KeyError:
+        raise KeyError(f"unknown level {level!r}; known: {', '.join(_BY_KEY)}") from None
+
+
+_searchers: dict[tuple[str, str, int], Searcher] = {}
+_lock = threading.Lock()
+
+
+def searcher_for(position: Position, level: Level) -> Searcher:
+    """The searcher of ``level`` for the position's variant, one per thread (their caches are
+    not shared between threads, so concurrent games never step on each other)."""
+    key = (position.variant.name, level.key, threading.get_ident())
+    with _lock:
+        searcher = _searchers.get(key)
+        if searcher is None:
+            searcher = _searchers[key] = Searcher(evaluator_for(position.variant), level.depth, level.solve_states)
+    return searcher
+
+
+def move_values(position: Position, level: Level | str = "master") -> list[tuple[Move, float]]:
+    """Every legal move with the decider's expected result after it, as ``level`` judges it."""
+    seat = position.decider
+    if seat is None:
+        raise ValueError("no decision is due in this position (a throw is due or the game is over)")
+    searcher = searcher_for(position, find_level(level))
+    return [(m, for_seat(v, seat)) for m, v in searcher.move_values(position)]
+
+
+def choose_move(position: Position, level: Level | str, rng: random.Random) -> Move:
+    """The move ``level`` plays in ``position`` (which must await a decision)."""
+    level = find_level(level)
+    legal = position.legal_moves()
+    if not legal:
+        raise ValueError("no decision is due in this position (a throw is due or the game is over)")
+    if len(legal) == 1:
+        return legal[0]
+    seat = position.decider
+    for move in legal:  # a move that ends the game in our favour is never missed
+        done = terminal_value(position._play(move))
+        if done is not None and for_seat(done, seat) == 1.0:  # type: ignore[arg-type]
+            return move
+    scored = move_values(position, level)
+    if level.temperature <= 0:
+        best = max(v for _, v in scored)
+        return next(m for m, v in scored if v == best)  # first of equals: deterministic
+    top = max(v for _, v in scored)
+    weights = [math.exp((v - top) / level.temperature) for _, v in scored]
+    return rng.choices([m for m, _ in scored], weights=weights)[0]

@@ -1,0 +1,177 @@
+"""The static evaluation: a learned estimate of seat A's expected result in a position.
+
+The model is a logistic function of a linear score over hand-chosen features, with one weight
+vector shared by both seats so that the estimate is antisymmetric by construction (swap the
+seats and the value becomes ``1 - v``: both seats run the same track in the same direction).
+The weights are learned by TD(λ) self-play (:mod:`senet.ai.train`) and shipped as JSON in
+``senet/ai/weights``.  The value is P(A wins) in the race variants and A's expected result
+(P(win) + ½·P(draw)) in Bell's points game — the same scale the exact solver uses.
+
+The hot path is :meth:`Evaluator.value`, called at every leaf of every search, so the
+per-square weights are folded into two lookup tables over 15-bit halves of a seat's board mask:
+one table lookup per half instead of a loop over pieces.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from importlib import resources
+
+import numpy as np
+
+from senet.engine import Position, Variant
+
+__all__ = ["Evaluator", "FEATURES", "N_FEATURES", "seat_features", "feature_vector", "evaluator_for"]
+
+#: Per-seat feature names (after the 30 occupancy features ``sq1`` .. ``sq30``).
+SCALARS = ("off", "captured", "drowned", "extra", "skip", "protected", "att1", "att2", "att3", "att4", "att5")
+FEATURES = tuple(f"sq{i}" for i in range(1, 31)) + SCALARS
+#: Length of the model's input: the per-seat difference plus the tempo term (who throws next).
+N_FEATURES = len(FEATURES) + 1
+_MASK15 = (1 << 15) - 1
+_S = 30  # index of the first scalar feature
+
+
+def _protected(mask: int) -> int:
+    """Pieces with a neighbour of their own colour (the protection most variants use)."""
+    return mask & ((mask << 1) | (mask >> 1))
+
+
+def seat_features(position: Position, seat: int) -> list[float]:
+    """The feature vector of ``seat``: occupancy of each square, then :data:`SCALARS`."""
+    me, opp = position.mask(seat), position.mask(1 - seat)
+    occ = [float((me >> i) & 1) for i in range(30)]
+    vulnerable = me & ~_protected(me)
+    attacks = [float((vulnerable & (opp << k)).bit_count()) for k in range(1, 6)]
+    return occ + [
+        float(position.off(seat)),
+        float(position.captured(seat)),
+        float(position.drowned(seat)),
+        float(position.extra(seat)),
+        float(position.skip(seat)),
+        float(_protected(me).bit_count()),
+        *attacks,
+    ]
+
+
+def _tempo(position: Position) -> float:
+    """+1 when A acts next, -1 when B does (the seat on turn, or the decider of a pending choice)."""
+    seat = position.decider
+    if seat is None:
+        seat = position.turn
+    return 1.0 if seat == 0 else -1.0
+
+
+def feature_vector(position: Position) -> np.ndarray:
+    """The model's input: features of A minus features of B, then the tempo term."""
+    a = seat_features(position, 0)
+    b = seat_features(position, 1)
+    return np.array([x - y for x, y in zip(a, b)] + [_tempo(position)], dtype=np.float64)
+
+
+def terminal_value(position: Position) -> float | None:
+    """A's result in a finished game (1 win, ½ draw, 0 loss), else None."""
+    outcome = position.outcome()
+    if outcome is None:
+        return None
+    return 0.5 if outcome.winner is None else (1.0 if outcome.winner == 0 else 0.0)
+
+
+class Evaluator:
+    """A linear-logistic evaluation with weights ``w`` (length :data:`N_FEATURES`)."""
+
+    def __init__(self, variant: Variant, weights: np.ndarray) -> None:
+        if weights.shape != (N_FEATURES,):
+            raise ValueError(f"expected {N_FEATURES} weights, got shape {weights.shape}")
+        self.variant = variant
+        self.weights = weights.astype(np.float64)
+        w = [float(x) for x in self.weights]
+        self._lo = [sum(w[i] for i in range(15) if m >> i & 1) for m in range(1 << 15)]
+        self._hi = [sum(w[15 + i] for i in range(15) if m >> i & 1) for m in range(1 << 15)]
+        self._scal = w[_S : _S + len(SCALARS)]
+        self._tempo_w = w[-1]
+
+    def _seat_score(self, me: int, opp: int, off: int, capt: int, drown: int, extra: int, skip: int) -> float:
+        s = self._scal
+        prot = me & ((me << 1) | (me >> 1))
+        vul = me & ~prot
+        return (
+            self._lo[me & _MASK15] + self._hi[me >> 15]
+            + s[0] * off + s[1] * capt + s[2] * drown + s[3] * extra + s[4] * skip
+            + s[5] * prot.bit_count()
+            + s[6] * (vul & (opp << 1)).bit_count() + s[7] * (vul & (opp << 2)).bit_count()
+            + s[8] * (vul & (opp << 3)).bit_count() + s[9] * (vul & (opp << 4)).bit_count()
+            + s[10] * (vul & (opp << 5)).bit_count()
+        )  # fmt: skip
+
+    def score(self, position: Position) -> float:
+        """The linear score (log-odds of A's result); equals ``weights @ feature_vector``."""
+        st = position.state
+        a, b = st[0], st[1]
+        # state layout: masks, turn, throw, extra a/b, skip a/b, off a/b, captured a/b, drowned a/b
+        return (
+            self._seat_score(a, b, st[8], st[10], st[12], st[4], st[6])
+            - self._seat_score(b, a, st[9], st[11], st[13], st[5], st[7])
+            + self._tempo_w * _tempo(position)
+        )
+
+    def value(self, position: Position) -> float:
+        """A's expected result in [0, 1]: exact when the game is over, else the model's estimate."""
+        done = terminal_value(position)
+        if done is not None:
+            return done
+        z = self.score(position)
+        if z < -40.0:
+            return 0.0
+        return 1.0 / (1.0 + math.exp(-z))
+
+    # ----------------------------------------------------------------- persistence
+    def to_json(self) -> str:
+        return json.dumps(
+            {"variant": self.variant.name, "features": list(FEATURES) + ["tempo"], "weights": list(map(float, self.weights))},
+            indent=1,
+        )
+
+    @classmethod
+    def from_json(cls, variant: Variant, text: str) -> "Evaluator":
+        data = json.loads(text)
+        if data.get("features") != list(FEATURES) + ["tempo"]:
+            raise ValueError("weights were trained on a different feature set")
+        return cls(variant, np.array(data["weights"], dtype=np.float64))
+
+
+def default_weights(variant: Variant) -> np.ndarray:
+    """A hand-made starting point (and the fallback without trained weights): progress along
+    the track and pieces borne off count; losing pieces to capture or drowning hurts."""
+    w = np.zeros(N_FEATURES)
+    scale = 0.08
+    for sq in range(1, 31):
+        w[sq - 1] = scale * sq
+    w[_S + 0] = scale * 33  # borne off: a little more than standing on 30
+    w[_S + 1] = -scale * 10 if variant.scoring == "points" else 0.0
+    w[_S + 2] = scale * 10
+    w[_S + 3] = scale * 3
+    w[_S + 4] = -scale * 3
+    w[-1] = 0.1
+    return w
+
+
+_evaluators: dict[str, Evaluator] = {}
+
+
+def evaluator_for(variant: Variant) -> Evaluator:
+    """The shipped evaluator of ``variant`` (trained weights, or :func:`default_weights`), cached
+    by variant name (variants hold mapping proxies and are not hashable)."""
+    cached = _evaluators.get(variant.name)
+    if cached is None:
+        cached = _evaluators[variant.name] = _load(variant)
+    return cached
+
+
+def _load(variant: Variant) -> Evaluator:
+    try:
+        text = resources.files("senet.ai").joinpath("weights", f"{variant.name}.json").read_text()
+    except (FileNotFoundError, OSError):
+        return Evaluator(variant, default_weights(variant))
+    return Evaluator.from_json(variant, text)
