@@ -1,0 +1,221 @@
+"""Hardening for every request: security headers, body size limits, rate limits, origin checks.
+
+Plain ASGI middleware, so it wraps HTTP and WebSocket traffic alike without depending on the
+framework's request objects.  The policies:
+
+* **Headers** on every HTTP response: a Content-Security-Policy with no inline scripts and
+  ``frame-ancestors 'none'``, ``Referrer-Policy: no-referrer`` (seat links carry secrets and
+  must never leak to another site), ``X-Content-Type-Options: nosniff``, ``X-Frame-Options``.
+* **Body size**: an HTTP body over ``max_body`` bytes is refused with 413 before the
+  application reads it (by Content-Length, and by counting a streamed body).
+* **Rate**: a token bucket per client address for HTTP requests and WebSocket connections;
+  over the limit, 429 (HTTP) or a refused handshake (WebSocket).  Per-connection message
+  limits use :class:`TokenBucket` directly in the WebSocket handler.
+* **Origin**: a WebSocket handshake whose ``Origin`` is not this site's is refused (a page on
+  another site cannot drive a player's seat with the player's cookie).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from typing import Any, Awaitable, Callable
+from urllib.parse import urlsplit
+
+__all__ = [
+    "CSP",
+    "SecurityMiddleware",
+    "TokenBucket",
+    "AddressLimiter",
+    "origin_allowed",
+    "MAX_BODY_BYTES",
+    "MAX_WS_MESSAGE_BYTES",
+]
+
+Scope = dict[str, Any]
+Message = dict[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+MAX_BODY_BYTES = 16 * 1024
+MAX_WS_MESSAGE_BYTES = 4 * 1024
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self' ws: wss:; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+
+class TokenBucket:
+    """``rate`` tokens a second up to ``burst``; :meth:`take` says whether one was available."""
+
+    __slots__ = ("rate", "burst", "tokens", "stamp", "clock")
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.clock = clock
+        self.stamp = clock()
+
+    def take(self, cost: float = 1.0) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= cost:
+            self.tokens -= cost
+            return True
+        return False
+
+
+class AddressLimiter:
+    """One token bucket per client address, remembering at most ``capacity`` addresses."""
+
+    def __init__(
+        self, rate: float, burst: float, capacity: int = 10_000, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate, self.burst, self.capacity, self.clock = rate, burst, capacity, clock
+        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+
+    def allow(self, address: str) -> bool:
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            bucket = self._buckets[address] = TokenBucket(self.rate, self.burst, self.clock)
+            if len(self._buckets) > self.capacity:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(address)
+        return bucket.take()
+
+
+def origin_allowed(origin: str | None, host: str | None, extra: tuple[str, ...] = ()) -> bool:
+    """Is a WebSocket ``Origin`` this site (same host and port as the ``Host`` header)?
+
+    A missing Origin is allowed: browsers always send one on WebSockets, so only non-browser
+    clients (tests, bots) omit it, and they cannot carry a victim's cookie.
+    """
+    if origin is None:
+        return True
+    if origin in extra:
+        return True
+    parts = urlsplit(origin)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return False
+    return host is not None and parts.netloc.lower() == host.lower()
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return value.decode("latin-1")
+    return None
+
+
+def _client(scope: Scope) -> str:
+    client = scope.get("client")
+    return client[0] if client else "unknown"
+
+
+class SecurityMiddleware:
+    """Wraps the whole application; see the module docstring for the policies."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        max_body: int = MAX_BODY_BYTES,
+        http_rate: float = 20.0,
+        http_burst: float = 60.0,
+        ws_rate: float = 2.0,
+        ws_burst: float = 20.0,
+        allowed_origins: tuple[str, ...] = (),
+    ) -> None:
+        self.app = app
+        self.max_body = max_body
+        self.http_limiter = AddressLimiter(http_rate, http_burst)
+        self.ws_limiter = AddressLimiter(ws_rate, ws_burst)
+        self.allowed_origins = allowed_origins
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            await self._http(scope, receive, send)
+        elif scope["type"] == "websocket":
+            await self._websocket(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                names = {key.lower() for key, _ in message.get("headers", ())}
+                extra = [(k, v) for k, v in _HEADERS if k not in names]
+                message = {**message, "headers": list(message.get("headers", ())) + extra}
+            await send(message)
+
+        if not self.http_limiter.allow(_client(scope)):
+            await _plain(send_with_headers, 429, "Too many requests: slow down and try again in a moment.")
+            return
+        length = _header(scope, b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            await _plain(send_with_headers, 413, f"Request body too large (at most {self.max_body} bytes).")
+            return
+        received = 0
+        too_large = False
+
+        async def limited_receive() -> Message:
+            nonlocal received, too_large
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_body:
+                    too_large = True
+                    return {"type": "http.disconnect"}
+            return message
+
+        response_started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal response_started
+            if message["type"] == "http.response.start":
+                response_started = True
+            await send_with_headers(message)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except Exception:
+            if not too_large:
+                raise  # a real error: the framework's own handler already answered 500
+            # the application saw the cut-off body as a disconnect and gave up: answer below
+        if too_large and not response_started:
+            await _plain(send_with_headers, 413, f"Request body too large (at most {self.max_body} bytes).")
+
+    async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        allowed = origin_allowed(_header(scope, b"origin"), _header(scope, b"host"), self.allowed_origins)
+        if not allowed or not self.ws_limiter.allow(_client(scope)):
+            message = await receive()  # the websocket.connect event
+            if message["type"] == "websocket.connect":
+                await send({"type": "websocket.close", "code": 1008 if not allowed else 1013})
+            return
+        await self.app(scope, receive, send)
+
+
+async def _plain(send: Send, status: int, text: str) -> None:
+    body = text.encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
