@@ -7,6 +7,7 @@ when a name that is not built in is asked for, so ``--opponent random`` never de
 
 from __future__ import annotations
 
+import importlib
 import random
 from typing import Callable
 
@@ -51,8 +52,7 @@ def ai_levels() -> dict[str, tuple[Callable, object]]:
     (the reason is kept for the error message of an unknown opponent)."""
     global _ai_error
     try:
-        from senet import ai
-
+        ai = importlib.import_module("senet.ai")  # via sys.modules, so tests can stand in for it
         choose, levels = ai.choose_move, ai.LEVELS
     except Exception as exc:  # noqa: BLE001 - a broken optional layer must not break the game
         _ai_error = f"{type(exc).__name__}: {exc}"
