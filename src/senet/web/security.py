@@ -169,35 +169,35 @@ class SecurityMiddleware:
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             await _plain(send_with_headers, 413, f"Request body too large (at most {self.max_body} bytes).")
             return
-        received = 0
-        too_large = False
+        if length is None and scope.get("method") not in ("GET", "HEAD", "OPTIONS"):
+            # A streamed body: read it here, at most max_body bytes, then hand it on whole.
+            chunks: list[bytes] = []
+            size = 0
+            while True:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return  # the client went away
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > self.max_body:
+                    await _plain(send_with_headers, 413, f"Request body too large (at most {self.max_body} bytes).")
+                    return
+                chunks.append(chunk)
+                if not message.get("more_body", False):
+                    break
+            body = b"".join(chunks)
+            replayed = False
 
-        async def limited_receive() -> Message:
-            nonlocal received, too_large
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_body:
-                    too_large = True
-                    return {"type": "http.disconnect"}
-            return message
+            async def replay() -> Message:
+                nonlocal replayed
+                if not replayed:
+                    replayed = True
+                    return {"type": "http.request", "body": body, "more_body": False}
+                return await receive()
 
-        response_started = False
-
-        async def tracking_send(message: Message) -> None:
-            nonlocal response_started
-            if message["type"] == "http.response.start":
-                response_started = True
-            await send_with_headers(message)
-
-        try:
-            await self.app(scope, limited_receive, tracking_send)
-        except Exception:
-            if not too_large:
-                raise  # a real error: the framework's own handler already answered 500
-            # the application saw the cut-off body as a disconnect and gave up: answer below
-        if too_large and not response_started:
-            await _plain(send_with_headers, 413, f"Request body too large (at most {self.max_body} bytes).")
+            await self.app(scope, replay, send_with_headers)
+            return
+        await self.app(scope, receive, send_with_headers)
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
         allowed = origin_allowed(_header(scope, b"origin"), _header(scope, b"host"), self.allowed_origins)
