@@ -1,0 +1,94 @@
+"""Provably fair throws: a finished record verifies; one altered throw is caught and named."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from senet.engine import Game, find_variant
+from senet.engine.record import GameRecord, parse_record
+from senet.service.fairness import FairDice, commitment_of, new_secret
+from senet.service.verify import verify_record
+
+
+def fair_game(variant: str, seed: int) -> GameRecord:
+    """A whole game whose throws come from the fair dice, moves chosen at random."""
+    secret = new_secret()
+    dice = FairDice("g" + str(seed), secret, "alice-seed|bob-seed", find_variant(variant).instrument)
+    game = Game(variant)
+    rng = random.Random(seed)
+    number = 0
+    while not game.is_over():
+        if game.position.is_chance():
+            game.push_throw(dice.throw(number)[1])
+            number += 1
+        else:
+            game.push(rng.choice(game.position.legal_moves()))
+    return GameRecord.from_game(
+        game, GameId=dice.game_id, Commitment=commitment_of(secret), Seed=secret.hex(), PlayerSeeds=dice.player_seeds
+    )
+
+
+@pytest.mark.parametrize("variant", ["standard", "bell", "adelaida"])
+def test_a_fair_record_verifies(variant: str) -> None:
+    record = parse_record(fair_game(variant, 7).text())
+    result = verify_record(record)
+    assert result.ok and result.throws_checked > 20
+
+
+def test_one_altered_throw_fails_and_is_named() -> None:
+    record = fair_game("kendall", 3)
+    text = record.text()
+    body_start = text.index("\n\n") + 2
+    # Change the third turn's first throw to another value whose move still exists: try each.
+    lines = text[body_start:].splitlines()
+    for value in "12345":
+        candidate = re.sub(r"\(\d\)", f"({value})", lines[2], count=1)
+        if candidate == lines[2]:
+            continue  # that is the throw as recorded
+        altered = text[:body_start] + "\n".join(lines[:2] + [candidate] + lines[3:]) + "\n"
+        try:
+            parsed = parse_record(altered)
+        except ValueError:
+            continue  # that throw makes the recorded move illegal: the replay itself refuses it
+        result = verify_record(parsed)
+        assert not result.ok
+        assert len(result.mismatches) == 1
+        assert result.mismatches[0].turn == 3
+        assert "turn 3" in str(result.mismatches[0])
+        return
+    pytest.fail("no altered throw kept the record legal")
+
+
+def test_a_wrong_seed_does_not_match_the_commitment() -> None:
+    record = fair_game("standard", 11)
+    record.tags["Seed"] = new_secret().hex()
+    result = verify_record(record)
+    assert not result.commitment_ok and not result.ok
+    assert "does not match the Commitment" in result.problem
+
+
+def test_a_record_without_the_proof_cannot_be_verified() -> None:
+    record = fair_game("standard", 12)
+    del record.tags["Seed"]
+    result = verify_record(record)
+    assert not result.ok and "Seed" in result.problem
+
+
+def test_verify_command(tmp_path: Path) -> None:
+    good = tmp_path / "good.senet"
+    good.write_text(fair_game("bell", 5).text(), encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "senet.cli", "verify", str(good)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("verified:")
+    record = fair_game("bell", 5)
+    record.tags["Commitment"] = "0" * 64
+    bad = tmp_path / "bad.senet"
+    bad.write_text(record.text(), encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "senet.cli", "verify", str(bad)], capture_output=True, text=True)
+    assert run.returncode == 1 and "NOT VERIFIED" in run.stdout
