@@ -42,7 +42,7 @@ from .notation import parse_position
 from .position import Position, seat_letter
 from .variants import UnknownVariant, find_variant
 
-__all__ = ["GameRecord", "parse_record", "write_record", "turn_lines"]
+__all__ = ["GameRecord", "parse_record", "read_tags", "write_record", "turn_lines"]
 
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]\Z')
 _TOKEN = re.compile(r"\s+|\{[^}]*\}|\(\d\)|\d+\.|[AB]:|[^\s{}()]+|.", re.S)
@@ -130,9 +130,8 @@ def write_record(record: GameRecord) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def parse_record(text: str) -> GameRecord:
-    """Read, validate and replay a record; raise :class:`NotationError` at the first fault."""
-    lines = text.splitlines()
+def read_tags(lines: list[str]) -> tuple[dict[str, str], int]:
+    """The tags at the head of a record, and the index of the first line of its body."""
     tags: dict[str, str] = {}
     index = 0
     while index < len(lines) and (lines[index].startswith("[") or not lines[index].strip()):
@@ -146,6 +145,13 @@ def parse_record(text: str) -> GameRecord:
                 raise NotationError(f"tag {match.group(1)} is repeated", index + 1, 1, "each tag once")
             tags[match.group(1)] = _unescape(match.group(2))
         index += 1
+    return tags, index
+
+
+def parse_record(text: str) -> GameRecord:
+    """Read, validate and replay a record; raise :class:`NotationError` at the first fault."""
+    lines = text.splitlines()
+    tags, index = read_tags(lines)
     if "Variant" not in tags:
         raise NotationError("the record has no Variant tag", 1, 1, '[Variant "standard"] (or bell, kendall, ...)')
     tag_line = {k: i + 1 for i, l in enumerate(lines[:index]) for k in re.findall(r"^\s*\[(\w+)", l)}

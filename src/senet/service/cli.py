@@ -7,9 +7,8 @@ from pathlib import Path
 import click
 
 from senet.engine import NotationError
-from senet.engine.record import parse_record
 
-from .verify import verify_record
+from .verify import verify_text
 
 
 @click.command()
@@ -17,14 +16,15 @@ from .verify import verify_record
 def verify(file: Path) -> None:
     """Check that every throw of a game record follows from its revealed seed."""
     try:
-        record = parse_record(file.read_text(encoding="utf-8"))
+        result = verify_text(file.read_text(encoding="utf-8"))
     except NotationError as exc:
         raise click.ClickException(f"{file}: {exc}") from None
-    result = verify_record(record)
     if result.problem:
         click.echo(f"NOT VERIFIED: {result.problem}")
     for mismatch in result.mismatches:
         click.echo(f"NOT VERIFIED: {mismatch}")
+    if result.replay_error:
+        click.echo(f"NOT VERIFIED: {result.replay_error}")
     if not result.ok:
         raise SystemExit(1)
     click.echo(f"verified: the seed matches the commitment and all {result.throws_checked} throws follow from it")
