@@ -105,3 +105,26 @@ def test_ai_levels_are_offered_when_senet_ai_exists(run, monkeypatch):
     assert result.exit_code == 0 and calls and set(calls) == {"master"}
     assert "unknown player" in run("play", "--opponent", "expert").stderr
     assert "novice, master" in run("play", "--opponent", "expert").stderr
+
+
+def test_opponent_list_and_level_objects(run, monkeypatch):
+    class Level:  # senet.ai's levels are objects named by their ``key``
+        def __init__(self, key: str) -> None:
+            self.key = key
+
+    fake = types.ModuleType("senet.ai")
+    fake.LEVELS = (Level("beginner"), Level("master"))
+    fake.choose_move = lambda position, level, rng: position.legal_moves()[0]
+    monkeypatch.setitem(sys.modules, "senet.ai", fake)
+    assert run("play", "--opponent", "list").output.strip() == "opponents: human, random, greedy, beginner, master"
+    data = run("simulate", "--players", "beginner,random", "--games", "3", "--seed", "1", "--json").output
+    assert '"A": "beginner"' in data
+
+
+def test_an_illegal_ai_move_is_reported_not_played(run, monkeypatch):
+    fake = types.ModuleType("senet.ai")
+    fake.LEVELS = ("broken",)
+    fake.choose_move = lambda position, level, rng: "1-30"
+    monkeypatch.setitem(sys.modules, "senet.ai", fake)
+    result = run("play", "--opponent", "broken", "--seat", "B", "--seed", "1")
+    assert result.exit_code == 1 and "chose the illegal move 1-30 in standard " in result.stderr

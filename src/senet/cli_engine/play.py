@@ -18,7 +18,7 @@ from senet.engine.position import seat_letter
 from senet.engine.record import GameRecord, write_record
 
 from .common import LANG_OPTION, get_position, get_variant, outcome_text, random_throw, render_board
-from .players import resolve_player
+from .players import player_names, resolve_player
 
 __all__ = ["play_command", "HELP_TEXT"]
 
@@ -122,7 +122,7 @@ def _read_move(session: _Session, position: Position, legal: list[Move]) -> Move
 @click.command("play")
 @click.option("--variant", default=None, help="Variant name or alias (default: standard).")
 @click.option("--opponent", default="random", show_default=True,
-              help="human (two people at one terminal), random, greedy, or a senet.ai level.")
+              help="human (two people at one terminal), random, greedy, or an AI level; 'list' shows them.")
 @click.option("--seat", type=click.Choice(["A", "B"], case_sensitive=False), default="A", show_default=True,
               help="Your seat; A moves first.")
 @click.option("--seed", type=int, default=None, help="Seed of the throws (default: a fresh one, printed).")
@@ -131,6 +131,9 @@ def _read_move(session: _Session, position: Position, legal: list[Move]) -> Move
 def play_command(variant: str | None, opponent: str, seat: str, seed: int | None, start_text: str | None,
                  lang: str) -> None:  # fmt: skip
     """Play a game in the terminal: numbered legal moves, undo, record, help, quit."""
+    if opponent.strip().lower() == "list":
+        click.echo("opponents: " + ", ".join(["human"] + player_names()))
+        return
     if start_text is not None:
         start = get_position(start_text)
         if variant is not None and get_variant(variant) is not start.variant:

@@ -57,7 +57,13 @@ def ai_levels() -> dict[str, tuple[Callable, object]]:
     except Exception as exc:  # noqa: BLE001 - a broken optional layer must not break the game
         _ai_error = f"{type(exc).__name__}: {exc}"
         return {}
-    return {str(level): (choose, level) for level in levels}
+    return {_level_key(level): (choose, level) for level in levels}
+
+
+def _level_key(level: object) -> str:
+    """A level's name on the command line: its ``key`` (senet.ai's Level objects), else str()."""
+    key = getattr(level, "key", None)
+    return key if isinstance(key, str) else str(level)
 
 
 def player_names(include_ai: bool = True) -> list[str]:
@@ -79,7 +85,10 @@ def resolve_player(name: str) -> Player:
 
     def ai_player(position: Position, rng: random.Random) -> Move:
         move = choose(position, level, rng)
-        return parse_move(move) if isinstance(move, str) else move
+        move = parse_move(move) if isinstance(move, str) else move
+        if move not in position.legal_moves():  # callers play it unchecked; catch AI bugs here
+            raise click.ClickException(f"AI level {name!r} chose the illegal move {move} in {position.fen()}")
+        return move
 
     ai_player.__name__ = f"ai_{key}"
     return ai_player
