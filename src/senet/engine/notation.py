@@ -104,8 +104,12 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
         throw_value = int(throw)
     else:
         raise NotationError(f"throw {throw!r}", line, c_throw, "a throw such as 3, or - when a throw is due")
+    if throw_value and throw_value not in variant.instrument.values:
+        raise NotationError(f"a throw of {throw_value} is impossible in {variant.name}", line, c_throw,
+                            "one of " + ", ".join(map(str, variant.instrument.values)) + " or -")  # fmt: skip
     values = {"extra": (0, 0), "skip": (0, 0), "captured": (0, 0), "drowned": (0, 0)}
     pending = NO_PENDING
+    pending_col = column
     last = -1
     for col, token in tokens[4:]:
         key, eq, value = token.partition("=")
@@ -121,6 +125,7 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
             if value not in _PENDING:
                 raise NotationError(f"pending {value!r}", line, vcol, "fate or water")
             pending = _PENDING[value]
+            pending_col = col
             continue
         match = _PAIR.match(value)
         if not match:
@@ -153,4 +158,5 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
             pending=pending,
         )
     except ValueError as exc:
-        raise NotationError(f"impossible position: {exc}", line, column, "a position the rules allow") from None
+        where = pending_col if "pending" in str(exc) else column  # point at the field at fault when we can
+        raise NotationError(f"impossible position: {exc}", line, where, "a position the rules allow") from None
