@@ -88,3 +88,16 @@ def test_real_subprocess(senet_exe):
                          capture_output=True, text=True, timeout=60)  # fmt: skip
     assert bad.returncode != 0
     assert "column" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_space_around_a_pasted_position_is_forgiven(run):
+    data = json.loads(run("moves", "--position", f"  {INITIAL}\n", "--throw", "2", "--json").output)
+    assert data["position"].endswith(" A 2")
+    result = run("moves", "--position", "  standard ABABABABAB/....Q...../.......... A -")
+    assert "column 27" in result.stderr  # counted from the text as given
+
+
+def test_impossible_position_is_one_line(run):
+    result = run("moves", "--position", "kendall BB......../........../......A... A 3 pending=water")
+    assert result.exit_code == 1 and "impossible position" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

@@ -47,11 +47,16 @@ def notation_error_text(exc: NotationError, prefix: str = "") -> str:
 
 
 def get_position(text: str) -> Position:
-    """Read a position in notation; the error names the column (1-based) and what was expected."""
+    """Read a position in notation; the error names the column (1-based) and what was expected.
+
+    Space around the text (a pasted line with its newline) is forgiven; columns still count
+    from the start of the text as given."""
+    lead = len(text) - len(text.lstrip())
     try:
-        return Position.from_fen(text)
+        return Position.from_fen(text.strip())
     except NotationError as exc:
-        where = f"column {exc.column}" if exc.line == 1 else f"line {exc.line}, column {exc.column}"
+        column = exc.column + lead
+        where = f"column {column}" if exc.line == 1 else f"line {exc.line}, column {column}"
         detail = f" (expected {exc.expected})" if exc.expected else ""
         raise click.ClickException(f"bad position at {where}: {exc.message}{detail}") from None
 

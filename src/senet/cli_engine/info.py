@@ -47,14 +47,14 @@ _LABELS = {
         "same": "This is the standard game; other variants are compared with it.",
         "nodiff": "No differences from the standard game.",
         "decisions": "Decisions on open points", "history": "History", "q": "Q", "a": "A",
-        "this": "this variant", "standard": "standard", "instrument": "Throws",
+        "this": "this variant", "standard": "standard",
     },
     "ru": {
         "summary": "Кратко", "clauses": "Правила", "diff": "Отличия от стандартной игры",
         "same": "Это стандартная игра; остальные варианты сравниваются с ней.",
         "nodiff": "Отличий от стандартной игры нет.",
         "decisions": "Решения по открытым вопросам", "history": "История", "q": "В", "a": "О",
-        "this": "этот вариант", "standard": "стандарт", "instrument": "Броски",
+        "this": "этот вариант", "standard": "стандарт",
     },
 }  # fmt: skip
 
