@@ -1,0 +1,189 @@
+"""Game records (PGN-like): write -> parse -> same actions and text; validated replay with errors
+that name the line, the column and what was expected; Game push/pop."""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from senet.engine import Game, IllegalMove, NotationError, Position, Throw, find_variant, parse_move
+from senet.engine.record import GameRecord, parse_record, write_record
+
+from .conftest import ALL_VARIANTS, fen, random_game
+
+
+def random_full_game(name: str, seed: int, start: Position | None = None, limit: int | None = None) -> Game:
+    game = Game(start or find_variant(name))
+    rng = random.Random(seed)
+    for i, (_p, action) in enumerate(random_game(name, rng, start=start)):
+        if action is None or (limit is not None and i >= limit):
+            break
+        if isinstance(action, int):
+            game.push_throw(action)
+        else:
+            game.push(action)
+    return game
+
+
+@settings(max_examples=25, deadline=None)
+@given(name=st.sampled_from(ALL_VARIANTS), seed=st.integers(0, 10**9), cut=st.none() | st.integers(0, 300))
+def test_record_round_trip(name, seed, cut):
+    game = random_full_game(name, seed, limit=cut)
+    record = GameRecord.from_game(game, PlayerA='Nefer "the" tari', PlayerB="Ramesses", Date="2026.11.30")
+    text = record.text()
+    back = parse_record(text)
+    assert back.actions == list(game.actions)
+    assert back.tags == record.tags
+    assert write_record(back) == text
+    assert back.replay().position == game.position
+    outcome = game.outcome()
+    assert back.tags["Result"] == (outcome.result if outcome else "*")
+
+
+@pytest.mark.parametrize("name", ALL_VARIANTS)
+def test_record_from_a_start_position(name):
+    middle = random_full_game(name, 7, limit=40).position
+    game = random_full_game(name, 8, start=middle, limit=60)
+    record = GameRecord.from_game(game)
+    assert record.tags["Start"] == middle.fen()
+    back = parse_record(record.text())
+    assert back.start == middle and back.actions == list(game.actions) and back.text() == record.text()
+
+
+def test_record_layout():
+    game = Game("standard")
+    for action in (3, "9-12", 4, "8-12", 2, "12-14", 2, "7-9"):
+        game.push_throw(action) if isinstance(action, int) else game.push(action)
+    text = GameRecord.from_game(game, Event="Club night").text()
+    assert text == (
+        '[Event "Club night"]\n[Variant "standard"]\n[Result "*"]\n\n'
+        "1. A: (3) 9-12\n2. B: (4) 8x12 (2) 12-14\n3. A: (2) 7-9\n"
+    )
+
+
+def test_record_notes_a_skipped_turn():
+    start = Position.from_fen(fen("adelaida", [13, 1], [20], "A"))
+    game = Game(start)
+    for action in (3, "13-16", 2, "20-22", 2):
+        game.push_throw(action) if isinstance(action, int) else game.push(action)
+    text = GameRecord.from_game(game).text()
+    assert "3. B: {A skips a turn} (2)" in text
+    assert parse_record(text).actions == list(game.actions)
+
+
+# ------------------------------------------------------------------ errors
+HEAD = '[Variant "standard"]\n[Result "*"]\n\n'
+
+
+def _error(text: str) -> NotationError:
+    with pytest.raises(NotationError) as info:
+        parse_record(text)
+    err = info.value
+    assert f"line {err.line}, column {err.column}" in str(err) and err.expected
+    return err
+
+
+def test_error_illegal_move_at_line_and_column():
+    err = _error(HEAD + "1. A: (3) 9-12\n2. B: (2) 10-13\n")
+    assert (err.line, err.column) == (5, 11)
+    assert err.expected.startswith("one of ") and "10x12" in err.expected
+
+
+def test_error_throw_when_a_move_is_due():
+    err = _error(HEAD + "1. A: (3) (2) 9-12\n")
+    assert (err.line, err.column) == (4, 11) and "one of" in err.expected
+
+
+def test_error_impossible_throw():
+    err = _error(HEAD + "1. A: (6) 9-15\n")
+    assert (err.line, err.column) == (4, 7) and "(1), (2), (3), (4), (5)" in err.expected
+
+
+def test_error_wrong_result_tag():
+    err = _error('[Variant "standard"]\n[Result "A"]\n\n1. A: (3) 9-12\n')
+    assert err.line == 2 and err.expected == "*"
+    err = _error('[Variant "standard"]\n[Result "win"]\n\n1. A: (3) 9-12\n')
+    assert err.line == 2 and err.expected == "A, B, draw or *"
+
+
+def test_error_bad_turn_marker():
+    err = _error(HEAD + "1. A: (3) 9-12\n2. A: (2) 10x12\n")
+    assert (err.line, err.column) == (5, 1) and err.expected == "2. B:"
+    err = _error(HEAD + "1. A: (3) 9-12\n3. B: (2) 10x12\n")
+    assert (err.line, err.column) == (5, 1) and err.expected == "2. B:"
+    err = _error(HEAD + "1. A: (4) 9-13\n2. B: (2) 10-12\n")  # the 4 gives A another throw
+    assert (err.line, err.column) == (5, 1) and "current turn" in err.expected
+    err = _error(HEAD + "1. (3) 9-12\n")
+    assert (err.line, err.column) == (4, 4) and err.expected == "A: or B:"
+
+
+def test_error_malformed_tags():
+    err = _error("[Variant standard]\n\n1. A: (3) 9-12\n")
+    assert (err.line, err.column) == (1, 1) and err.expected == '[Name "value"]'
+    err = _error('[Result "*"]\n\n1. A: (3) 9-12\n')
+    assert "Variant" in err.expected
+    err = _error('[Result "*"]\n[Variant "senat"]\n\n1. A: (3) 9-12\n')
+    assert err.line == 2 and err.expected == "a known variant name"
+    err = _error('[Variant "standard"]\n[Variant "bell"]\n')
+    assert err.line == 2
+
+
+def test_error_in_start_position():
+    err = _error('[Variant "standard"]\n[Start "standard ABABABABAB/........../.......... C -"]\n')
+    assert err.line == 2 and err.column == len('[Start "standard ABABABABAB/........../.......... ') + 1
+    err = _error('[Variant "standard"]\n[Start "bell ABABABABAB/ABABABABAB/.......... A -"]\n')
+    assert err.line == 2 and err.expected == "standard"
+
+
+def test_error_unclosed_comment_and_dangling_marker():
+    err = _error(HEAD + "1. A: (3) 9-12 {oops\n")
+    assert (err.line, err.column) == (4, 16)
+    err = _error(HEAD + "1. A: (3) 9-12\n2.")
+    assert (err.line, err.column) == (5, 1)
+
+
+def test_error_bad_move_text():
+    err = _error(HEAD + "1. A: (3) 9-99\n")
+    assert err.line == 4 and "target" in err.expected
+
+
+def test_bell_score_tag_checked():
+    start = fen("bell", [30], [], "A", captured=(0, 2))
+    # the game is already over at the start: 9 against at most 8
+    text = f'[Variant "bell"]\n[Result "A"]\n[Score "9-8"]\n[Start "{start}"]\n'
+    assert parse_record(text).tags["Score"] == "9-8"
+    err = _error(text.replace("9-8", "9-7"))
+    assert err.line == 3 and err.expected == "9-8"
+
+
+# ------------------------------------------------------------------ Game push/pop
+def test_push_pop_restores_every_position():
+    game = random_full_game("adelaida", 3)
+    positions = list(game.positions)
+    actions = list(game.actions)
+    assert len(positions) == len(actions) + 1
+    while len(game):
+        expected_action = actions[len(game) - 1]
+        assert game.pop() == expected_action
+        assert game.position == positions[len(game)]
+        assert game.position.fen() == positions[len(game)].fen()
+    assert game.position == Position.initial(find_variant("adelaida"))
+    with pytest.raises(IllegalMove):
+        game.pop()
+
+
+def test_push_illegal_changes_nothing():
+    game = Game("kendall")
+    game.push_throw(3)
+    before = (game.position, game.actions)
+    with pytest.raises(IllegalMove):
+        game.push("2-5")  # B's piece
+    with pytest.raises(IllegalMove):
+        game.push("1-3")  # onto A's own piece
+    with pytest.raises(IllegalMove):
+        game.push_throw(2)
+    assert (game.position, game.actions) == before
+    game.push("9-12")
+    assert game.actions == (Throw(3), parse_move("9-12"))
+    assert [str(a) for a in game.actions] == ["(3)", "9-12"]
