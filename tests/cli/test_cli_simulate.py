@@ -66,3 +66,29 @@ def test_wilson_interval():
     lo, hi = wilson_interval(50, 100)
     assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
     assert wilson_interval(0, 10)[0] == 0 and wilson_interval(10, 10)[1] == pytest.approx(1)
+
+
+def test_turns_are_counted_as_the_record_counts_them():
+    """play_game's turn count equals the number of turn lines of the same game's record."""
+    import random
+
+    from senet.cli_engine.common import random_throw
+    from senet.cli_engine.players import random_player
+    from senet.cli_engine.simulate import play_game
+    from senet.engine import Game, Position, find_variant
+    from senet.engine.record import turn_lines
+
+    for name in ("standard", "kendall", "adelaida"):
+        v = find_variant(name)
+        stats = play_game(Position.initial(v), (random_player, random_player), random.Random(9))
+        rng = random.Random(9)  # the same draws in the same order
+        game = Game(v)
+        while not game.is_over():
+            position = game.position
+            if position.is_chance():
+                game.push_throw(random_throw(rng, v))
+            else:
+                game.push(random_player(position, rng))
+        assert game.outcome() == stats.outcome
+        assert len(turn_lines(game.start, list(game.actions))) == stats.turns
+        assert sum(1 for a in game.actions if hasattr(a, "value")) == stats.throws

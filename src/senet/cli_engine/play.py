@@ -68,8 +68,12 @@ def _legal_list(position: Position, legal: list[Move]) -> str:
     return "  ".join(f"{i}) {position.move_text(m)}" for i, m in enumerate(legal, 1))
 
 
-def _read_move(session: _Session, position: Position, legal: list[Move]) -> Move | None:
-    """Ask until the player gives a legal move; None when the player quits (or input ends)."""
+_UNDONE = "undone"
+
+
+def _read_move(session: _Session, position: Position, legal: list[Move]) -> Move | str | None:
+    """Ask until the player gives a legal move.  Returns the move; :data:`_UNDONE` after an undo
+    (the position changed, so the caller starts over); None when the player quits or input ends."""
     seat = position.decider
     assert seat is not None
     click.echo()
@@ -101,7 +105,7 @@ def _read_move(session: _Session, position: Position, legal: list[Move]) -> Move
             message = session.undo()
             click.echo(message)
             if message.startswith("undone"):
-                return Move("undo")  # sentinel: the caller re-reads the position
+                return _UNDONE
             continue
         if word.isdigit():
             index = int(word)
@@ -186,7 +190,7 @@ def play_command(variant: str | None, opponent: str, seat: str, seed: int | None
         move = _read_move(session, position, legal)
         if move is None:
             return
-        if move.kind == "undo":
+        if isinstance(move, str):  # undone: the position changed
             continue
         session.decisions.append(len(game))
         game.push(move)
