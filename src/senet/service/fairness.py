@@ -1,0 +1,93 @@
+"""Provably fair throws: a committed secret seed, and each throw derived from it by HMAC.
+
+At the start of a game the server draws a secret seed (``secrets.token_bytes(32)``) and
+publishes its SHA-256 *commitment*.  Throw number ``n`` (0, 1, 2, ... counting every throw of
+the game, regular or of fate) is::
+
+    digest = HMAC-SHA256(key=secret, msg=f"{game_id}:{n}:{player_seeds}")
+
+* four sticks: the low 4 bits of the last byte are the stick pattern (bit set = marked side
+  up); the throw is :func:`senet.engine.sticks_value` of it;
+* Bell's long die: the low 2 bits of the last byte are a uniform 0-3, the throw is that + 1
+  (no modulo bias: 4 divides 256).
+
+Nobody (the players, the computer opponent, a spectator) can learn a future throw without the
+secret; when the game ends the secret is revealed and anyone can check every throw with
+:func:`verify_throws` and that ``sha256(secret) == commitment``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+
+from senet.engine import Instrument, sticks_value
+
+__all__ = ["FairDice", "commitment_of", "derive_pattern", "pattern_value", "verify_throws", "new_secret"]
+
+
+def new_secret() -> bytes:
+    """A fresh 256-bit seed from the operating system's cryptographic source."""
+    return secrets.token_bytes(32)
+
+
+def commitment_of(secret: bytes) -> str:
+    """The public commitment: SHA-256 of the secret seed, in hex."""
+    return hashlib.sha256(secret).hexdigest()
+
+
+def derive_pattern(secret: bytes, game_id: str, n: int, player_seeds: str, instrument: Instrument) -> int:
+    """The raw pattern of throw ``n``: 0-15 for the sticks, 0-3 for the long die."""
+    if n < 0:
+        raise ValueError("throw numbers start at 0")
+    digest = hmac.new(secret, f"{game_id}:{n}:{player_seeds}".encode(), hashlib.sha256).digest()
+    if instrument.patterns == 16:
+        return digest[-1] & 0x0F
+    if instrument.patterns == 4:
+        return digest[-1] & 0x03
+    raise ValueError(f"no fair mapping for an instrument of {instrument.patterns} patterns")
+
+
+def pattern_value(pattern: int, instrument: Instrument) -> int:
+    """The throw a raw pattern shows."""
+    return sticks_value(pattern) if instrument.patterns == 16 else instrument.value_of(pattern)
+
+
+@dataclass(frozen=True)
+class FairDice:
+    """The throws of one game.  Keep ``secret`` private until the game is over."""
+
+    game_id: str
+    secret: bytes
+    player_seeds: str
+    instrument: Instrument
+
+    @property
+    def commitment(self) -> str:
+        return commitment_of(self.secret)
+
+    def throw(self, n: int) -> tuple[int, int]:
+        """Throw number ``n``: ``(pattern, value)``."""
+        pattern = derive_pattern(self.secret, self.game_id, n, self.player_seeds, self.instrument)
+        return pattern, pattern_value(pattern, self.instrument)
+
+
+def verify_throws(
+    game_id: str,
+    secret_hex: str,
+    commitment: str,
+    player_seeds: str,
+    instrument: Instrument,
+    patterns: list[int],
+) -> bool:
+    """Check a revealed secret against its commitment and every recorded throw pattern."""
+    try:
+        secret = bytes.fromhex(secret_hex)
+    except ValueError:
+        return False
+    if not hmac.compare_digest(commitment_of(secret), commitment):
+        return False
+    dice = FairDice(game_id, secret, player_seeds, instrument)
+    return all(dice.throw(n)[0] == pattern for n, pattern in enumerate(patterns))

@@ -1,0 +1,422 @@
+"""Games as a service: create, join, act, watch.  The one place where rules meet storage.
+
+Every action a browser sends is checked here with the engine before it is stored: the seat's
+secret must control the deciding seat, the expected ply must be the current one, and the move
+must be legal.  The server throws the sticks itself (see :mod:`senet.service.fairness`): after
+every move, while the next event is chance, it appends the next committed throw.  A decision
+and the throws that follow it are stored in one transaction.
+
+Seat secrets are never stored, only their SHA-256.  An invitation is a separate secret that
+takes the free seat once.  This module must not import :mod:`senet.web`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from senet.engine import Game, IllegalMove, Move, NotationError, Position, find_variant, parse_move
+from senet.engine.variants import UnknownVariant
+
+from . import computer
+from .broadcast import MemoryBroadcast
+from .fairness import FairDice, commitment_of, new_secret
+from .storage import ConflictError, Storage, StoredAction, StoredGame
+
+__all__ = ["GameService", "GameError", "LiveGame", "Created", "MODES", "hash_token", "new_token"]
+
+log = logging.getLogger("senet.service")
+
+MODES = ("friend", "computer", "local")
+
+
+class GameError(Exception):
+    """A refused request: ``code`` for programs, ``message`` for people, ``status`` for HTTP."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+def new_token() -> str:
+    """A seat or invitation secret: 192 bits from :mod:`secrets`."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Created:
+    game_id: str
+    token: str  # the creator's seat secret
+    seats: tuple[int, ...]  # the seats it controls
+    invite: str | None  # the invitation secret of the free seat (friend games)
+
+
+@dataclass
+class LiveGame:
+    """A game loaded in memory: the stored row and the engine replay of its actions."""
+
+    stored: StoredGame
+    game: Game
+    history: list[StoredAction] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.stored.id
+
+    @property
+    def ply(self) -> int:
+        return len(self.history)
+
+    @property
+    def position(self) -> Position:
+        return self.game.position
+
+    @property
+    def throws(self) -> int:
+        return sum(1 for a in self.history if a.kind == "throw")
+
+    def dice(self) -> FairDice:
+        return FairDice(self.id, bytes.fromhex(self.stored.secret), self.stored.player_seeds,
+                        self.game.variant.instrument)  # fmt: skip
+
+    def seats_of(self, token: str | None) -> tuple[int, ...]:
+        """The seats a secret controls (both in an on-this-screen game), () for a spectator."""
+        if not token:
+            return ()
+        digest = hash_token(token)
+        return tuple(
+            s.seat for s in self.stored.seats if s.token_hash and hmac.compare_digest(s.token_hash, digest)
+        )
+
+    def computer_seat(self) -> int | None:
+        return next((s.seat for s in self.stored.seats if s.kind == "computer"), None)
+
+    def free_seat(self) -> int | None:
+        return next((s.seat for s in self.stored.seats if s.kind == "human" and not s.claimed), None)
+
+
+class GameService:
+    """Create and drive games.  One instance per process; ``await start()`` before use."""
+
+    def __init__(self, storage: Storage, broadcast: MemoryBroadcast, *, computer_delay: float = 0.7) -> None:
+        self.storage = storage
+        self.broadcast = broadcast
+        self.computer_delay = computer_delay
+        self._cache: dict[str, LiveGame] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._computer_tasks: dict[str, asyncio.Task[None]] = {}
+        self._presence: dict[str, dict[str, int]] = {}
+        self._closing = False
+
+    async def start(self) -> None:
+        """Resume the computer's turn in every unfinished computer game (after a restart)."""
+        for game_id in await self.storage.unfinished_computer_games():
+            try:
+                live = await self.load(game_id)
+            except Exception:  # noqa: BLE001 - one broken game must not stop the server
+                log.exception("cannot resume game %s", game_id)
+                continue
+            self._schedule_computer(live)
+
+    async def close(self) -> None:
+        self._closing = True
+        for task in list(self._computer_tasks.values()):
+            task.cancel()
+        for task in list(self._computer_tasks.values()):
+            try:
+                await task
+            except BaseException:  # noqa: BLE001
+                pass
+
+    def _lock(self, game_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    # ------------------------------------------------------------------ creating and loading
+    async def create(
+        self,
+        variant: str,
+        mode: str = "friend",
+        colour: str = "random",
+        level: str | None = None,
+        player_seeds: str = "",
+        rematch_of: str | None = None,
+    ) -> Created:
+        try:
+            v = find_variant(variant)
+        except UnknownVariant as exc:
+            raise GameError("unknown_variant", str(exc), 400) from None
+        if mode not in MODES:
+            raise GameError("bad_mode", f"mode must be one of {', '.join(MODES)}, not {mode!r}", 400)
+        colour = (colour or "random").strip()
+        if colour in ("A", "a", "0"):
+            mine = 0
+        elif colour in ("B", "b", "1"):
+            mine = 1
+        elif colour == "random":
+            mine = secrets.randbelow(2)
+        else:
+            raise GameError("bad_colour", "colour must be A, B or random", 400)
+        if mode == "computer":
+            level = level or computer.default_level()
+            if level not in computer.levels():
+                raise GameError("bad_level", f"level must be one of {', '.join(computer.levels())}", 400)
+        else:
+            level = None
+        if len(player_seeds) > 200:
+            raise GameError("bad_seed", "player seeds are at most 200 characters", 400)
+        game_id = secrets.token_urlsafe(9)
+        token = new_token()
+        invite = new_token() if mode == "friend" else None
+        secret = new_secret()
+        seat_rows: list[dict[str, Any]] = []
+        for seat in (0, 1):
+            if seat == mine or mode == "local":
+                seat_rows.append({"seat": seat, "kind": "human", "token_hash": hash_token(token), "claimed": True})
+            elif mode == "computer":
+                seat_rows.append({"seat": seat, "kind": "computer", "token_hash": None, "claimed": True})
+            else:
+                seat_rows.append({"seat": seat, "kind": "human", "token_hash": None, "invite_token": invite,
+                                  "claimed": False})  # fmt: skip
+        await self.storage.create_game(
+            {
+                "id": game_id, "variant": v.name, "mode": mode, "level": level, "secret": secret.hex(),
+                "commitment": commitment_of(secret), "player_seeds": player_seeds, "rematch_of": rematch_of,
+            },  # fmt: skip
+            seat_rows,
+        )
+        live = await self.load(game_id)
+        async with self._lock(game_id):
+            await self._commit(live, [])  # the first throw
+        self._schedule_computer(live)
+        seats = (0, 1) if mode == "local" else (mine,)
+        return Created(game_id, token, seats, invite)
+
+    async def load(self, game_id: str) -> LiveGame:
+        """The game, from the cache or replayed from storage; GameError ``unknown_game`` if none."""
+        live = self._cache.get(game_id)
+        if live is not None:
+            return live
+        stored = await self.storage.get_game(game_id)
+        if stored is None:
+            raise GameError("unknown_game", f"there is no game {game_id!r}", 404)
+        game = Game(find_variant(stored.variant))
+        for action in stored.actions:
+            if action.kind == "throw":
+                game.push_throw(int(action.notation))
+            else:
+                game.push(parse_move(action.notation))
+        live = LiveGame(stored, game, list(stored.actions))
+        self._cache[game_id] = live
+        return live
+
+    async def reload(self, game_id: str) -> LiveGame:
+        self._cache.pop(game_id, None)
+        return await self.load(game_id)
+
+    # ------------------------------------------------------------------ seats
+    async def claim(self, game_id: str, invite: str) -> tuple[str, int] | None:
+        """Take the free seat with an invitation: ``(seat secret, seat)``, or None if it is taken
+        already or the invitation is wrong (the visitor then watches)."""
+        live = await self.load(game_id)
+        seat = live.free_seat()
+        if seat is None or not invite:
+            return None
+        free = next(s for s in live.stored.seats if s.seat == seat)
+        if not free.invite_token or not hmac.compare_digest(free.invite_token, invite):
+            return None
+        token = new_token()
+        async with self._lock(game_id):
+            if not await self.storage.claim_seat(game_id, seat, invite, hash_token(token)):
+                await self.reload(game_id)
+                return None
+            free.claimed = True
+            free.token_hash = hash_token(token)
+        await self._publish(game_id, {"type": "update", "ply": live.ply})
+        return token, seat
+
+    def invite_for(self, live: LiveGame, seats: tuple[int, ...]) -> str | None:
+        """The invitation secret, shown only to a seat holder while the other seat is free."""
+        if not seats or live.stored.mode != "friend":
+            return None
+        free = live.free_seat()
+        if free is None:
+            return None
+        return next(s.invite_token for s in live.stored.seats if s.seat == free)
+
+    # ------------------------------------------------------------------ playing
+    async def act(self, game_id: str, token: str | None, ply: Any, move: Any) -> LiveGame:
+        """Play ``move`` (notation) for the seat that ``token`` controls, if ``ply`` is current.
+
+        Raises GameError: ``unknown_game``, ``bad_request``, ``forbidden`` (no seat),
+        ``not_your_turn``, ``stale`` (an old ply: a double click or an outdated page),
+        ``game_over``, ``bad_move`` (not notation), ``illegal`` (the engine refuses it).
+        Nothing is stored or changed when it raises.
+        """
+        if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+            raise GameError("bad_request", "ply must be a non-negative integer (the number of actions so far)")
+        if not isinstance(move, str) or not move.strip() or len(move) > 16:
+            raise GameError("bad_request", "move must be a move in notation such as 12-15 or pass")
+        live = await self.load(game_id)
+        seats = live.seats_of(token)
+        if not seats:
+            raise GameError("forbidden", "you hold no seat in this game (a missing or wrong seat secret)", 403)
+        return await self._decide(live, seats, ply, move)
+
+    async def _decide(self, live: LiveGame, seats: tuple[int, ...], ply: int, text: str) -> LiveGame:
+        async with self._lock(live.id):
+            live = await self.load(live.id)  # the cache may have been refreshed while we waited
+            pos = live.position
+            if pos.is_over():
+                raise GameError("game_over", "the game is over", 409)
+            if ply != live.ply:
+                raise GameError("stale", f"the game is at ply {live.ply}, not {ply}: reload the state", 409)
+            decider = pos.decider
+            if decider not in seats:
+                raise GameError("not_your_turn", "it is not your decision now", 409)
+            try:
+                move = parse_move(text)
+            except NotationError as exc:
+                raise GameError("bad_move", str(exc), 400) from None
+            try:
+                pos.apply(move)
+            except IllegalMove as exc:
+                raise GameError("illegal", str(exc), 422) from None
+            action = StoredAction(live.ply, "move", decider, move.text())
+            await self._commit(live, [action])
+        self._schedule_computer(live)
+        return live
+
+    async def _commit(self, live: LiveGame, new: list[StoredAction]) -> None:
+        """Append ``new`` and the throws that follow it, store them in one transaction, publish."""
+        game = live.game
+        pushed = 0
+        try:
+            for action in new:
+                game.push(parse_move(action.notation))
+                pushed += 1
+            dice = live.dice()
+            n = live.throws + sum(1 for a in new if a.kind == "throw")
+            while game.position.is_chance():
+                pattern, value = dice.throw(n)
+                new.append(StoredAction(live.ply + len(new), "throw", game.position.turn, str(value), pattern))
+                game.push_throw(value)
+                pushed += 1
+                n += 1
+            outcome = game.outcome()
+            finish = None
+            if outcome is not None:
+                finish = {"result": outcome.result, "reason": outcome.reason,
+                          "score_a": outcome.score[0], "score_b": outcome.score[1]}  # fmt: skip
+            if new:
+                await self.storage.append(live.id, live.ply, new, finish)
+        except ConflictError:
+            for _ in range(pushed):
+                game.pop()
+            await self.reload(live.id)
+            raise GameError("stale", "another action was stored first: reload the state", 409) from None
+        except BaseException:
+            for _ in range(pushed):
+                game.pop()
+            raise
+        live.history.extend(new)
+        live.stored.ply = live.ply
+        if finish:
+            live.stored.result = finish["result"]
+            live.stored.reason = finish["reason"]
+            live.stored.score_a, live.stored.score_b = finish["score_a"], finish["score_b"]
+        if new:
+            await self._publish(live.id, {"type": "update", "ply": live.ply})
+
+    # ------------------------------------------------------------------ the computer
+    def _schedule_computer(self, live: LiveGame) -> None:
+        seat = live.computer_seat()
+        if self._closing or seat is None or live.position.decider != seat:
+            return
+        task = self._computer_tasks.get(live.id)
+        if task is not None and not task.done():
+            return
+        self._computer_tasks[live.id] = asyncio.create_task(self._computer_turns(live.id, seat))
+
+    async def _computer_turns(self, game_id: str, seat: int) -> None:
+        rng = random.Random(secrets.randbits(64))
+        try:
+            while True:
+                await asyncio.sleep(self.computer_delay)
+                live = await self.load(game_id)
+                pos = live.position
+                if pos.decider != seat:
+                    return
+                move = await asyncio.to_thread(computer.choose_move, pos, live.stored.level or "", rng)
+                try:
+                    await self._decide(live, (seat,), live.ply, move.text())
+                except GameError as exc:  # the position moved on meanwhile: look again
+                    log.info("computer move in %s refused: %s", game_id, exc.message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001
+            log.exception("the computer failed in game %s", game_id)
+        finally:
+            if self._computer_tasks.get(game_id) is asyncio.current_task():
+                del self._computer_tasks[game_id]
+
+    # ------------------------------------------------------------------ rematch
+    async def rematch(self, game_id: str, token: str | None) -> tuple[str, str | None]:
+        """Ask for (or accept) a rematch: ``(new game id, new seat secret or None if already seated)``.
+
+        Colours swap: whoever held A now holds B.  The first request creates the game; the other
+        player's request takes their seat in it; further requests return the same game.
+        """
+        live = await self.load(game_id)
+        seats = live.seats_of(token)
+        if not seats:
+            raise GameError("forbidden", "only the players can ask for a rematch", 403)
+        if not live.position.is_over():
+            raise GameError("not_over", "the game is not over yet", 409)
+        mine = seats[0]
+        if live.stored.rematch_id is None:
+            s = live.stored
+            created = await self.create(s.variant, s.mode, "AB"[1 - mine], s.level, s.player_seeds, rematch_of=s.id)
+            if await self.storage.set_rematch(game_id, created.game_id):
+                s.rematch_id = created.game_id
+                await self._publish(game_id, {"type": "update", "ply": live.ply})
+                return created.game_id, created.token
+            live = await self.reload(game_id)
+        new_id = live.stored.rematch_id
+        assert new_id is not None
+        new = await self.load(new_id)
+        seat = 1 - mine
+        free = next(s for s in new.stored.seats if s.seat == seat)
+        if free.claimed or not free.invite_token:
+            return new_id, None  # already seated there (the creator) or taken
+        claimed = await self.claim(new_id, free.invite_token)
+        return new_id, claimed[0] if claimed else None
+
+    # ------------------------------------------------------------------ presence and broadcast
+    async def _publish(self, game_id: str, message: dict[str, Any]) -> None:
+        await self.broadcast.publish(f"game:{game_id}", message)
+
+    def subscribe(self, game_id: str) -> Any:
+        return self.broadcast.subscribe(f"game:{game_id}")
+
+    async def connected(self, game_id: str, seats: tuple[int, ...], delta: int) -> None:
+        """Count a connection (delta +1) or a disconnection (-1) and tell everyone watching."""
+        counts = self._presence.setdefault(game_id, {})
+        for key in [str(s) for s in seats] or ["spectators"]:
+            counts[key] = max(0, counts.get(key, 0) + delta)
+        await self._publish(game_id, {"type": "presence", **self.presence(game_id)})
+
+    def presence(self, game_id: str) -> dict[str, Any]:
+        counts = self._presence.get(game_id, {})
+        return {"online": [counts.get("0", 0) > 0, counts.get("1", 0) > 0], "spectators": counts.get("spectators", 0)}

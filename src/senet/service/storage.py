@@ -1,0 +1,274 @@
+"""Durable storage of games, seats and actions through SQLAlchemy 2 (async).
+
+The database is chosen by a URL (``DATABASE_URL``; default a SQLite file under ``./var``), so
+another backend such as PostgreSQL (``postgresql+asyncpg://...``) needs no code change here.
+Every action is a row of ``actions`` keyed UNIQUE by ``(game_id, ply)``; a batch of actions is
+written in one transaction that also advances ``games.ply`` *only if it still equals the
+expected ply* (optimistic concurrency), so two writers can never both append ply ``n``.
+
+Tables are created with ``metadata.create_all`` (idempotent); Alembic migrations come with
+the multi-process issue.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Sequence
+
+from sqlalchemy import (
+    Boolean, Column, DateTime, ForeignKey, Integer, MetaData, String, Table, Text, UniqueConstraint,
+    event, insert, select, update,
+)  # fmt: skip
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+__all__ = [
+    "DEFAULT_DATABASE_URL", "Storage", "StoredAction", "StoredGame", "StoredSeat", "ConflictError",
+    "database_url", "metadata",
+]  # fmt: skip
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./var/senet.sqlite3"
+
+metadata = MetaData()
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("variant", String(32), nullable=False),
+    Column("mode", String(16), nullable=False),  # friend | computer | local
+    Column("level", String(16)),  # the computer's level, computer games only
+    Column("ply", Integer, nullable=False, default=0),  # number of actions stored
+    Column("result", String(8)),  # A | B | draw, once over
+    Column("reason", String(200)),
+    Column("score_a", Integer),
+    Column("score_b", Integer),
+    Column("secret", String(64), nullable=False),  # hex; revealed only when the game is over
+    Column("commitment", String(64), nullable=False),
+    Column("player_seeds", String(200), nullable=False, default=""),
+    Column("rematch_of", String(32)),
+    Column("rematch_id", String(32)),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),  # 0 = A, 1 = B
+    Column("kind", String(16), nullable=False),  # human | computer
+    Column("token_hash", String(64)),  # sha256 of the seat secret (never the secret itself)
+    Column("invite_token", String(64)),  # the invitation secret of a free seat (shown again to the creator until used)
+    Column("claimed", Boolean, nullable=False, default=False),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("ply", Integer, nullable=False),
+    Column("kind", String(8), nullable=False),  # throw | move
+    Column("seat", Integer),  # who decided (moves) or whose turn it was (throws)
+    Column("notation", String(16), nullable=False),  # "3" for a throw, "12-15", "pass", ...
+    Column("pattern", Integer),  # raw stick pattern / die face, throws only
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("game_id", "ply", name="uq_actions_game_ply"),
+)
+
+
+class ConflictError(Exception):
+    """Someone else appended first: the expected ply is no longer the current one."""
+
+
+@dataclass
+class StoredSeat:
+    seat: int
+    kind: str
+    token_hash: str | None
+    invite_token: str | None
+    claimed: bool
+
+
+@dataclass
+class StoredAction:
+    ply: int
+    kind: str
+    seat: int | None
+    notation: str
+    pattern: int | None = None
+    created_at: datetime | None = None
+
+
+@dataclass
+class StoredGame:
+    id: str
+    variant: str
+    mode: str
+    level: str | None
+    ply: int
+    result: str | None
+    reason: str | None
+    score_a: int | None
+    score_b: int | None
+    secret: str
+    commitment: str
+    player_seeds: str
+    rematch_of: str | None
+    rematch_id: str | None
+    created_at: datetime
+    updated_at: datetime
+    seats: list[StoredSeat] = field(default_factory=list)
+    actions: list[StoredAction] = field(default_factory=list)
+
+
+def database_url(explicit: str | None = None) -> str:
+    return explicit or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Storage:
+    """Async access to the tables above.  Create with a URL, ``await init()`` before use."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = database_url(url)
+        self.engine: AsyncEngine | None = None
+
+    async def init(self) -> None:
+        if self.url.startswith("sqlite") and ":///" in self.url:
+            path = self.url.split(":///", 1)[1]
+            if path and path != ":memory:":
+                Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        self.engine = create_async_engine(self.url)
+        if self.url.startswith("sqlite"):
+
+            @event.listens_for(self.engine.sync_engine, "connect")
+            def _pragmas(dbapi_conn: Any, _record: Any) -> None:  # pragma: no cover - driver detail
+                cur = dbapi_conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=NORMAL")
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.close()
+
+        async with self.engine.begin() as conn:
+            await conn.run_sync(metadata.create_all)
+
+    async def close(self) -> None:
+        if self.engine is not None:
+            await self.engine.dispose()
+            self.engine = None
+
+    @property
+    def _engine(self) -> AsyncEngine:
+        if self.engine is None:
+            raise RuntimeError("Storage.init() has not been awaited")
+        return self.engine
+
+    # ------------------------------------------------------------------ writing
+    async def create_game(self, game: dict[str, Any], seat_rows: Sequence[dict[str, Any]]) -> None:
+        now = _now()
+        async with self._engine.begin() as conn:
+            await conn.execute(insert(games).values(ply=0, created_at=now, updated_at=now, **game))
+            for row in seat_rows:
+                await conn.execute(insert(seats).values(game_id=game["id"], **row))
+
+    async def append(
+        self,
+        game_id: str,
+        expected_ply: int,
+        new_actions: Sequence[StoredAction],
+        finish: dict[str, Any] | None = None,
+    ) -> None:
+        """Store ``new_actions`` as plies ``expected_ply, expected_ply + 1, ...`` in one transaction.
+
+        Raises :class:`ConflictError` (and stores nothing) if the game is not at ``expected_ply``.
+        ``finish`` sets the result columns in the same transaction.
+        """
+        now = _now()
+        try:
+            async with self._engine.begin() as conn:
+                values: dict[str, Any] = {"ply": expected_ply + len(new_actions), "updated_at": now}
+                if finish:
+                    values.update(finish)
+                res = await conn.execute(
+                    update(games).where(games.c.id == game_id, games.c.ply == expected_ply).values(**values)
+                )
+                if res.rowcount != 1:
+                    raise ConflictError(f"game {game_id} is no longer at ply {expected_ply}")
+                for offset, action in enumerate(new_actions):
+                    if action.ply != expected_ply + offset:
+                        raise ValueError("actions must be numbered consecutively from the expected ply")
+                    await conn.execute(
+                        insert(actions).values(
+                            game_id=game_id, ply=action.ply, kind=action.kind, seat=action.seat,
+                            notation=action.notation, pattern=action.pattern, created_at=now,
+                        )  # fmt: skip
+                    )
+        except IntegrityError as exc:
+            raise ConflictError(f"ply {expected_ply} of game {game_id} is already stored") from exc
+
+    async def claim_seat(self, game_id: str, seat: int, invite_token: str, token_hash: str) -> bool:
+        """Give the free seat to whoever holds the invitation, once.  True if this call took it."""
+        async with self._engine.begin() as conn:
+            res = await conn.execute(
+                update(seats)
+                .where(
+                    seats.c.game_id == game_id, seats.c.seat == seat,
+                    seats.c.invite_token == invite_token, seats.c.claimed.is_(False),
+                )  # fmt: skip
+                .values(claimed=True, token_hash=token_hash)
+            )
+            return res.rowcount == 1
+
+    async def set_rematch(self, game_id: str, rematch_id: str) -> bool:
+        """Link a rematch to a game, once.  True if this call set it."""
+        async with self._engine.begin() as conn:
+            res = await conn.execute(
+                update(games)
+                .where(games.c.id == game_id, games.c.rematch_id.is_(None))
+                .values(rematch_id=rematch_id, updated_at=_now())
+            )
+            return res.rowcount == 1
+
+    # ------------------------------------------------------------------ reading
+    async def get_game(self, game_id: str, since_ply: int = 0) -> StoredGame | None:
+        """The game with its seats and its actions from ``since_ply`` on (None if unknown)."""
+        async with self._engine.connect() as conn:
+            row = (await conn.execute(select(games).where(games.c.id == game_id))).mappings().first()
+            if row is None:
+                return None
+            seat_rows = (
+                await conn.execute(select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat))
+            ).mappings()
+            action_rows = (
+                await conn.execute(
+                    select(actions)
+                    .where(actions.c.game_id == game_id, actions.c.ply >= since_ply)
+                    .order_by(actions.c.ply)
+                )
+            ).mappings()
+            game = StoredGame(**dict(row))
+            game.seats = [
+                StoredSeat(r["seat"], r["kind"], r["token_hash"], r["invite_token"], bool(r["claimed"]))
+                for r in seat_rows
+            ]
+            game.actions = [
+                StoredAction(r["ply"], r["kind"], r["seat"], r["notation"], r["pattern"], r["created_at"])
+                for r in action_rows
+            ]
+            return game
+
+    async def unfinished_computer_games(self) -> list[str]:
+        """Ids of computer games not yet over (to resume the computer after a restart)."""
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(games.c.id).where(games.c.mode == "computer", games.c.result.is_(None))
+            )
+            return [r[0] for r in rows]

@@ -1,0 +1,133 @@
+"""What a viewer may see of a game: the state message, and the downloadable game record.
+
+The state is the same for everyone except the legal moves (sent only to whoever holds the
+deciding seat), the seats the viewer holds, and the invitation (only to a seat holder).
+The fairness secret appears only once the game is over.
+"""
+
+from __future__ import annotations
+
+from datetime import timezone
+from typing import Any
+
+from senet.engine import OFF, Game, Position, parse_move
+
+from .games import GameService, LiveGame
+
+__all__ = ["state_message", "game_record", "history_entries"]
+
+
+def _move_json(pos: Position, text: str) -> dict[str, Any]:
+    move = parse_move(text)
+    return {
+        "text": pos.move_text(move),
+        "kind": move.kind,
+        "origin": move.origin,
+        "target": move.target,
+        "off": move.target == OFF,
+    }
+
+
+def history_entries(live: LiveGame) -> list[dict[str, Any]]:
+    """Every action with who did it and, for moves, the squares (for the move list)."""
+    out: list[dict[str, Any]] = []
+    positions = live.game.positions
+    for action, before, after in zip(live.history, positions, positions[1:]):
+        entry: dict[str, Any] = {"ply": action.ply, "kind": action.kind, "seat": action.seat}
+        if action.kind == "throw":
+            entry.update(value=int(action.notation), pattern=action.pattern, fate=before.pending_name == "fate")
+        else:
+            entry.update(_move_json(before, action.notation))
+            seat = action.seat if action.seat is not None else before.turn
+            other = 1 - seat
+            entry["skipped"] = other if after.skip(other) < before.skip(other) else None
+        out.append(entry)
+    return out
+
+
+def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) -> dict[str, Any]:
+    pos = live.position
+    v = pos.variant
+    decider = pos.decider
+    outcome = pos.outcome()
+    history = history_entries(live)
+    last_throw = next((h for h in reversed(history) if h["kind"] == "throw"), None)
+    last_move = next((h for h in reversed(history) if h["kind"] == "move"), None)
+    legal = [pos.move_text(m) for m in pos.legal_moves()] if decider is not None and decider in seats else []
+    stored = live.stored
+    return {
+        "type": "state",
+        "game": live.id,
+        "variant": v.name,
+        "instrument": v.instrument.name,
+        "mode": stored.mode,
+        "level": stored.level,
+        "ply": live.ply,
+        "fen": pos.fen(),
+        "turn": pos.turn,
+        "decider": decider,
+        "throw": pos.throw,
+        "pending": pos.pending_name,
+        "pieces": [list(pos.pieces(0)), list(pos.pieces(1))],
+        "off": [pos.off(0), pos.off(1)],
+        "captured": [pos.captured(0), pos.captured(1)],
+        "drowned": [pos.drowned(0), pos.drowned(1)],
+        "extra": [pos.extra(0), pos.extra(1)],
+        "skip": [pos.skip(0), pos.skip(1)],
+        "scoring": v.scoring,
+        "pieces_per_side": v.pieces,
+        "legal": legal,
+        "you": list(seats),
+        "seats": [{"seat": s.seat, "kind": s.kind, "taken": s.claimed} for s in stored.seats],
+        "presence": service.presence(live.id),
+        "last_throw": last_throw,
+        "last_move": last_move,
+        "history": history,
+        "outcome": (
+            {"winner": outcome.winner, "score": list(outcome.score), "reason": outcome.reason, "result": outcome.result}
+            if outcome
+            else None
+        ),
+        "fairness": {
+            "commitment": stored.commitment,
+            "player_seeds": stored.player_seeds,
+            "secret": stored.secret if outcome else None,
+            "throws": [h["pattern"] for h in history if h["kind"] == "throw"],
+        },
+        "rematch": stored.rematch_id,
+        "rematch_of": stored.rematch_of,
+        "invite": service.invite_for(live, seats),
+    }
+
+
+def game_record(live: LiveGame, site: str = "") -> str:
+    """The game in the record format of :mod:`senet.engine.record` (with the fairness tags)."""
+    stored = live.stored
+    game: Game = live.game
+    outcome = game.outcome()
+    names = {s.seat: ("computer" if s.kind == "computer" else "human") for s in stored.seats}
+    tags = {
+        "Event": "Senet game " + stored.id,
+        "Site": site,
+        "Date": stored.created_at.astimezone(timezone.utc).strftime("%Y.%m.%d")
+        if stored.created_at.tzinfo
+        else stored.created_at.strftime("%Y.%m.%d"),
+        "PlayerA": names.get(0, "?"),
+        "PlayerB": names.get(1, "?"),
+        "Commitment": stored.commitment,
+        "PlayerSeeds": stored.player_seeds,
+    }
+    if stored.level:
+        tags["Levels"] = stored.level
+    if outcome is not None:
+        tags["Seed"] = stored.secret
+    try:
+        from senet.engine.record import GameRecord
+
+        return GameRecord.from_game(game, **tags).text()
+    except ImportError:  # pragma: no cover - the record module is part of the engine now
+        lines = [f'[{k} "{v}"]' for k, v in tags.items()]
+        lines.append(f'[Result "{outcome.result if outcome else "*"}"]')
+        lines.append("")
+        lines.append(" ".join(str(a) for a in game.actions))
+        return "\n".join(lines) + "\n"
