@@ -23,7 +23,7 @@ _HEAD = {
 }
 
 
-@click.command("variants")
+@click.command("variants", short_help="List the variants.")
 @LANG_OPTION
 def variants_command(lang: str) -> None:
     """List the variants: name, title, pieces a side, throwing instrument, aliases."""
@@ -59,7 +59,7 @@ _LABELS = {
 }  # fmt: skip
 
 
-@click.command("rules")
+@click.command("rules", short_help="A variant's rules, differences from standard, decisions, history.")
 @click.argument("variant")
 @LANG_OPTION
 def rules_command(variant: str, lang: str) -> None:

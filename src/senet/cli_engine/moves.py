@@ -45,7 +45,7 @@ def moves_report(position: Position) -> dict:
     return report
 
 
-@click.command("moves")
+@click.command("moves", short_help="Legal moves of a position, or the odds of the next throw.")
 @click.option("--position", "position_text", required=True, help='A position in notation, e.g. "standard ABABABABAB/........../.......... A 3".')
 @click.option("--throw", "throw", type=int, default=None, help="Apply this throw first (the position must have none).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")

@@ -38,7 +38,8 @@ class _Session:
     def __init__(self, start: Position, humans: set[int], opponent_name: str, seed: int, lang: str) -> None:
         self.game = Game(start)
         self.humans = humans
-        self.opponent = None if not humans ^ {0, 1} else resolve_player(opponent_name)
+        computer_seats = {0, 1} - humans
+        self.opponent = resolve_player(opponent_name) if computer_seats else None
         self.opponent_name = opponent_name
         self.seed = seed
         self.lang = lang
@@ -123,7 +124,7 @@ def _read_move(session: _Session, position: Position, legal: list[Move]) -> Move
         click.echo(f"{position.move_text(move)} is not legal here; legal: {_legal_list(position, legal)}")
 
 
-@click.command("play")
+@click.command("play", short_help="Play a game in the terminal.")
 @click.option("--variant", default=None, help="Variant name or alias (default: standard).")
 @click.option("--opponent", default="random", show_default=True,
               help="human (two people at one terminal), random, greedy, or an AI level; 'list' shows them.")

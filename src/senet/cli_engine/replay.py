@@ -25,7 +25,7 @@ def _begins_turn(position, first: bool) -> bool:
     return position.is_chance() and position.pending_name != "fate" and (first or position.new_turn)
 
 
-@click.command("replay")
+@click.command("replay", short_help="Validate a game record and show how it went.")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--step", is_flag=True, help="Show the board after each action, turn by turn (Enter between turns on a terminal).")
 @LANG_OPTION

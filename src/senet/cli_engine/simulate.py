@@ -118,7 +118,7 @@ def summarize(variant: Variant, results: list[GameStats], seed: int, names: tupl
     }
 
 
-@click.command("simulate")
+@click.command("simulate", short_help="Many computer games: first-player win rate, game length.")
 @click.option("--variant", default="standard", show_default=True, help="Variant name or alias.")
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
 @click.option("--seed", type=int, default=None, help="Seed of throws and random players (default: fresh, printed).")
