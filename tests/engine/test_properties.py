@@ -1,0 +1,140 @@
+"""Property tests over reachable positions: games driven by hypothesis-chosen throws and moves.
+
+For every position reached: pieces are neither lost nor duplicated, the notation round-trips,
+the decision structure is consistent; every game ends; throws have their sources' exact odds.
+"""
+
+import random
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from senet.engine import DIE4, STICKS, VARIANTS, Position, find_variant, sticks_value
+
+from .conftest import ALL_VARIANTS, random_game
+
+STICK_ODDS = ((1, Fraction(4, 16)), (2, Fraction(6, 16)), (3, Fraction(4, 16)), (4, Fraction(1, 16)), (5, Fraction(1, 16)))
+DIE_ODDS = tuple((n, Fraction(1, 4)) for n in (1, 2, 3, 4))
+
+
+# ------------------------------------------------------------------ exact throw distributions
+@pytest.mark.parametrize("name,odds", [("standard", STICK_ODDS), ("kendall", STICK_ODDS), ("adelaida", STICK_ODDS),
+                                       ("adelaida-long", STICK_ODDS), ("bell", DIE_ODDS)])  # fmt: skip
+def test_throw_distribution_equals_the_source(name, odds):
+    """standard: throws; kendall: throws; adelaida §4; bell: throws."""
+    v = find_variant(name)
+    assert v.instrument.outcomes == odds
+    assert sum(p for _, p in odds) == 1
+    assert Position.initial(v).chance_outcomes() == odds
+
+
+def test_sticks_counted_from_the_sixteen_patterns():
+    """Four two-sided sticks: the count of marked sides up, none up = 5, each pattern 1/16."""
+    counts = {}
+    for pattern in range(16):
+        ups = bin(pattern).count("1")
+        value = sticks_value(pattern)
+        assert value == (ups if ups else 5)
+        counts[value] = counts.get(value, 0) + 1
+    assert counts == {1: 4, 2: 6, 3: 4, 4: 1, 5: 1}
+    assert STICKS.outcomes == STICK_ODDS and DIE4.outcomes == DIE_ODDS
+    with pytest.raises(ValueError):
+        sticks_value(16)
+
+
+def test_fate_throw_has_the_same_odds():
+    """adelaida §27: the throw of fate is a throw of the same sticks."""
+    p = Position.from_fen("adelaida A........./........../.....B.... B - pending=fate")
+    assert p.is_chance() and p.chance_outcomes() == STICK_ODDS
+
+
+# ------------------------------------------------------------------ invariants on reachable positions
+def invariants(p: Position) -> None:
+    v = p.variant
+    for seat in (0, 1):
+        total = len(p.pieces(seat)) + p.off(seat) + p.captured(seat) + p.drowned(seat)
+        assert total == v.pieces, p.fen()
+        assert min(p.off(seat), p.captured(seat), p.drowned(seat), p.extra(seat), p.skip(seat)) >= 0
+    assert not set(p.pieces(0)) & set(p.pieces(1))
+    text = p.fen()
+    back = Position.from_fen(text)
+    assert back == p and back.fen() == text and hash(back) == hash(p)
+    legal = p.legal_moves()
+    assert len(legal) == len(set(legal))
+    if p.is_over():
+        assert not p.is_chance() and legal == [] and p.decider is None
+    elif p.is_chance():
+        assert legal == [] and p.decider is None and sum(f for _, f in p.chance_outcomes()) == 1
+    else:
+        assert legal and p.decider in (0, 1)
+
+
+def drive(name: str, choices: list[int]) -> Position:
+    """Play a game where each choice picks the throw or the move (by index) at its step."""
+    p = Position.initial(find_variant(name))
+    invariants(p)
+    for c in choices:
+        if p.is_over():
+            break
+        if p.is_chance():
+            values = [value for value, _ in p.chance_outcomes()]
+            q = p.apply_throw(values[c % len(values)])
+        else:
+            legal = p.legal_moves()
+            q = p.apply(legal[c % len(legal)])
+        assert p.fen() == Position.from_fen(p.fen()).fen()  # applying left p as it was
+        p = q
+        invariants(p)
+    return p
+
+
+@settings(max_examples=100, deadline=None)
+@given(name=st.sampled_from(ALL_VARIANTS), choices=st.lists(st.integers(0, 2**16), min_size=50, max_size=900))
+def test_pieces_conserved_and_notation_round_trips(name, choices):
+    drive(name, choices)
+
+
+@pytest.mark.parametrize("name", ALL_VARIANTS)
+def test_invariants_through_whole_games(name):
+    """The same invariants through ten complete games per variant (endgames included)."""
+    rng = random.Random(f"whole {name}")
+    for _ in range(10):
+        p = drive(name, [rng.randrange(2**16) for _ in range(20000)])
+        assert p.is_over()
+
+
+@settings(max_examples=25, deadline=None)
+@given(name=st.sampled_from(ALL_VARIANTS), seed=st.integers(0, 2**32 - 1))
+def test_every_random_game_ends(name, seed):
+    """A full random game ends well within 20000 actions, with a result the variant allows."""
+    last = None
+    for last, _action in random_game(name, random.Random(seed), max_actions=20000):
+        pass
+    outcome = last.outcome()
+    assert outcome is not None
+    if VARIANTS[name].scoring == "race":
+        assert outcome.winner in (0, 1)  # adelaida §19: no draws; standard/kendall: first off wins
+        assert outcome.score[outcome.winner] == VARIANTS[name].pieces
+    else:
+        a, b = outcome.score
+        assert (outcome.winner == 0) == (a > b) and (outcome.winner is None) == (a == b)
+
+
+@pytest.mark.parametrize("name", ALL_VARIANTS)
+def test_many_games_end(name):
+    """Fifty seeded random games per variant all end; none comes near the bound."""
+    longest = 0
+    for seed in range(50):
+        n = sum(1 for _ in random_game(name, random.Random(seed), max_actions=20000))
+        longest = max(longest, n)
+    assert longest < 5000
+
+
+@settings(max_examples=30, deadline=None)
+@given(name=st.sampled_from(ALL_VARIANTS), choices=st.lists(st.integers(0, 2**16), min_size=1, max_size=300))
+def test_positions_are_values(name, choices):
+    """Positions reached by the same actions are equal and hash equal; apply never mutates."""
+    a, b = drive(name, choices), drive(name, choices)
+    assert a == b and hash(a) == hash(b) and a.state == b.state
