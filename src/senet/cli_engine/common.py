@@ -132,7 +132,7 @@ def status_lines(position: Position, lang: str = "en") -> list[str]:
         for label, value in (
             ("extra throws", position.extra(seat)),
             ("turns to skip", position.skip(seat)),
-            ("captured", position.captured(seat)),
+            ("lost to captures", position.captured(seat)),
             ("drowned", position.drowned(seat)),
         ):
             if value:
