@@ -27,7 +27,7 @@ def _begins_turn(position, first: bool) -> bool:
 
 @click.command("replay", short_help="Validate a game record and show how it went.")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--step", is_flag=True, help="Show the board after each action, turn by turn (Enter between turns on a terminal).")
+@click.option("--step", is_flag=True, help="Show the board after each action, turn by turn (a key press between turns on a terminal).")
 @LANG_OPTION
 def replay_command(file: str, step: bool, lang: str) -> None:
     """Validate a game record (FILE, or - for stdin); print the final position and the outcome."""
@@ -66,7 +66,7 @@ def _step(game: Game, lang: str) -> None:
         before = positions[index]
         if index == 0 or _begins_turn(before, False):
             if number:
-                click.pause("-- Enter for the next turn --")
+                click.pause("-- press any key for the next turn, Ctrl-C to stop --")
             number += 1
             click.echo(f"\n=== turn {number}: {seat_letter(before.turn)} ===")
         text = f"({action.value})" if isinstance(action, Throw) else before.move_text(action)
