@@ -342,6 +342,98 @@ def check(p: Position) -> None:
         q = p.apply(move)
         want = reference_result(p, move.text(), seat)
         assert read(q) == want, f"{p.fen()} after {move}: engine {q.fen()}, reference {want}"
+        assert q.fen() == reference_next(p, move.text()), f"{p.fen()} after {move}"
+
+
+# --------------------------------------------------------------------------- the flow of play
+EXTRA_THROWS = {"standard": {1, 4, 5}, "bell": set(), "kendall": {1, 4, 5}, "adelaida": {1, 4, 5},
+                "adelaida-long": {1, 4, 5}}  # fmt: skip
+
+
+def reference_next(p: Position, mv: str) -> str:
+    """The whole position after ``mv``, by the sources' flow of play:
+
+    * a move made with 1, 4 or 5 earns another throw (standard, kendall, adelaida §4), never a pass
+      (standard decision extra-after-pass, kendall decision turn-lost) nor a fate move (decision
+      fate-extra); a revival keeps its throw's extra throw (decision revival-throw);
+    * adelaida: landing on 15 earns a throw (§20), on 16 cancels one owed throw or else skips the
+      next turn (§23-24, decision net-extra), on 26 calls the throw of fate (§27), on 27 drowns
+      the piece and cancels the extra throws (§28-29); a piece swapped into 15/16/26 gets the same
+      (§21-22, decision swapped-into-house);
+    * kendall: a failed risk loses the turn; the Water choice is made at once (decision water-choice);
+    * then the same seat throws again while it is owed throws, else the turn passes, past turns skipped.
+    """
+    name = p.variant.name
+    _, _, turn, _throw, *rest = p.fen().split(" ")
+    n = p.throw
+    bd = read(p)
+    seat_on_turn = "AB".index(turn)
+    extra = list(field(p, "extra"))
+    skip = list(field(p, "skip"))
+    captured = list(field(p, "captured"))
+    drowned = list(field(p, "drowned"))
+    pend = pending(p)
+    new_pending = ""
+    adelaida = name.startswith("adelaida")
+    mover = p.decider
+    new_bd = reference_result(p, mv, mover)
+
+    def house(seat: int, sq: int, own_move: bool) -> None:
+        nonlocal new_pending
+        if sq == 15:
+            extra[seat] += 1
+        elif sq == 16:
+            if extra[seat]:
+                extra[seat] -= 1
+            else:
+                skip[seat] += 1
+        elif sq == 26:
+            new_pending = "fate"
+        elif sq == 27 and own_move:
+            drowned[seat] += 1
+            extra[seat] = 0
+
+    if pend == "water":
+        pass  # risk or return: the board says it all
+    elif pend == "fate":
+        if mv != "pass":
+            house(mover, int(mv.split("-")[1]), True)
+    elif mv == "revive":
+        drowned[mover] -= 1
+        if n in EXTRA_THROWS[name]:
+            extra[mover] += 1
+    elif mv == "pass":
+        if name == "kendall" and bd.get(27) == mover:
+            extra[mover] = 0
+    else:
+        s, t = mv.split("-")
+        s = int(s)
+        if n in EXTRA_THROWS[name]:
+            extra[mover] += 1
+        if t != "off":
+            t = int(t)
+            victim = bd.get(t)
+            if victim is not None and name == "bell":
+                captured[victim] += 1
+            if name == "kendall" and (t == 27 or (victim is not None and t >= 28 and 27 not in bd)):
+                new_pending = "water"
+            if adelaida:
+                house(mover, t, True)
+                if victim is not None:
+                    house(victim, s, False)
+    if not new_pending:
+        if extra[seat_on_turn]:
+            extra[seat_on_turn] -= 1
+        else:
+            nxt = 1 - seat_on_turn
+            while skip[nxt]:
+                skip[nxt] -= 1
+                nxt = 1 - nxt
+            seat_on_turn = nxt
+    a = [sq for sq, o in new_bd.items() if o == 0]
+    b = [sq for sq, o in new_bd.items() if o == 1]
+    return fen(name, a, b, "AB"[seat_on_turn], None, extra=tuple(extra), skip=tuple(skip),
+               captured=tuple(captured), drowned=tuple(drowned), pending=new_pending)  # fmt: skip
 
 
 # --------------------------------------------------------------------------- the comparisons
@@ -398,6 +490,9 @@ def random_board_position(name: str, rng: random.Random) -> Position:
             d = [0, 0]
             d[me] = rng.randint(1, left)
             kw["drowned"] = tuple(d)
+        if rng.random() < 0.5:  # throws owed and turns to skip (§24, House of Net)
+            kw["extra"] = (rng.randint(0, 2), rng.randint(0, 2))
+            kw["skip"] = (rng.randint(0, 1), rng.randint(0, 1))
     if name == "bell":
         kw["captured"] = (rng.randint(0, v.pieces - len(a)), rng.randint(0, v.pieces - len(b)))
     return Position.from_fen(fen(name, a, b, turn, throw, **kw))
