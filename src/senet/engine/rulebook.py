@@ -255,6 +255,12 @@ KENDALL = Rulebook(
            "At once, by the owner, when the stone arrives (even out of turn, after an attack). A risk stands: it "
            "cannot later be changed.",
            "Сразу, владельцем, когда камень попадает туда (даже не в свой ход, после атаки). Риск окончателен."),
+        _d("drowning-freeze", "'While a stone drowns no other stone may move': whose stones?",
+           "«Пока камень тонет, другими ходить нельзя»: чьими камнями?",
+           "The owner's only: while his stone risks on 27 he may move nothing else and only a 4 saves it; the "
+           "opponent plays on as usual (freezing both sides would let one stone stop the game for both).",
+           "Только камнями владельца: пока его камень рискует на 27, он не ходит другими, спасает только 4; "
+           "соперник ходит как обычно (иначе один камень останавливал бы игру обоих)."),
         _d("return-occupied", "Where does a returned stone go if 15 is occupied?",
            "Куда идёт возвращённый камень, если 15 занято?",
            "To the nearest free square behind 15.", "На ближайшее свободное поле позади 15."),
