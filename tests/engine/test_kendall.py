@@ -208,3 +208,14 @@ def test_decision_kendall_turn_lost():
 def test_decision_kendall_passing():
     """Stones pass over other stones, pairs included."""
     assert moves(pos(V, [1], [2, 3, 4], "A", 4)) == ["1-5"]
+
+
+def test_decision_kendall_drowning_freeze():
+    """kendall: House of Water: the freeze binds the drowning stone's owner only; the opponent plays on."""
+    # A risks on 27; on B's turn B moves freely (even next to the drowning stone)
+    p = pos(V, [27, 5], [1, 20], "B", 3)
+    assert moves(p) == ["1-4", "20-23"]
+    # on A's turn nothing but the drowning stone may move, and only with a 4
+    p = pos(V, [27, 5], [1, 20], "A", 3)
+    assert moves(p) == ["pass"]
+    assert moves(pos(V, [27, 5], [1, 20], "A", 4)) == ["27-off"]
