@@ -1,0 +1,107 @@
+"""The REST API (described at /api/openapi.json): create games, read their state, play.
+
+A seat is proven by its secret, sent as the ``X-Seat-Token`` header or the seat cookie the
+site sets.  Errors are JSON ``{"type": "error", "code": ..., "message": ...}``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from senet.engine import VARIANTS
+from senet.service import computer
+from senet.service.games import GameError, GameService
+from senet.service.views import state_message
+
+from .app import error_json, lang_of, seat_cookie
+from .i18n import LANGS, catalog
+from .pages import set_seat_cookie
+
+router = APIRouter(prefix="/api", tags=["games"])
+
+
+class NewGame(BaseModel):
+    variant: str = Field("standard", description="standard, bell, kendall, adelaida or adelaida-long")
+    mode: Literal["friend", "computer", "local"] = "friend"
+    colour: Literal["A", "B", "random"] = "random"
+    level: str | None = Field(None, description="the computer's level (computer games)")
+    player_seeds: str = Field("", max_length=200, description="mixed into every throw (provably fair)")
+
+
+class CreatedGame(BaseModel):
+    id: str
+    url: str
+    seats: list[int]
+    token: str
+    private_url: str
+    invite_url: str | None
+
+
+def _service(request: Request) -> GameService:
+    return request.app.state.service
+
+
+def token_of(request: Request, game_id: str) -> str | None:
+    return request.headers.get("x-seat-token") or request.cookies.get(seat_cookie(game_id))
+
+
+@router.get("/variants")
+async def variants(request: Request) -> list[dict[str, Any]]:
+    lang = lang_of(request)
+    return [{"name": v.name, "title": v.title(lang), "pieces": v.pieces, "instrument": v.instrument.name}
+            for v in VARIANTS.values()]  # fmt: skip
+
+
+@router.get("/levels")
+async def levels(request: Request) -> list[dict[str, str]]:
+    return [{"key": k, "name": n, "description": d} for k, n, d in computer.level_options(lang_of(request))]
+
+
+@router.post("/games", response_model=CreatedGame, status_code=201)
+async def create_game(request: Request, body: NewGame) -> Any:
+    created = await _service(request).create(body.variant, body.mode, body.colour, body.level, body.player_seeds)
+    base = str(request.base_url).rstrip("/")
+    gid = created.game_id
+    data = CreatedGame(
+        id=gid, url=f"{base}/g/{gid}", seats=list(created.seats), token=created.token,
+        private_url=f"{base}/g/{gid}/seat/{created.token}",
+        invite_url=f"{base}/g/{gid}/join/{created.invite}" if created.invite else None,
+    )  # fmt: skip
+    response = JSONResponse(data.model_dump(), status_code=201)
+    set_seat_cookie(response, request, gid, created.token)
+    return response
+
+
+@router.get("/games/{game_id}")
+async def game_state(request: Request, game_id: str) -> Any:
+    """The state as the caller may see it (legal moves only for the deciding seat's holder)."""
+    service = _service(request)
+    live = await service.load(game_id)
+    return state_message(service, live, live.seats_of(token_of(request, game_id)))
+
+
+@router.post("/games/{game_id}/moves")
+async def play(request: Request, game_id: str) -> Any:
+    """Body ``{"ply": N, "move": "12-15"}``: N is the number of actions so far (the state's ply)."""
+    raw = await request.body()
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return error_json("bad_json", "the body is not valid JSON", 400)
+    if not isinstance(body, dict):
+        return error_json("bad_request", 'the body must be an object such as {"ply": 3, "move": "12-15"}', 400)
+    service = _service(request)
+    live = await service.act(game_id, token_of(request, game_id), body.get("ply"), body.get("move"))
+    return state_message(service, live, live.seats_of(token_of(request, game_id)))
+
+
+@router.get("/i18n/{lang}")
+async def messages(lang: str) -> Any:
+    if lang not in LANGS:
+        raise GameError("unknown_language", f"languages: {', '.join(LANGS)}", 404)
+    return catalog(lang)

@@ -1,0 +1,141 @@
+"""The ASGI application: FastAPI with pages, a REST API and a WebSocket per game.
+
+``create_app()`` wires the service layer (storage from ``DATABASE_URL``, broadcasting from
+``BROADCAST_URL``) into the routes of :mod:`senet.web.pages`, :mod:`senet.web.api` and
+:mod:`senet.web.live`.  ``uvicorn senet.web.app:app`` serves it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from senet import __version__
+from senet.service.broadcast import broadcast_from_url
+from senet.service.games import GameError, GameService
+from senet.service.storage import Storage
+
+from .i18n import LANG_COOKIE, pick_lang, translator
+
+__all__ = ["create_app", "app", "commit_id", "seat_cookie", "lang_of", "render"]
+
+HERE = Path(__file__).parent
+
+
+def commit_id() -> str:
+    """The commit being served: ``SENET_COMMIT`` or ``git rev-parse``, else ``unknown``."""
+    if os.environ.get("SENET_COMMIT"):
+        return os.environ["SENET_COMMIT"][:12]
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=HERE, capture_output=True, text=True, timeout=5
+        )
+        return out.stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def seat_cookie(game_id: str) -> str:
+    return f"senet_seat_{game_id}"
+
+
+def lang_of(request: Request) -> str:
+    return pick_lang(request.query_params.get("lang"), request.cookies.get(LANG_COOKIE),
+                     request.headers.get("accept-language"))  # fmt: skip
+
+
+def error_json(code: str, message: str, status: int) -> JSONResponse:
+    return JSONResponse({"type": "error", "code": code, "message": message}, status_code=status)
+
+
+def render(request: Request, template: str, status: int = 200, **context: Any) -> Any:
+    app = request.app
+    lang = lang_of(request)
+    context.update(
+        request=request, lang=lang, t=translator(lang), version=__version__, commit=app.state.commit,
+        path=request.url.path,
+    )  # fmt: skip
+    response = app.state.templates.TemplateResponse(request, template, context, status_code=status)
+    if request.query_params.get("lang") == lang:
+        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, samesite="lax")
+    return response
+
+
+def create_app(
+    database_url: str | None = None,
+    broadcast_url: str | None = None,
+    computer_delay: float | None = None,
+) -> FastAPI:
+    if computer_delay is None:
+        computer_delay = float(os.environ.get("SENET_COMPUTER_DELAY", "0.7"))
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        storage = Storage(database_url)
+        await storage.init()
+        broadcast = broadcast_from_url(broadcast_url)
+        service = GameService(storage, broadcast, computer_delay=computer_delay)
+        app.state.storage, app.state.service = storage, service
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.close()
+            await broadcast.close()
+            await storage.close()
+
+    app = FastAPI(
+        title="Senet",
+        version=__version__,
+        description="Play Senet: create games, read their state, play moves. Live play uses /ws/games/{id}.",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        openapi_url="/api/openapi.json",
+        redoc_url=None,
+    )
+    app.state.commit = commit_id()
+    app.state.templates = Jinja2Templates(directory=str(HERE / "templates"))
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+    @app.exception_handler(GameError)
+    async def _game_error(request: Request, exc: GameError) -> Any:
+        if request.url.path.startswith("/api/"):
+            return error_json(exc.code, exc.message, exc.status)
+        t = translator(lang_of(request))
+        return render(request, "error.html", exc.status, title=t("error.title"), message=exc.message, code=exc.code)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> Any:
+        parts = ["{}: {}".format(".".join(str(p) for p in e.get("loc", ())), e.get("msg", "")) for e in exc.errors()]
+        return error_json("bad_request", "; ".join(parts) or "invalid request", 400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Any:
+        if request.url.path.startswith("/api/") or exc.status_code not in (404, 405):
+            return error_json("not_found" if exc.status_code == 404 else "http_error", str(exc.detail), exc.status_code)
+        t = translator(lang_of(request))
+        return render(request, "error.html", exc.status_code, title=t("error.not_found"), message=str(exc.detail),
+                      code="not_found")  # fmt: skip
+
+    from . import api, live, pages
+
+    app.include_router(pages.router)
+    app.include_router(api.router)
+    app.include_router(live.router)
+    return app
+
+
+def __getattr__(name: str) -> Any:  # ``uvicorn senet.web.app:app`` builds the app on first use
+    if name == "app":
+        return create_app()
+    raise AttributeError(name)

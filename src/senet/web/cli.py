@@ -1,0 +1,42 @@
+"""``senet serve``: run the site with its embedded defaults (SQLite file, in-process broadcast)."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+__all__ = ["serve", "COMMANDS"]
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
+@click.option("--database-url", default=None, envvar="DATABASE_URL",
+              help="SQLAlchemy URL [default: sqlite+aiosqlite:///./var/senet.sqlite3].")  # fmt: skip
+@click.option("--broadcast-url", default=None, envvar="BROADCAST_URL", help="Broadcast URL [default: memory://].")
+@click.option("--log-level", default="info", show_default=True)
+def serve(host: str, port: int, database_url: str | None, broadcast_url: str | None, log_level: str) -> None:
+    """Serve the Senet web site."""
+    import uvicorn
+
+    from senet.service.storage import database_url as resolve
+
+    from .app import create_app
+
+    app = create_app(database_url=database_url, broadcast_url=broadcast_url)
+    shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, f"[{host}]" if ":" in host else host)
+    click.echo(f"Senet is served at http://{shown}:{port}/  (database: {resolve(database_url)})", err=False)
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio" if _has_sansio() else "auto")
+
+
+def _has_sansio() -> bool:
+    try:
+        import uvicorn.protocols.websockets.websockets_sansio_impl  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+COMMANDS = [serve]

@@ -1,0 +1,44 @@
+"""Russian and English: JSON catalogs (``locales/en.json``, ``locales/ru.json``) and the
+choice of language (``?lang=`` > the ``lang`` cookie > Accept-Language > English)."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+__all__ = ["LANGS", "DEFAULT_LANG", "catalog", "translator", "pick_lang", "LANG_COOKIE"]
+
+LANGS = ("en", "ru")
+DEFAULT_LANG = "en"
+LANG_COOKIE = "lang"
+_DIR = Path(__file__).parent / "locales"
+
+
+@lru_cache(maxsize=None)
+def catalog(lang: str) -> dict[str, str]:
+    with open(_DIR / f"{lang}.json", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def translator(lang: str) -> Callable[..., str]:
+    """``t(key, **params)``: the text in ``lang``, falling back to English, then to the key."""
+    own, fallback = catalog(lang), catalog(DEFAULT_LANG)
+
+    def t(key: str, **params: Any) -> str:
+        text = own.get(key) or fallback.get(key) or key
+        return text.format(**params) if params else text
+
+    return t
+
+
+def pick_lang(query: str | None, cookie: str | None, accept: str | None) -> str:
+    for candidate in (query, cookie):
+        if candidate in LANGS:
+            return candidate  # type: ignore[return-value]
+    for part in (accept or "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGS:
+            return code
+    return DEFAULT_LANG

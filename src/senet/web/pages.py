@@ -1,0 +1,196 @@
+"""The HTML pages: home, variant pages, starting a game, the game page and its links."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from fastapi import APIRouter, Request
+from fastapi.responses import PlainTextResponse, RedirectResponse, Response
+
+from senet.engine import VARIANTS, find_variant
+from senet.engine.variants import UnknownVariant
+from senet.service import computer
+from senet.service.games import GameError, GameService
+from senet.service.views import game_record
+
+from .app import lang_of, render, seat_cookie
+from .i18n import LANG_COOKIE, LANGS
+
+router = APIRouter(include_in_schema=False)
+
+COOKIE_AGE = 180 * 86400
+
+
+def _service(request: Request) -> GameService:
+    return request.app.state.service
+
+
+def set_seat_cookie(response: Response, request: Request, game_id: str, token: str) -> None:
+    response.set_cookie(
+        seat_cookie(game_id), token, max_age=COOKIE_AGE, httponly=True, samesite="lax",
+        secure=request.url.scheme == "https", path="/",
+    )  # fmt: skip
+
+
+def _rulebook(name: str) -> Any:
+    try:
+        from senet.engine.rulebook import rulebook
+
+        return rulebook(name)
+    except ImportError:  # pragma: no cover - guarded: written alongside the site
+        return None
+
+
+def _differences(name: str, lang: str) -> list[Any]:
+    try:
+        from senet.engine.differences import describe, difference_table
+    except ImportError:  # pragma: no cover
+        return []
+    if name == "standard":
+        return [(label, text, None) for label, text in describe(name, lang)]
+    return [(row.label, row.b, row.a) for row in difference_table(name, "standard", lang)]
+
+
+def variant_json(name: str, lang: str) -> str:
+    """What the board script needs to know about a variant."""
+    v = find_variant(name)
+    return json.dumps(
+        {
+            "name": v.name,
+            "title": v.title(lang),
+            "pieces": v.pieces,
+            "seatNames": [v.seat_name(0, lang), v.seat_name(1, lang)],
+            "houses": {str(sq): {"symbol": h.symbol, "name": h.name(lang)} for sq, h in v.houses.items()},
+            "instrument": v.instrument.name,
+            "scoring": v.scoring,
+        },
+        ensure_ascii=False,
+    )
+
+
+def _variants(lang: str) -> list[dict[str, Any]]:
+    out = []
+    for v in VARIANTS.values():
+        rb = _rulebook(v.name)
+        out.append({"name": v.name, "title": v.title(lang), "summary": rb.summary(lang) if rb else ""})
+    return out
+
+
+@router.get("/")
+async def home(request: Request) -> Any:
+    lang = lang_of(request)
+    return render(request, "home.html", variants=_variants(lang), levels=computer.level_options(lang),
+                  default_level=computer.default_level(), selected=request.query_params.get("variant", "standard"))  # fmt: skip
+
+
+@router.get("/variants/{name}")
+async def variant_page(request: Request, name: str) -> Any:
+    lang = lang_of(request)
+    try:
+        v = find_variant(name)
+    except UnknownVariant:
+        raise GameError("unknown_variant", f"there is no variant {name!r}", 404) from None
+    if v.name != name:
+        return RedirectResponse(f"/variants/{v.name}", status_code=301)
+    return render(
+        request, "variant.html", variant=v, rulebook=_rulebook(v.name), rows=_differences(v.name, lang),
+        standard=find_variant("standard"), levels=computer.level_options(lang),
+        default_level=computer.default_level(), variants=_variants(lang),
+    )  # fmt: skip
+
+
+async def form_fields(request: Request) -> dict[str, str]:
+    """An urlencoded form (the start form has no files: no multipart parser needed)."""
+    body = (await request.body())[:10_000].decode("utf-8", "replace")
+    return {key: values[0] for key, values in parse_qs(body).items()}
+
+
+@router.post("/games")
+async def start_game(request: Request) -> Any:
+    form = await form_fields(request)
+    created = await _service(request).create(
+        form.get("variant", "standard"), form.get("mode", "friend"), form.get("colour", "random"),
+        form.get("level") or None,
+    )  # fmt: skip
+    response = RedirectResponse(f"/g/{created.game_id}", status_code=303)
+    set_seat_cookie(response, request, created.game_id, created.token)
+    return response
+
+
+@router.get("/g/{game_id}")
+async def game_page(request: Request, game_id: str) -> Any:
+    service = _service(request)
+    live = await service.load(game_id)
+    lang = lang_of(request)
+    token = request.cookies.get(seat_cookie(game_id))
+    seats = live.seats_of(token)
+    invite = service.invite_for(live, seats)
+    base = str(request.base_url).rstrip("/")
+    return render(
+        request, "game.html", live=live, variant=live.game.variant, seats=seats,
+        variant_json=variant_json(live.stored.variant, lang),
+        invite_url=f"{base}/g/{game_id}/join/{invite}" if invite else None,
+        private_url=f"{base}/g/{game_id}/seat/{token}" if seats else None,
+        public_url=f"{base}/g/{game_id}",
+    )  # fmt: skip
+
+
+@router.get("/g/{game_id}/join/{invite}")
+async def join(request: Request, game_id: str, invite: str) -> Any:
+    """The invitation: the first visitor takes the free seat; later visitors watch."""
+    service = _service(request)
+    live = await service.load(game_id)
+    response = RedirectResponse(f"/g/{game_id}", status_code=303)
+    if live.seats_of(request.cookies.get(seat_cookie(game_id))):
+        return response  # already seated (the creator testing the link, or a reload)
+    claimed = await service.claim(game_id, invite)
+    if claimed:
+        set_seat_cookie(response, request, game_id, claimed[0])
+    return response
+
+
+@router.get("/g/{game_id}/seat/{token}")
+async def private_link(request: Request, game_id: str, token: str) -> Any:
+    """A seat's private link: brings its holder back to the seat on any device."""
+    live = await _service(request).load(game_id)
+    response = RedirectResponse(f"/g/{game_id}", status_code=303)
+    if live.seats_of(token):
+        set_seat_cookie(response, request, game_id, token)
+    return response
+
+
+@router.post("/g/{game_id}/rematch")
+async def rematch(request: Request, game_id: str) -> Any:
+    new_id, token = await _service(request).rematch(game_id, request.cookies.get(seat_cookie(game_id)))
+    response = RedirectResponse(f"/g/{new_id}", status_code=303)
+    if token:
+        set_seat_cookie(response, request, new_id, token)
+    return response
+
+
+@router.get("/g/{game_id}/record")
+async def record(request: Request, game_id: str) -> Any:
+    live = await _service(request).load(game_id)
+    text = game_record(live, site=str(request.base_url).rstrip("/"))
+    return PlainTextResponse(
+        text, headers={"Content-Disposition": f'attachment; filename="senet-{live.stored.variant}-{game_id}.txt"'}
+    )
+
+
+@router.get("/lang/{code}")
+async def switch_lang(request: Request, code: str) -> Any:
+    target = request.query_params.get("next") or "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        target = "/"  # only local redirects
+    response = RedirectResponse(target, status_code=303)
+    if code in LANGS:
+        response.set_cookie(LANG_COOKIE, code, max_age=365 * 86400, samesite="lax")
+    return response
+
+
+@router.get("/healthz")
+async def healthz() -> Any:
+    return PlainTextResponse("ok")

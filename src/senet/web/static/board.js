@@ -1,0 +1,149 @@
+// The board: an SVG drawing of the 3×10 snake track, its Houses, spools and cones.
+// Pure drawing: game.js owns the state and passes callbacks for clicks and keys.
+
+const SVG = "http://www.w3.org/2000/svg";
+const CELL = 64, X0 = 12, Y0 = 14, OFF_X = X0 + 10 * CELL + 16;
+export const OFF = 31;
+
+export function squareXY(sq) {
+  if (sq === OFF) return [OFF_X + 2, Y0 + 2 * CELL];
+  const row = Math.floor((sq - 1) / 10);
+  const k = (sq - 1) % 10;
+  const col = row === 1 ? 9 - k : k;
+  return [X0 + col * CELL, Y0 + row * CELL];
+}
+
+function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function text(parent, x, y, content, cls, extra = {}) {
+  const node = el("text", { x, y, class: cls, ...extra }, parent);
+  node.textContent = content;
+  return node;
+}
+
+// A spool (seat A): a waisted bobbin. A cone (seat B): a rounded cone. Shapes, not only colours.
+function piece(parent, seat, cx, cy) {
+  const g = el("g", { class: `piece-shape seat-${seat}` }, parent);
+  if (seat === 0) {
+    el("path", {
+      d: `M${cx - 17} ${cy - 20} h34 v6 q-10 6 -10 14 q0 8 10 14 v6 h-34 v-6 q10 -6 10 -14 q0 -8 -10 -14 z`,
+      class: "spool",
+    }, g);
+    el("line", { x1: cx - 17, y1: cy - 14, x2: cx + 17, y2: cy - 14, class: "spool-band" }, g);
+    el("line", { x1: cx - 17, y1: cy + 14, x2: cx + 17, y2: cy + 14, class: "spool-band" }, g);
+  } else {
+    el("path", { d: `M${cx} ${cy - 22} L${cx + 16} ${cy + 16} Q${cx} ${cy + 24} ${cx - 16} ${cy + 16} Z`, class: "cone" }, g);
+    el("circle", { cx, cy: cy - 20, r: 4, class: "cone-tip" }, g);
+  }
+  return g;
+}
+
+export function pieceIcon(seat) {
+  const svg = el("svg", { viewBox: "0 0 48 48", width: 22, height: 22, "aria-hidden": "true", class: "icon" });
+  piece(svg, seat, 24, 24);
+  return svg;
+}
+
+// view: {pieces:[[...],[...]], houses, lastMove, selected, movable: Map(origin -> [{target, text}]),
+//        targets: [{target, text}], seatNames, t, onSelect(origin), onMove(text), onCancel()}
+export function drawBoard(svg, view) {
+  while (svg.firstChild) svg.removeChild(svg.firstChild);
+  const t = view.t;
+  const last = view.lastMove;
+  const lastSquares = new Set();
+  if (last && last.kind === "move") { lastSquares.add(last.origin); lastSquares.add(last.target); }
+  el("rect", { x: X0 - 6, y: Y0 - 6, width: 10 * CELL + 12, height: 3 * CELL + 12, rx: 8, class: "board-frame" }, svg);
+  for (let sq = 1; sq <= 30; sq++) {
+    const [x, y] = squareXY(sq);
+    const house = view.houses[String(sq)];
+    const g = el("g", { class: "square" + (house ? " house" : "") + (lastSquares.has(sq) ? " last" : ""), "data-square": sq }, svg);
+    el("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 4, class: "cell" }, g);
+    text(g, x + 5, y + 14, String(sq), "sq-num");
+    if (house) {
+      text(g, x + CELL - 6, y + 20, house.symbol, "house-symbol", { "text-anchor": "end" });
+      const title = el("title", {}, g);
+      title.textContent = `${sq}: ${house.name}`;
+      text(g, x + CELL / 2, y + CELL - 5, house.name.length > 14 ? house.name.slice(0, 13) + "…" : house.name,
+        "house-name", { "text-anchor": "middle" });
+    }
+  }
+  // the direction of play along the snake
+  el("path", { d: `M${X0 + 10 * CELL - 8} ${Y0 + CELL / 2} q14 0 14 ${CELL / 2} q0 ${CELL / 2} -14 ${CELL / 2}`, class: "flow" }, svg);
+  el("path", { d: `M${X0 + 8} ${Y0 + 1.5 * CELL} q-14 0 -14 ${CELL / 2} q0 ${CELL / 2} 14 ${CELL / 2}`, class: "flow" }, svg);
+  // the bearing-off zone
+  const offG = el("g", { class: "off-zone" + (last && last.off ? " last" : "") }, svg);
+  el("rect", { x: OFF_X, y: Y0 + 2 * CELL, width: 64, height: CELL, rx: 6, class: "cell off" }, offG);
+  text(offG, OFF_X + 32, Y0 + 2 * CELL + 36, t("g.off"), "off-label", { "text-anchor": "middle" });
+
+  for (const seat of [0, 1]) {
+    for (const sq of view.pieces[seat]) {
+      const [x, y] = squareXY(sq);
+      const options = view.movable.get(sq);
+      const label = `${view.seatNames[seat]} ${t("g.on_square")} ${sq}` + (options ? ` — ${t("g.can_move")}` : "");
+      const g = el("g", { class: "piece", "data-square": sq, "data-seat": seat, "aria-label": label }, svg);
+      if (options) {
+        g.classList.add("movable");
+        g.setAttribute("tabindex", "0");
+        g.setAttribute("role", "button");
+        if (view.selected === sq) { g.classList.add("selected"); g.setAttribute("aria-pressed", "true"); }
+        const activate = () => view.onSelect(sq);
+        g.addEventListener("click", activate);
+        g.addEventListener("keydown", (e) => {
+          if (e.key === "Enter" || e.key === " ") { e.preventDefault(); activate(); }
+          if (e.key === "Escape") view.onCancel();
+        });
+      } else {
+        g.setAttribute("role", "img");
+      }
+      el("rect", { x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 6, class: "piece-hit" }, g);
+      piece(g, seat, x + CELL / 2, y + CELL / 2 + 2);
+    }
+  }
+  for (const option of view.targets) {
+    const [x, y] = squareXY(option.target);
+    const w = option.target === OFF ? 64 : CELL;
+    const g = el("g", {
+      class: "target", tabindex: "0", role: "button", "data-target": option.target, "data-move": option.text,
+      "aria-label": `${t("g.move_to")} ${option.target === OFF ? t("g.off") : option.target} (${option.text})`,
+    }, svg);
+    el("rect", { x: x + 3, y: y + 3, width: w - 6, height: CELL - 6, rx: 6, class: "target-ring" }, g);
+    el("circle", { cx: x + w / 2, cy: y + CELL / 2, r: 9, class: "target-dot" }, g);
+    const go = () => view.onMove(option.text);
+    g.addEventListener("click", go);
+    g.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); }
+      if (e.key === "Escape") view.onCancel();
+    });
+  }
+}
+
+// The throw: four sticks (pattern bit set = marked side up) or Bell's long die.
+export function drawThrow(box, lastThrow, instrument, animate, t) {
+  box.replaceChildren();
+  if (!lastThrow) return;
+  if (instrument === "die4") {
+    const die = document.createElement("div");
+    die.className = "die";
+    die.textContent = String(lastThrow.value);
+    box.appendChild(die);
+  } else {
+    for (let i = 0; i < 4; i++) {
+      const stick = document.createElement("div");
+      const up = (lastThrow.pattern >> i) & 1;
+      stick.className = "stick " + (up ? "marked" : "plain");
+      stick.title = up ? t("g.stick_marked") : t("g.stick_plain");
+      box.appendChild(stick);
+    }
+  }
+  box.setAttribute("aria-label", `${t("g.throw")}: ${lastThrow.value}`);
+  if (animate) {
+    box.classList.remove("rolling");
+    void box.offsetWidth; // restart the animation
+    box.classList.add("rolling");
+  }
+}

@@ -1,0 +1,296 @@
+// The game page: one WebSocket to the server, which checks every action; this only shows and asks.
+import { drawBoard, drawThrow, pieceIcon, OFF } from "./board.js";
+
+const root = document.getElementById("game");
+const gameId = root.dataset.game;
+const lang = root.dataset.lang;
+const variant = JSON.parse(root.dataset.variant);
+const $ = (id) => document.getElementById(id);
+
+let T = {};
+let state = null;
+let presence = { online: [false, false], spectators: 0 };
+let ws = null;
+let selected = null;
+let lastThrowPly = null;
+let waiting = false;
+let retry = 500;
+
+function t(key, params = {}) {
+  let s = T[key] || key;
+  for (const [k, v] of Object.entries(params)) s = s.replaceAll(`{${k}}`, v);
+  return s;
+}
+
+const seatName = (seat) => variant.seatNames[seat];
+
+function parseMove(text) {
+  const m = /^(\d+)[-x](\d+|off)$/.exec(text);
+  if (!m) return null;
+  return { origin: Number(m[1]), target: m[2] === "off" ? OFF : Number(m[2]) };
+}
+
+function moveLabel(text) {
+  const step = parseMove(text);
+  if (!step) return t(`move.${text}`);
+  const capture = text.includes("x");
+  return `${step.origin} → ${step.target === OFF ? t("g.off") : step.target}` + (capture ? " ⚔" : "");
+}
+
+function send(message) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+}
+
+function play(text) {
+  if (!state || waiting) return; // one action per state: a double click sends nothing twice
+  waiting = true;
+  selected = null;
+  root.classList.add("waiting");
+  send({ type: "move", ply: state.ply, move: text });
+}
+
+function select(origin) {
+  const options = movableMap().get(origin) || [];
+  if (options.length === 1 && selected === origin) { play(options[0].text); return; }
+  selected = selected === origin ? null : origin;
+  render();
+  const target = document.querySelector("#board .target");
+  if (target) target.focus();
+}
+
+function movableMap() {
+  const map = new Map();
+  for (const text of (state && state.legal) || []) {
+    const step = parseMove(text);
+    if (!step) continue;
+    if (!map.has(step.origin)) map.set(step.origin, []);
+    map.get(step.origin).push({ target: step.target, text });
+  }
+  return map;
+}
+
+function render() {
+  if (!state) return;
+  root.dataset.ply = state.ply;
+  root.dataset.decider = state.decider === null ? "" : state.decider;
+  root.dataset.over = state.outcome ? "1" : "";
+  root.dataset.fen = state.fen;
+  const movable = movableMap();
+  if (selected !== null && !movable.has(selected)) selected = null;
+  drawBoard($("board"), {
+    pieces: state.pieces, houses: variant.houses, lastMove: state.last_move, selected, movable,
+    targets: selected !== null ? movable.get(selected) : [], seatNames: variant.seatNames, t,
+    onSelect: select, onMove: play, onCancel: () => { selected = null; render(); },
+  });
+  const lt = state.last_throw;
+  const fresh = lt && lt.ply !== lastThrowPly;
+  drawThrow($("sticks"), lt, variant.instrument, fresh && lastThrowPly !== null, t);
+  if (lt) lastThrowPly = lt.ply;
+  $("throw-text").textContent = lt ? t(lt.fate ? "g.fate_thrown" : "g.thrown", { seat: seatName(lt.seat), n: lt.value }) : "";
+  renderYou();
+  renderStatus();
+  renderMoves();
+  renderCounters();
+  renderPresence();
+  renderLog();
+  renderOver();
+}
+
+function renderYou() {
+  const you = state.you;
+  const el = $("you");
+  if (state.mode === "local") el.textContent = t("g.local_you");
+  else if (you.length) el.textContent = t("g.you_play", { seat: seatName(you[0]) });
+  else el.textContent = t("g.spectating");
+}
+
+function renderStatus() {
+  const box = $("status");
+  const lines = [];
+  if (state.outcome) {
+    lines.push(resultText());
+  } else if (state.decider !== null) {
+    const mine = state.you.includes(state.decider);
+    const who = seatName(state.decider);
+    if (state.pending === "water") lines.push(t(mine ? "g.water_you" : "g.water_other", { seat: who }));
+    else if (state.pending === "fate") lines.push(t(mine ? "g.fate_you" : "g.fate_other", { seat: who, n: state.throw }));
+    else if (state.mode === "local") lines.push(t("g.local_turn", { seat: who, n: state.throw }));
+    else lines.push(t(mine ? "g.your_move" : "g.waiting_for", { seat: who, n: state.throw }));
+    if (state.decider !== state.turn) lines.push(t("g.decider_not_turn", { seat: who, turn: seatName(state.turn) }));
+    if (mine && state.legal.length === 1 && state.legal[0] === "pass") lines.push(t("g.only_pass"));
+  }
+  for (const seat of [0, 1]) {
+    if (state.extra[seat]) lines.push(t("g.extra_owed", { seat: seatName(seat), n: state.extra[seat] }));
+    if (state.skip[seat]) lines.push(t("g.skip_owed", { seat: seatName(seat), n: state.skip[seat] }));
+  }
+  box.replaceChildren(...lines.map((line) => { const p = document.createElement("p"); p.textContent = line; return p; }));
+  box.className = "status" + (state.decider !== null && state.you.includes(state.decider) ? " your-turn" : "");
+}
+
+function renderMoves() {
+  const box = $("moves");
+  const buttons = state.legal.map((text, i) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.move = text;
+    b.textContent = moveLabel(text);
+    b.title = text;
+    if (i < 9) b.setAttribute("aria-keyshortcuts", String(i + 1));
+    b.addEventListener("click", () => play(text));
+    return b;
+  });
+  box.replaceChildren(...buttons);
+  box.hidden = !buttons.length;
+}
+
+function renderCounters() {
+  const table = $("counters");
+  const head = document.createElement("tr");
+  const cols = ["g.col_player", "g.col_board", variant.scoring === "points" ? "g.col_score" : "g.col_off"];
+  if (state.captured.some(Boolean) || variant.name === "bell") cols.push("g.col_captured");
+  if (state.drowned.some(Boolean) || variant.name.startsWith("adelaida")) cols.push("g.col_drowned");
+  for (const c of cols) { const th = document.createElement("th"); th.scope = "col"; th.textContent = t(c); head.appendChild(th); }
+  const rows = [0, 1].map((seat) => {
+    const tr = document.createElement("tr");
+    tr.dataset.seat = seat;
+    if (!state.outcome && state.turn === seat) tr.className = "on-turn";
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.append(pieceIcon(seat), " " + seatName(seat));
+    if (state.you.includes(seat) && state.mode !== "local") th.append(` (${t("g.you")})`);
+    const seatInfo = state.seats[seat];
+    if (seatInfo && seatInfo.kind === "computer") th.append(` (${t("g.computer")})`);
+    tr.appendChild(th);
+    const values = [state.pieces[seat].length, state.off[seat]];
+    if (cols.includes("g.col_captured")) values.push(state.captured[seat]);
+    if (cols.includes("g.col_drowned")) values.push(state.drowned[seat]);
+    for (const v of values) { const td = document.createElement("td"); td.textContent = String(v); tr.appendChild(td); }
+    return tr;
+  });
+  table.replaceChildren(head, ...rows);
+}
+
+function renderPresence() {
+  if (!state) return;
+  const el = $("presence");
+  const parts = [];
+  if (state.mode === "friend") {
+    for (const seat of [0, 1]) {
+      if (state.you.includes(seat)) continue;
+      const info = state.seats[seat];
+      let status = !info.taken ? t("g.seat_free") : presence.online[seat] ? t("g.online") : t("g.offline");
+      parts.push(`${seatName(seat)}: ${status}`);
+    }
+  }
+  if (presence.spectators) parts.push(t("g.spectators", { n: presence.spectators }));
+  el.textContent = parts.join(" · ");
+  el.dataset.online = JSON.stringify(presence.online);
+}
+
+function renderLog() {
+  const list = $("move-list");
+  const items = [];
+  let current = null;
+  for (const h of state.history) {
+    if (h.kind === "throw" && !h.fate && (!current || current.seat !== h.seat || current.closed)) {
+      current = { seat: h.seat, parts: [], closed: false };
+      items.push(current);
+    }
+    if (!current) continue;
+    if (h.kind === "throw") current.parts.push(`(${h.value})`);
+    else {
+      current.parts.push(h.seat !== current.seat ? `${"AB"[h.seat]}: ${h.text}` : h.text);
+      if (h.skipped !== null && h.skipped !== undefined) { current.parts.push(`{${t("g.skipped", { seat: seatName(h.skipped) })}}`); current.closed = true; }
+    }
+  }
+  const nodes = items.map((item, i) => {
+    const li = document.createElement("li");
+    li.textContent = `${seatName(item.seat)}: ${item.parts.join(" ")}`;
+    if (i === items.length - 1) li.className = "latest";
+    return li;
+  });
+  list.replaceChildren(...nodes);
+  list.scrollTop = list.scrollHeight;
+}
+
+function resultText() {
+  const o = state.outcome;
+  const score = variant.scoring === "points" ? ` (${o.score[0]}:${o.score[1]})` : "";
+  if (o.winner === null) return t("g.draw") + score;
+  if (state.you.includes(o.winner) && state.mode !== "local") return t("g.you_won") + score;
+  if (state.you.length && state.mode !== "local") return t("g.you_lost", { seat: seatName(o.winner) }) + score;
+  return t("g.won", { seat: seatName(o.winner) }) + score;
+}
+
+function renderOver() {
+  const box = $("over");
+  box.hidden = !state.outcome;
+  if (!state.outcome) return;
+  $("result").textContent = resultText();
+  $("fair-secret").textContent = `${t("g.commitment")} ${state.fairness.commitment} · ${t("g.secret")} ${state.fairness.secret}`;
+  const link = $("rematch-link");
+  if (state.rematch) {
+    link.hidden = false;
+    link.querySelector("a").href = `/g/${state.rematch}`;
+    const offer = $("rematch-offer");
+    if (offer) offer.hidden = false;
+  }
+}
+
+function showError(message) {
+  let box = $("error");
+  if (!box) {
+    box = document.createElement("p");
+    box.id = "error";
+    box.className = "error";
+    box.setAttribute("role", "alert");
+    $("status").after(box);
+  }
+  box.textContent = message;
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(() => { box.textContent = ""; }, 5000);
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  ws = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}`);
+  ws.addEventListener("open", () => { retry = 500; $("conn").textContent = ""; root.dataset.connected = "1"; });
+  ws.addEventListener("message", (event) => {
+    const data = JSON.parse(event.data);
+    if (data.type === "state") {
+      state = data; waiting = false; root.classList.remove("waiting"); render();
+    } else if (data.type === "presence") {
+      presence = data; renderPresence();
+    } else if (data.type === "error") {
+      waiting = false; root.classList.remove("waiting");
+      showError(t(`err.${data.code}`) + (data.code === "illegal" || data.code === "bad_move" ? ` ${data.message}` : ""));
+      if (data.code === "stale") send({ type: "state" });
+    }
+  });
+  ws.addEventListener("close", () => {
+    root.dataset.connected = "";
+    $("conn").textContent = t("g.reconnecting");
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 5000);
+  });
+}
+
+document.addEventListener("keydown", (e) => {
+  if (e.target instanceof HTMLInputElement || e.altKey || e.ctrlKey || e.metaKey) return;
+  if (/^[1-9]$/.test(e.key) && state && state.legal.length >= Number(e.key)) {
+    e.preventDefault();
+    play(state.legal[Number(e.key) - 1]);
+  } else if (e.key === "Escape" && selected !== null) {
+    selected = null; render();
+  }
+});
+
+for (const button of document.querySelectorAll("button[data-copy]")) {
+  button.addEventListener("click", async () => {
+    const input = $(button.dataset.copy);
+    input.select();
+    try { await navigator.clipboard.writeText(input.value); button.textContent = t("g.copied"); } catch { /* selected: copy by hand */ }
+  });
+}
+
+fetch(`/api/i18n/${lang}`).then((r) => r.json()).then((catalog) => { T = catalog; render(); }).finally(connect);
