@@ -108,6 +108,7 @@ def game_record(live: LiveGame, site: str = "") -> str:
     names = {s.seat: ("computer" if s.kind == "computer" else "human") for s in stored.seats}
     tags = {
         "Event": "Senet game " + stored.id,
+        "GameId": stored.id,
         "Site": site,
         "Date": stored.created_at.astimezone(timezone.utc).strftime("%Y.%m.%d")
         if stored.created_at.tzinfo

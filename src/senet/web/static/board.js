@@ -2,15 +2,39 @@
 // Pure drawing: game.js owns the state and passes callbacks for clicks and keys.
 
 const SVG = "http://www.w3.org/2000/svg";
-const CELL = 64, X0 = 12, Y0 = 14, OFF_X = X0 + 10 * CELL + 16;
+const CELL = 64, X0 = 12, Y0 = 14, OFF_GAP = 16;
 export const OFF = 31;
+// Wide screens: three rows of ten. Narrow screens (phones): three columns of ten, the same snake.
+let vertical = false;
 
 export function squareXY(sq) {
-  if (sq === OFF) return [OFF_X + 2, Y0 + 2 * CELL];
-  const row = Math.floor((sq - 1) / 10);
-  const k = (sq - 1) % 10;
-  const col = row === 1 ? 9 - k : k;
-  return [X0 + col * CELL, Y0 + row * CELL];
+  let row, col;
+  if (sq === OFF) { row = 2; col = 10; } else {
+    row = Math.floor((sq - 1) / 10);
+    const k = (sq - 1) % 10;
+    col = row === 1 ? 9 - k : k;
+  }
+  const gap = sq === OFF ? OFF_GAP : 0;
+  return vertical ? [X0 + row * CELL, Y0 + col * CELL + gap] : [X0 + col * CELL + gap, Y0 + row * CELL];
+}
+
+// Hieroglyphs drawn as simple strokes: many systems have no font for Egyptian hieroglyphs.
+const GLYPHS = {
+  "\u{132F9}": "M0 -7 a4 5 0 1 1 0.01 0 M0 -2 v11 M-6 1 h12", // ankh
+  "\u{13124}": "M-4 -1 a4 5 0 1 0 8 0 a4 5 0 1 0 -8 0 M0 -9 v4 M-3 -6 h6", // nfr: beauty
+  "\u{13217}": "M-8 -5 l2 -2 l2 2 l2 -2 l2 2 l2 -2 l2 2 l2 -2 l2 2 M-8 0 l2 -2 l2 2 l2 -2 l2 2 l2 -2 l2 2 l2 -2 l2 2 M-8 5 l2 -2 l2 2 l2 -2 l2 2 l2 -2 l2 2 l2 -2 l2 2", // water
+  "\u{131F3}": "M0 -7 a7 7 0 1 1 -0.01 0 M0 -1 a1 1 0 1 1 -0.01 0", // sun disk: Ra
+  "\u{13080}": "M-8 0 q8 -8 16 0 q-8 6 -16 0 M0 -3 a2 2 0 1 1 -0.01 0 M-3 3 l-2 6 M2 3 q4 2 2 6", // eye of Horus
+  "\u{1319B}": "M-8 0 q6 -7 12 0 q-6 7 -12 0 M4 0 l5 -4 v8 z", // fish: the net
+  "\u{1317D}": "M-6 4 q0 -8 8 -8 q4 0 5 3 l-3 1 q2 4 -2 6 z M-2 4 v5 M2 4 v5 M-7 -4 a3 3 0 1 1 0.01 0", // ba bird
+};
+
+function glyph(parent, symbol, x, y) {
+  const d = GLYPHS[symbol];
+  if (!d) return text(parent, x, y + 5, symbol, "house-symbol", { "text-anchor": "middle" });
+  const node = el("path", { d, class: "glyph", transform: `translate(${x} ${y})` }, parent);
+  node.setAttribute("aria-hidden", "true");
+  return node;
 }
 
 function el(name, attrs = {}, parent = null) {
@@ -53,11 +77,15 @@ export function pieceIcon(seat) {
 //        targets: [{target, text}], seatNames, t, onSelect(origin), onMove(text), onCancel()}
 export function drawBoard(svg, view) {
   while (svg.firstChild) svg.removeChild(svg.firstChild);
+  vertical = (svg.parentElement ? svg.parentElement.clientWidth : 800) < 520;
+  const [wide, high] = vertical ? [3 * CELL + 2 * X0, 11 * CELL + OFF_GAP + 2 * Y0] : [11 * CELL + OFF_GAP + 2 * X0, 3 * CELL + 2 * Y0];
+  svg.setAttribute("viewBox", `0 0 ${wide} ${high}`);
+  svg.classList.toggle("vertical", vertical);
   const t = view.t;
   const last = view.lastMove;
   const lastSquares = new Set();
   if (last && last.kind === "move") { lastSquares.add(last.origin); lastSquares.add(last.target); }
-  el("rect", { x: X0 - 6, y: Y0 - 6, width: 10 * CELL + 12, height: 3 * CELL + 12, rx: 8, class: "board-frame" }, svg);
+  el("rect", { x: X0 - 6, y: Y0 - 6, width: (vertical ? 3 : 10) * CELL + 12, height: (vertical ? 10 : 3) * CELL + 12, rx: 8, class: "board-frame" }, svg);
   for (let sq = 1; sq <= 30; sq++) {
     const [x, y] = squareXY(sq);
     const house = view.houses[String(sq)];
@@ -65,20 +93,18 @@ export function drawBoard(svg, view) {
     el("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 4, class: "cell" }, g);
     text(g, x + 5, y + 14, String(sq), "sq-num");
     if (house) {
-      text(g, x + CELL - 6, y + 20, house.symbol, "house-symbol", { "text-anchor": "end" });
+      glyph(g, house.symbol, x + CELL - 16, y + 18);
       const title = el("title", {}, g);
       title.textContent = `${sq}: ${house.name}`;
       text(g, x + CELL / 2, y + CELL - 5, house.name.length > 14 ? house.name.slice(0, 13) + "…" : house.name,
         "house-name", { "text-anchor": "middle" });
     }
   }
-  // the direction of play along the snake
-  el("path", { d: `M${X0 + 10 * CELL - 8} ${Y0 + CELL / 2} q14 0 14 ${CELL / 2} q0 ${CELL / 2} -14 ${CELL / 2}`, class: "flow" }, svg);
-  el("path", { d: `M${X0 + 8} ${Y0 + 1.5 * CELL} q-14 0 -14 ${CELL / 2} q0 ${CELL / 2} 14 ${CELL / 2}`, class: "flow" }, svg);
   // the bearing-off zone
+  const [ox, oy] = squareXY(OFF);
   const offG = el("g", { class: "off-zone" + (last && last.off ? " last" : "") }, svg);
-  el("rect", { x: OFF_X, y: Y0 + 2 * CELL, width: 64, height: CELL, rx: 6, class: "cell off" }, offG);
-  text(offG, OFF_X + 32, Y0 + 2 * CELL + 36, t("g.off"), "off-label", { "text-anchor": "middle" });
+  el("rect", { x: ox + 1, y: oy + 1, width: CELL - 2, height: CELL - 2, rx: 6, class: "cell off" }, offG);
+  text(offG, ox + CELL / 2, oy + 36, t("g.off"), "off-label", { "text-anchor": "middle" });
 
   for (const seat of [0, 1]) {
     for (const sq of view.pieces[seat]) {
@@ -106,7 +132,7 @@ export function drawBoard(svg, view) {
   }
   for (const option of view.targets) {
     const [x, y] = squareXY(option.target);
-    const w = option.target === OFF ? 64 : CELL;
+    const w = CELL;
     const g = el("g", {
       class: "target", tabindex: "0", role: "button", "data-target": option.target, "data-move": option.text,
       "aria-label": `${t("g.move_to")} ${option.target === OFF ? t("g.off") : option.target} (${option.text})`,

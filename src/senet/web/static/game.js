@@ -294,3 +294,6 @@ for (const button of document.querySelectorAll("button[data-copy]")) {
 }
 
 fetch(`/api/i18n/${lang}`).then((r) => r.json()).then((catalog) => { T = catalog; render(); }).finally(connect);
+
+let resizeTimer = null;
+window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(render, 150); });
