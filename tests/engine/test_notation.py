@@ -117,7 +117,7 @@ def test_error_missing_fields_and_spaces():
     err = _error(f"standard {BOARD}")
     assert err.column == len(f"standard {BOARD}") + 1 and "side on turn" in err.expected
     err = _error(f"standard  {BOARD} A -")
-    assert err.column == 1 and "single spaces" in err.expected
+    assert err.column == len("standard ") and "single spaces" in err.expected  # at the doubled space
     err = _error("")
     assert "variant" in err.expected or "ends too early" in err.message
 

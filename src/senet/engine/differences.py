@@ -82,7 +82,12 @@ def _capture(v: Variant, lang: str) -> str:
 
 
 def _safe(v: Variant, lang: str) -> str:
-    return (f"Клетки {_squares(v.safe, lang)}." if lang == "ru" else f"Squares {_squares(v.safe, lang)}.") if v.safe else "—"
+    if not v.safe:
+        return "—"
+    one = len(v.safe) == 1
+    if lang == "ru":
+        return f"{'Клетка' if one else 'Клетки'} {_squares(v.safe, lang)}."
+    return f"{'Square' if one else 'Squares'} {_squares(v.safe, lang)}."
 
 
 _EFFECTS = {

@@ -71,9 +71,10 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
 
     ``line`` and ``column`` say where ``text`` starts in a larger document (a game record).
     """
-    if text != text.strip() or "  " in text or "\t" in text:
-        raise NotationError("fields are separated by single spaces, with no space around the line", line, column,
-                            "single spaces between fields")  # fmt: skip
+    bad_space = re.search(r"^\s|\s\Z|\s\s|[^\S ]", text)
+    if bad_space:
+        raise NotationError("fields are separated by single spaces, with no space around the line", line,
+                            column + bad_space.start(), "single spaces between fields")  # fmt: skip
     tokens: list[tuple[int, str]] = []
     pos = 0
     for token in text.split(" "):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 __all__ = ["Instrument", "STICKS", "DIE4", "sticks_value"]
 
@@ -51,16 +52,16 @@ class Instrument:
             raise ValueError(f"a {self.name} pattern is 0-{self.patterns - 1}, got {pattern}")
         return pattern + 1
 
-    @property
+    @cached_property
     def outcomes(self) -> tuple[tuple[int, Fraction], ...]:
-        """Every throw value with its exact probability, in increasing order of value."""
+        """Every throw value with its exact probability, in increasing order of value (computed once)."""
         counts: dict[int, int] = {}
         for pattern in range(self.patterns):
             value = self.value_of(pattern)
             counts[value] = counts.get(value, 0) + 1
         return tuple((value, Fraction(count, self.patterns)) for value, count in sorted(counts.items()))
 
-    @property
+    @cached_property
     def values(self) -> tuple[int, ...]:
         return tuple(value for value, _ in self.outcomes)
 
