@@ -300,19 +300,17 @@ class GameService:
 
     async def _commit(self, live: LiveGame, new: list[StoredAction]) -> None:
         """Append ``new`` and the throws that follow it, store them in one transaction, publish."""
-        game = live.game
-        pushed = 0
+        # Work on a scratch game so that readers never see a position ahead of the stored history.
+        game = Game(live.game.position)
         try:
             for action in new:
                 game.push(parse_move(action.notation))
-                pushed += 1
             dice = live.dice()
             n = live.throws + sum(1 for a in new if a.kind == "throw")
             while game.position.is_chance():
                 pattern, value = dice.throw(n)
                 new.append(StoredAction(live.ply + len(new), "throw", game.position.turn, str(value), pattern))
                 game.push_throw(value)
-                pushed += 1
                 n += 1
             outcome = game.outcome()
             finish = None
@@ -322,14 +320,10 @@ class GameService:
             if new:
                 await self.storage.append(live.id, live.ply, new, finish)
         except ConflictError:
-            for _ in range(pushed):
-                game.pop()
             await self.reload(live.id)
             raise GameError("stale", "another action was stored first: reload the state", 409) from None
-        except BaseException:
-            for _ in range(pushed):
-                game.pop()
-            raise
+        for action in game.actions:
+            live.game.push_action(action)
         live.history.extend(new)
         live.stored.ply = live.ply
         if finish:
