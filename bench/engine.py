@@ -192,6 +192,26 @@ def bench_playouts(engine: Engine, variant: str, seconds: float, seed: int) -> d
     }
 
 
+def bench_raw_playouts(variant: str, seconds: float, seed: int) -> dict:
+    """Our engine's playouts on the raw integer state (:func:`senet.engine.flow.random_playout`),
+    the path search and Monte Carlo use: same rules, no Position object per move."""
+    from senet.engine import Position, find_variant
+    from senet.engine.flow import random_playout
+    from senet.engine.rules import tables_for
+
+    v = find_variant(variant)
+    tables, state, rng = tables_for(v), Position.initial(v).state, random.Random(seed)
+    games = moves = 0
+    start = _clock()
+    while True:
+        moves += random_playout(tables, state, rng)[1]
+        games += 1
+        if _clock() >= start + seconds:
+            break
+    elapsed = _clock() - start
+    return {"raw_playouts_per_s": games / elapsed, "raw_moves_per_s": moves / elapsed}
+
+
 def sample_positions(engine: Engine, variant: str, count: int, seed: int) -> list[State]:
     """A fixed sample of reachable decision positions: every 7th decision of seeded random
     playouts, so early, middle and late positions are all represented.  Same seed, same sample."""
@@ -260,7 +280,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     engine = ENGINES[args.engine]()
     rows = []
     for variant in args.variant or list(VARIANTS):
-        play = bench_playouts(engine, variant, seconds * 0.75, args.seed)
+        play = bench_playouts(engine, variant, seconds * 0.5, args.seed)
+        if args.engine == "senet":
+            play.update(bench_raw_playouts(variant, seconds * 0.25, args.seed))
         positions = sample_positions(engine, variant, sample_size, args.seed + 1)
         gen = bench_generation(engine, positions, seconds * 0.25)
         ref = LUDII.get(variant, {})
@@ -270,17 +292,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps({"engine": engine.name, "machine": _machine(), "seconds": seconds, "rows": rows}, indent=2))
         return 0
     print(f"engine: {engine.name}   machine: {_machine()}   budget: {seconds:g} s CPU per variant")
-    head = ("variant", "playouts/s", "moves/s", "moves/game", "µs/legal", "Ludii po/s", "ours/Ludii",
-            "Ludii mv/s", "ours/Ludii")  # fmt: skip
+    head = ("variant", "playouts/s", "moves/s", "moves/game", "µs/legal", "raw po/s", "raw/API",
+            "Ludii po/s", "raw/Ludii", "raw mv/s", "Ludii mv/s", "raw/Ludii")  # fmt: skip
     table = [head]
     for r in rows:
         table.append((
             r["variant"], f"{r['playouts_per_s']:,.0f}", f"{r['moves_per_s']:,.0f}", f"{r['moves_per_playout']:.0f}",
             f"{r['us_per_generation']:.2f}",
+            f"{r.get('raw_playouts_per_s', 0):,.0f}", _ratio(r.get("raw_playouts_per_s", 0), r["playouts_per_s"]),
             f"{r['ludii_playouts_per_s']:,.0f}" if r["ludii_playouts_per_s"] else "—",
-            _ratio(r["playouts_per_s"], r["ludii_playouts_per_s"]),
+            _ratio(r.get("raw_playouts_per_s", r["playouts_per_s"]), r["ludii_playouts_per_s"]),
+            f"{r.get('raw_moves_per_s', 0):,.0f}",
             f"{r['ludii_moves_per_s']:,.0f}" if r["ludii_moves_per_s"] else "—",
-            _ratio(r["moves_per_s"], r["ludii_moves_per_s"]),
+            _ratio(r.get("raw_moves_per_s", r["moves_per_s"]), r["ludii_moves_per_s"]),
         ))  # fmt: skip
     widths = [max(len(row[i]) for row in table) for i in range(len(head))]
     for index, row in enumerate(table):
@@ -288,6 +312,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if index == 0:
             print("  ".join("-" * w for w in widths))
     print("Rates are per CPU second of this process.  moves = decisions (passes included), not throws.")
+    print("playouts/s drives the public Position API (one object per throw and move); raw po/s plays the")
+    print("same rules on the flat integer state (senet.engine.flow.random_playout); raw/API is their same-run ratio.")
     print("µs/legal = one legal-move generation, median of passes over a fixed sample of reachable positions.")
     print("Ludii figures are from the issue (Ludii's own random playouts on a comparable machine), not measured")
     print("in this run: the ratio compares two programs across runs, not a same-run measurement.")
