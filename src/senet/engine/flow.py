@@ -23,7 +23,7 @@ from random import Random
 from typing import Sequence
 
 from .moves import MOVE, PASS, RETURN, REVIVE, RISK, Move
-from .rules import TARGET, VICTIM, Tables, bit, free_square_behind, iter_squares, step
+from .rules import TARGET, VICTIM, Tables, bit, forward_origins, free_square_behind, iter_squares, step
 from .variants import OFF, HouseKind
 
 __all__ = ["legal_moves", "play", "winner", "random_playout", "NO_PENDING", "PENDING_FATE", "PENDING_WATER"]
@@ -93,6 +93,15 @@ def legal_moves(t: Tables, s: Sequence[int]) -> list[Move]:
 def _collect(t: Tables, me: int, opp: int, mask: int, n: int, per_piece: bool, moves: list[Move]) -> None:
     """Append the move of every piece of ``mask`` (forward, or back where §16 allows it)."""
     table = t.moves
+    if t.parallel:
+        board, off = forward_origins(t, me, opp, mask, n)
+        both = board | off
+        while both:
+            low = both & -both
+            both ^= low
+            sq = low.bit_length()
+            moves.append(table[sq][OFF] if off & low else table[sq][sq + n])
+        return
     while mask:
         low = mask & -mask
         mask ^= low

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from .variants import OFF, SQUARES, HouseKind, Variant
 
-__all__ = ["Tables", "tables_for", "step", "VICTIM", "iter_squares", "free_square_behind"]
+__all__ = ["Tables", "tables_for", "step", "forward_origins", "VICTIM", "iter_squares", "free_square_behind"]
 
 #: Added to a target square returned by :func:`step` when the move lands on an opponent.
 VICTIM = 64
@@ -36,6 +36,7 @@ class Tables:
         "stop_mask", "singles", "protection", "drown_attack", "capture_remove", "backward",
         "priority", "extra_throws", "water_sq", "water_bit", "fate_sq", "fate_bit",
         "rebirth", "revival", "race", "pieces", "throws", "ba_sq", "moves",
+        "parallel", "board_origins", "off_origins", "shielded",
     )  # fmt: skip
 
     def __init__(self, v: Variant) -> None:
@@ -98,6 +99,20 @@ class Tables:
         from .moves import MOVE, Move
 
         self.moves = [[Move(MOVE, o, d) for d in range(OFF + 1)] for o in range(SQUARES + 1)]
+        # Bit-parallel forward moves (see forward_origins) where passing is free and no House
+        # of Ba or triple rule needs a square-by-square look.
+        self.parallel = not self.singles and self.ba_sq < 0 and self.protection != _PROTECT_TRIPLE
+        self.board_origins = [0] * 7  # by throw: origins whose piece lands on the board
+        self.off_origins = [0] * 7  # by throw: origins whose piece bears off
+        for n in range(1, 7):
+            for o in range(1, SQUARES + 1):
+                if self.exit_only[o] or o + n > SQUARES:
+                    if n in self.bear_off[o]:
+                        self.off_origins[n] |= bit(o)
+                elif not self.path[o][o + n] & self.stop_mask:
+                    self.board_origins[n] |= bit(o)
+        #: squares whose pieces can take part in protection (kendall rule 5 leaves 27-30 out)
+        self.shielded = sum(bit(sq) for sq in range(1, SQUARES + 1) if sq not in v.unprotected)
 
 
 @lru_cache(maxsize=None)
@@ -145,6 +160,22 @@ def _blocked(t: Tables, occupied: int, a: int, b: int) -> bool:
     """adelaida §8, §12, §14: only single pieces may be passed over, never two side by side."""
     inside = occupied & t.path[a][b]
     return bool(inside & (inside >> 1))
+
+
+def forward_origins(t: Tables, me: int, opp: int, mask: int, n: int) -> tuple[int, int]:
+    """All forward moves of the pieces of ``mask`` at once, for variants with ``t.parallel``:
+    (origins whose piece lands on the board at origin + n, origins whose piece bears off).
+
+    The same rules as :func:`step`, on whole masks: not onto one's own piece, not onto a safe
+    or protected opponent (a piece protected by a neighbour of its colour; never on the squares
+    where a piece is attacked into the House of Water, which are outside ``t.shielded``).
+    """
+    blocked = me | opp & t.safe
+    if t.protection:
+        guard = opp & t.shielded
+        blocked |= guard & ((guard << 1) | (guard >> 1))
+    landing = ((mask & t.board_origins[n]) << n) & ~blocked
+    return landing >> n, mask & t.off_origins[n]
 
 
 def step(t: Tables, me: int, opp: int, origin: int, n: int, forward: bool) -> int:
