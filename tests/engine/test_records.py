@@ -187,3 +187,20 @@ def test_push_illegal_changes_nothing():
     game.push("9-12")
     assert game.actions == (Throw(3), parse_move("9-12"))
     assert [str(a) for a in game.actions] == ["(3)", "9-12"]
+
+
+def test_turn_markers_may_be_left_out():
+    text = HEAD + "(3) 9-12 (4) 8x12 {a swap} (2) 12-14\n(2) 7-9\n"
+    record = parse_record(text)
+    assert [str(a) for a in record.actions] == ["(3)", "9-12", "(4)", "8-12", "(2)", "12-14", "(2)", "7-9"]
+    assert record.text() == HEAD + "1. A: (3) 9-12\n2. B: (4) 8x12 (2) 12-14\n3. A: (2) 7-9\n"
+
+
+def test_kendall_water_choice_of_the_other_seat_stays_in_the_turn():
+    start = Position.from_fen(fen("kendall", [26, 3], [29, 1], "A"))
+    game = Game(start)
+    for action in (3, "26-29", "risk", 2, "pass"):
+        game.push_throw(action) if isinstance(action, int) else game.push(action)
+    text = GameRecord.from_game(game).text()
+    assert "1. A: (3) 26x29 risk\n2. B: (2) pass\n" in text
+    assert parse_record(text).actions == list(game.actions)

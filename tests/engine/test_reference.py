@@ -530,3 +530,12 @@ def test_reference_itself_sees_the_rules():
     assert reference(p)[0] == ["17-25"]
     p = Position.from_fen(fen("standard", [1], [4, 6], "A", 3))
     assert reference(p)[0] == ["1-4"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(name=st.sampled_from(ALL_VARIANTS), rng=st.randoms(use_true_random=False))
+def test_reference_agrees_on_hypothesis_boards(name, rng):
+    """Hypothesis drives the random board builder (and shrinks a failing board to a small one)."""
+    p = random_board_position(name, rng)
+    if not p.is_over():
+        check(p)
