@@ -32,7 +32,6 @@ class SiteServer:
         self.port = port or free_port()
         self.computer_delay = computer_delay
         self.process: subprocess.Popen[str] | None = None
-        self.first_line = ""
 
     @property
     def url(self) -> str:
@@ -48,20 +47,22 @@ class SiteServer:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "senet.cli", "serve", "--port", str(self.port),
              "--database-url", f"sqlite+aiosqlite:///{self.db}", "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            cwd=ROOT, env=env, stdout=self.log.open("a"), stderr=subprocess.STDOUT, text=True,
         )  # fmt: skip
-        assert self.process.stdout is not None
-        self.first_line = self.process.stdout.readline()
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.first_line}{self.process.stdout.read()}")
+                raise RuntimeError(f"server exited: {self.log.read_text()}")
             try:
                 if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError("server did not start in 30 s")
+
+    @property
+    def log(self) -> Path:
+        return self.db.with_suffix(".log")
 
     def stop(self) -> None:
         if self.process is not None:

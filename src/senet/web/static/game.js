@@ -38,15 +38,21 @@ function moveLabel(text) {
 }
 
 function send(message) {
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+  if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+  ws.send(JSON.stringify(message));
+  return true;
 }
+
+let waitTimer = null;
 
 function play(text) {
   if (!state || waiting) return; // one action per state: a double click sends nothing twice
+  if (!send({ type: "move", ply: state.ply, move: text })) { showError(t("g.reconnecting")); return; }
   waiting = true;
   selected = null;
   root.classList.add("waiting");
-  send({ type: "move", ply: state.ply, move: text });
+  clearTimeout(waitTimer);
+  waitTimer = setTimeout(() => { if (waiting) { waiting = false; root.classList.remove("waiting"); send({ type: "state" }); } }, 8000);
 }
 
 function select(origin) {
@@ -254,7 +260,9 @@ function showError(message) {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   ws = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}`);
-  ws.addEventListener("open", () => { retry = 500; $("conn").textContent = ""; root.dataset.connected = "1"; });
+  ws.addEventListener("open", () => {
+    retry = 500; waiting = false; root.classList.remove("waiting"); $("conn").textContent = ""; root.dataset.connected = "1";
+  });
   ws.addEventListener("message", (event) => {
     const data = JSON.parse(event.data);
     if (data.type === "state") {
