@@ -75,7 +75,7 @@ LEVELS: tuple[Level, ...] = (
     Level("master", "Master", "Мастер",
           "Looks ahead over every throw and plays small endgames perfectly.",
           "Просчитывает все броски вперёд и безупречно играет короткие эндшпили.",
-          depth=2, solve_states=40_000),
+          depth=2, solve_states=15_000),
 )  # fmt: skip
 
 _BY_KEY = {level.key: level for level in LEVELS}

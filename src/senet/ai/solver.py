@@ -26,7 +26,7 @@ from typing import Iterable
 
 import numpy as np
 
-from senet.engine import Move, Position
+from senet.engine import Move, Position, Variant
 
 from .evaluation import terminal_value
 
@@ -55,7 +55,16 @@ class Solution:
     variant_name: str
     iterations: int = 0
     residual: float = 0.0
-    positions: list[Position] = field(default_factory=list, repr=False)
+    variant: Variant | None = field(default=None, repr=False)
+
+    def position(self, i: int) -> Position:
+        """The ``i``-th position of the table (positions are rebuilt from their states)."""
+        assert self.variant is not None
+        return Position(self.variant, self.states[i])
+
+    @property
+    def states(self) -> list[tuple[int, ...]]:
+        return list(self.index)
 
     def __contains__(self, position: Position) -> bool:
         return position.variant.name == self.variant_name and position.state in self.index
@@ -96,22 +105,25 @@ def solve_many(
     if not roots:
         raise ValueError("nothing to solve")
     name = roots[0].variant.name
+    variant = roots[0].variant
     index: dict[tuple[int, ...], int] = {}
-    positions: list[Position] = []
+    # Only the state tuples are kept (a Position per state would cost several times the memory).
+    states: list[tuple[int, ...]] = []
     for root in roots:
         if root.variant.name != name:
             raise ValueError("all roots must share one variant")
         if root.state not in index:
-            index[root.state] = len(positions)
-            positions.append(root)
+            index[root.state] = len(states)
+            states.append(root.state)
     kinds: list[int] = []
+    terminal: dict[int, float] = {}
     # Per open node: (first edge, edge count); edges: target index and probability.
     targets: list[int] = []
     probs: list[float] = []
     starts: list[int] = []
     i = 0
-    while i < len(positions):
-        pos = positions[i]
+    while i < len(states):
+        pos = Position(variant, states[i])
         kind = _kind(pos)
         kinds.append(kind)
         starts.append(len(targets))
@@ -121,23 +133,24 @@ def solve_many(
             children = [(pos._play(m), 1.0) for m in pos.legal_moves()]
         else:
             children = []
+            terminal[i] = terminal_value(pos)  # type: ignore[assignment]
         for child, p in children:
             j = index.get(child.state)
             if j is None:
-                j = index[child.state] = len(positions)
-                positions.append(child)
-                if len(positions) > max_states:
+                j = index[child.state] = len(states)
+                states.append(child.state)
+                if len(states) > max_states:
                     raise TooLarge(f"more than {max_states} reachable positions")
             targets.append(j)
             probs.append(p)
         i += 1
     starts.append(len(targets))
-    values, iterations, residual = _iterate(positions, kinds, starts, targets, probs, tol, max_iter)
-    return Solution(index, values, name, iterations, residual, positions)
+    values, iterations, residual = _iterate(terminal, kinds, starts, targets, probs, tol, max_iter)
+    return Solution(index, values, name, iterations, residual, variant)
 
 
 def _iterate(
-    positions: list[Position],
+    terminal: dict[int, float],
     kinds: list[int],
     starts: list[int],
     targets: list[int],
@@ -146,14 +159,14 @@ def _iterate(
     max_iter: int,
 ) -> tuple[np.ndarray, int, float]:
     """Jacobi value iteration on the flat edge arrays; returns (values, sweeps, last change)."""
-    n = len(positions)
+    n = len(kinds)
     kind = np.array(kinds, dtype=np.int8)
     start = np.array(starts, dtype=np.int64)
     tgt = np.array(targets, dtype=np.int64)
     prob = np.array(probs, dtype=np.float64)
     values = np.full(n, 0.5)
-    for k in np.flatnonzero(kind == _TERMINAL):
-        values[k] = terminal_value(positions[k])
+    for k, v in terminal.items():
+        values[k] = v
     groups = []
     for which in (_CHANCE, _MAX, _MIN):
         nodes = np.flatnonzero(kind == which)

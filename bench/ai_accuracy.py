@@ -1,0 +1,138 @@
+"""How often the top level plays an optimal move in solvable endgames, and what it loses.
+
+For each variant, a fixed seeded sample of endgame positions (a throw pending, at least two
+legal moves, one or two pieces a side left, at most :data:`MAX_TOTAL` in all; in Bell one or two a side
+on the board, with a score that is still open) on the last squares of
+the track.  One shared exact solution of everything reachable from the sample is the ground
+truth (:func:`senet.ai.solver.solve_many`).  For every position we ask the level for its move
+and count it optimal when its exact value is within 1e-9 of the best; the loss is the exact
+winning chance (Bell: expected result) given up by the move.
+
+Two figures per variant: the top level exactly as it plays (``choose_move``: its search, plus
+its own exact solving when a position's future is within its budget), and its search alone
+(the same level with solving switched off), which shows the quality of search + evaluation.
+Also the median time per move of the top level on these positions.
+
+    python bench/ai_accuracy.py --quick            # 100 positions a variant
+    python bench/ai_accuracy.py                    # 1,000 positions a variant (the measurement)
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import random
+import statistics
+import sys
+import time
+
+from senet.ai import LEVELS, choose_move, find_level
+from senet.ai.solver import for_seat, solve_many
+from senet.engine import OFF, VARIANTS, HouseKind, Position, Variant, find_variant
+
+#: First square of the sampled region, per variant (the reachable sets must stay solvable).
+LOW = {"standard": 18, "kendall": 18, "adelaida": 18, "adelaida-long": 18, "bell": 20}
+#: Most pieces left (on the board or drowned) for both seats together: two a side in standard;
+#: three in all elsewhere, where backward moves, water returns, revivals or the score make the
+#: shared reachable set of 1,000 roots several times larger.
+MAX_TOTAL = {"standard": 4, "kendall": 3, "adelaida": 3, "adelaida-long": 3, "bell": 3}
+#: Bell: the pieces captured so far (the score is what is not on the board or captured).
+BELL_CAPTURED = ((3, 3), (4, 2), (2, 4))
+
+
+def _resting_squares(v: Variant, low: int) -> list[int]:
+    """Squares a piece can stand on between moves (not the Houses that move it on at once)."""
+    moving = {HouseKind.SEND_BACK, HouseKind.BA, HouseKind.DROWN, HouseKind.WATER_CHOICE, HouseKind.FATE}
+    return [sq for sq in range(low, 31) if v.house_kind(sq) not in moving]
+
+
+def sample_positions(variant: Variant, count: int, seed: int = 2026) -> list[Position]:
+    """``count`` distinct endgame positions with a throw pending and a real choice."""
+    rng = random.Random(seed)
+    squares = _resting_squares(variant, LOW[variant.name])
+    bell = variant.scoring == "points"
+    seen: set[Position] = set()
+    out: list[Position] = []
+    while len(out) < count:
+        k = (rng.randint(1, 2), rng.randint(1, 2))
+        if sum(k) > MAX_TOTAL[variant.name]:
+            continue
+        cells = rng.sample(squares, k[0] + k[1])
+        pieces = (cells[: k[0]], cells[k[0] :])
+        captured = (0, 0)
+        off = None
+        drowned = (0, 0)
+        if bell:
+            captured = rng.choice(BELL_CAPTURED)
+            off = tuple(variant.pieces - k[s] - captured[s] for s in (0, 1))
+        elif variant.squares_of(HouseKind.DROWN) and rng.random() < 0.25:
+            seat = rng.randint(0, 1)
+            if k[seat] == 2:
+                pieces[seat].pop()
+                drowned = (1, 0) if seat == 0 else (0, 1)
+        turn = rng.randint(0, 1)
+        throw = rng.choice(variant.instrument.values)
+        try:
+            pos = Position.from_parts(variant, pieces, turn=turn, throw=throw, captured=captured,
+                                      off=off, drowned=drowned)  # type: ignore[arg-type]  # fmt: skip
+        except ValueError:
+            continue
+        if pos.is_over() or pos.decider is None or len(pos.legal_moves()) < 2 or pos in seen:
+            continue
+        seen.add(pos)
+        out.append(pos)
+    return out
+
+
+def measure(variant: Variant, positions: list[Position], level_key: str) -> dict[str, float]:
+    start = time.time()
+    truth = solve_many(positions)
+    solve_time = time.time() - start
+    top = find_level(level_key)
+    search_only = dataclasses.replace(top, key=top.key + "-search", solve_states=0)
+    result: dict[str, float] = {"states": len(truth.index), "solve_s": solve_time}
+    for label, level in (("play", top), ("search", search_only)):
+        rng = random.Random(1)
+        optimal, losses, times = 0, [], []
+        for pos in positions:
+            seat = pos.decider
+            t = time.perf_counter()
+            move = choose_move(pos, level, rng)
+            times.append(time.perf_counter() - t)
+            values = {m: for_seat(v, seat) for m, v in truth.move_values(pos)}  # type: ignore[arg-type]
+            loss = max(values.values()) - values[move]
+            optimal += loss <= 1e-9
+            losses.append(max(0.0, loss))
+        result[f"{label}_optimal"] = optimal / len(positions)
+        result[f"{label}_loss"] = sum(losses) / len(losses)
+        result[f"{label}_median_ms"] = statistics.median(times) * 1000
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="100 positions a variant")
+    parser.add_argument("--count", type=int, default=1000)
+    parser.add_argument("--variant", action="append")
+    parser.add_argument("--level", default=LEVELS[-1].key)
+    args = parser.parse_args(argv)
+    count = 100 if args.quick else args.count
+    ok = True
+    print(f"top level: {args.level}; targets: optimal >= 99%, mean loss <= 0.002")
+    for name in args.variant or list(VARIANTS):
+        variant = find_variant(name)
+        positions = sample_positions(variant, count)
+        r = measure(variant, positions, args.level)
+        hit = r["play_optimal"] >= 0.99 and r["play_loss"] <= 0.002
+        ok &= hit
+        print(f"{name:14s} {count} positions ({int(r['states'])} states solved in {r['solve_s']:.0f}s)\n"
+              f"  as played:   optimal {r['play_optimal']:7.2%}  mean loss {r['play_loss']:.4f}  "
+              f"median {r['play_median_ms']:.0f} ms/move  {'ok' if hit else 'TARGET MISSED'}\n"
+              f"  search only: optimal {r['search_optimal']:7.2%}  mean loss {r['search_loss']:.4f}  "
+              f"median {r['search_median_ms']:.0f} ms/move", flush=True)  # fmt: skip
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    assert OFF == 31
+    sys.exit(main())
