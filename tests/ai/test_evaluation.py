@@ -46,7 +46,19 @@ def test_value_is_antisymmetric_in_the_seats() -> None:
 
 def test_td_training_moves_the_weights_and_is_reproducible() -> None:
     v = VARIANTS["standard"]
-    w1 = train(v, 3, seed=4, log_every=0)
-    w2 = train(v, 3, seed=4, log_every=0)
-    assert np.array_equal(w1, w2)
-    assert not np.array_equal(w1, train(v, 0, log_every=0))
+    e1 = train(v, 3, seed=4, log_every=0, hidden=4)
+    e2 = train(v, 3, seed=4, log_every=0, hidden=4)
+    assert np.array_equal(e1.weights, e2.weights) and np.array_equal(e1.hidden[0], e2.hidden[0])
+    assert not np.array_equal(e1.weights, train(v, 0, log_every=0).weights)
+
+
+def test_hidden_layer_keeps_the_value_antisymmetric() -> None:
+    v = VARIANTS["standard"]
+    rng = np.random.default_rng(1)
+    hidden = (rng.normal(size=(5, N_FEATURES)), np.zeros(5), rng.normal(size=5))
+    ev = Evaluator(v, rng.normal(size=N_FEATURES) * 0.1, hidden)
+    pos = Position.from_parts(v, ((3, 9, 14), (5, 20)), turn=0)
+    mirrored = Position.from_parts(v, ((5, 20), (3, 9, 14)), turn=1)
+    assert ev.value(pos) == pytest.approx(1.0 - ev.value(mirrored))
+    again = Evaluator.from_json(v, ev.to_json())
+    assert again.value(pos) == pytest.approx(ev.value(pos), abs=1e-5)

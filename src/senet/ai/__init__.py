@@ -50,6 +50,7 @@ class Level:
     depth: int
     temperature: float = 0.0
     solve_states: int = 0
+    model: str = "linear"  # which shipped evaluation (see senet.ai.evaluation.MODELS)
 
     def name(self, lang: str = "en") -> str:
         return self.name_ru if lang == "ru" else self.name_en
@@ -102,7 +103,8 @@ def searcher_for(position: Position, level: Level) -> Searcher:
     with _lock:
         searcher = _searchers.get(key)
         if searcher is None:
-            searcher = _searchers[key] = Searcher(evaluator_for(position.variant), level.depth, level.solve_states)
+            evaluator = evaluator_for(position.variant, level.model)
+            searcher = _searchers[key] = Searcher(evaluator, level.depth, level.solve_states)
     return searcher
 
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from senet.engine import Position, Variant
 
-__all__ = ["Evaluator", "FEATURES", "N_FEATURES", "seat_features", "feature_vector", "evaluator_for"]
+__all__ = ["Evaluator", "FEATURES", "N_FEATURES", "MODELS", "seat_features", "feature_vector", "evaluator_for"]
 
 #: Per-seat feature names (after the 30 occupancy features ``sq1`` .. ``sq30``).
 SCALARS = ("off", "captured", "drowned", "extra", "skip", "protected", "att1", "att2", "att3", "att4", "att5")
@@ -78,14 +78,22 @@ def terminal_value(position: Position) -> float | None:
     return 0.5 if outcome.winner is None else (1.0 if outcome.winner == 0 else 0.0)
 
 
-class Evaluator:
-    """A linear-logistic evaluation with weights ``w`` (length :data:`N_FEATURES`)."""
+Hidden = tuple[np.ndarray, np.ndarray, np.ndarray]
 
-    def __init__(self, variant: Variant, weights: np.ndarray) -> None:
+
+class Evaluator:
+    """A logistic evaluation: a linear score ``w @ x`` plus, optionally, a small hidden layer
+    ``v @ tanh(H @ x + b)`` (the linear part alone cannot say that a lead in the race weighs
+    more near the end than at the start; the hidden layer can, as in TD-Gammon)."""
+
+    def __init__(self, variant: Variant, weights: np.ndarray, hidden: Hidden | None = None) -> None:
         if weights.shape != (N_FEATURES,):
             raise ValueError(f"expected {N_FEATURES} weights, got shape {weights.shape}")
+        if hidden is not None and hidden[0].shape[1:] != (N_FEATURES,):
+            raise ValueError("hidden layer of the wrong input size")
         self.variant = variant
         self.weights = weights.astype(np.float64)
+        self.hidden = hidden
         w = [float(x) for x in self.weights]
         self._lo = [sum(w[i] for i in range(15) if m >> i & 1) for m in range(1 << 15)]
         self._hi = [sum(w[15 + i] for i in range(15) if m >> i & 1) for m in range(1 << 15)]
@@ -106,15 +114,19 @@ class Evaluator:
         )  # fmt: skip
 
     def score(self, position: Position) -> float:
-        """The linear score (log-odds of A's result); equals ``weights @ feature_vector``."""
+        """The model's log-odds of A's result: ``weights @ x`` (+ the hidden layer's part)."""
         st = position.state
         a, b = st[0], st[1]
         # state layout: masks, turn, throw, extra a/b, skip a/b, off a/b, captured a/b, drowned a/b
-        return (
+        z = (
             self._seat_score(a, b, st[8], st[10], st[12], st[4], st[6])
             - self._seat_score(b, a, st[9], st[11], st[13], st[5], st[7])
             + self._tempo_w * _tempo(position)
         )
+        if self.hidden is not None:
+            h, bias, v = self.hidden
+            z += float(v @ np.tanh(h @ feature_vector(position) + bias))
+        return z
 
     def value(self, position: Position) -> float:
         """A's expected result in [0, 1]: exact when the game is over, else the model's estimate."""
@@ -128,17 +140,27 @@ class Evaluator:
 
     # ----------------------------------------------------------------- persistence
     def to_json(self) -> str:
-        return json.dumps(
-            {"variant": self.variant.name, "features": list(FEATURES) + ["tempo"], "weights": list(map(float, self.weights))},
-            indent=1,
-        )
+        data: dict[str, object] = {
+            "variant": self.variant.name,
+            "features": list(FEATURES) + ["tempo"],
+            "weights": [round(float(x), 6) for x in self.weights],
+        }
+        if self.hidden is not None:
+            h, bias, v = self.hidden
+            data["hidden"] = {"H": np.round(h, 6).tolist(), "b": np.round(bias, 6).tolist(), "v": np.round(v, 6).tolist()}
+        return json.dumps(data)
 
     @classmethod
     def from_json(cls, variant: Variant, text: str) -> "Evaluator":
         data = json.loads(text)
         if data.get("features") != list(FEATURES) + ["tempo"]:
             raise ValueError("weights were trained on a different feature set")
-        return cls(variant, np.array(data["weights"], dtype=np.float64))
+        hidden = None
+        if "hidden" in data:
+            hd = data["hidden"]
+            hidden = (np.array(hd["H"], dtype=np.float64), np.array(hd["b"], dtype=np.float64),
+                      np.array(hd["v"], dtype=np.float64))  # fmt: skip
+        return cls(variant, np.array(data["weights"], dtype=np.float64), hidden)
 
 
 def default_weights(variant: Variant) -> np.ndarray:
@@ -157,21 +179,32 @@ def default_weights(variant: Variant) -> np.ndarray:
     return w
 
 
-_evaluators: dict[str, Evaluator] = {}
+_evaluators: dict[tuple[str, str], Evaluator] = {}
+
+#: The shipped models: ``linear`` (``<variant>.json``) and ``net`` (``<variant>.net.json``, the
+#: linear model fine-tuned together with a hidden layer).  A missing file falls back to the
+#: linear model, and that to :func:`default_weights`.
+MODELS = ("linear", "net")
 
 
-def evaluator_for(variant: Variant) -> Evaluator:
-    """The shipped evaluator of ``variant`` (trained weights, or :func:`default_weights`), cached
-    by variant name (variants hold mapping proxies and are not hashable)."""
-    cached = _evaluators.get(variant.name)
+def evaluator_for(variant: Variant, model: str = "linear") -> Evaluator:
+    """The shipped evaluator of ``variant``, cached by variant name and model (variants hold
+    mapping proxies and are not hashable)."""
+    if model not in MODELS:
+        raise ValueError(f"unknown model {model!r}")
+    key = (variant.name, model)
+    cached = _evaluators.get(key)
     if cached is None:
-        cached = _evaluators[variant.name] = _load(variant)
+        cached = _evaluators[key] = _load(variant, model)
     return cached
 
 
-def _load(variant: Variant) -> Evaluator:
+def _load(variant: Variant, model: str) -> Evaluator:
+    name = f"{variant.name}.json" if model == "linear" else f"{variant.name}.net.json"
     try:
-        text = resources.files("senet.ai").joinpath("weights", f"{variant.name}.json").read_text()
+        text = resources.files("senet.ai").joinpath("weights", name).read_text()
     except (FileNotFoundError, OSError):
+        if model != "linear":
+            return evaluator_for(variant, "linear")
         return Evaluator(variant, default_weights(variant))
     return Evaluator.from_json(variant, text)

@@ -9,7 +9,8 @@ gradient is ``v (1 - v) x`` and numpy is all it needs.
 
 Usage::
 
-    python -m senet.ai.train --variant standard --games 3000 [--out src/senet/ai/weights]
+    python -m senet.ai.train --variant standard --games 5000 --alpha 0.01
+    python -m senet.ai.train --variant standard --games 3000 --alpha 0.005 --resume --hidden 16
 
 Throws are drawn from the instrument's exact distribution with a seeded generator, so a run
 is reproducible.
@@ -18,7 +19,6 @@ is reproducible.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 from pathlib import Path
@@ -44,8 +44,29 @@ def draw_throw(position: Position, rng: random.Random) -> int:
     return outcomes[-1][0]
 
 
-def _sigmoid(z: float) -> float:
-    return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
+class _Model:
+    """The trainable parameters: linear weights ``w`` and an optional hidden layer ``h``, ``v``.
+    The hidden layer has no bias, so the model stays antisymmetric (tanh is odd)."""
+
+    def __init__(self, w: np.ndarray, h: np.ndarray | None, v: np.ndarray | None) -> None:
+        self.w, self.h, self.v = w, h, v
+
+    def values(self, xs: np.ndarray) -> np.ndarray:
+        z = xs @ self.w
+        if self.h is not None:
+            z = z + np.tanh(xs @ self.h.T) @ self.v
+        return 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
+
+    def gradient(self, x: np.ndarray, value: float) -> list[np.ndarray]:
+        """d value / d parameters at input ``x``."""
+        g = value * (1.0 - value)
+        if self.h is None:
+            return [g * x]
+        t = np.tanh(self.h @ x)
+        return [g * x, g * np.outer(self.v * (1.0 - t * t), x), g * t]
+
+    def params(self) -> list[np.ndarray]:
+        return [self.w] if self.h is None else [self.w, self.h, self.v]
 
 
 def train(
@@ -57,56 +78,72 @@ def train(
     epsilon: float = 0.05,
     seed: int = 1,
     weights: np.ndarray | None = None,
+    hidden: int = 0,
+    hidden_init: tuple[np.ndarray, np.ndarray] | None = None,
     log_every: int = 500,
-) -> np.ndarray:
-    """Run ``games`` self-play games and return the learned weights."""
+) -> Evaluator:
+    """Run ``games`` self-play games and return the learned evaluator.
+
+    ``hidden`` > 0 adds a hidden layer of that many tanh units, started small (or from
+    ``hidden_init``) so that training begins from the linear model's play.
+    """
     rng = random.Random(seed)
+    nprng = np.random.default_rng(seed)
     w = default_weights(variant) if weights is None else weights.copy()
+    h = v = None
+    if hidden_init is not None:
+        h, v = hidden_init[0].copy(), hidden_init[1].copy()
+    elif hidden:
+        h = nprng.normal(scale=0.1, size=(hidden, len(w)))
+        v = nprng.normal(scale=0.01, size=hidden)
+    model = _Model(w, h, v)
     start = time.time()
     for g in range(games):
         pos = Position.initial(variant)
         x_prev: np.ndarray | None = None
         v_prev = 0.0
-        trace = np.zeros_like(w)
+        traces = [np.zeros_like(p) for p in model.params()]
         plies = 0
         while True:
             if pos.is_over():
                 target = terminal_value(pos)
                 assert target is not None
                 if x_prev is not None:
-                    w += alpha * (target - v_prev) * trace
+                    for p, e in zip(model.params(), traces):
+                        p += alpha * (target - v_prev) * e
                 break
             if pos.is_chance():
                 pos = pos.apply_throw(draw_throw(pos, rng))
                 continue
             moves = pos.legal_moves()
             children = [pos._play(m) for m in moves]
+            xs = np.array([feature_vector(c) for c in children])
+            vals = model.values(xs)
+            for i, child in enumerate(children):
+                done = terminal_value(child)
+                if done is not None:
+                    vals[i] = done
             if len(children) == 1 or rng.random() >= epsilon:
-                sign = 1.0 if pos.decider == 0 else -1.0
-                best, best_x, best_v = None, None, -2.0
-                for child in children:
-                    done = terminal_value(child)
-                    x = feature_vector(child)
-                    v = done if done is not None else _sigmoid(float(w @ x))
-                    if sign * v > best_v:
-                        best, best_x, best_v = child, x, sign * v
-                pos, x, v = best, best_x, sign * best_v
+                i = int(np.argmax(vals) if pos.decider == 0 else np.argmin(vals))
             else:
-                pos = rng.choice(children)
-                x = feature_vector(pos)
-                v = _sigmoid(float(w @ x))
+                i = rng.randrange(len(children))
+            pos, x, val = children[i], xs[i], float(vals[i])
             plies += 1
             if pos.is_over():
                 continue  # the terminal update above uses the exact result
             if x_prev is not None:
-                w += alpha * (v - v_prev) * trace
-            trace = lam * trace + v * (1.0 - v) * x
-            x_prev, v_prev = x, v
+                for p, e in zip(model.params(), traces):
+                    p += alpha * (val - v_prev) * e
+            for e, d in zip(traces, model.gradient(x, val)):
+                e *= lam
+                e += d
+            x_prev, v_prev = x, val
             if plies > 2000:
                 break  # a pathological game: stop learning from it
         if log_every and (g + 1) % log_every == 0:
             print(f"{variant.name}: {g + 1} games, {time.time() - start:.0f}s", flush=True)
-    return w
+    hidden_layer = None if h is None else (h, np.zeros(len(v)), v)  # type: ignore[arg-type]
+    return Evaluator(variant, w, hidden_layer)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -116,20 +153,27 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--alpha", type=float, default=0.02)
     parser.add_argument("--lam", type=float, default=0.7)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--resume", action="store_true", help="start from the shipped weights")
+    parser.add_argument("--hidden", type=int, default=0, help="tanh units of a hidden layer (0: linear)")
+    parser.add_argument("--resume", action="store_true",
+                        help="start from the shipped weights (the net model's with --hidden, if there are any)")  # fmt: skip
     parser.add_argument("--out", default=str(Path(__file__).parent / "weights"))
     args = parser.parse_args(argv)
     variant = find_variant(args.variant)
-    start = None
+    start = hidden_init = None
     if args.resume:
         from .evaluation import evaluator_for
 
-        start = evaluator_for(variant).weights
-    w = train(variant, args.games, alpha=args.alpha, lam=args.lam, seed=args.seed, weights=start)
+        shipped = evaluator_for(variant, "net" if args.hidden else "linear")
+        start = shipped.weights
+        if shipped.hidden is not None:
+            hidden_init = (shipped.hidden[0], shipped.hidden[2])
+    evaluator = train(variant, args.games, alpha=args.alpha, lam=args.lam, seed=args.seed, weights=start,
+                      hidden=args.hidden, hidden_init=hidden_init)  # fmt: skip
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / f"{variant.name}.json").write_text(Evaluator(variant, w).to_json() + "\n")
-    print(f"wrote {out / (variant.name + '.json')}")
+    path = out / (f"{variant.name}.net.json" if evaluator.hidden is not None else f"{variant.name}.json")
+    path.write_text(evaluator.to_json() + "\n")
+    print(f"wrote {path}")
 
 
 if __name__ == "__main__":
