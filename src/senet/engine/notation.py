@@ -160,4 +160,7 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
         )
     except ValueError as exc:
         where = pending_col if "pending" in str(exc) else column  # point at the field at fault when we can
+        square = re.search(r"stand on (\d+)", str(exc))
+        if square:
+            where = c_board + int(square.group(1)) - 1 + (int(square.group(1)) - 1) // 10
         raise NotationError(f"impossible position: {exc}", line, where, "a position the rules allow") from None

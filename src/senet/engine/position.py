@@ -24,7 +24,7 @@ from .flow import (
 )  # fmt: skip
 from .moves import MOVE, Move
 from .rules import Tables, bit, iter_squares, tables_for
-from .variants import OFF, Variant
+from .variants import OFF, HouseKind, Variant
 
 __all__ = ["Position", "Outcome", "SEATS", "seat_letter", "NO_PENDING", "PENDING_FATE", "PENDING_WATER"]
 
@@ -36,6 +36,10 @@ _PENDING_NAMES = {NO_PENDING: "", PENDING_FATE: "fate", PENDING_WATER: "water"}
 
 def seat_letter(seat: int) -> str:
     return "AB"[seat]
+
+
+#: Houses that send a piece on at once (Ba, the Adelaida Water, the standard Water): never occupied.
+_TRANSIT = (HouseKind.BA, HouseKind.DROWN, HouseKind.SEND_BACK)
 
 
 @dataclass(frozen=True)
@@ -127,6 +131,9 @@ class Position:
         s, v, t = self._s, self.variant, self._t
         if s[_A] & s[_B]:
             raise ValueError("two pieces on one square")
+        for sq, house in v.houses.items():  # a piece passes through these Houses, never stays on them
+            if house.kind in _TRANSIT and (s[_A] | s[_B]) & bit(sq):
+                raise ValueError(f"no piece can stand on {sq}, the {house.name_en}")
         if s[_TURN] not in SEATS:
             raise ValueError("the side on turn must be A or B")
         if s[_THROW] and s[_THROW] not in t.throws:
