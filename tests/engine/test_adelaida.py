@@ -174,9 +174,11 @@ def test_adelaida_20_house_of_rebirth():
 
 def test_adelaida_21_no_capture_in_houses():
     """adelaida §21: no piece can be taken on any of the eight Houses; a swap may put one into 15, 16, 21, 26."""
-    for sq in (15, 16, 26, 28, 29, 30):
-        n = 3
-        assert f"{sq - n}-{sq}" not in moves(pos(V, [sq - n], [sq, 1], "A", n)), sq
+    for origin, sq in ((12, 15), (13, 16), (23, 26), (25, 28), (25, 29), (25, 30)):
+        n = sq - origin
+        back = origin - n if origin - n != 21 else 21 - n  # back by §16 (through Ba for 25-21-17)
+        assert moves(pos(V, [origin], [sq, 1], "A", n)) == [f"{origin}-{back}"], sq
+    assert moves(pos(V, [18], [24, 1], "A", 3)) == ["18-24"]  # through Ba onto a lone piece: not in a House
     # a swap from 15 puts the opponent into the House of Rebirth
     assert after(pos(V, [15], [18], "A", 3), "15-18") == fen(V, [18], [15], "B", extra=(0, 1))
 

@@ -205,3 +205,14 @@ def test_no_moves_after_the_game_is_over():
         q.apply_throw(3)
     with pytest.raises(IllegalMove):
         q.apply(parse_move("pass"))
+
+
+@pytest.mark.parametrize("name,square", [("adelaida", 21), ("adelaida", 27), ("adelaida-long", 21),
+                                         ("standard", 28)])  # fmt: skip
+def test_error_piece_on_a_house_it_only_passes(name, square):
+    """No piece rests on Ba (adelaida §25) or on a Water that sends it on (adelaida §28, standard: houses)."""
+    text = fen(name, [square], [1], "A", 3)
+    err = _error(text)
+    board_col = len(name) + 2
+    assert err.column == board_col + square - 1 + (square - 1) // 10 and f"stand on {square}" in err.message
+    assert Position.from_fen(fen("kendall", [27], [1], "A", 3)).pieces(0) == (27,)  # Kendall's Water holds one
