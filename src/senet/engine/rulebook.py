@@ -409,6 +409,13 @@ _ADELAIDA_DECISIONS = (
     _d("revival-timing", "When is a drowned piece revived?", "Когда возрождается утонувшая фишка?",
        "After a throw, instead of a move: the throw is used up. Only when 15 is free.",
        "После броска, вместо хода: бросок расходуется. Только если 15 свободно."),
+    _d("revival-later", "§28 gives the right to revive 'instead of the next move': does it lapse if not used then?",
+       "§28 даёт право возродить фишку «вместо следующего хода»: пропадает ли оно, если им тогда не воспользоваться?",
+       "No: the right stands at every later move while 15 is free. Read literally the piece could stay off for "
+       "good and its owner could never bear off all pieces (§19), so the text cannot be played literally here.",
+       "Нет: право сохраняется при каждом следующем ходе, пока 15 свободно. При буквальном чтении фишка могла бы "
+       "навсегда остаться вне доски и её владелец не смог бы вывести все фишки (§19), так что буквально это "
+       "правило неиграбельно."),
     _d("ba-capture", "Where does a piece captured at the end of a Ba move go?",
        "Куда идёт фишка, побитая в конце хода через Дом Ба?",
        "To the square the move started from: the move is one move, so Ba never chains and no piece rests on 21.",
