@@ -367,6 +367,15 @@ def _revival_timing(name):
     assert moves(pos(name, [5], [15], "A", 5, drowned=(1, 0))) == ["5-10"]
 
 
+def _revival_later(name):
+    """adelaida §28: the right to revive does not lapse when another move is made first."""
+    p = pos(name, [5], [1], "A", 3, drowned=(1, 0))
+    assert moves(p) == ["5-8", "revive"]
+    q = play(p, "5-8", 2, "1-3", 2)  # A moved instead of reviving; a turn later the right is still there
+    assert moves(q) == ["8-10", "revive"]
+    assert after(q, "revive") == fen(name, [8, 15], [3], "B")
+
+
 def _ba_capture(name):
     p = pos(name, [17], [25, 1], "A", 4)
     assert after(p, "17-25") == fen(name, [25], [1, 17], "A")
@@ -420,7 +429,7 @@ def _touch_move(name):
 DECISION_CHECKS = {
     "backward-per-piece": _backward_per_piece, "first-throw": _first_throw, "pass-26": _pass_26,
     "fate-extra": _fate_extra, "fate-ba": _fate_ba, "revival-throw": _revival_throw, "net-extra": _net_extra,
-    "revival-timing": _revival_timing, "ba-capture": _ba_capture, "swapped-into-house": _swapped_into_house,
+    "revival-timing": _revival_timing, "revival-later": _revival_later, "ba-capture": _ba_capture, "swapped-into-house": _swapped_into_house,
     "fate-lost": _fate_lost, "last-houses-still": _last_houses_still, "pass-extra": _pass_extra,
     "touch-move": _touch_move,
 }  # fmt: skip
@@ -442,6 +451,8 @@ def test_decision_adelaida_net_extra(): _net_extra("adelaida")
 def test_decision_adelaida_long_net_extra(): _net_extra("adelaida-long")
 def test_decision_adelaida_revival_timing(): _revival_timing("adelaida")
 def test_decision_adelaida_long_revival_timing(): _revival_timing("adelaida-long")
+def test_decision_adelaida_revival_later(): _revival_later("adelaida")
+def test_decision_adelaida_long_revival_later(): _revival_later("adelaida-long")
 def test_decision_adelaida_ba_capture(): _ba_capture("adelaida")
 def test_decision_adelaida_long_ba_capture(): _ba_capture("adelaida-long")
 def test_decision_adelaida_swapped_into_house(): _swapped_into_house("adelaida")
