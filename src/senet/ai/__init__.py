@@ -7,14 +7,16 @@
 >>> choose_move(pos, "master", random.Random(1)) in pos.legal_moves()
 True
 
-Every level searches with the same learned evaluation (:mod:`senet.ai.evaluation`, weights
-trained by TD(λ) self-play); they differ in how far they look and how much noise they add:
+Every level judges positions by an evaluation learned by TD(λ) self-play
+(:mod:`senet.ai.evaluation`); they differ in the model, how far they look and how much noise
+they add:
 
 * the lower levels look one decision ahead and pick among the moves at random, weighted by
   ``exp(value / temperature)`` — so they make the natural mistakes of a weaker player rather
   than absurd ones, and always take a move that wins on the spot;
-* the upper levels run expectiminimax over the exact throw distribution (:mod:`.search`);
-  the master also solves small endgames exactly (:mod:`.solver`).
+* the expert plays the best move by the linear evaluation; the master runs expectiminimax
+  over the exact throw distribution (:mod:`.search`) with the evaluation that adds a hidden
+  layer, and solves small endgames exactly (:mod:`.solver`).
 
 ``choose_move`` is deterministic for a given ``rng`` state: the same seed gives the same play.
 The computer never sees future throws: throws are chance outcomes it averages over.
@@ -22,9 +24,11 @@ The computer never sees future throws: throws are chance outcomes it averages ov
 
 from __future__ import annotations
 
+import asyncio
 import math
 import random
 import threading
+import time
 from dataclasses import dataclass
 
 from senet.engine import Move, Position
@@ -33,7 +37,7 @@ from .evaluation import evaluator_for, terminal_value
 from .search import Searcher
 from .solver import for_seat
 
-__all__ = ["Level", "LEVELS", "find_level", "choose_move", "move_values", "searcher_for"]
+__all__ = ["Level", "LEVELS", "find_level", "choose_move", "choose_move_async", "move_values", "searcher_for"]
 
 
 @dataclass(frozen=True)
@@ -74,9 +78,9 @@ LEVELS: tuple[Level, ...] = (
           "Взвешивает каждый ход по выученной оценке позиции.",
           depth=1),
     Level("master", "Master", "Мастер",
-          "Looks ahead over every throw and plays small endgames perfectly.",
-          "Просчитывает все броски вперёд и безупречно играет короткие эндшпили.",
-          depth=2, solve_states=15_000),
+          "Looks ahead over every throw with a deeper judgement, and plays small endgames perfectly.",
+          "Просчитывает все броски вперёд с более глубокой оценкой и безупречно играет короткие эндшпили.",
+          depth=2, solve_states=15_000, model="net"),
 )  # fmt: skip
 
 _BY_KEY = {level.key: level for level in LEVELS}
@@ -137,3 +141,20 @@ def choose_move(position: Position, level: Level | str, rng: random.Random) -> M
     top = max(v for _, v in scored)
     weights = [math.exp((v - top) / level.temperature) for _, v in scored]
     return rng.choices([m for m, _ in scored], weights=weights)[0]
+
+
+_delays = random.Random()  # the pause is cosmetic: it never touches the level's own rng
+
+
+async def choose_move_async(
+    position: Position, level: Level | str, rng: random.Random, *, delay: tuple[float, float] = (0.7, 1.6)
+) -> Move:
+    """:func:`choose_move` for the site: the search runs in a worker thread, so the event loop
+    keeps serving everyone else, and the answer comes after a natural pause of ``delay``
+    seconds (drawn uniformly; the thinking time counts towards it)."""
+    start = time.monotonic()
+    move = await asyncio.to_thread(choose_move, position, level, rng)
+    pause = _delays.uniform(*delay) - (time.monotonic() - start)
+    if pause > 0:
+        await asyncio.sleep(pause)
+    return move
