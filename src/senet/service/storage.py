@@ -6,8 +6,10 @@ Every action is a row of ``actions`` keyed UNIQUE by ``(game_id, ply)``; a batch
 written in one transaction that also advances ``games.ply`` *only if it still equals the
 expected ply* (optimistic concurrency), so two writers can never both append ply ``n``.
 
-Tables are created with ``metadata.create_all`` (idempotent); Alembic migrations come with
-the multi-process issue.
+The schema is made and upgraded by the Alembic migrations shipped in
+:mod:`senet.service.migrations` (``init()`` upgrades to ``head``; several processes starting at
+once on PostgreSQL take turns under an advisory lock).  ``metadata`` below mirrors the schema
+for the queries; a change to it needs a new migration.
 """
 
 from __future__ import annotations
@@ -20,14 +22,14 @@ from typing import Any, Sequence
 
 from sqlalchemy import (
     Boolean, Column, DateTime, ForeignKey, Integer, MetaData, String, Table, Text, UniqueConstraint,
-    event, insert, select, update,
+    event, insert, select, text, update,
 )  # fmt: skip
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 __all__ = [
     "DEFAULT_DATABASE_URL", "Storage", "StoredAction", "StoredGame", "StoredSeat", "ConflictError",
-    "database_url", "metadata",
+    "database_url", "metadata", "upgrade_schema",
 ]  # fmt: skip
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./var/senet.sqlite3"
@@ -134,6 +136,37 @@ def _now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+MIGRATIONS = Path(__file__).with_name("migrations")
+_MIGRATION_LOCK = 0x53454E4554  # "SENET": one process at a time upgrades a PostgreSQL schema
+
+
+def _alembic_upgrade(connection: Any, revision: str = "head") -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = connection
+    command.upgrade(cfg, revision)
+
+
+async def upgrade_schema(engine: AsyncEngine, revision: str = "head") -> None:
+    """Run the Alembic migrations up to ``revision`` on ``engine`` (idempotent)."""
+    async with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+        await conn.run_sync(_alembic_upgrade, revision)
+
+
+def _engine_options(url: str) -> dict[str, Any]:
+    if url.startswith("postgresql"):
+        # Several processes share one server: a bounded pool each (SENET_DB_POOL connections,
+        # as many again in bursts).
+        size = int(os.environ.get("SENET_DB_POOL", "10"))
+        return {"pool_size": size, "max_overflow": size, "pool_pre_ping": True}
+    return {}
+
+
 class Storage:
     """Async access to the tables above.  Create with a URL, ``await init()`` before use."""
 
@@ -141,12 +174,12 @@ class Storage:
         self.url = database_url(url)
         self.engine: AsyncEngine | None = None
 
-    async def init(self) -> None:
+    async def init(self, migrate: bool = True) -> None:
         if self.url.startswith("sqlite") and ":///" in self.url:
             path = self.url.split(":///", 1)[1]
             if path and path != ":memory:":
                 Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        self.engine = create_async_engine(self.url)
+        self.engine = create_async_engine(self.url, **_engine_options(self.url))
         if self.url.startswith("sqlite"):
 
             @event.listens_for(self.engine.sync_engine, "connect")
@@ -157,8 +190,8 @@ class Storage:
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.close()
 
-        async with self.engine.begin() as conn:
-            await conn.run_sync(metadata.create_all)
+        if migrate:
+            await upgrade_schema(self.engine)
 
     async def close(self) -> None:
         if self.engine is not None:

@@ -1,4 +1,6 @@
-"""``senet serve``: run the site with its embedded defaults (SQLite file, in-process broadcast)."""
+"""``senet serve``: run the site with its embedded defaults (SQLite file, in-process broadcast),
+or on PostgreSQL and Redis (``DATABASE_URL``, ``BROADCAST_URL``) as one of several processes.
+``senet migrate``: upgrade the database schema (``serve`` also does it on start)."""
 
 from __future__ import annotations
 
@@ -6,7 +8,7 @@ import os
 
 import click
 
-__all__ = ["serve", "COMMANDS"]
+__all__ = ["serve", "migrate", "COMMANDS"]
 
 
 @click.command()
@@ -39,4 +41,28 @@ def _has_sansio() -> bool:
     return True
 
 
-COMMANDS = [serve]
+@click.command()
+@click.option("--database-url", default=None, envvar="DATABASE_URL",
+              help="SQLAlchemy URL [default: sqlite+aiosqlite:///./var/senet.sqlite3].")  # fmt: skip
+@click.option("--revision", default="head", show_default=True, help="Alembic revision to upgrade to.")
+def migrate(database_url: str | None, revision: str) -> None:
+    """Create or upgrade the database schema (Alembic migrations shipped with the package)."""
+    import asyncio
+
+    from senet.service.storage import Storage, upgrade_schema
+
+    async def run() -> str:
+        storage = Storage(database_url)
+        await storage.init(migrate=False)
+        try:
+            assert storage.engine is not None
+            await upgrade_schema(storage.engine, revision)
+        finally:
+            await storage.close()
+        return storage.url
+
+    url = asyncio.run(run())
+    click.echo(f"schema upgraded to {revision} ({url.split('@')[-1]})")
+
+
+COMMANDS = [serve, migrate]
