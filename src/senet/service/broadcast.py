@@ -1,18 +1,31 @@
 """Publish/subscribe between the game service and the open connections.
 
-:class:`Broadcast` is the interface; :class:`MemoryBroadcast` is the in-process implementation
-(one server process).  A Redis implementation for several processes plugs in behind the same
-interface and is chosen by ``BROADCAST_URL`` (default ``memory://``).
+:class:`Broadcast` is the interface; the implementation is chosen by ``BROADCAST_URL``:
+
+* ``memory://`` (default): :class:`MemoryBroadcast`, in-process (one server process);
+* ``redis://host:port/db``: :class:`RedisBroadcast`, between several server processes.
+
+A message is a small JSON object (``{"type": "update", "ply": n}``); the state itself is
+always read from the database, so a lost message costs latency, never correctness.  Every
+subscriber may also get ``{"type": "resync"}``: messages may have been lost (Redis came back
+after an outage) and it should reload what it shows.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import os
+import secrets
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Protocol
 
-__all__ = ["Broadcast", "MemoryBroadcast", "Subscription", "broadcast_from_url", "DEFAULT_BROADCAST_URL"]
+__all__ = [
+    "Broadcast", "MemoryBroadcast", "RedisBroadcast", "Subscription", "broadcast_from_url", "DEFAULT_BROADCAST_URL",
+]  # fmt: skip
+
+log = logging.getLogger("senet.broadcast")
 
 DEFAULT_BROADCAST_URL = "memory://"
 
@@ -77,8 +90,137 @@ class MemoryBroadcast:
         self._subs.clear()
 
 
+class RedisBroadcast(MemoryBroadcast):
+    """Pub/sub between processes through Redis.
+
+    Local subscribers get a message at once (from :meth:`publish`, also while Redis is down);
+    other processes get it through Redis, where each process listens to every channel under its
+    prefix with one pattern subscription (no per-game subscribe churn).  A process skips its own
+    messages coming back.  When the connection to Redis is lost, the listener reconnects with
+    exponential backoff (0.1 s up to 5 s) and then sends ``{"type": "resync"}`` to every local
+    subscriber, since messages published meanwhile are gone.
+    """
+
+    def __init__(self, url: str, prefix: str = "senet:") -> None:
+        super().__init__()
+        import redis.asyncio as redis
+
+        self.url = url
+        self.prefix = prefix
+        self.origin = secrets.token_hex(8)
+        self._redis_module = redis
+        self._client = redis.from_url(url, socket_connect_timeout=1.0, socket_keepalive=True)
+        self._task: asyncio.Task[None] | None = None
+        self._ready = asyncio.Event()
+        self._closing = False
+        self.reconnects = 0  # how many times the listener came back after losing Redis
+
+    def _start(self) -> None:
+        if self._task is None and not self._closing:
+            self._task = asyncio.create_task(self._listen(), name="redis-broadcast")
+
+    async def ready(self, timeout: float = 2.0) -> bool:
+        """Start listening if not yet, and wait (at most ``timeout``) until Redis answers."""
+        self._start()
+        try:
+            await asyncio.wait_for(self._ready.wait(), timeout)
+        except asyncio.TimeoutError:
+            return False
+        return True
+
+    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+        self._start()
+        await super().publish(channel, message)
+        try:
+            await self._client.publish(self.prefix + channel, json.dumps({"o": self.origin, "m": message}))
+        except (self._redis_module.RedisError, OSError) as exc:
+            # The action is stored; other processes resync when Redis is back.
+            log.warning("cannot publish to Redis (%s): other processes catch up on reconnect", exc)
+
+    @asynccontextmanager
+    async def subscribe(self, channel: str) -> AsyncIterator[Subscription]:
+        await self.ready()
+        async with super().subscribe(channel) as sub:
+            yield sub
+
+    def _resync_all(self) -> None:
+        for subs in list(self._subs.values()):
+            for sub in list(subs):
+                if sub.queue.full():
+                    sub.queue.get_nowait()
+                sub.queue.put_nowait({"type": "resync"})
+
+    async def _listen(self) -> None:
+        redis = self._redis_module
+        delay = 0.1
+        connected_before = False
+        while not self._closing:
+            client = redis.from_url(self.url, socket_connect_timeout=1.0, socket_keepalive=True,
+                                    health_check_interval=10)  # fmt: skip
+            pubsub = client.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.psubscribe(self.prefix + "*")
+                # The subscription is confirmed once its first reply is read.
+                await pubsub.get_message(timeout=1.0)
+                self._ready.set()
+                delay = 0.1
+                if connected_before:
+                    self.reconnects += 1
+                    log.warning("reconnected to Redis: resyncing every connection")
+                    self._resync_all()
+                connected_before = True
+                while not self._closing:
+                    msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5.0)
+                    if msg is None or msg.get("type") != "pmessage":
+                        continue
+                    try:
+                        data = json.loads(msg["data"])
+                    except (ValueError, TypeError):
+                        continue
+                    if data.get("o") == self.origin:
+                        continue
+                    channel = msg["channel"]
+                    if isinstance(channel, bytes):
+                        channel = channel.decode()
+                    await MemoryBroadcast.publish(self, channel[len(self.prefix):], data.get("m") or {})
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - any failure: reconnect
+                self._ready.clear()
+                if not self._closing:
+                    (log.warning if delay <= 0.1 else log.debug)("lost Redis (%r): reconnecting, backoff %.1f s", exc, delay)
+            finally:
+                try:
+                    await pubsub.aclose()
+                    await client.aclose()
+                except Exception:  # noqa: BLE001
+                    pass
+            if self._closing:
+                break
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except BaseException:  # noqa: BLE001
+                pass
+            self._task = None
+        try:
+            await self._client.aclose()
+        except Exception:  # noqa: BLE001
+            pass
+        await super().close()
+
+
 def broadcast_from_url(url: str | None = None) -> MemoryBroadcast:
+    """``memory://`` (default) or ``redis://...`` / ``rediss://...`` (from ``BROADCAST_URL``)."""
     url = url or os.environ.get("BROADCAST_URL") or DEFAULT_BROADCAST_URL
     if url.startswith("memory://"):
         return MemoryBroadcast()
-    raise ValueError(f"unsupported BROADCAST_URL {url!r}: only memory:// is built in (Redis comes later)")
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return RedisBroadcast(url)
+    raise ValueError(f"unsupported BROADCAST_URL {url!r}: use memory:// or redis://host:port/db")
