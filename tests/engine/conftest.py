@@ -8,7 +8,7 @@ squares; the tests compare results with ``.fen()`` of the expected position.
 from __future__ import annotations
 
 import random
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from senet.engine import OFF, VARIANTS, Position, find_variant, parse_move
 from senet.engine.moves import Move
@@ -44,7 +44,12 @@ def fen(
 ) -> str:
     """The notation line of a position (pieces not listed anywhere are borne off)."""
     parts = [variant, board(a, b), turn, str(throw) if throw else "-"]
-    for key, pair in (("extra", extra), ("skip", skip), ("captured", captured), ("drowned", drowned)):
+    for key, pair in (
+        ("extra", extra),
+        ("skip", skip),
+        ("captured", captured),
+        ("drowned", drowned),
+    ):
         if pair != (0, 0):
             parts.append(f"{key}={pair[0]}/{pair[1]}")
     if pending:
@@ -94,7 +99,20 @@ def random_game(variant: str, rng: random.Random, max_actions: int = 20000,
             move = rng.choice(p.legal_moves())
             yield p, move
             p = p.apply(move)
-    raise AssertionError(f"{variant}: a random game did not end within {max_actions} actions")
+    raise AssertionError(
+        f"{variant}: a random game did not end within {max_actions} actions"
+    )
 
 
-__all__ = ["ALL_VARIANTS", "ADELAIDAS", "OFF", "board", "fen", "pos", "moves", "play", "after", "random_game"]
+__all__ = [
+    "ADELAIDAS",
+    "ALL_VARIANTS",
+    "OFF",
+    "after",
+    "board",
+    "fen",
+    "moves",
+    "play",
+    "pos",
+    "random_game",
+]

@@ -10,7 +10,7 @@ import pytest
 
 from senet.engine import IllegalMove, Position, find_variant, parse_move
 
-from .conftest import ADELAIDAS, after, fen, moves, play, pos
+from .conftest import after, fen, moves, play, pos
 
 V = "adelaida"
 
@@ -29,15 +29,23 @@ def test_adelaida_1_board_and_material(name, count):
 
 def test_adelaida_2_start_alternates_spool_first():
     """adelaida §2: spools and cones alternate on 1-10 (1-14 in the long game), a spool on 1."""
-    assert Position.initial(find_variant("adelaida")).fen() == "adelaida ABABABABAB/........../.......... A -"
+    assert (
+        Position.initial(find_variant("adelaida")).fen()
+        == "adelaida ABABABABAB/........../.......... A -"
+    )
     assert Position.initial(find_variant("adelaida-long")).fen() == (
-        "adelaida-long ABABABABAB/ABAB....../.......... A -")
+        "adelaida-long ABABABABAB/ABAB....../.......... A -"
+    )
 
 
 def test_adelaida_3_spools_move_first():
     """adelaida §3: whoever throws the first 1 plays the spools (seat A) and moves first."""
     v = find_variant(V)
-    assert v.seat_name(0) == "spools" and v.seat_name(0, "ru") == "катушки" and v.seat_name(1, "ru") == "конусы"
+    assert (
+        v.seat_name(0) == "spools"
+        and v.seat_name(0, "ru") == "катушки"
+        and v.seat_name(1, "ru") == "конусы"
+    )
     p = Position.initial(v)
     assert p.turn == 0 and p.is_chance() and p.apply_throw(3).decider == 0
 
@@ -50,7 +58,9 @@ def test_adelaida_4_throws_and_extra_throws():
     )  # fmt: skip
     for n in (1, 2, 3, 4, 5):
         turn = "A" if n in (1, 4, 5) else "B"
-        assert after(pos(V, [3], [30], "A", n), f"3-{3 + n}") == fen(V, [3 + n], [30], turn), n
+        assert after(pos(V, [3], [30], "A", n), f"3-{3 + n}") == fen(
+            V, [3 + n], [30], turn
+        ), n
 
 
 def test_adelaida_5_one_throw_one_piece():
@@ -79,17 +89,28 @@ def test_adelaida_7_moves_by_the_count():
 # ------------------------------------------------------------------ §8-§17: moving, taking, blocking
 def test_adelaida_8_jumping_single_pieces():
     """adelaida §8: a piece may jump single pieces of either colour if free squares lie between and after them."""
-    assert moves(pos(V, [1, 4], [2], "A", 5)) == ["1-6", "4-9"]  # over B on 2 and A on 4, 3 free between
-    assert moves(pos(V, [1], [2, 3], "A", 5)) == ["pass"]  # 2 and 3 side by side: no free square between
-    assert moves(pos(V, [1, 3], [2], "A", 3)) == ["3-6"]  # 1-4 would jump 2 and 3: no free square between
+    assert moves(pos(V, [1, 4], [2], "A", 5)) == [
+        "1-6",
+        "4-9",
+    ]  # over B on 2 and A on 4, 3 free between
+    assert moves(pos(V, [1], [2, 3], "A", 5)) == [
+        "pass"
+    ]  # 2 and 3 side by side: no free square between
+    assert moves(pos(V, [1, 3], [2], "A", 3)) == [
+        "3-6"
+    ]  # 1-4 would jump 2 and 3: no free square between
     p = pos(V, [1, 4], [2], "A", 5)
-    assert after(p, "1-6") == fen(V, [4, 6], [2], "A")  # the jumped pieces stay where they are
+    assert after(p, "1-6") == fen(
+        V, [4, 6], [2], "A"
+    )  # the jumped pieces stay where they are
 
 
 def test_adelaida_9_one_piece_a_square():
     """adelaida §9: two pieces never share a square: no landing on one's own piece."""
     p = pos(V, [3, 6], [30], "A", 3)
-    assert moves(p) == ["6-9"]  # 3-6 is impossible forward ... and 3 cannot go back 3 either
+    assert moves(p) == [
+        "6-9"
+    ]  # 3-6 is impossible forward ... and 3 cannot go back 3 either
 
 
 def test_adelaida_10_capture_by_swap():
@@ -108,9 +129,13 @@ def test_adelaida_11_capture_behind_own_piece():
 
 def test_adelaida_12_pair_protects_and_blocks():
     """adelaida §12: a piece next to another of its colour cannot be taken; a pair blocks the way."""
-    assert moves(pos(V, [4], [6, 7], "A", 2)) == ["4-2"]  # 6 protected: back instead (§16)
+    assert moves(pos(V, [4], [6, 7], "A", 2)) == [
+        "4-2"
+    ]  # 6 protected: back instead (§16)
     assert moves(pos(V, [4], [6, 7], "A", 3)) == ["4-1"]  # 7 protected
-    assert moves(pos(V, [4], [6, 7], "A", 4)) == ["pass"]  # 4-8 jumps the pair; 0 is off the track
+    assert moves(pos(V, [4], [6, 7], "A", 4)) == [
+        "pass"
+    ]  # 4-8 jumps the pair; 0 is off the track
     assert moves(pos(V, [5], [6, 7], "A", 4)) == ["5-1"]
 
 
@@ -119,7 +144,9 @@ def test_adelaida_13_triple_broken_in_the_middle():
     p = pos(V, [2], [4, 5, 6], "A", 3)
     assert moves(p) == ["2-5"]
     assert after(p, "2-5") == fen(V, [5], [2, 4, 6], "B")
-    assert moves(pos(V, [2], [4, 5, 6], "A", 2)) == ["pass"]  # the end of a triple is protected
+    assert moves(pos(V, [2], [4, 5, 6], "A", 2)) == [
+        "pass"
+    ]  # the end of a triple is protected
 
 
 def test_adelaida_14_four_neither_broken_nor_jumped():
@@ -127,7 +154,10 @@ def test_adelaida_14_four_neither_broken_nor_jumped():
     for n in (2, 3, 4, 5):
         assert moves(pos(V, [1], [3, 4, 5, 6], "A", n)) == ["pass"], n
     # an own four cannot be jumped either
-    assert moves(pos(V, [2, 3, 4, 5, 6], [30], "A", 5)) == ["5-10", "6-11"]  # 2-7, 3-8, 4-9 are barred
+    assert moves(pos(V, [2, 3, 4, 5, 6], [30], "A", 5)) == [
+        "5-10",
+        "6-11",
+    ]  # 2-7, 3-8, 4-9 are barred
 
 
 def test_adelaida_15_no_taking_own_pieces():
@@ -143,7 +173,9 @@ def test_adelaida_16_backward_when_forward_impossible():
     assert moves(p) == ["10-7"]
     assert after(p, "10-7") == fen(V, [7], [13, 14], "B")
     # backward onto a lone opponent takes it (swap)
-    assert after(pos(V, [10], [7, 13, 14], "A", 3), "10-7") == fen(V, [7], [10, 13, 14], "B")
+    assert after(pos(V, [10], [7, 13, 14], "A", 3), "10-7") == fen(
+        V, [7], [10, 13, 14], "B"
+    )
 
 
 def test_adelaida_17_no_move_either_way_pass():
@@ -168,19 +200,29 @@ def test_adelaida_19_first_to_bear_off_all_wins():
 def test_adelaida_20_house_of_rebirth():
     """adelaida §20: 15, House of Rebirth: landing there earns another throw; drowned pieces come back there."""
     assert after(pos(V, [12], [1], "A", 3), "12-15") == fen(V, [15], [1], "A")
-    assert after(pos(V, [11], [1], "A", 4), "11-15") == fen(V, [15], [1], "A", extra=(1, 0))  # 4 and Rebirth
-    assert after(pos(V, [5], [1], "A", 2, drowned=(1, 0)), "revive") == fen(V, [5, 15], [1], "B")
+    assert after(pos(V, [11], [1], "A", 4), "11-15") == fen(
+        V, [15], [1], "A", extra=(1, 0)
+    )  # 4 and Rebirth
+    assert after(pos(V, [5], [1], "A", 2, drowned=(1, 0)), "revive") == fen(
+        V, [5, 15], [1], "B"
+    )
 
 
 def test_adelaida_21_no_capture_in_houses():
     """adelaida §21: no piece can be taken on any of the eight Houses; a swap may put one into 15, 16, 21, 26."""
     for origin, sq in ((12, 15), (13, 16), (23, 26), (25, 28), (25, 29), (25, 30)):
         n = sq - origin
-        back = origin - n if origin - n != 21 else 21 - n  # back by §16 (through Ba for 25-21-17)
+        back = (
+            origin - n if origin - n != 21 else 21 - n
+        )  # back by §16 (through Ba for 25-21-17)
         assert moves(pos(V, [origin], [sq, 1], "A", n)) == [f"{origin}-{back}"], sq
-    assert moves(pos(V, [18], [24, 1], "A", 3)) == ["18-24"]  # through Ba onto a lone piece: not in a House
+    assert moves(pos(V, [18], [24, 1], "A", 3)) == [
+        "18-24"
+    ]  # through Ba onto a lone piece: not in a House
     # a swap from 15 puts the opponent into the House of Rebirth
-    assert after(pos(V, [15], [18], "A", 3), "15-18") == fen(V, [18], [15], "B", extra=(0, 1))
+    assert after(pos(V, [15], [18], "A", 3), "15-18") == fen(
+        V, [18], [15], "B", extra=(0, 1)
+    )
 
 
 def test_adelaida_22_houses_act_on_swapped_pieces():
@@ -189,7 +231,9 @@ def test_adelaida_22_houses_act_on_swapped_pieces():
     # (B's next turn is the one skipped: A throws again at once)
     assert after(pos(V, [16, 1], [19], "A", 3), "16-19") == fen(V, [1, 19], [16], "A")
     # into the House of Rejuvenation: a throw of fate for that piece, at once
-    q = play(pos(V, [26, 29], [23, 1], "A", 3), "26-23")  # 26-29 is barred by A's own piece: back (§16)
+    q = play(
+        pos(V, [26, 29], [23, 1], "A", 3), "26-23"
+    )  # 26-29 is barred by A's own piece: back (§16)
     assert q.fen() == fen(V, [23, 29], [1, 26], "A", pending="fate")
     assert q.is_chance()
     r = q.apply_throw(3)
@@ -210,11 +254,15 @@ def test_adelaida_23_house_of_the_net_skips_a_turn():
 def test_adelaida_24_extra_throws_accumulate_net_cancels_one():
     """adelaida §24: extra throws accumulate; a skip in the Net may cancel one of them."""
     p = pos(V, [11, 3], [1], "A", 4)
-    q = p.apply(parse_move("11-15"))  # the 4 and the Rebirth: two extra throws, one thrown now
+    q = p.apply(
+        parse_move("11-15")
+    )  # the 4 and the Rebirth: two extra throws, one thrown now
     assert q.fen() == fen(V, [3, 15], [1], "A", extra=(1, 0))
     r = play(q, 1, "3-4")  # the 1 earns another: still one owed after this throw
     assert r.fen() == fen(V, [4, 15], [1], "A", extra=(1, 0))
-    s = play(r, 1, "15-16")  # the 1's extra throw is cancelled by the Net; the older one is still owed
+    s = play(
+        r, 1, "15-16"
+    )  # the 1's extra throw is cancelled by the Net; the older one is still owed
     assert s.fen() == fen(V, [4, 16], [1], "A")
 
 
@@ -223,7 +271,9 @@ def test_adelaida_25_house_of_ba_goes_on():
     assert moves(pos(V, [17], [1], "A", 4)) == ["17-25"]
     assert after(pos(V, [18], [1], "A", 3), "18-24") == fen(V, [24], [1], "B")
     # backward into Ba goes on backward
-    p = pos(V, [24], [25, 26, 1], "A", 3)  # 24-27 jumps the pair 25-26: back to 21, on to 18
+    p = pos(
+        V, [24], [25, 26, 1], "A", 3
+    )  # 24-27 jumps the pair 25-26: back to 21, on to 18
     assert moves(p) == ["24-18"]
     assert after(p, "24-18") == fen(V, [18], [1, 25, 26], "B")
     p = pos(V, [23], [25, 26, 1], "A", 2)  # 23-25 protected -> back 2 to 21 -> on to 19
@@ -234,7 +284,9 @@ def test_adelaida_26_impossible_doubling_forbids_the_move():
     """adelaida §26: if the doubled move from Ba is impossible, the move into Ba is not allowed."""
     p = pos(V, [17, 25], [1], "A", 4)  # 21 then 25: own piece
     assert moves(p) == ["17-13", "25-29"]
-    p = pos(V, [18], [23, 24, 1], "A", 3)  # 21 then 24: jumping the pair 23-24 ... and 24 is protected
+    p = pos(
+        V, [18], [23, 24, 1], "A", 3
+    )  # 21 then 24: jumping the pair 23-24 ... and 24 is protected
     assert moves(p) == ["18-15"]
 
 
@@ -260,19 +312,29 @@ def test_adelaida_28_house_of_water():
     """adelaida §28: 27, House of Water: the piece leaves the board, not borne off; instead of a later move it
     comes back to 15 if free, compulsorily when nothing else can move; with 15 taken, another move or a pass."""
     q = play(pos(V, [24], [1], "A", 3), "24-27")
-    assert q.fen() == fen(V, [], [1], "B", drowned=(1, 0)) and q.off(0) == 4 and q.drowned(0) == 1
+    assert (
+        q.fen() == fen(V, [], [1], "B", drowned=(1, 0))
+        and q.off(0) == 4
+        and q.drowned(0) == 1
+    )
     assert moves(pos(V, [5], [1], "A", 3, drowned=(1, 0))) == ["5-8", "revive"]
     assert moves(pos(V, [30], [1], "A", 3, drowned=(1, 0))) == ["revive"]  # compulsory
-    assert moves(pos(V, [5], [1, 15], "A", 3, drowned=(1, 0))) == ["5-8"]  # 15 taken: another move
+    assert moves(pos(V, [5], [1, 15], "A", 3, drowned=(1, 0))) == [
+        "5-8"
+    ]  # 15 taken: another move
     p = pos(V, [30], [15], "A", 3, drowned=(1, 0))
-    assert moves(p) == ["pass"] and after(p, "pass") == fen(V, [30], [15], "B", drowned=(1, 0))
+    assert moves(p) == ["pass"] and after(p, "pass") == fen(
+        V, [30], [15], "B", drowned=(1, 0)
+    )
 
 
 def test_adelaida_29_water_cancels_extra_throws():
     """adelaida §29: falling into the Water cancels the extra throws."""
     p = pos(V, [22, 3], [1], "A", 5, extra=(2, 0))
     assert after(p, "22-27") == fen(V, [3], [1], "B", drowned=(1, 0))
-    q = play(pos(V, [22, 3], [1], "A", 4), "22-26", 1)  # fate 1 into the Water: the 4's throw is gone
+    q = play(
+        pos(V, [22, 3], [1], "A", 4), "22-26", 1
+    )  # fate 1 into the Water: the 4's throw is gone
     assert after(q, "26-27") == fen(V, [3], [1], "B", drowned=(1, 0))
 
 
@@ -285,11 +347,15 @@ def test_adelaida_30_reborn_piece_waits_for_the_next_throw():
     assert "15-18" in moves(r)
 
 
-@pytest.mark.parametrize("sq,need,clause", [(28, 3, "§31"), (29, 2, "§32"), (30, 1, "§33")])
+@pytest.mark.parametrize(
+    "sq,need,clause", [(28, 3, "§31"), (29, 2, "§32"), (30, 1, "§33")]
+)
 def test_adelaida_31_32_33_last_houses(sq, need, clause):
     """adelaida §31, adelaida §32, adelaida §33: 28, 29, 30 let a piece off only with 3, 2, 1; otherwise it stays."""
     for n in (1, 2, 3, 4, 5):
-        assert moves(pos(V, [sq], [1], "A", n)) == ([f"{sq}-off"] if n == need else ["pass"]), (clause, n)
+        assert moves(pos(V, [sq], [1], "A", n)) == (
+            [f"{sq}-off"] if n == need else ["pass"]
+        ), (clause, n)
     turn = "A" if need == 1 else "B"
     assert after(pos(V, [sq, 5], [1], "A", need), f"{sq}-off") == fen(V, [5], [1], turn)
 
@@ -305,7 +371,9 @@ def test_adelaida_rulebook_clause_ids():
     """adelaida §18 is a table manner: it is in the rulebook and pinned by the decision touch-move."""
     from senet.engine.rulebook import rulebook
 
-    assert [c.id for c in rulebook(V).clauses] == [f"adelaida §{i}" for i in range(1, 35)]
+    assert [c.id for c in rulebook(V).clauses] == [
+        f"adelaida §{i}" for i in range(1, 35)
+    ]
 
 
 # ------------------------------------------------------------------ decisions (each for both lengths)
@@ -317,7 +385,9 @@ def _backward_per_piece(name):
 def _first_throw(name):
     p = Position.initial(find_variant(name))
     assert p.is_chance() and p.turn == 0 and p.throw == 0
-    assert dict(p.chance_outcomes())[1] == Fraction(1, 4)  # a fresh throw, not the deciding 1
+    assert dict(p.chance_outcomes())[1] == Fraction(
+        1, 4
+    )  # a fresh throw, not the deciding 1
     assert p.apply_throw(2).decider == 0
 
 
@@ -341,20 +411,30 @@ def _fate_ba(name):
     p = play(pos(name, [23], [16, 1], "A", 3), "23-26", 5)
     assert moves(p) == ["pass"]  # 16 is a House: no capture there
     assert after(p, "pass") == fen(name, [26], [1, 16], "B")
-    p = play(pos(name, [23], [18, 19, 1], "A", 3), "23-26", 5)  # the pair 18-19 bars the way from Ba
+    p = play(
+        pos(name, [23], [18, 19, 1], "A", 3), "23-26", 5
+    )  # the pair 18-19 bars the way from Ba
     assert moves(p) == ["pass"]
 
 
 def _revival_throw(name):
-    assert after(pos(name, [5], [1], "A", 2, drowned=(1, 0)), "revive") == fen(name, [5, 15], [1], "B")
+    assert after(pos(name, [5], [1], "A", 2, drowned=(1, 0)), "revive") == fen(
+        name, [5, 15], [1], "B"
+    )
     for n in (1, 4, 5):
-        assert after(pos(name, [5], [1], "A", n, drowned=(1, 0)), "revive") == fen(name, [5, 15], [1], "A")
+        assert after(pos(name, [5], [1], "A", n, drowned=(1, 0)), "revive") == fen(
+            name, [5, 15], [1], "A"
+        )
 
 
 def _net_extra(name):
     assert after(pos(name, [12], [1], "A", 4), "12-16") == fen(name, [16], [1], "B")
-    assert after(pos(name, [13], [1], "A", 3), "13-16") == fen(name, [16], [1], "B", skip=(1, 0))
-    assert after(pos(name, [13], [1], "A", 3, extra=(1, 0)), "13-16") == fen(name, [16], [1], "B")
+    assert after(pos(name, [13], [1], "A", 3), "13-16") == fen(
+        name, [16], [1], "B", skip=(1, 0)
+    )
+    assert after(pos(name, [13], [1], "A", 3, extra=(1, 0)), "13-16") == fen(
+        name, [16], [1], "B"
+    )
 
 
 def _revival_timing(name):
@@ -371,7 +451,9 @@ def _revival_later(name):
     """adelaida §28: the right to revive does not lapse when another move is made first."""
     p = pos(name, [5], [1], "A", 3, drowned=(1, 0))
     assert moves(p) == ["5-8", "revive"]
-    q = play(p, "5-8", 2, "1-3", 2)  # A moved instead of reviving; a turn later the right is still there
+    q = play(
+        p, "5-8", 2, "1-3", 2
+    )  # A moved instead of reviving; a turn later the right is still there
     assert moves(q) == ["8-10", "revive"]
     assert after(q, "revive") == fen(name, [8, 15], [3], "B")
 
@@ -390,7 +472,9 @@ def _swapped_into_house(name):
     q = play(pos(name, [16], [19, 1], "A", 3), "16-19")
     assert q.fen() == fen(name, [19], [1, 16], "A")  # B's next turn is skipped: A again
     q = play(pos(name, [26, 28], [24, 1], "A", 2), "26-24")
-    assert q.fen() == fen(name, [24, 28], [1, 26], "A", pending="fate") and q.is_chance()
+    assert (
+        q.fen() == fen(name, [24, 28], [1, 26], "A", pending="fate") and q.is_chance()
+    )
 
 
 def _fate_lost(name):
@@ -426,42 +510,121 @@ def _touch_move(name):
     assert after(p, "3-5") != after(p, "8-10")
 
 
-DECISION_CHECKS = {
-    "backward-per-piece": _backward_per_piece, "first-throw": _first_throw, "pass-26": _pass_26,
-    "fate-extra": _fate_extra, "fate-ba": _fate_ba, "revival-throw": _revival_throw, "net-extra": _net_extra,
-    "revival-timing": _revival_timing, "revival-later": _revival_later, "ba-capture": _ba_capture, "swapped-into-house": _swapped_into_house,
-    "fate-lost": _fate_lost, "last-houses-still": _last_houses_still, "pass-extra": _pass_extra,
-    "touch-move": _touch_move,
-}  # fmt: skip
+def test_decision_adelaida_backward_per_piece():
+    _backward_per_piece("adelaida")
 
 
-def test_decision_adelaida_backward_per_piece(): _backward_per_piece("adelaida")
-def test_decision_adelaida_long_backward_per_piece(): _backward_per_piece("adelaida-long")
-def test_decision_adelaida_first_throw(): _first_throw("adelaida")
-def test_decision_adelaida_long_first_throw(): _first_throw("adelaida-long")
-def test_decision_adelaida_pass_26(): _pass_26("adelaida")
-def test_decision_adelaida_long_pass_26(): _pass_26("adelaida-long")
-def test_decision_adelaida_fate_extra(): _fate_extra("adelaida")
-def test_decision_adelaida_long_fate_extra(): _fate_extra("adelaida-long")
-def test_decision_adelaida_fate_ba(): _fate_ba("adelaida")
-def test_decision_adelaida_long_fate_ba(): _fate_ba("adelaida-long")
-def test_decision_adelaida_revival_throw(): _revival_throw("adelaida")
-def test_decision_adelaida_long_revival_throw(): _revival_throw("adelaida-long")
-def test_decision_adelaida_net_extra(): _net_extra("adelaida")
-def test_decision_adelaida_long_net_extra(): _net_extra("adelaida-long")
-def test_decision_adelaida_revival_timing(): _revival_timing("adelaida")
-def test_decision_adelaida_long_revival_timing(): _revival_timing("adelaida-long")
-def test_decision_adelaida_revival_later(): _revival_later("adelaida")
-def test_decision_adelaida_long_revival_later(): _revival_later("adelaida-long")
-def test_decision_adelaida_ba_capture(): _ba_capture("adelaida")
-def test_decision_adelaida_long_ba_capture(): _ba_capture("adelaida-long")
-def test_decision_adelaida_swapped_into_house(): _swapped_into_house("adelaida")
-def test_decision_adelaida_long_swapped_into_house(): _swapped_into_house("adelaida-long")
-def test_decision_adelaida_fate_lost(): _fate_lost("adelaida")
-def test_decision_adelaida_long_fate_lost(): _fate_lost("adelaida-long")
-def test_decision_adelaida_last_houses_still(): _last_houses_still("adelaida")
-def test_decision_adelaida_long_last_houses_still(): _last_houses_still("adelaida-long")
-def test_decision_adelaida_pass_extra(): _pass_extra("adelaida")
-def test_decision_adelaida_long_pass_extra(): _pass_extra("adelaida-long")
-def test_decision_adelaida_touch_move(): _touch_move("adelaida")
-def test_decision_adelaida_long_touch_move(): _touch_move("adelaida-long")
+def test_decision_adelaida_long_backward_per_piece():
+    _backward_per_piece("adelaida-long")
+
+
+def test_decision_adelaida_first_throw():
+    _first_throw("adelaida")
+
+
+def test_decision_adelaida_long_first_throw():
+    _first_throw("adelaida-long")
+
+
+def test_decision_adelaida_pass_26():
+    _pass_26("adelaida")
+
+
+def test_decision_adelaida_long_pass_26():
+    _pass_26("adelaida-long")
+
+
+def test_decision_adelaida_fate_extra():
+    _fate_extra("adelaida")
+
+
+def test_decision_adelaida_long_fate_extra():
+    _fate_extra("adelaida-long")
+
+
+def test_decision_adelaida_fate_ba():
+    _fate_ba("adelaida")
+
+
+def test_decision_adelaida_long_fate_ba():
+    _fate_ba("adelaida-long")
+
+
+def test_decision_adelaida_revival_throw():
+    _revival_throw("adelaida")
+
+
+def test_decision_adelaida_long_revival_throw():
+    _revival_throw("adelaida-long")
+
+
+def test_decision_adelaida_net_extra():
+    _net_extra("adelaida")
+
+
+def test_decision_adelaida_long_net_extra():
+    _net_extra("adelaida-long")
+
+
+def test_decision_adelaida_revival_timing():
+    _revival_timing("adelaida")
+
+
+def test_decision_adelaida_long_revival_timing():
+    _revival_timing("adelaida-long")
+
+
+def test_decision_adelaida_revival_later():
+    _revival_later("adelaida")
+
+
+def test_decision_adelaida_long_revival_later():
+    _revival_later("adelaida-long")
+
+
+def test_decision_adelaida_ba_capture():
+    _ba_capture("adelaida")
+
+
+def test_decision_adelaida_long_ba_capture():
+    _ba_capture("adelaida-long")
+
+
+def test_decision_adelaida_swapped_into_house():
+    _swapped_into_house("adelaida")
+
+
+def test_decision_adelaida_long_swapped_into_house():
+    _swapped_into_house("adelaida-long")
+
+
+def test_decision_adelaida_fate_lost():
+    _fate_lost("adelaida")
+
+
+def test_decision_adelaida_long_fate_lost():
+    _fate_lost("adelaida-long")
+
+
+def test_decision_adelaida_last_houses_still():
+    _last_houses_still("adelaida")
+
+
+def test_decision_adelaida_long_last_houses_still():
+    _last_houses_still("adelaida-long")
+
+
+def test_decision_adelaida_pass_extra():
+    _pass_extra("adelaida")
+
+
+def test_decision_adelaida_long_pass_extra():
+    _pass_extra("adelaida-long")
+
+
+def test_decision_adelaida_touch_move():
+    _touch_move("adelaida")
+
+
+def test_decision_adelaida_long_touch_move():
+    _touch_move("adelaida-long")

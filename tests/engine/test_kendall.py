@@ -19,7 +19,9 @@ def test_kendall_throws():
     )  # fmt: skip
     for n in (1, 2, 3, 4, 5):
         expected_turn = "A" if n in (1, 4, 5) else "B"
-        assert after(pos(V, [3], [20], "A", n), f"3-{3 + n}") == fen(V, [3 + n], [20], expected_turn)
+        assert after(pos(V, [3], [20], "A", n), f"3-{3 + n}") == fen(
+            V, [3 + n], [20], expected_turn
+        )
 
 
 def test_kendall_rule_1_swap():
@@ -37,8 +39,13 @@ def test_kendall_rule_2_not_onto_own():
 def test_kendall_rule_3_neighbours_protect():
     """kendall: rule 3: two or more stones of one colour side by side protect each other."""
     assert moves(pos(V, [4, 20], [7, 8], "A", 3)) == ["20-23"]
-    assert moves(pos(V, [5, 20], [7, 8, 9], "A", 3)) == ["20-23"]  # 8: middle of three, protected too
-    assert moves(pos(V, [4, 20], [7, 9], "A", 3)) == ["20-23", "4-7"]  # 7 and 9 are not neighbours
+    assert moves(pos(V, [5, 20], [7, 8, 9], "A", 3)) == [
+        "20-23"
+    ]  # 8: middle of three, protected too
+    assert moves(pos(V, [4, 20], [7, 9], "A", 3)) == [
+        "20-23",
+        "4-7",
+    ]  # 7 and 9 are not neighbours
 
 
 def test_kendall_rule_4_backward_only_when_no_forward():
@@ -50,7 +57,9 @@ def test_kendall_rule_4_backward_only_when_no_forward():
     assert moves(p) == ["10-7", "12-9"]
     assert after(p, "12-9") == fen(V, [9, 10], [13, 14, 15], "B")
     # backward onto a lone opponent swaps
-    assert after(pos(V, [10], [7, 13, 14], "A", 3), "10-7") == fen(V, [7], [10, 13, 14], "B")
+    assert after(pos(V, [10], [7, 13, 14], "A", 3), "10-7") == fen(
+        V, [7], [10, 13, 14], "B"
+    )
     # neither: the turn is lost
     p = pos(V, [2], [4, 5], "A", 3)
     assert moves(p) == ["pass"] and after(p, "pass") == fen(V, [2], [4, 5], "B")
@@ -69,7 +78,9 @@ def test_kendall_rule_5_no_protection_on_27_to_30():
 def test_kendall_house_of_beauty_cannot_be_passed():
     """kendall: House of Beauty: every stone stops on 26 first; from it a 5 bears the stone off."""
     for n in (2, 3, 4, 5):
-        assert moves(pos(V, [25], [1, 2], "A", n)) == ["25-" + str(25 - n)], n  # forward impossible: back
+        assert moves(pos(V, [25], [1, 2], "A", n)) == ["25-" + str(25 - n)], (
+            n
+        )  # forward impossible: back
     assert moves(pos(V, [22], [1], "A", 4)) == ["22-26"]
     assert moves(pos(V, [22], [1], "A", 5)) == ["22-17"]
     assert moves(pos(V, [26], [1], "A", 5)) == ["26-off"]
@@ -100,13 +111,17 @@ def test_kendall_house_of_water_choice_and_risk():
 def test_kendall_house_of_three_judges():
     """kendall: House of Three Judges: 28 only leaves, and only with a 3."""
     for n in (1, 2, 3, 4, 5):
-        assert moves(pos(V, [28, 1], [20], "A", n)) == sorted([f"1-{1 + n}"] + (["28-off"] if n == 3 else [])), n
+        assert moves(pos(V, [28, 1], [20], "A", n)) == sorted(
+            [f"1-{1 + n}"] + (["28-off"] if n == 3 else [])
+        ), n
 
 
 def test_kendall_house_of_two_judges():
     """kendall: House of Two Judges: 29 only leaves, and only with a 2."""
     for n in (1, 2, 3, 4, 5):
-        assert moves(pos(V, [29, 1], [20], "A", n)) == sorted([f"1-{1 + n}"] + (["29-off"] if n == 2 else [])), n
+        assert moves(pos(V, [29, 1], [20], "A", n)) == sorted(
+            [f"1-{1 + n}"] + (["29-off"] if n == 2 else [])
+        ), n
     assert moves(pos(V, [29], [1], "A", 1)) == ["pass"]  # not even to a free 30
 
 
@@ -121,7 +136,9 @@ def test_kendall_attacked_in_the_last_houses():
     for sq in (28, 29, 30):
         p = pos(V, [26], [sq, 1], "A", sq - 26)
         q = p.apply(parse_move(f"26-{sq}"))
-        extra = (1, 0) if sq == 30 else (0, 0)  # the 4 that took 26 to 30 gives A another move
+        extra = (
+            (1, 0) if sq == 30 else (0, 0)
+        )  # the 4 that took 26 to 30 gives A another move
         assert q.fen() == fen(V, [sq], [27, 1], "A", extra=extra, pending="water")
         assert q.decider == 1 and moves(q) == ["return", "risk"]
         then = "A" if sq == 30 else "B"
@@ -132,7 +149,10 @@ def test_kendall_attacked_in_the_last_houses():
 # ------------------------------------------------------------------ decisions
 def test_decision_kendall_pieces():
     """Five a side, alternating on 1-10, the first player on the odd squares."""
-    assert Position.initial(find_variant(V)).fen() == "kendall ABABABABAB/........../.......... A -"
+    assert (
+        Position.initial(find_variant(V)).fen()
+        == "kendall ABABABABAB/........../.......... A -"
+    )
 
 
 def test_decision_kendall_first_player():
@@ -183,7 +203,9 @@ def test_decision_kendall_attack_water_occupied():
 def test_decision_kendall_water_occupied():
     """No stone lands on 27 while another stone is there (an own stone there freezes the rest anyway)."""
     assert moves(pos(V, [26, 1], [27], "A", 1)) == ["1-2"]
-    assert moves(pos(V, [26], [27], "A", 1)) == ["26-25"]  # forward impossible: backward (rule 4)
+    assert moves(pos(V, [26], [27], "A", 1)) == [
+        "26-25"
+    ]  # forward impossible: backward (rule 4)
 
 
 def test_decision_kendall_extra_bearing_off():
@@ -198,7 +220,9 @@ def test_decision_kendall_extra_bearing_off():
 def test_decision_kendall_turn_lost():
     """A lost turn (no move, or a failed risk) ends the turn, even with a 1, 4 or 5."""
     for n in (1, 4, 5):
-        p = pos(V, [1], [1 + n, 2 + n], "A", n)  # the target is protected, nothing behind square 1
+        p = pos(
+            V, [1], [1 + n, 2 + n], "A", n
+        )  # the target is protected, nothing behind square 1
         assert moves(p) == ["pass"], n
         assert after(p, "pass").endswith(" B -")
     p = pos(V, [27, 3], [1], "A", 5)

@@ -3,7 +3,15 @@ name the line, the column and what was expected."""
 
 import pytest
 
-from senet.engine import IllegalMove, Move, NotationError, OFF, Position, find_variant, parse_move
+from senet.engine import (
+    OFF,
+    IllegalMove,
+    Move,
+    NotationError,
+    Position,
+    find_variant,
+    parse_move,
+)
 from senet.engine.notation import parse_position
 
 from .conftest import fen, pos
@@ -25,7 +33,9 @@ def test_round_trip_of_written_positions(text):
 
 
 def test_fields_read_back():
-    p = Position.from_fen("adelaida .A.B...A../....AB..../.....B.... B 3 extra=0/1 drowned=1/0")
+    p = Position.from_fen(
+        "adelaida .A.B...A../....AB..../.....B.... B 3 extra=0/1 drowned=1/0"
+    )
     assert p.variant is find_variant("adelaida")
     assert p.pieces(0) == (2, 8, 15) and p.pieces(1) == (4, 16, 26)
     assert p.turn == 1 and p.throw == 3 and p.extra(1) == 1 and p.drowned(0) == 1
@@ -86,7 +96,11 @@ def test_error_fields_swapped_board_and_turn():
 
 def test_error_unknown_variant():
     err = _error(f"senat {BOARD} A -")
-    assert err.column == 1 and "unknown variant 'senat'" in err.message and err.expected == "a variant name"
+    assert (
+        err.column == 1
+        and "unknown variant 'senat'" in err.message
+        and err.expected == "a variant name"
+    )
 
 
 def test_error_alias_is_not_canonical():
@@ -117,7 +131,9 @@ def test_error_missing_fields_and_spaces():
     err = _error(f"standard {BOARD}")
     assert err.column == len(f"standard {BOARD}") + 1 and "side on turn" in err.expected
     err = _error(f"standard  {BOARD} A -")
-    assert err.column == len("standard ") and "single spaces" in err.expected  # at the doubled space
+    assert (
+        err.column == len("standard ") and "single spaces" in err.expected
+    )  # at the doubled space
     err = _error("")
     assert "variant" in err.expected or "ends too early" in err.message
 
@@ -126,16 +142,26 @@ def test_error_zero_and_unknown_fields():
     err = _error(f"standard {BOARD} A - extra=0/0")
     assert "leaving the field out" in err.message
     err = _error(f"standard {BOARD} A - colour=1/0")
-    assert err.column == len(f"standard {BOARD} A - ") + 1 and "pending=" in err.expected
+    assert (
+        err.column == len(f"standard {BOARD} A - ") + 1 and "pending=" in err.expected
+    )
     err = _error(f"standard {BOARD} A - extra=x")
-    assert err.column == len(f"standard {BOARD} A - extra=") + 1 and "1/0" in err.expected
+    assert (
+        err.column == len(f"standard {BOARD} A - extra=") + 1 and "1/0" in err.expected
+    )
     err = _error(f"adelaida {BOARD} A - pending=doom")
-    assert err.column == len(f"adelaida {BOARD} A - pending=") + 1 and err.expected == "fate or water"
+    assert (
+        err.column == len(f"adelaida {BOARD} A - pending=") + 1
+        and err.expected == "fate or water"
+    )
 
 
 def test_error_impossible_positions():
     err = _error(f"adelaida {BOARD} A - pending=fate")  # nobody on 26
-    assert err.column == len(f"adelaida {BOARD} A - ") + 1 and "Rejuvenation" in err.message
+    assert (
+        err.column == len(f"adelaida {BOARD} A - ") + 1
+        and "Rejuvenation" in err.message
+    )
     err = _error("standard ABABABAB.B/........../.......... A - drowned=1/0")
     assert "no piece is ever drowned in standard" in err.message
     err = _error("kendall A........./........../......B... A 3 pending=water")
@@ -200,7 +226,12 @@ def test_illegal_throw_and_moves_at_chance():
 
 def test_no_moves_after_the_game_is_over():
     q = pos("standard", [27], [1], "A", 4).apply(parse_move("27-off"))
-    assert q.is_over() and not q.is_chance() and q.decider is None and q.chance_outcomes() == ()
+    assert (
+        q.is_over()
+        and not q.is_chance()
+        and q.decider is None
+        and q.chance_outcomes() == ()
+    )
     with pytest.raises(IllegalMove):
         q.apply_throw(3)
     with pytest.raises(IllegalMove):
@@ -214,5 +245,10 @@ def test_error_piece_on_a_house_it_only_passes(name, square):
     text = fen(name, [square], [1], "A", 3)
     err = _error(text)
     board_col = len(name) + 2
-    assert err.column == board_col + square - 1 + (square - 1) // 10 and f"stand on {square}" in err.message
-    assert Position.from_fen(fen("kendall", [27], [1], "A", 3)).pieces(0) == (27,)  # Kendall's Water holds one
+    assert (
+        err.column == board_col + square - 1 + (square - 1) // 10
+        and f"stand on {square}" in err.message
+    )
+    assert Position.from_fen(fen("kendall", [27], [1], "A", 3)).pieces(0) == (
+        27,
+    )  # Kendall's Water holds one

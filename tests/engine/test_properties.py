@@ -15,7 +15,13 @@ from senet.engine import DIE4, STICKS, VARIANTS, Position, find_variant, sticks_
 
 from .conftest import ALL_VARIANTS, random_game
 
-STICK_ODDS = ((1, Fraction(4, 16)), (2, Fraction(6, 16)), (3, Fraction(4, 16)), (4, Fraction(1, 16)), (5, Fraction(1, 16)))
+STICK_ODDS = (
+    (1, Fraction(4, 16)),
+    (2, Fraction(6, 16)),
+    (3, Fraction(4, 16)),
+    (4, Fraction(1, 16)),
+    (5, Fraction(1, 16)),
+)
 DIE_ODDS = tuple((n, Fraction(1, 4)) for n in (1, 2, 3, 4))
 
 
@@ -34,7 +40,7 @@ def test_sticks_counted_from_the_sixteen_patterns():
     """Four two-sided sticks: the count of marked sides up, none up = 5, each pattern 1/16."""
     counts = {}
     for pattern in range(16):
-        ups = bin(pattern).count("1")
+        ups = sum(pattern >> k & 1 for k in range(4))
         value = sticks_value(pattern)
         assert value == (ups if ups else 5)
         counts[value] = counts.get(value, 0) + 1
@@ -56,7 +62,16 @@ def invariants(p: Position) -> None:
     for seat in (0, 1):
         total = len(p.pieces(seat)) + p.off(seat) + p.captured(seat) + p.drowned(seat)
         assert total == v.pieces, p.fen()
-        assert min(p.off(seat), p.captured(seat), p.drowned(seat), p.extra(seat), p.skip(seat)) >= 0
+        assert (
+            min(
+                p.off(seat),
+                p.captured(seat),
+                p.drowned(seat),
+                p.extra(seat),
+                p.skip(seat),
+            )
+            >= 0
+        )
     assert not set(p.pieces(0)) & set(p.pieces(1))
     text = p.fen()
     back = Position.from_fen(text)
@@ -66,7 +81,11 @@ def invariants(p: Position) -> None:
     if p.is_over():
         assert not p.is_chance() and legal == [] and p.decider is None
     elif p.is_chance():
-        assert legal == [] and p.decider is None and sum(f for _, f in p.chance_outcomes()) == 1
+        assert (
+            legal == []
+            and p.decider is None
+            and sum(f for _, f in p.chance_outcomes()) == 1
+        )
     else:
         assert legal and p.decider in (0, 1)
 
@@ -91,7 +110,10 @@ def drive(name: str, choices: list[int]) -> Position:
 
 
 @settings(max_examples=100, deadline=None)
-@given(name=st.sampled_from(ALL_VARIANTS), choices=st.lists(st.integers(0, 2**16), min_size=50, max_size=900))
+@given(
+    name=st.sampled_from(ALL_VARIANTS),
+    choices=st.lists(st.integers(0, 2**16), min_size=50, max_size=900),
+)
 def test_pieces_conserved_and_notation_round_trips(name, choices):
     drive(name, choices)
 
@@ -115,7 +137,10 @@ def test_every_random_game_ends(name, seed):
     outcome = last.outcome()
     assert outcome is not None
     if VARIANTS[name].scoring == "race":
-        assert outcome.winner in (0, 1)  # adelaida §19: no draws; standard/kendall: first off wins
+        assert outcome.winner in (
+            0,
+            1,
+        )  # adelaida §19: no draws; standard/kendall: first off wins
         assert outcome.score[outcome.winner] == VARIANTS[name].pieces
     else:
         a, b = outcome.score
@@ -133,7 +158,10 @@ def test_many_games_end(name):
 
 
 @settings(max_examples=30, deadline=None)
-@given(name=st.sampled_from(ALL_VARIANTS), choices=st.lists(st.integers(0, 2**16), min_size=1, max_size=300))
+@given(
+    name=st.sampled_from(ALL_VARIANTS),
+    choices=st.lists(st.integers(0, 2**16), min_size=1, max_size=300),
+)
 def test_positions_are_values(name, choices):
     """Positions reached by the same actions are equal and hash equal; apply never mutates."""
     a, b = drive(name, choices), drive(name, choices)

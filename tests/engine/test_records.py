@@ -7,13 +7,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from senet.engine import Game, IllegalMove, NotationError, Position, Throw, find_variant, parse_move
+from senet.engine import (
+    Game,
+    IllegalMove,
+    NotationError,
+    Position,
+    Throw,
+    find_variant,
+    parse_move,
+)
 from senet.engine.record import GameRecord, parse_record, write_record
 
 from .conftest import ALL_VARIANTS, fen, random_game
 
 
-def random_full_game(name: str, seed: int, start: Position | None = None, limit: int | None = None) -> Game:
+def random_full_game(
+    name: str, seed: int, start: Position | None = None, limit: int | None = None
+) -> Game:
     game = Game(start or find_variant(name))
     rng = random.Random(seed)
     for i, (_p, action) in enumerate(random_game(name, rng, start=start)):
@@ -27,10 +37,16 @@ def random_full_game(name: str, seed: int, start: Position | None = None, limit:
 
 
 @settings(max_examples=25, deadline=None)
-@given(name=st.sampled_from(ALL_VARIANTS), seed=st.integers(0, 10**9), cut=st.none() | st.integers(0, 300))
+@given(
+    name=st.sampled_from(ALL_VARIANTS),
+    seed=st.integers(0, 10**9),
+    cut=st.none() | st.integers(0, 300),
+)
 def test_record_round_trip(name, seed, cut):
     game = random_full_game(name, seed, limit=cut)
-    record = GameRecord.from_game(game, PlayerA='Nefer "the" tari', PlayerB="Ramesses", Date="2026.11.30")
+    record = GameRecord.from_game(
+        game, PlayerA='Nefer "the" tari', PlayerB="Ramesses", Date="2026.11.30"
+    )
     text = record.text()
     back = parse_record(text)
     assert back.actions == list(game.actions)
@@ -48,7 +64,11 @@ def test_record_from_a_start_position(name):
     record = GameRecord.from_game(game)
     assert record.tags["Start"] == middle.fen()
     back = parse_record(record.text())
-    assert back.start == middle and back.actions == list(game.actions) and back.text() == record.text()
+    assert (
+        back.start == middle
+        and back.actions == list(game.actions)
+        and back.text() == record.text()
+    )
 
 
 def test_record_layout():
@@ -97,7 +117,10 @@ def test_error_throw_when_a_move_is_due():
 
 def test_error_impossible_throw():
     err = _error(HEAD + "1. A: (6) 9-15\n")
-    assert (err.line, err.column) == (4, 7) and "(1), (2), (3), (4), (5)" in err.expected
+    assert (err.line, err.column) == (
+        4,
+        7,
+    ) and "(1), (2), (3), (4), (5)" in err.expected
 
 
 def test_error_wrong_result_tag():
@@ -112,7 +135,9 @@ def test_error_bad_turn_marker():
     assert (err.line, err.column) == (5, 1) and err.expected == "2. B:"
     err = _error(HEAD + "1. A: (3) 9-12\n3. B: (2) 10x12\n")
     assert (err.line, err.column) == (5, 1) and err.expected == "2. B:"
-    err = _error(HEAD + "1. A: (4) 9-13\n2. B: (2) 10-12\n")  # the 4 gives A another throw
+    err = _error(
+        HEAD + "1. A: (4) 9-13\n2. B: (2) 10-12\n"
+    )  # the 4 gives A another throw
     assert (err.line, err.column) == (5, 1) and "current turn" in err.expected
     err = _error(HEAD + "1. (3) 9-12\n")
     assert (err.line, err.column) == (4, 4) and err.expected == "A: or B:"
@@ -130,9 +155,16 @@ def test_error_malformed_tags():
 
 
 def test_error_in_start_position():
-    err = _error('[Variant "standard"]\n[Start "standard ABABABABAB/........../.......... C -"]\n')
-    assert err.line == 2 and err.column == len('[Start "standard ABABABABAB/........../.......... ') + 1
-    err = _error('[Variant "standard"]\n[Start "bell ABABABABAB/ABABABABAB/.......... A -"]\n')
+    err = _error(
+        '[Variant "standard"]\n[Start "standard ABABABABAB/........../.......... C -"]\n'
+    )
+    assert (
+        err.line == 2
+        and err.column == len('[Start "standard ABABABABAB/........../.......... ') + 1
+    )
+    err = _error(
+        '[Variant "standard"]\n[Start "bell ABABABABAB/ABABABABAB/.......... A -"]\n'
+    )
     assert err.line == 2 and err.expected == "standard"
 
 
@@ -192,8 +224,20 @@ def test_push_illegal_changes_nothing():
 def test_turn_markers_may_be_left_out():
     text = HEAD + "(3) 9-12 (4) 8x12 {a swap} (2) 12-14\n(2) 7-9\n"
     record = parse_record(text)
-    assert [str(a) for a in record.actions] == ["(3)", "9-12", "(4)", "8-12", "(2)", "12-14", "(2)", "7-9"]
-    assert record.text() == HEAD + "1. A: (3) 9-12\n2. B: (4) 8x12 (2) 12-14\n3. A: (2) 7-9\n"
+    assert [str(a) for a in record.actions] == [
+        "(3)",
+        "9-12",
+        "(4)",
+        "8-12",
+        "(2)",
+        "12-14",
+        "(2)",
+        "7-9",
+    ]
+    assert (
+        record.text()
+        == HEAD + "1. A: (3) 9-12\n2. B: (4) 8x12 (2) 12-14\n3. A: (2) 7-9\n"
+    )
 
 
 def test_kendall_water_choice_of_the_other_seat_stays_in_the_turn():

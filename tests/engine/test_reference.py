@@ -88,7 +88,9 @@ def result_standard(bd: Board, me: int, mv: str) -> Board:
     if t in bd:
         bd[s] = bd[t]  # swap
     bd[t] = me
-    if t == 28:  # House of Water: to 15, or the nearest free square behind it (decision water-occupied)
+    if (
+        t == 28
+    ):  # House of Water: to 15, or the nearest free square behind it (decision water-occupied)
         del bd[28]
         sq = 15
         while sq in bd:
@@ -327,7 +329,11 @@ def reference_result(p: Position, mv: str, seat: int) -> Board | None:
         bd[sq] = seat
         return bd
     name = p.variant.name
-    fn = {"standard": result_standard, "bell": result_bell, "kendall": result_kendall}.get(name, result_adelaida)
+    fn = {
+        "standard": result_standard,
+        "bell": result_bell,
+        "kendall": result_kendall,
+    }.get(name, result_adelaida)
     return fn(bd, seat, mv)
 
 
@@ -341,7 +347,9 @@ def check(p: Position) -> None:
     for move in p.legal_moves():
         q = p.apply(move)
         want = reference_result(p, move.text(), seat)
-        assert read(q) == want, f"{p.fen()} after {move}: engine {q.fen()}, reference {want}"
+        assert read(q) == want, (
+            f"{p.fen()} after {move}: engine {q.fen()}, reference {want}"
+        )
         assert q.fen() == reference_next(p, move.text()), f"{p.fen()} after {move}"
 
 
@@ -364,7 +372,7 @@ def reference_next(p: Position, mv: str) -> str:
     * then the same seat throws again while it is owed throws, else the turn passes, past turns skipped.
     """
     name = p.variant.name
-    _, _, turn, _throw, *rest = p.fen().split(" ")
+    _, _, turn, *_ = p.fen().split(" ")
     n = p.throw
     bd = read(p)
     seat_on_turn = "AB".index(turn)
@@ -415,7 +423,9 @@ def reference_next(p: Position, mv: str) -> str:
             victim = bd.get(t)
             if victim is not None and name == "bell":
                 captured[victim] += 1
-            if name == "kendall" and (t == 27 or (victim is not None and t >= 28 and 27 not in bd)):
+            if name == "kendall" and (
+                t == 27 or (victim is not None and t >= 28 and 27 not in bd)
+            ):
                 new_pending = "water"
             if adelaida:
                 house(mover, t, True)
@@ -494,7 +504,10 @@ def random_board_position(name: str, rng: random.Random) -> Position:
             kw["extra"] = (rng.randint(0, 2), rng.randint(0, 2))
             kw["skip"] = (rng.randint(0, 1), rng.randint(0, 1))
     if name == "bell":
-        kw["captured"] = (rng.randint(0, v.pieces - len(a)), rng.randint(0, v.pieces - len(b)))
+        kw["captured"] = (
+            rng.randint(0, v.pieces - len(a)),
+            rng.randint(0, v.pieces - len(b)),
+        )
     return Position.from_fen(fen(name, a, b, turn, throw, **kw))
 
 
@@ -512,7 +525,11 @@ def test_reference_agrees_on_random_boards(name):
 
 
 @settings(max_examples=60, deadline=None)
-@given(name=st.sampled_from(ALL_VARIANTS), seed=st.integers(0, 2**32 - 1), cut=st.integers(0, 400))
+@given(
+    name=st.sampled_from(ALL_VARIANTS),
+    seed=st.integers(0, 2**32 - 1),
+    cut=st.integers(0, 400),
+)
 def test_reference_agrees_on_hypothesis_positions(name, seed, cut):
     """Hypothesis picks the game (throws and moves through the seed) and a point in it."""
     rng = random.Random(seed)
@@ -524,7 +541,9 @@ def test_reference_agrees_on_hypothesis_positions(name, seed, cut):
 
 def test_reference_itself_sees_the_rules():
     """The reference is not vacuous: it finds captures, blocks, Ba moves and backward moves."""
-    p = Position.from_fen(fen("adelaida", [17], [19, 20], "A", 4))  # the pair 19-20 bars the way into Ba: back
+    p = Position.from_fen(
+        fen("adelaida", [17], [19, 20], "A", 4)
+    )  # the pair 19-20 bars the way into Ba: back
     assert reference(p)[0] == ["17-13"]
     p = Position.from_fen(fen("adelaida", [17], [23], "A", 4))
     assert reference(p)[0] == ["17-25"]

@@ -92,7 +92,11 @@ def test_houses_water_sends_to_15():
     assert after(p, "27-28") == fen(V, [15], [1], "A")  # a 1 also gives another throw
     v = find_variant(V)
     assert {sq: h.name_en for sq, h in v.houses.items()} == {
-        27: "House of Beauty", 28: "House of Water", 29: "House of Three Truths", 30: "House of Ra-Atum"}
+        27: "House of Beauty",
+        28: "House of Water",
+        29: "House of Three Truths",
+        30: "House of Ra-Atum",
+    }
 
 
 def test_free_choice_any_piece_that_can_move():
@@ -128,7 +132,11 @@ def test_winning_first_to_bear_off_five():
     """standard: winning: the first to bear off all five pieces wins."""
     p = pos(V, [27], [1, 2, 3], "A", 4)
     q = p.apply(parse_move("27-off"))
-    assert q.outcome() is not None and q.outcome().winner == 0 and q.outcome().score == (5, 2)
+    assert (
+        q.outcome() is not None
+        and q.outcome().winner == 0
+        and q.outcome().score == (5, 2)
+    )
     assert q.legal_moves() == [] and not q.is_chance()
     assert pos(V, [27, 3], [1], "A", 4).apply(parse_move("27-off")).outcome() is None
 
