@@ -144,7 +144,12 @@ def _small_endgame(position: Position) -> bool:
 
 
 def _material(position: Position) -> tuple[int, ...]:
-    """Pieces on the board, borne off, captured and drowned, per seat (what a failed solve
-    attempt depends on most: the reachable set shrinks only when this changes)."""
-    return tuple(f(seat) for seat in (0, 1) for f in (lambda s: position.mask(s).bit_count(), position.off,
-                                                      position.captured, position.drowned))  # fmt: skip
+    """What the size of a position's future depends on most: pieces on the board, borne off,
+    captured and drowned, and the rearmost piece of each seat.  After a failed attempt we try
+    again only when this changes (a piece left the board or the last one moved up)."""
+    out: list[int] = []
+    for seat in (0, 1):
+        mask = position.mask(seat)
+        rear = (mask & -mask).bit_length()
+        out += [mask.bit_count(), rear, position.off(seat), position.captured(seat), position.drowned(seat)]
+    return tuple(out)

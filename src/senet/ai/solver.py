@@ -27,6 +27,7 @@ from typing import Iterable
 import numpy as np
 
 from senet.engine import Move, Position, Variant
+from senet.engine.rules import tables_for
 
 from .evaluation import terminal_value
 
@@ -106,6 +107,7 @@ def solve_many(
         raise ValueError("nothing to solve")
     name = roots[0].variant.name
     variant = roots[0].variant
+    tables = tables_for(variant)  # built once, not per rebuilt position
     index: dict[tuple[int, ...], int] = {}
     # Only the state tuples are kept (a Position per state would cost several times the memory).
     states: list[tuple[int, ...]] = []
@@ -123,7 +125,7 @@ def solve_many(
     starts: list[int] = []
     i = 0
     while i < len(states):
-        pos = Position(variant, states[i])
+        pos = Position(variant, states[i], tables)
         kind = _kind(pos)
         kinds.append(kind)
         starts.append(len(targets))
