@@ -101,6 +101,8 @@ class RedisBroadcast(MemoryBroadcast):
     subscriber, since messages published meanwhile are gone.
     """
 
+    shared = True  # several processes: a process's cached games may be behind the database
+
     def __init__(self, url: str, prefix: str = "senet:") -> None:
         super().__init__()
         import redis.asyncio as redis

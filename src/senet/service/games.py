@@ -6,6 +6,15 @@ must be legal.  The server throws the sticks itself (see :mod:`senet.service.fai
 every move, while the next event is chance, it appends the next committed throw.  A decision
 and the throws that follow it are stored in one transaction.
 
+Several server processes may serve the same game (PostgreSQL and Redis): no process trusts
+its in-memory copy for a decision.  Before applying an action the game is brought up to date
+from the database (the actions after the cached ply, the seats, the result); the action is then
+inserted with its expected ply (UNIQUE (game_id, ply), and ``games.ply`` advanced only from
+that ply), so of two racing actions exactly one is stored and the other is answered ``stale``.
+Only the process whose insert won publishes ``{"type": "update", "ply": n}`` (n is the event
+number: the number of actions stored).  The computer's moves go through the same path, so
+they too are stored exactly once whichever process computes them.
+
 Seat secrets are never stored, only their SHA-256.  An invitation is a separate secret that
 takes the free seat once.  This module must not import :mod:`senet.web`.
 """
@@ -18,7 +27,7 @@ import hmac
 import logging
 import random
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from senet.engine import Game, IllegalMove, Move, NotationError, Position, find_variant, parse_move
@@ -107,6 +116,13 @@ class LiveGame:
         return next((s.seat for s in self.stored.seats if s.kind == "human" and not s.claimed), None)
 
 
+def _replay(game: Game, action: StoredAction) -> None:
+    if action.kind == "throw":
+        game.push_throw(int(action.notation))
+    else:
+        game.push(parse_move(action.notation))
+
+
 class GameService:
     """Create and drive games.  One instance per process; ``await start()`` before use."""
 
@@ -117,6 +133,11 @@ class GameService:
         self._cache: dict[str, LiveGame] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._computer_tasks: dict[str, asyncio.Task[None]] = {}
+        self._backup_tasks: set[str] = set()  # games whose computer task is only a stand-by
+        # Several processes share the games: a cached copy is verified against the database
+        # before it is shown (load), not only before a decision.
+        self.shared = bool(getattr(broadcast, "shared", False)) or not storage.url.startswith("sqlite")
+        self.backup_delay = 3.0  # a stand-by computer acts if the game did not move meanwhile
         self._presence: dict[str, dict[str, int]] = {}
         self._closing = False
 
@@ -128,7 +149,7 @@ class GameService:
             except Exception:  # noqa: BLE001 - one broken game must not stop the server
                 log.exception("cannot resume game %s", game_id)
                 continue
-            self._schedule_computer(live)
+            self._schedule_computer(live, backup=self.shared)
 
     async def close(self) -> None:
         self._closing = True
@@ -203,27 +224,69 @@ class GameService:
         seats = (0, 1) if mode == "local" else (mine,)
         return Created(game_id, token, seats, invite)
 
-    async def load(self, game_id: str) -> LiveGame:
-        """The game, from the cache or replayed from storage; GameError ``unknown_game`` if none."""
+    async def load(self, game_id: str, min_ply: int | None = None) -> LiveGame:
+        """The game, from the cache or replayed from storage; GameError ``unknown_game`` if none.
+
+        With several processes (``shared``) the cached copy is first brought up to date from
+        the database, unless it already has ``min_ply`` actions (the event number of an update
+        message: then it is current enough).
+        """
         live = self._cache.get(game_id)
         if live is not None:
+            if min_ply is not None and live.ply >= min_ply:
+                return live
+            if self.shared or (min_ply is not None and live.ply < min_ply):
+                return await self.refresh(game_id, min_ply)
             return live
+        return await self._load_stored(game_id)
+
+    async def _load_stored(self, game_id: str) -> LiveGame:
         stored = await self.storage.get_game(game_id)
         if stored is None:
             raise GameError("unknown_game", f"there is no game {game_id!r}", 404)
         game = Game(find_variant(stored.variant))
         for action in stored.actions:
-            if action.kind == "throw":
-                game.push_throw(int(action.notation))
-            else:
-                game.push(parse_move(action.notation))
+            _replay(game, action)
         live = LiveGame(stored, game, list(stored.actions))
         self._cache[game_id] = live
+        if self.shared:
+            self._schedule_computer(live, backup=True)
         return live
 
     async def reload(self, game_id: str) -> LiveGame:
         self._cache.pop(game_id, None)
-        return await self.load(game_id)
+        return await self._load_stored(game_id)
+
+    async def refresh(self, game_id: str, min_ply: int | None = None) -> LiveGame:
+        """The game as stored now (see :meth:`_refresh`), waiting for a decision in progress."""
+        async with self._lock(game_id):
+            return await self._refresh(game_id, min_ply)
+
+    async def _refresh(self, game_id: str, min_ply: int | None = None) -> LiveGame:
+        """Bring the cached game up to date from the database: the actions stored after the
+        cached ply (by any process), the seats and the result.  Call with the game's lock held."""
+        live = self._cache.get(game_id)
+        if live is None:
+            return await self._load_stored(game_id)
+        if min_ply is not None and live.ply >= min_ply:
+            return live
+        stored = await self.storage.get_game(game_id, since_ply=live.ply)
+        if stored is None:
+            raise GameError("unknown_game", f"there is no game {game_id!r}", 404)
+        plies = [a.ply for a in stored.actions]
+        if stored.ply < live.ply or plies != list(range(live.ply, live.ply + len(plies))):
+            return await self.reload(game_id)  # not a continuation of what we hold: start over
+        for action in stored.actions:
+            _replay(live.game, action)
+            live.history.append(action)
+        for f in fields(stored):
+            if f.name not in ("actions", "seats"):
+                setattr(live.stored, f.name, getattr(stored, f.name))
+        live.stored.seats = stored.seats
+        live.stored.ply = live.ply  # the row may have been read just before more actions
+        if stored.actions and self.shared:
+            self._schedule_computer(live, backup=True)
+        return live
 
     # ------------------------------------------------------------------ seats
     async def claim(self, game_id: str, invite: str) -> tuple[str, int] | None:
@@ -243,7 +306,7 @@ class GameService:
                 return None
             free.claimed = True
             free.token_hash = hash_token(token)
-        await self._publish(game_id, {"type": "update", "ply": live.ply})
+        await self._publish(game_id, {"type": "update", "ply": live.ply, "refresh": True})
         return token, seat
 
     def invite_for(self, live: LiveGame, seats: tuple[int, ...]) -> str | None:
@@ -270,13 +333,16 @@ class GameService:
             raise GameError("bad_request", "move must be a move in notation such as 12-15 or pass")
         live = await self.load(game_id)
         seats = live.seats_of(token)
+        if not seats and token:
+            seats = (await self.refresh(game_id)).seats_of(token)  # claimed through another process?
         if not seats:
             raise GameError("forbidden", "you hold no seat in this game (a missing or wrong seat secret)", 403)
         return await self._decide(live, seats, ply, move)
 
     async def _decide(self, live: LiveGame, seats: tuple[int, ...], ply: int, text: str) -> LiveGame:
         async with self._lock(live.id):
-            live = await self.load(live.id)  # the cache may have been refreshed while we waited
+            # Never trust the cached copy: another process may have stored actions meanwhile.
+            live = await self._refresh(live.id)
             pos = live.position
             if pos.is_over():
                 raise GameError("game_over", "the game is over", 409)
@@ -334,21 +400,34 @@ class GameService:
             await self._publish(live.id, {"type": "update", "ply": live.ply})
 
     # ------------------------------------------------------------------ the computer
-    def _schedule_computer(self, live: LiveGame) -> None:
+    def _schedule_computer(self, live: LiveGame, backup: bool = False) -> None:
+        """Let the computer play its turn from here.  The process that stored the human's action
+        schedules it at once; any other process that sees the game (``backup``) stands by and
+        plays only if nobody has after ``backup_delay`` (its process died): the insert decides."""
         seat = live.computer_seat()
         if self._closing or seat is None or live.position.decider != seat:
             return
         task = self._computer_tasks.get(live.id)
         if task is not None and not task.done():
-            return
-        self._computer_tasks[live.id] = asyncio.create_task(self._computer_turns(live.id, seat))
+            if backup or live.id not in self._backup_tasks:
+                return
+            task.cancel()  # a stand-by gives way to the real one
+        if backup:
+            self._backup_tasks.add(live.id)
+        else:
+            self._backup_tasks.discard(live.id)
+        delay = self.computer_delay + (self.backup_delay if backup else 0.0)
+        self._computer_tasks[live.id] = asyncio.create_task(self._computer_turns(live.id, seat, delay))
 
-    async def _computer_turns(self, game_id: str, seat: int) -> None:
+    async def _computer_turns(self, game_id: str, seat: int, first_delay: float | None = None) -> None:
         rng = random.Random(secrets.randbits(64))
+        delay = self.computer_delay if first_delay is None else first_delay
         try:
             while True:
-                await asyncio.sleep(self.computer_delay)
-                live = await self.load(game_id)
+                await asyncio.sleep(delay)
+                delay = self.computer_delay
+                live = await self.refresh(game_id)
+                self._backup_tasks.discard(game_id)
                 pos = live.position
                 if pos.decider != seat:
                     return
@@ -364,6 +443,7 @@ class GameService:
         finally:
             if self._computer_tasks.get(game_id) is asyncio.current_task():
                 del self._computer_tasks[game_id]
+                self._backup_tasks.discard(game_id)
 
     # ------------------------------------------------------------------ rematch
     async def rematch(self, game_id: str, token: str | None) -> tuple[str, str | None]:
@@ -372,7 +452,7 @@ class GameService:
         Colours swap: whoever held A now holds B.  The first request creates the game; the other
         player's request takes their seat in it; further requests return the same game.
         """
-        live = await self.load(game_id)
+        live = await self.refresh(game_id)
         seats = live.seats_of(token)
         if not seats:
             raise GameError("forbidden", "only the players can ask for a rematch", 403)
@@ -384,7 +464,7 @@ class GameService:
             created = await self.create(s.variant, s.mode, "AB"[1 - mine], s.level, s.player_seeds, rematch_of=s.id)
             if await self.storage.set_rematch(game_id, created.game_id):
                 s.rematch_id = created.game_id
-                await self._publish(game_id, {"type": "update", "ply": live.ply})
+                await self._publish(game_id, {"type": "update", "ply": live.ply, "refresh": True})
                 return created.game_id, created.token
             live = await self.reload(game_id)
         new_id = live.stored.rematch_id

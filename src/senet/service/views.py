@@ -14,7 +14,7 @@ from senet.engine import OFF, Game, Position, parse_move
 
 from .games import GameService, LiveGame
 
-__all__ = ["state_message", "game_record", "history_entries"]
+__all__ = ["state_message", "events_message", "game_record", "history_entries"]
 
 
 def _move_json(pos: Position, text: str) -> dict[str, Any]:
@@ -28,11 +28,11 @@ def _move_json(pos: Position, text: str) -> dict[str, Any]:
     }
 
 
-def history_entries(live: LiveGame) -> list[dict[str, Any]]:
-    """Every action with who did it and, for moves, the squares (for the move list)."""
+def history_entries(live: LiveGame, start: int = 0) -> list[dict[str, Any]]:
+    """Every action (from ply ``start`` on) with who did it and, for moves, the squares."""
     out: list[dict[str, Any]] = []
     positions = live.game.positions
-    for action, before, after in zip(live.history, positions, positions[1:]):
+    for action, before, after in zip(live.history[start:], positions[start:], positions[start + 1 :]):
         entry: dict[str, Any] = {"ply": action.ply, "kind": action.kind, "seat": action.seat}
         if action.kind == "throw":
             entry.update(value=int(action.notation), pattern=action.pattern, fate=before.pending_name == "fate")
@@ -97,6 +97,31 @@ def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) 
         "rematch": stored.rematch_id,
         "rematch_of": stored.rematch_of,
         "invite": service.invite_for(live, seats),
+    }
+
+
+def events_message(live: LiveGame, seats: tuple[int, ...], since: int) -> dict[str, Any]:
+    """The events (actions) numbered ``since`` to ``ply - 1``: what a client that has seen
+    ``since`` of them missed, with what it needs to act (the decider, its legal moves)."""
+    pos = live.position
+    decider = pos.decider
+    outcome = pos.outcome()
+    return {
+        "type": "events",
+        "game": live.id,
+        "since": since,
+        "ply": live.ply,
+        "events": history_entries(live, since),
+        "fen": pos.fen(),
+        "turn": pos.turn,
+        "decider": decider,
+        "legal": [pos.move_text(m) for m in pos.legal_moves()] if decider is not None and decider in seats else [],
+        "you": list(seats),
+        "outcome": (
+            {"winner": outcome.winner, "score": list(outcome.score), "reason": outcome.reason, "result": outcome.result}
+            if outcome
+            else None
+        ),
     }
 
 

@@ -4,12 +4,22 @@ Client to server::
 
     {"type": "move", "ply": 12, "move": "9-12"}   # ply: the number of actions the client has seen
     {"type": "state"}                              # send me the state again
+    {"type": "sync", "since": 40}                  # send me the events from number 40 on
     {"type": "ping"}
 
 Server to client: ``{"type": "state", ...}`` (see :func:`senet.service.views.state_message`) on
 connect and after every change, ``{"type": "presence", "online": [a, b], "spectators": n}``,
 ``{"type": "pong"}`` and ``{"type": "error", "code": ..., "message": ...}``.  An error never
-changes the game; the connection stays open.
+changes the game; the connection stays open.  ``stale`` means another action was stored at
+that ply first (by this or another server process): nothing was applied.
+
+Events are numbered by ply (the n-th stored action is event n).  A client that connects with
+``?since=N`` (the number of events it has seen, e.g. after a reconnection, possibly to another
+server process) is in *events* mode: it gets ``{"type": "events", "since": N, "ply": M,
+"events": [...], "decider": ..., "legal": [...], ...}`` with exactly the events it missed
+(see :func:`senet.service.views.events_message`), and then one such message per change; if N
+is not a number it could have seen, it gets the full state instead.  Without ``since`` every
+change sends the full state (what the browser page uses).
 """
 
 from __future__ import annotations
@@ -23,7 +33,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from senet.service.games import GameError, GameService
-from senet.service.views import state_message
+from senet.service.views import events_message, state_message
 
 from .app import seat_cookie
 
@@ -42,6 +52,13 @@ def _same_origin(ws: WebSocket) -> bool:
     return urlsplit(origin).netloc == ws.headers.get("host", "")
 
 
+def _int_or_none(text: str | None) -> int | None:
+    try:
+        return int(text) if text is not None else None
+    except ValueError:
+        return None
+
+
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(ws: WebSocket, game_id: str) -> None:
     service: GameService = ws.app.state.service
@@ -58,6 +75,10 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     token = ws.cookies.get(seat_cookie(game_id)) or ws.query_params.get("token")
     seats = live.seats_of(token)
     send_lock = asyncio.Lock()
+    update_lock = asyncio.Lock()
+    since_param = ws.query_params.get("since")
+    events_mode = since_param is not None
+    sent = [_int_or_none(since_param) if events_mode else None]  # events the client has (events mode)
 
     async def send(message: dict[str, Any]) -> None:
         async with send_lock:
@@ -67,13 +88,31 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         current = await service.load(game_id)
         await send(state_message(service, current, current.seats_of(token)))
 
+    async def send_update(min_ply: int | None = None, force: bool = False, since: int | None = None) -> None:
+        """What changed: the full state, or in events mode the events the client has not got."""
+        async with update_lock:
+            current = await (service.refresh(game_id) if force else service.load(game_id, min_ply))
+            mine = current.seats_of(token)
+            if not events_mode:
+                await send(state_message(service, current, mine))
+                return
+            start = sent[0] if since is None else since
+            if start is None or not 0 <= start <= current.ply:
+                await send(state_message(service, current, mine))
+            elif start < current.ply or force or since is not None:
+                await send(events_message(current, mine, start))
+            sent[0] = current.ply
+
     async with service.subscribe(game_id) as sub:
         await service.connected(game_id, seats, +1)
 
         async def pump() -> None:
             async for message in sub:
                 if message.get("type") == "update":
-                    await send_state()
+                    ply = message.get("ply")
+                    await send_update(ply if isinstance(ply, int) else None, force=bool(message.get("refresh")))
+                elif message.get("type") == "resync":  # messages may have been lost: read the database
+                    await send_update(force=True)
                 elif message.get("type") == "presence":
                     await send(message)
 
@@ -93,6 +132,9 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                     await send({"type": "pong"})
                 elif kind == "state":
                     await send_state()
+                elif kind == "sync":
+                    since = data.get("since")
+                    await send_update(force=True, since=since if isinstance(since, int) and since >= 0 else -1)
                 elif kind == "move":
                     try:
                         await service.act(game_id, token, data.get("ply"), data.get("move"))
@@ -103,7 +145,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
 
         tasks = [asyncio.create_task(pump()), asyncio.create_task(read())]
         try:
-            await send_state()
+            await send_update(force=True) if events_mode else await send_state()
             await send({"type": "presence", **service.presence(game_id)})
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
