@@ -46,7 +46,7 @@ class SiteServer:
         env.pop("DATABASE_URL", None)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "senet.cli", "serve", "--port", str(self.port),
-             "--database-url", f"sqlite+aiosqlite:///{self.db}", "--log-level", "warning"],
+             "--database-url", f"sqlite+aiosqlite:///{self.db}", "--log-level", "info"],
             cwd=ROOT, env=env, stdout=self.log.open("a"), stderr=subprocess.STDOUT, text=True,
         )  # fmt: skip
         deadline = time.monotonic() + 30

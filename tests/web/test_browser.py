@@ -29,6 +29,16 @@ def new_page(browser, site, width: int = 1280, height: int = 900):
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.js_errors = errors  # type: ignore[attr-defined]
+    frames: list[str] = []
+    page.frames_log = frames  # type: ignore[attr-defined]
+
+    def watch(ws) -> None:
+        frames.append(f"open {ws.url}")
+        ws.on("framesent", lambda f: frames.append(f"sent {str(f)[:80]}"))
+        ws.on("framereceived", lambda f: frames.append(f"recv {str(f)[:80]}"))
+        ws.on("close", lambda _: frames.append("close"))
+
+    page.on("websocket", watch)
     return page
 
 
@@ -48,7 +58,14 @@ def legal_buttons(page) -> list[str]:
 def click_move(page, move: str) -> None:
     before = ply(page)
     page.click(f'#moves button[data-move="{move}"]')
-    page.wait_for_function(f"document.getElementById('game').dataset.ply !== '{before}'", timeout=10_000)
+    try:
+        page.wait_for_function(f"document.getElementById('game').dataset.ply !== '{before}'", timeout=10_000)
+    except Exception as exc:
+        details = page.evaluate("""() => { const g = document.getElementById('game'), e = document.getElementById('error');
+            return {ply: g.dataset.ply, connected: g.dataset.connected, cls: g.className, error: e && e.textContent,
+                    moves: [...document.querySelectorAll('#moves button')].map(b => b.dataset.move)}; }""")
+        log = "\n".join(page.frames_log[-15:])  # type: ignore[attr-defined]
+        raise AssertionError(f"{move} at ply {before} got no answer: {details}\n{log}") from exc
 
 
 def start_game(page, variant: str, mode: str, colour: str = "random", level: str | None = None) -> str:
@@ -139,6 +156,17 @@ def test_two_browsers_play_a_whole_game_through_the_invitation(browser, site, ar
     replayed = parse_record(record).replay()
     assert replayed.position.fen() == host.get_attribute("#game", "data-fen")
     assert verify_text(record).ok
+    if variant == "bell":  # a rematch: colours swap, both players are seated again
+        host_side, guest_side = host.text_content("#you"), guest.text_content("#you")
+        host.click("#rematch")
+        host.wait_for_url(re.compile(r"/g/(?!%s)" % re.escape(game_id)))
+        new_id = host.url.rsplit("/", 1)[-1]
+        guest.wait_for_selector("#rematch-offer:not([hidden])")
+        guest.click("#rematch")
+        guest.wait_for_url(re.compile(re.escape(new_id) + "$"))
+        for page in (host, guest):
+            page.wait_for_selector("#game[data-ply]")
+        assert host.text_content("#you") == guest_side and guest.text_content("#you") == host_side
     assert host.js_errors == [] and guest.js_errors == []
 
 

@@ -248,6 +248,9 @@ class GameService:
         for action in stored.actions:
             _replay(game, action)
         live = LiveGame(stored, game, list(stored.actions))
+        current = self._cache.get(game_id)
+        if current is not None and current.ply >= live.ply:
+            return current  # a concurrent first load finished first (and may have committed since): keep it
         self._cache[game_id] = live
         if self.shared:
             self._schedule_computer(live, backup=True)

@@ -52,7 +52,8 @@ function play(text) {
   selected = null;
   root.classList.add("waiting");
   clearTimeout(waitTimer);
-  waitTimer = setTimeout(() => { if (waiting) { waiting = false; root.classList.remove("waiting"); send({ type: "state" }); } }, 8000);
+  // No answer in 5 s: the connection may be half-open; reconnecting resynchronises the state.
+  waitTimer = setTimeout(() => { if (waiting) { waiting = false; root.classList.remove("waiting"); if (ws) ws.close(); } }, 5000);
 }
 
 function select(origin) {
@@ -275,7 +276,9 @@ function connect() {
       if (data.code === "stale") send({ type: "state" });
     }
   });
+  const socket = ws;
   ws.addEventListener("close", () => {
+    if (socket !== ws) return; // an old socket, already replaced
     root.dataset.connected = "";
     $("conn").textContent = t("g.reconnecting");
     setTimeout(connect, retry);
