@@ -109,7 +109,7 @@ def drive(name: str, choices: list[int]) -> Position:
     return p
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(
     name=st.sampled_from(ALL_VARIANTS),
     choices=st.lists(st.integers(0, 2**16), min_size=50, max_size=900),
