@@ -343,14 +343,16 @@ def check(p: Position) -> None:
     assert got == expected, f"{p.fen()}: engine {got}, reference {expected}"
     if seat is None:
         return
-    assert p.decider == seat, p.fen()
+    assert p.decider == seat, f"{p.fen()}: engine decider {p.decider}, reference {seat}"
     for move in p.legal_moves():
         q = p.apply(move)
         want = reference_result(p, move.text(), seat)
         assert read(q) == want, (
             f"{p.fen()} after {move}: engine {q.fen()}, reference {want}"
         )
-        assert q.fen() == reference_next(p, move.text()), f"{p.fen()} after {move}"
+        assert q.fen() == reference_next(p, move.text()), (
+            f"{p.fen()} after {move}: engine and reference differ"
+        )
 
 
 # --------------------------------------------------------------------------- the flow of play
@@ -558,3 +560,47 @@ def test_reference_agrees_on_hypothesis_boards(name, rng):
     p = random_board_position(name, rng)
     if not p.is_over():
         check(p)
+
+
+@pytest.mark.parametrize(
+    "name,change",
+    [
+        ("adelaida", {"protection": "neighbour"}),  # no triple breaking (§13)
+        ("adelaida", {"passing": "free"}),  # pairs no longer block (§8, §12, §14)
+        ("adelaida", {"backward": "player"}),  # §16 per player instead of per piece
+        (
+            "adelaida",
+            {"safe": frozenset({26, 27, 28, 29, 30})},
+        ),  # captures on 15, 16, 21 (§21)
+        (
+            "standard",
+            {
+                "bear_off": {
+                    27: frozenset({4, 5}),
+                    29: frozenset({3}),
+                    30: frozenset({1, 2}),
+                }
+            },
+        ),
+        ("kendall", {"must_stop": frozenset()}),  # 26 may be passed
+        ("bell", {"priority": frozenset()}),  # no forced moves from 26-30
+        ("bell", {"capture": "swap"}),
+    ],
+)
+def test_reference_catches_planted_rule_changes(name, change):
+    """Play a variant with one rule changed: the comparison with the reference must fail."""
+    import dataclasses
+
+    planted = dataclasses.replace(find_variant(name), **change)
+    rng = random.Random(f"planted {name} {sorted(change)}")
+    for _ in range(200):
+        p = Position.initial(planted)
+        try:
+            for p, _action in random_game(name, rng, start=p):
+                check(p)
+        except AssertionError as exc:
+            assert "reference" in str(exc), (
+                exc
+            )  # a disagreement, not some other failure
+            return
+    pytest.fail(f"the reference did not notice {change} in {name}")
