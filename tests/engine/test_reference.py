@@ -594,9 +594,8 @@ def test_reference_catches_planted_rule_changes(name, change):
     planted = dataclasses.replace(find_variant(name), **change)
     rng = random.Random(f"planted {name} {sorted(change)}")
     for _ in range(200):
-        p = Position.initial(planted)
         try:
-            for p, _action in random_game(name, rng, start=p):
+            for p, _action in random_game(name, rng, start=Position.initial(planted)):
                 check(p)
         except AssertionError as exc:
             assert "reference" in str(exc), (
