@@ -1,12 +1,13 @@
 """How often the top level plays an optimal move in solvable endgames, and what it loses.
 
 For each variant, a fixed seeded sample of endgame positions (a throw pending, at least two
-legal moves, one or two pieces a side left, at most :data:`MAX_TOTAL` in all; in Bell one or two a side
-on the board, with a score that is still open) on the last squares of
-the track.  One shared exact solution of everything reachable from the sample is the ground
-truth (:func:`senet.ai.solver.solve_many`).  For every position we ask the level for its move
-and count it optimal when its exact value is within 1e-9 of the best; the loss is the exact
-winning chance (Bell: expected result) given up by the move.
+legal moves, one or two pieces a side left, at most :data:`MAX_TOTAL` in all; in Bell one or
+two a side on the board, with a score that is still open) on the last squares of the track.
+One shared exact solution of everything reachable from the sample is the ground truth
+(:func:`senet.ai.solver.solve_many`); in the Adelaida variants, where that set runs into
+millions, only roots whose own future is small enough are kept (:data:`ROOT_CAP`).  For every
+position we ask the level for its move and count it optimal when its exact value is within
+1e-9 of the best; the loss is the exact winning chance (Bell: expected result) given up.
 
 Two figures per variant: the top level exactly as it plays (``choose_move``: its search, plus
 its own exact solving when a position's future is within its budget), and its search alone

@@ -50,7 +50,7 @@ class Searcher:
         solution = self.exact(position)
         if solution is not None:
             return solution.move_values(position)
-        if len(self._tt) > 500_000:
+        if len(self._tt) > 200_000:  # bounded memory per searcher (one per thread)
             self._tt.clear()
         out = []
         for move in position.legal_moves():
