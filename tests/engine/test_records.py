@@ -248,3 +248,21 @@ def test_kendall_water_choice_of_the_other_seat_stays_in_the_turn():
     text = GameRecord.from_game(game).text()
     assert "1. A: (3) 26x29 risk\n2. B: (2) pass\n" in text
     assert parse_record(text).actions == list(game.actions)
+
+
+def test_error_actions_after_the_end():
+    start = fen("standard", [27], [1], "A")
+    text = f'[Variant "standard"]\n[Result "A"]\n[Start "{start}"]\n\n1. A: (4) 27-off (3)\n'
+    err = _error(text)
+    assert (err.line, err.column) == (5, 18) and "game is over" in str(err)
+    assert parse_record(text.replace(" (3)", "")).replay().outcome().winner == 0
+
+
+def test_bell_draw_record():
+    start = fen("bell", [30], [29], "A", captured=(1, 1))
+    game = Game(Position.from_fen(start))
+    for action in (1, "30-off", 2, "29-off"):
+        game.push_throw(action) if isinstance(action, int) else game.push(action)
+    record = GameRecord.from_game(game)
+    assert record.tags["Result"] == "draw" and record.tags["Score"] == "9-9"
+    assert parse_record(record.text()).actions == list(game.actions)
