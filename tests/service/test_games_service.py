@@ -6,6 +6,7 @@ import ast
 import asyncio
 import random
 import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,9 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "senet"
 
 
 def run(coro):
-    return asyncio.run(coro)
+    """Run on a fresh event loop in a thread (a session's Playwright may own this thread's loop)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 async def service_on(db: Path, delay: float = 0.0) -> GameService:
