@@ -156,6 +156,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hidden", type=int, default=0, help="tanh units of a hidden layer (0: linear)")
     parser.add_argument("--resume", action="store_true",
                         help="start from the shipped weights (the net model's with --hidden, if there are any)")  # fmt: skip
+    parser.add_argument("--init", help="start from this weights file (e.g. a related variant's)")
     parser.add_argument("--out", default=str(Path(__file__).parent / "weights"))
     args = parser.parse_args(argv)
     variant = find_variant(args.variant)
@@ -167,6 +168,11 @@ def main(argv: list[str] | None = None) -> None:
         start = shipped.weights
         if shipped.hidden is not None:
             hidden_init = (shipped.hidden[0], shipped.hidden[2])
+    if args.init:
+        loaded = Evaluator.from_json(variant, Path(args.init).read_text())
+        start = loaded.weights
+        if loaded.hidden is not None:
+            hidden_init = (loaded.hidden[0], loaded.hidden[2])
     evaluator = train(variant, args.games, alpha=args.alpha, lam=args.lam, seed=args.seed, weights=start,
                       hidden=args.hidden, hidden_init=hidden_init)  # fmt: skip
     out = Path(args.out)
