@@ -110,13 +110,14 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
                             "one of " + ", ".join(map(str, variant.instrument.values)) + " or -")  # fmt: skip
     values = {"extra": (0, 0), "skip": (0, 0), "captured": (0, 0), "drowned": (0, 0)}
     pending = NO_PENDING
-    pending_col = column
+    field_cols: dict[str, int] = {}
     last = -1
     for col, token in tokens[4:]:
         key, eq, value = token.partition("=")
         if not eq or key not in _FIELD_ORDER:
             raise NotationError(f"unknown field {token!r}", line, col, "extra=, skip=, captured=, drowned= or pending=")
         order = _FIELD_ORDER.index(key)
+        field_cols[key] = col
         if order <= last:
             raise NotationError(f"field {key!r} out of order or repeated", line, col,
                                 "fields in the order " + ", ".join(_FIELD_ORDER))  # fmt: skip
@@ -126,7 +127,6 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
             if value not in _PENDING:
                 raise NotationError(f"pending {value!r}", line, vcol, "fate or water")
             pending = _PENDING[value]
-            pending_col = col
             continue
         match = _PAIR.match(value)
         if not match:
@@ -159,7 +159,11 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
             pending=pending,
         )
     except ValueError as exc:
-        where = pending_col if "pending" in str(exc) else column  # point at the field at fault when we can
+        # point at the field at fault when we can
+        words = {"pending": "pending", "extra throw": "extra", "skipped": "skip", "captured": "captured",
+                 "drowned": "drowned"}  # fmt: skip
+        where = next((field_cols[key] for word, key in words.items() if word in str(exc) and key in field_cols),
+                     column)  # fmt: skip
         square = re.search(r"stand on (\d+)", str(exc))
         if square:
             where = c_board + int(square.group(1)) - 1 + (int(square.group(1)) - 1) // 10

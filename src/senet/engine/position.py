@@ -151,6 +151,10 @@ class Position:
                 raise ValueError(f"no piece is ever captured in {v.name}")
             if s[_DROWN + seat] and not t.revival:
                 raise ValueError(f"no piece is ever drowned in {v.name}")
+            if s[_EXTRA + seat] and not v.extra_throws:
+                raise ValueError(f"no extra throw is ever owed in {v.name}")
+            if s[_SKIP + seat] and not v.squares_of(HouseKind.NET):
+                raise ValueError(f"no turn is ever skipped in {v.name}")
         pending = s[_PEND]
         if pending == PENDING_FATE and not (t.fate_bit and (s[_A] | s[_B]) & t.fate_bit):
             raise ValueError("a fate throw is pending but no piece stands on the House of Rejuvenation")
