@@ -164,6 +164,18 @@ def test_error_impossible_positions():
     )
     err = _error("standard ABABABAB.B/........../.......... A - drowned=1/0")
     assert "no piece is ever drowned in standard" in err.message
+    assert err.column == len("standard ABABABAB.B/........../.......... A - ") + 1
+    err = _error("standard ABABABAB.B/........../.......... A - captured=1/0")
+    assert "no piece is ever captured in standard" in err.message
+    err = _error(f"bell {BOARD.replace('..........', 'ABABABABAB', 1)} A - extra=1/0")
+    assert (
+        "no extra throw" in err.message and err.column == len(f"bell {BOARD} A - ") + 1
+    )
+    err = _error(f"kendall {BOARD} A - skip=0/1")
+    assert (
+        "no turn is ever skipped" in err.message
+        and err.column == len(f"kendall {BOARD} A - ") + 1
+    )
     err = _error("kendall A........./........../......B... A 3 pending=water")
     assert "before the next throw" in err.message
 
