@@ -380,6 +380,14 @@ _ADELAIDA_DECISIONS = (
        "the site 'leave it to chance' means this throw-off.",
        "Нет. Жеребьёвка лишь отдаёт катушки (место A); первый ход катушек начинается новым броском. На сайте "
        "«доверить случаю» означает эту жеребьёвку."),
+    _d("jump-pairs", "May a piece jump a pair of its own colour, or a mixed pair? (§12 says a pair blocks the "
+       "other colour, §14 says fours block both colours.)",
+       "Можно ли перепрыгнуть пару своих фишек или пару из фишек разного цвета? (§12 говорит, что пара блокирует "
+       "фишки другого цвета, §14 — что четвёрки блокируют фишки обоих цветов.)",
+       "No: §8 lets a piece jump only pieces with a free square between them, of either colour; any two pieces "
+       "side by side bar the way, whoever owns them. §12 and §14 follow from §8 and add nothing to it.",
+       "Нет: по §8 перепрыгивать можно только фишки, между которыми есть свободное поле, любого цвета; любые две "
+       "фишки рядом преграждают путь, чьи бы они ни были. §12 и §14 следуют из §8 и ничего к нему не добавляют."),
     _d("pass-26", "May a piece pass 26 and land directly on 27-30?",
        "Может ли фишка миновать 26 и встать прямо на 27–30?",
        "Yes: §27 acts on a piece that lands on 26; nothing requires stopping there.",
