@@ -391,6 +391,21 @@ def _first_throw(name):
     assert p.apply_throw(2).decider == 0
 
 
+def _jump_pairs(name):
+    """adelaida §8 over §12/§14: own pairs and mixed pairs bar the way like an opponent's pair."""
+    assert moves(pos(name, [1, 3, 4], [30], "A", 4)) == [
+        "3-7",
+        "4-8",
+    ]  # 1-5 would jump A's own pair 3-4
+    assert moves(pos(name, [1, 4], [3], "A", 4)) == [
+        "4-8"
+    ]  # 1-5 would jump the mixed pair 3-4
+    assert moves(pos(name, [1, 4], [6], "A", 4)) == [
+        "1-5",
+        "4-8",
+    ]  # singles with free squares between: fine
+
+
 def _pass_26(name):
     assert moves(pos(name, [24], [1], "A", 4)) == ["24-28"]
     assert moves(pos(name, [25], [1], "A", 5)) == ["25-30"]
@@ -524,6 +539,14 @@ def test_decision_adelaida_first_throw():
 
 def test_decision_adelaida_long_first_throw():
     _first_throw("adelaida-long")
+
+
+def test_decision_adelaida_jump_pairs():
+    _jump_pairs("adelaida")
+
+
+def test_decision_adelaida_long_jump_pairs():
+    _jump_pairs("adelaida-long")
 
 
 def test_decision_adelaida_pass_26():
