@@ -62,6 +62,8 @@ def variant_json(name: str, lang: str) -> str:
             "title": v.title(lang),
             "pieces": v.pieces,
             "seatNames": [v.seat_name(0, lang), v.seat_name(1, lang)],
+            # the seat whose pieces are drawn dark: cones, or Kendall's "dark stones" (seat A)
+            "darkSeat": 0 if "dark" in v.seat_names_en[0] else 1,
             "houses": {str(sq): {"symbol": h.symbol, "name": h.name(lang)} for sq, h in v.houses.items()},
             "instrument": v.instrument.name,
             "scoring": v.scoring,

@@ -51,8 +51,10 @@ function text(parent, x, y, content, cls, extra = {}) {
 }
 
 // A spool (seat A): a waisted bobbin. A cone (seat B): a rounded cone. Shapes, not only colours.
+let darkSeat = 1;
+
 function piece(parent, seat, cx, cy) {
-  const g = el("g", { class: `piece-shape seat-${seat}` }, parent);
+  const g = el("g", { class: `piece-shape seat-${seat} ${seat === darkSeat ? "dark" : "light"}` }, parent);
   if (seat === 0) {
     el("path", {
       d: `M${cx - 17} ${cy - 20} h34 v6 q-10 6 -10 14 q0 8 10 14 v6 h-34 v-6 q10 -6 10 -14 q0 -8 -10 -14 z`,
@@ -66,6 +68,8 @@ function piece(parent, seat, cx, cy) {
   }
   return g;
 }
+
+export function setDarkSeat(seat) { darkSeat = seat; }
 
 export function pieceIcon(seat) {
   const svg = el("svg", { viewBox: "0 0 48 48", width: 22, height: 22, "aria-hidden": "true", class: "icon" });

@@ -1,11 +1,12 @@
 // The game page: one WebSocket to the server, which checks every action; this only shows and asks.
-import { drawBoard, drawThrow, pieceIcon, OFF } from "./board.js";
+import { drawBoard, drawThrow, pieceIcon, setDarkSeat, OFF } from "./board.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
 const lang = root.dataset.lang;
 const variant = JSON.parse(root.dataset.variant);
 const $ = (id) => document.getElementById(id);
+setDarkSeat(variant.darkSeat === 0 ? 0 : 1);
 
 let T = {};
 let state = null;
