@@ -117,57 +117,66 @@ def play_until_over(pages, limit_seconds: float = 150, on_ply=None) -> None:
     assert sum(page.evaluate("window.__clicks") for page in pages) > 10
 
 
-@pytest.mark.parametrize("variant", list(VARIANTS))
-def test_two_browsers_play_a_whole_game_through_the_invitation(browser, site, artifacts, variant) -> None:
+def open_friend_game(browser, site, variant: str) -> tuple[str, object, object]:
+    """The host starts a game with a friend; the guest (a phone-sized screen) opens the invitation."""
     host = new_page(browser, site)
     game_id = start_game(host, variant, "friend", "A")
     invite = host.input_value("#invite-url")
     assert f"/g/{game_id}/join/" in invite
-    guest = new_page(browser, site, 390, 844)  # a phone-sized screen
+    guest = new_page(browser, site, 390, 844)
     guest.goto(invite)
     guest.wait_for_selector("#game[data-ply]")
     assert guest.url.endswith(f"/g/{game_id}")
-    assert "spools" in host.text_content("#you") or "first" in host.text_content("#you") or "dark" in host.text_content("#you")
-    spectator = new_page(browser, site) if variant == "standard" else None
-    if spectator:
-        spectator.goto(invite)  # the invitation is used up: this visitor watches
-        spectator.wait_for_selector("#game[data-ply]")
-        assert "watching" in spectator.text_content("#you")
+    return game_id, host, guest
 
-    def midgame(page) -> None:
-        page.wait_for_function("Number(document.getElementById('game').dataset.ply) > 40", timeout=60_000)
+
+def test_two_browsers_play_a_whole_game_of_every_variant_through_the_invitation(browser, site, artifacts) -> None:
+    """Five games at once (one per variant), each between two browser contexts, to the result."""
+    games = {variant: open_friend_game(browser, site, variant) for variant in VARIANTS}
+    for variant, (_, host, guest) in games.items():
+        assert "(you)" in host.text_content("#counters tr[data-seat='0']"), variant
+        assert "(you)" in guest.text_content("#counters tr[data-seat='1']"), variant
+    spectator = new_page(browser, site)
+    spectator.goto(games["standard"][1].input_value("#invite-url"))  # used up: this visitor watches
+    spectator.wait_for_selector("#game[data-ply]")
+    assert "watching" in spectator.text_content("#you")
+    for _, host, guest in games.values():
+        for page in (host, guest):
+            page.evaluate(AUTOPLAY)
+    for variant, (_, host, guest) in games.items():  # the board in mid-game
+        host.wait_for_function("Number(document.getElementById('game').dataset.ply) > 40 || "
+                               "document.getElementById('game').dataset.over === '1'", timeout=60_000)  # fmt: skip
         host.screenshot(path=str(artifacts / f"board-{variant}-midgame.png"))
         guest.screenshot(path=str(artifacts / f"board-{variant}-phone.png"), full_page=True)
-        if spectator:  # the spectator sees the moves live, and has none to make
-            seen = ply(page)
-            spectator.wait_for_function(f"Number(document.getElementById('game').dataset.ply) >= {seen}")
-            assert legal_buttons(spectator) == []
-
-    play_until_over([host, guest], on_ply=midgame)
-    for page in (host, guest):
-        page.wait_for_selector("#over:not([hidden])")
-    results = {host.text_content("#result"), guest.text_content("#result")}
-    assert any("You won" in r for r in results) or any("draw" in r.lower() for r in results), results
-    host.screenshot(path=str(artifacts / f"board-{variant}-over.png"), full_page=True)
-    if spectator:
-        spectator.wait_for_selector("#over:not([hidden])")
-        assert ply(spectator) == ply(host)
-    record = httpx.get(f"{site.url}/g/{game_id}/record").text
-    replayed = parse_record(record).replay()
-    assert replayed.position.fen() == host.get_attribute("#game", "data-fen")
-    assert verify_text(record).ok
-    if variant == "bell":  # a rematch: colours swap, both players are seated again
-        host_side, guest_side = host.text_content("#you"), guest.text_content("#you")
-        host.click("#rematch")
-        host.wait_for_url(re.compile(r"/g/(?!%s)" % re.escape(game_id)))
-        new_id = host.url.rsplit("/", 1)[-1]
-        guest.wait_for_selector("#rematch-offer:not([hidden])")
-        guest.click("#rematch")
-        guest.wait_for_url(re.compile(re.escape(new_id) + "$"))
+    seen = ply(games["standard"][1])  # the spectator sees the moves live, and has none to make
+    spectator.wait_for_function(f"Number(document.getElementById('game').dataset.ply) >= {seen}")
+    assert legal_buttons(spectator) == []
+    for variant, (game_id, host, guest) in games.items():
         for page in (host, guest):
-            page.wait_for_selector("#game[data-ply]")
-        assert host.text_content("#you") == guest_side and guest.text_content("#you") == host_side
-    assert host.js_errors == [] and guest.js_errors == []
+            page.wait_for_function("document.getElementById('game').dataset.over === '1'", timeout=240_000)
+            page.wait_for_selector("#over:not([hidden])")
+        assert host.evaluate("window.__clicks") + guest.evaluate("window.__clicks") > 20, variant
+        results = {host.text_content("#result"), guest.text_content("#result")}
+        assert any("You won" in r for r in results) or any("draw" in r.lower() for r in results), (variant, results)
+        host.screenshot(path=str(artifacts / f"board-{variant}-over.png"), full_page=True)
+        record = httpx.get(f"{site.url}/g/{game_id}/record").text
+        assert parse_record(record).replay().position.fen() == host.get_attribute("#game", "data-fen"), variant
+        assert verify_text(record).ok, variant
+        assert host.js_errors == [] and guest.js_errors == [], variant
+    spectator.wait_for_selector("#over:not([hidden])")
+    assert ply(spectator) == ply(games["standard"][1])
+    # a rematch: colours swap, both players are seated again
+    game_id, host, guest = games["bell"]
+    host_side, guest_side = host.text_content("#you"), guest.text_content("#you")
+    host.click("#rematch")
+    host.wait_for_url(re.compile(r"/g/(?!%s)" % re.escape(game_id)))
+    new_id = host.url.rsplit("/", 1)[-1]
+    guest.wait_for_selector("#rematch-offer:not([hidden])")
+    guest.click("#rematch")
+    guest.wait_for_url(re.compile(re.escape(new_id) + "$"))
+    for page in (host, guest):
+        page.wait_for_selector("#game[data-ply]")
+    assert host.text_content("#you") == guest_side and guest.text_content("#you") == host_side
 
 
 def test_reload_and_new_tab_keep_the_seat(browser, site) -> None:
