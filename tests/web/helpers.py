@@ -20,7 +20,7 @@ def friend_game(base: str, variant: str = "standard", colour: str = "A") -> TwoS
     assert created.status_code == 201, created.text
     data = created.json()
     (mine,) = data["seats"]
-    joined = httpx.get(data["invite_url"], follow_redirects=False)
+    joined = httpx.post(data["invite_url"], follow_redirects=False)
     assert joined.status_code == 303
     cookie = joined.cookies.get(f"senet_seat_{data['id']}")
     assert cookie and cookie != data["token"]

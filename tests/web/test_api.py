@@ -177,12 +177,17 @@ def test_cross_origin_websocket_is_refused(site) -> None:
 
 def test_invitation_takes_the_free_seat_once(site) -> None:
     created = httpx.post(f"{site.url}/api/games", json={"variant": "bell", "mode": "friend", "colour": "B"}).json()
-    first = httpx.get(created["invite_url"], follow_redirects=False)
     cookie_name = f"senet_seat_{created['id']}"
+    preview = httpx.get(created["invite_url"], follow_redirects=False)  # a link preview robot, say
+    assert preview.status_code == 200 and not preview.cookies.get(cookie_name) and 'method="post"' in preview.text
+    assert state(site.url, created["id"])["seats"][0]["taken"] is False  # looking takes nothing
+    first = httpx.post(created["invite_url"], follow_redirects=False)
     assert first.cookies.get(cookie_name)
     assert "httponly" in first.headers["set-cookie"].lower()
-    second = httpx.get(created["invite_url"], follow_redirects=False)
+    second = httpx.post(created["invite_url"], follow_redirects=False)
     assert second.status_code == 303 and not second.cookies.get(cookie_name)  # a spectator now
+    used = httpx.get(created["invite_url"], follow_redirects=False)
+    assert used.status_code == 303 and used.headers["location"] == f"/g/{created['id']}"
     assert state(site.url, created["id"], first.cookies.get(cookie_name))["you"] == [0]
     assert state(site.url, created["id"], created["token"])["you"] == [1]
     assert state(site.url, created["id"])["you"] == []

@@ -289,6 +289,10 @@ class GameService:
         live.stored.ply = live.ply  # the row may have been read just before more actions
         if stored.actions and self.shared:
             self._schedule_computer(live, backup=True)
+        if stored.actions and min_ply is None:
+            # Actions nobody announced here (their process may have died between storing and
+            # publishing): tell this process's connections.
+            await self.broadcast.publish_local(f"game:{game_id}", {"type": "update", "ply": live.ply})
         return live
 
     # ------------------------------------------------------------------ seats
@@ -311,6 +315,14 @@ class GameService:
             free.token_hash = hash_token(token)
         await self._publish(game_id, {"type": "update", "ply": live.ply, "refresh": True})
         return token, seat
+
+    def invite_valid(self, live: LiveGame, invite: str) -> bool:
+        """Does ``invite`` still open the free seat?  (Nothing is taken by asking.)"""
+        seat = live.free_seat()
+        if seat is None or not invite:
+            return False
+        free = next(s for s in live.stored.seats if s.seat == seat)
+        return bool(free.invite_token) and hmac.compare_digest(free.invite_token, invite)
 
     def invite_for(self, live: LiveGame, seats: tuple[int, ...]) -> str | None:
         """The invitation secret, shown only to a seat holder while the other seat is free."""

@@ -130,23 +130,40 @@ async def game_page(request: Request, game_id: str) -> Any:
     seats = live.seats_of(token)
     invite = service.invite_for(live, seats)
     base = str(request.base_url).rstrip("/")
-    return render(
+    response = render(
         request, "game.html", live=live, variant=live.game.variant, seats=seats,
         variant_json=variant_json(live.stored.variant, lang),
         invite_url=f"{base}/g/{game_id}/join/{invite}" if invite else None,
         private_url=f"{base}/g/{game_id}/seat/{token}" if seats else None,
         public_url=f"{base}/g/{game_id}",
     )  # fmt: skip
+    response.headers["Cache-Control"] = "no-store"  # it may show the seat's private link
+    return response
 
 
 @router.get("/g/{game_id}/join/{invite}")
+async def join_page(request: Request, game_id: str, invite: str) -> Any:
+    """The invitation.  Opening it in a browser takes the free seat (join.js submits the form at
+    once; without JavaScript the visitor presses the button); a link preview robot that only
+    GETs the page takes nothing.  A used or wrong invitation leads to the game as a spectator."""
+    service = _service(request)
+    live = await service.load(game_id)
+    if live.seats_of(request.cookies.get(seat_cookie(game_id))) or not service.invite_valid(live, invite):
+        return RedirectResponse(f"/g/{game_id}", status_code=303)
+    seat = live.free_seat()
+    response = render(request, "join.html", live=live, variant=live.game.variant, seat=seat)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@router.post("/g/{game_id}/join/{invite}")
 async def join(request: Request, game_id: str, invite: str) -> Any:
-    """The invitation: the first visitor takes the free seat; later visitors watch."""
+    """Take the free seat with the invitation, once; later visitors watch."""
     service = _service(request)
     live = await service.load(game_id)
     response = RedirectResponse(f"/g/{game_id}", status_code=303)
     if live.seats_of(request.cookies.get(seat_cookie(game_id))):
-        return response  # already seated (the creator testing the link, or a reload)
+        return response  # already seated (the creator testing the link, or a second tab)
     claimed = await service.claim(game_id, invite)
     if claimed:
         set_seat_cookie(response, request, game_id, claimed[0])
