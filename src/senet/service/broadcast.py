@@ -70,6 +70,10 @@ class MemoryBroadcast:
                 sub.queue.get_nowait()
             sub.queue.put_nowait(message)
 
+    async def publish_local(self, channel: str, message: dict[str, Any]) -> None:
+        """Deliver to this process's subscribers only."""
+        await MemoryBroadcast.publish(self, channel, message)
+
     @asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[Subscription]:
         sub = Subscription(channel)
