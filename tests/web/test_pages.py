@@ -1,0 +1,75 @@
+"""The HTML pages over real HTTP: variant pages in both languages, home, errors, serve output."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+
+from senet.engine import VARIANTS
+from senet.engine.differences import difference_table
+from senet.engine.rulebook import rulebook
+
+
+def test_serve_prints_the_address_to_open(site) -> None:
+    assert f"Senet is served at http://127.0.0.1:{site.port}/" in site.log.read_text()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_every_variant_has_its_page_in_both_languages(site, name: str, lang: str) -> None:
+    page = httpx.get(f"{site.url}/variants/{name}", params={"lang": lang})
+    assert page.status_code == 200
+    html = page.text
+    v = VARIANTS[name]
+    book = rulebook(name)
+    assert f'<html lang="{lang}">' in html
+    assert v.title(lang).replace("«", "&laquo;")[:8] in html or v.title(lang)[:8] in html
+    assert 'action="/games"' in html and f'name="variant" value="{name}"' in html  # the start button
+    rows = difference_table(name, "standard", lang)
+    if name != "standard":
+        assert len(rows) >= 2 and html.count('<th scope="row">') >= len(rows)
+        for row in rows:
+            assert row.label in html
+    assert html.count('<dt>') == len(book.decisions)
+    first_clause = book.clauses[0].text(lang)
+    assert first_clause[:30].replace("'", "&#39;").replace('"', "&#34;") in html or first_clause[:30] in html
+    assert ("Перейти к содержимому" if lang == "ru" else "Skip to main content") in html
+    assert page.cookies.get("lang") == lang  # the choice is remembered
+
+
+def test_home_lists_every_variant_and_the_footer_names_version_and_commit(site) -> None:
+    html = httpx.get(site.url + "/", headers={"Accept-Language": "ru-RU,ru;q=0.9"}).text
+    assert '<html lang="ru">' in html  # the browser's language, until the visitor chooses
+    for name in VARIANTS:
+        assert f'href="/variants/{name}"' in html
+    assert re.search(r"v\d+\.\d+\.\d+ · <span class=\"commit\">[0-9a-f]{7,12}|unknown", html)
+    assert 'class="skip-link" href="#main"' in html and 'id="main"' in html
+
+
+def test_aliases_redirect_and_unknown_pages_are_404(site) -> None:
+    alias = httpx.get(f"{site.url}/variants/std", follow_redirects=False)
+    assert alias.status_code == 301 and alias.headers["location"] == "/variants/standard"
+    missing = httpx.get(f"{site.url}/variants/chess")
+    assert missing.status_code == 404 and "chess" in missing.text
+    assert httpx.get(f"{site.url}/no/such/page").status_code == 404
+
+
+def test_language_switch_only_redirects_locally(site) -> None:
+    switch = httpx.get(f"{site.url}/lang/ru", params={"next": "https://evil.example/"}, follow_redirects=False)
+    assert switch.status_code == 303 and switch.headers["location"] == "/" and switch.cookies.get("lang") == "ru"
+    back = httpx.get(f"{site.url}/lang/en", params={"next": "/variants/bell"}, follow_redirects=False)
+    assert back.headers["location"] == "/variants/bell"
+
+
+def test_start_form_creates_a_game_and_seats_its_creator(site) -> None:
+    response = httpx.post(f"{site.url}/games", data={"variant": "bell", "mode": "local", "colour": "random"},
+                          follow_redirects=False)  # fmt: skip
+    assert response.status_code == 303
+    game_id = response.headers["location"].rsplit("/", 1)[-1]
+    token = response.cookies.get(f"senet_seat_{game_id}")
+    state = httpx.get(f"{site.url}/api/games/{game_id}", headers={"X-Seat-Token": token}).json()
+    assert state["variant"] == "bell" and state["you"] == [0, 1] and state["legal"]
+    bad = httpx.post(f"{site.url}/games", data={"variant": "bell", "mode": "solitaire"})
+    assert bad.status_code == 400 and "mode" in bad.text
