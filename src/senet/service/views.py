@@ -7,6 +7,7 @@ The fairness secret appears only once the game is over.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from datetime import timezone
 from typing import Any
 
@@ -45,12 +46,32 @@ def history_entries(live: LiveGame, start: int = 0) -> list[dict[str, Any]]:
     return out
 
 
+_ENTRIES: "OrderedDict[str, tuple[LiveGame, list[dict[str, Any]]]]" = OrderedDict()
+_ENTRIES_MAX = 500
+
+
+def cached_history(live: LiveGame) -> list[dict[str, Any]]:
+    """:func:`history_entries` of the whole game, extended incrementally: every viewer of every
+    update needs it, and a game's past never changes (a reloaded game starts over)."""
+    held = _ENTRIES.get(live.id)
+    if held is None or held[0] is not live or len(held[1]) > live.ply:
+        held = (live, [])
+    entries = held[1]
+    if len(entries) < live.ply:
+        entries.extend(history_entries(live, len(entries)))
+    _ENTRIES[live.id] = held
+    _ENTRIES.move_to_end(live.id)
+    while len(_ENTRIES) > _ENTRIES_MAX:
+        _ENTRIES.popitem(last=False)
+    return list(entries)
+
+
 def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) -> dict[str, Any]:
     pos = live.position
     v = pos.variant
     decider = pos.decider
     outcome = pos.outcome()
-    history = history_entries(live)
+    history = cached_history(live)
     last_throw = next((h for h in reversed(history) if h["kind"] == "throw"), None)
     last_move = next((h for h in reversed(history) if h["kind"] == "move"), None)
     legal = [pos.move_text(m) for m in pos.legal_moves()] if decider is not None and decider in seats else []
