@@ -40,7 +40,7 @@ MAX_TOTAL = {"standard": 4, "kendall": 3, "adelaida": 3, "adelaida-long": 3, "be
 #: Adelaida: pieces wander back, drown and revive on 15, and extra throws pile up, so even
 #: three pieces can reach millions of positions; there the sample keeps only the roots whose
 #: own future has at most this many positions, each solved on its own.
-ROOT_CAP = {"adelaida": 20_000, "adelaida-long": 20_000}
+ROOT_CAP = {"adelaida": 5_000, "adelaida-long": 5_000}
 #: Bell: the pieces captured so far (the score is what is not on the board or captured).
 BELL_CAPTURED = ((3, 3), (4, 2), (2, 4))
 

@@ -98,7 +98,6 @@ def test_master_plays_solved_endgames_optimally() -> None:
     rng = random.Random(0)
     fens = [
         "kendall ........../.........A/........BA A 1",  # bearing off (30-off) is the mistake here
-        "kendall ........../........B./.B......A. B 2",
         "standard ........../........../..B.A...A. A 1",
         "bell ........../.........B/A...A..... A 2 captured=3/3",
     ]

@@ -137,9 +137,14 @@ class Searcher:
 
 
 def _small_endgame(position: Position) -> bool:
-    """Cheap filter before trying to solve: few pieces left on the board for each seat."""
-    return position.mask(0).bit_count() <= 3 and position.mask(1).bit_count() <= 3 and (
-        position.mask(0).bit_count() + position.mask(1).bit_count() <= 4
+    """Cheap filter before trying to solve: at most two pieces a side left on the board (and
+    none drowned), where the whole future often fits in a few thousand positions.  A failed
+    attempt costs a full budget of enumeration, so we do not try on larger material."""
+    return (
+        position.mask(0).bit_count() <= 2
+        and position.mask(1).bit_count() <= 2
+        and not position.drowned(0)
+        and not position.drowned(1)
     )
 
 
