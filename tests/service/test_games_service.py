@@ -242,3 +242,30 @@ def test_the_service_layer_does_not_import_the_web_layer() -> None:
             elif isinstance(node, ast.ImportFrom):
                 names = [node.module or ""]
             assert not any(n.startswith("senet.web") for n in names), f"{path.name} imports {names}"
+
+
+def test_the_computer_resumes_its_turn_after_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+
+    async def before_restart() -> tuple[str, int]:
+        service = await service_on(db, delay=60.0)  # it will not move before the "crash"
+        created = await service.create("standard", "computer", "B", levels()[0])
+        live = await service.load(created.game_id)
+        assert live.position.decider == 0 and live.computer_seat() == 0
+        ply = live.ply
+        await shut(service)
+        return created.game_id, ply
+
+    game_id, ply = run(before_restart())
+
+    async def after_restart() -> None:
+        service = await service_on(db, delay=0.0)
+        for _ in range(400):
+            live = await service.load(game_id)
+            if live.ply > ply:
+                break
+            await asyncio.sleep(0.01)
+        assert live.ply > ply and live.history[ply].kind == "move" and live.history[ply].seat == 0
+        await shut(service)
+
+    run(after_restart())
