@@ -76,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", action="append", help="repeatable; default: every variant")
     parser.add_argument("--pair", action="append", help="low:high, repeatable; default: every neighbouring pair")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--progress", type=int, default=0, help="print the running score every N games")
     args = parser.parse_args(argv)
     games = 6 if args.quick else args.games
     variants = args.variant or list(VARIANTS)
@@ -89,7 +90,13 @@ def main(argv: list[str] | None = None) -> int:
             find_level(low), find_level(high)
             start = time.time()
             jobs = [(name, low, high, g) for g in range(games)]
-            results = list(pool.map(_job, jobs, chunksize=2) if pool else map(_job, jobs))
+            results = []
+            for result in pool.map(_job, jobs, chunksize=2) if pool else map(_job, jobs):
+                results.append(result)
+                if args.progress and len(results) % args.progress == 0 and len(results) < games:
+                    m, lo_, hi_ = interval([r for r, _ in results])
+                    print(f"  ... {name} {high} vs {low}: {len(results)} games, {m:.1%} [{lo_:.1%}, {hi_:.1%}]",
+                          flush=True)  # fmt: skip
             scores = [r for r, _ in results]
             for _, t in results:
                 for level, ts in t.items():
