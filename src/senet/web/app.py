@@ -26,6 +26,7 @@ from senet.service.games import GameError, GameService
 from senet.service.storage import Storage
 
 from .i18n import LANG_COOKIE, pick_lang, translator
+from .security import SecurityMiddleware
 
 __all__ = ["create_app", "app", "commit_id", "seat_cookie", "lang_of", "render"]
 
@@ -132,7 +133,19 @@ def create_app(
     app.include_router(pages.router)
     app.include_router(api.router)
     app.include_router(live.router)
+    app.add_middleware(SecurityMiddleware, **security_limits())
     return app
+
+
+def security_limits() -> dict[str, float]:
+    """Rate limits per client address, from ``SENET_RATE_LIMITS`` = ``http_rate,http_burst,ws_rate,ws_burst``
+    (requests or WebSocket connections per second, and the burst allowed), or ``off`` for load tests
+    where every bot shares the loopback address."""
+    spec = os.environ.get("SENET_RATE_LIMITS", "50,300,10,100")
+    if spec == "off":
+        return {"http_rate": 1e9, "http_burst": 1e9, "ws_rate": 1e9, "ws_burst": 1e9}
+    http_rate, http_burst, ws_rate, ws_burst = (float(part) for part in spec.split(","))
+    return {"http_rate": http_rate, "http_burst": http_burst, "ws_rate": ws_rate, "ws_burst": ws_burst}
 
 
 def __getattr__(name: str) -> Any:  # ``uvicorn senet.web.app:app`` builds the app on first use

@@ -36,6 +36,11 @@ from senet.service.games import GameError, GameService
 from senet.service.views import events_message, state_message
 
 from .app import seat_cookie
+from .security import MAX_WS_MESSAGE_BYTES, TokenBucket
+
+#: per connection: a player sends a few messages a minute; bots and double clicks get a burst
+WS_MESSAGES_PER_SECOND = 20.0
+WS_MESSAGE_BURST = 60.0
 
 router = APIRouter()
 log = logging.getLogger("senet.web")
@@ -116,9 +121,18 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                 elif message.get("type") == "presence":
                     await send(message)
 
+        bucket = TokenBucket(rate=WS_MESSAGES_PER_SECOND, burst=WS_MESSAGE_BURST)
+
         async def read() -> None:
             while True:
                 text = await ws.receive_text()
+                if len(text.encode()) > MAX_WS_MESSAGE_BYTES:
+                    await send(_error("too_large", f"a message is at most {MAX_WS_MESSAGE_BYTES} bytes"))
+                    await ws.close(code=1009)
+                    return
+                if not bucket.take():
+                    await send(_error("rate_limited", "too many messages: slow down"))
+                    continue
                 try:
                     data = json.loads(text)
                 except ValueError:

@@ -189,6 +189,13 @@ async def rematch(request: Request, game_id: str) -> Any:
     return response
 
 
+@router.get("/g/{game_id}/verify")
+async def verify_page(request: Request, game_id: str) -> Any:
+    """Recompute the game's throws in the browser (static/verify.js) from its record."""
+    live = await _service(request).load(game_id)
+    return render(request, "verify.html", game_id=live.id)
+
+
 @router.get("/g/{game_id}/record")
 async def record(request: Request, game_id: str) -> Any:
     live = await _service(request).load(game_id)
