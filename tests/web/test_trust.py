@@ -4,7 +4,6 @@ and the verify view recomputing a finished game's throws in a real browser."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import httpx
