@@ -47,7 +47,7 @@ def main() -> None:
                     if moves:
                         before = p.get_attribute("#game", "data-ply")
                         p.click(f'#moves button[data-move="{best_move(moves)}"]')
-                        p.wait_for_function(f"document.getElementById('game').dataset.ply !== '{before}'")
+                        p.wait_for_function(f"() => document.getElementById('game').dataset.ply !== '{before}'")
                 if page.eval_on_selector_all("#moves button[data-move]", "bs => bs.length") > 1:
                     break
             time.sleep(0.8)

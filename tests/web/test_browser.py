@@ -59,7 +59,7 @@ def click_move(page, move: str) -> None:
     before = ply(page)
     page.click(f'#moves button[data-move="{move}"]')
     try:
-        page.wait_for_function(f"document.getElementById('game').dataset.ply !== '{before}'", timeout=10_000)
+        page.wait_for_function(f"() => document.getElementById('game').dataset.ply !== '{before}'", timeout=10_000)
     except Exception as exc:
         details = page.evaluate("""() => { const g = document.getElementById('game'), e = document.getElementById('error');
             return {ply: g.dataset.ply, connected: g.dataset.connected, cls: g.className, error: e && e.textContent,
@@ -113,7 +113,7 @@ def play_until_over(pages, limit_seconds: float = 150, on_ply=None) -> None:
     if on_ply:
         on_ply(pages[0])
     for page in pages:
-        page.wait_for_function("document.getElementById('game').dataset.over === '1'", timeout=limit_seconds * 1000)
+        page.wait_for_function("() => document.getElementById('game').dataset.over === '1'", timeout=limit_seconds * 1000)
     assert sum(page.evaluate("window.__clicks") for page in pages) > 10
 
 
@@ -144,16 +144,16 @@ def test_two_browsers_play_a_whole_game_of_every_variant_through_the_invitation(
         for page in (host, guest):
             page.evaluate(AUTOPLAY)
     for variant, (_, host, guest) in games.items():  # the board in mid-game
-        host.wait_for_function("Number(document.getElementById('game').dataset.ply) > 40 || "
+        host.wait_for_function("() => Number(document.getElementById('game').dataset.ply) > 40 || "
                                "document.getElementById('game').dataset.over === '1'", timeout=60_000)  # fmt: skip
         host.screenshot(path=str(artifacts / f"board-{variant}-midgame.png"))
         guest.screenshot(path=str(artifacts / f"board-{variant}-phone.png"), full_page=True)
     seen = ply(games["standard"][1])  # the spectator sees the moves live, and has none to make
-    spectator.wait_for_function(f"Number(document.getElementById('game').dataset.ply) >= {seen}")
+    spectator.wait_for_function(f"() => Number(document.getElementById('game').dataset.ply) >= {seen}")
     assert legal_buttons(spectator) == []
     for variant, (game_id, host, guest) in games.items():
         for page in (host, guest):
-            page.wait_for_function("document.getElementById('game').dataset.over === '1'", timeout=240_000)
+            page.wait_for_function("() => document.getElementById('game').dataset.over === '1'", timeout=240_000)
             page.wait_for_selector("#over:not([hidden])")
         assert host.evaluate("window.__clicks") + guest.evaluate("window.__clicks") > 20, variant
         results = {host.text_content("#result"), guest.text_content("#result")}
@@ -196,11 +196,11 @@ def test_reload_and_new_tab_keep_the_seat(browser, site) -> None:
     tab.goto(f"/g/{game_id}")
     tab.wait_for_selector("#game[data-ply]")
     assert "light stones" in tab.text_content("#you") and ply(tab) == ply(host)
-    guest.wait_for_function(f"document.getElementById('game').dataset.ply === '{ply(host)}'")
+    guest.wait_for_function(f"() => document.getElementById('game').dataset.ply === '{ply(host)}'")
     if legal_buttons(guest):  # the guest's turn: it can act from the reloaded page
         click_move(guest, best_move(legal_buttons(guest)))
     # presence: the host sees the guest online
-    host.wait_for_function("document.getElementById('presence').textContent.includes('online')")
+    host.wait_for_function("() => document.getElementById('presence').textContent.includes('online')")
 
 
 def test_a_game_on_this_screen_runs_to_the_end_with_the_board_and_keyboard(browser, site, artifacts) -> None:
@@ -214,7 +214,7 @@ def test_a_game_on_this_screen_runs_to_the_end_with_the_board_and_keyboard(brows
     target = page.wait_for_selector("#board .target")
     page.screenshot(path=str(artifacts / "board-selected-piece.png"))
     target.click()
-    page.wait_for_function(f"document.getElementById('game').dataset.ply !== '{before}'")
+    page.wait_for_function(f"() => document.getElementById('game').dataset.ply !== '{before}'")
     assert page.query_selector(f"#board .square.last[data-square='{origin}']")
     # one move with the keyboard: focus a piece, Enter, then Enter on the focused target
     page.focus("#board .piece.movable")
@@ -222,12 +222,12 @@ def test_a_game_on_this_screen_runs_to_the_end_with_the_board_and_keyboard(brows
     page.keyboard.press("Enter")
     page.wait_for_selector("#board .target")
     page.keyboard.press("Enter")
-    page.wait_for_function(f"document.getElementById('game').dataset.ply !== '{before}'")
+    page.wait_for_function(f"() => document.getElementById('game').dataset.ply !== '{before}'")
     # and by number key: 1 plays the first listed move
     page.wait_for_selector("#moves button[data-move]")
     before = ply(page)
     page.keyboard.press("1")
-    page.wait_for_function(f"document.getElementById('game').dataset.ply !== '{before}'")
+    page.wait_for_function(f"() => document.getElementById('game').dataset.ply !== '{before}'")
     play_until_over([page])
     assert "won" in page.text_content("#result")
     assert page.js_errors == []
@@ -259,7 +259,7 @@ def test_language_switch_is_remembered(browser, site) -> None:
     page.goto("/")
     assert page.get_attribute("html", "lang") == "ru" and "Начать партию" in page.text_content("body")
     start_game(page, "standard", "local")
-    page.wait_for_function("document.getElementById('status').textContent.includes('бросок')")
+    page.wait_for_function("() => document.getElementById('status').textContent.includes('бросок')")
     page.click(".lang-switch a[data-lang=en]")
     page.wait_for_selector("#game[data-ply]")
     assert page.get_attribute("html", "lang") == "en"
@@ -297,10 +297,10 @@ def test_a_game_survives_a_server_restart(browser, own_site) -> None:
                 click_move(page, best_move(legal_buttons(page)))
     before, fen = ply(host), host.get_attribute("#game", "data-fen")
     own_site.stop()
-    host.wait_for_function("document.getElementById('game').dataset.connected === ''")
+    host.wait_for_function("() => document.getElementById('game').dataset.connected === ''")
     own_site.start()
     for page in (host, guest):
-        page.wait_for_function("document.getElementById('game').dataset.connected === '1'", timeout=15_000)
+        page.wait_for_function("() => document.getElementById('game').dataset.connected === '1'", timeout=15_000)
         assert ply(page) == before and page.get_attribute("#game", "data-fen") == fen
     # both players continue
     progressed = 0
