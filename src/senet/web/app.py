@@ -100,7 +100,7 @@ def create_app(
         version=__version__,
         description="Play Senet: create games, read their state, play moves. Live play uses /ws/games/{id}.",
         lifespan=lifespan,
-        docs_url="/api/docs",
+        docs_url=None,  # Swagger UI needs a CDN and inline scripts, which the CSP forbids
         openapi_url="/api/openapi.json",
         redoc_url=None,
     )
