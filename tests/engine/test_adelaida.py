@@ -651,3 +651,12 @@ def test_decision_adelaida_touch_move():
 
 def test_decision_adelaida_long_touch_move():
     _touch_move("adelaida-long")
+
+
+def test_adelaida_spools_are_black_and_cones_white():
+    """adelaida §1: black spools (seat A, §2-3) and white cones; the board draws them so."""
+    from senet.engine import find_variant
+
+    for name in ("adelaida", "adelaida-long"):
+        v = find_variant(name)
+        assert v.seat_name(0) == "spools" and v.dark_seat == 0

@@ -122,6 +122,8 @@ class Variant:
     seat_names_ru: tuple[str, str] = ("катушки", "конусы")
     #: where revived or returned pieces go, and the direction to look when it is taken.
     rebirth_square: int = 15
+    #: the seat whose pieces are dark (adelaida §1: the spools are black, the cones white).
+    dark_seat: int = 1
     notes: tuple[str, ...] = field(default=())
 
     def title(self, lang: str = "en") -> str:
@@ -252,6 +254,7 @@ KENDALL = Variant(
     aliases=("кендалл",),
     seat_names_en=("dark stones", "light stones"),
     seat_names_ru=("тёмные камни", "светлые камни"),
+    dark_seat=0,
 )
 
 
@@ -288,6 +291,7 @@ def _adelaida(pieces: int, name: str, title_en: str, title_ru: str, aliases: tup
         priority=frozenset(),
         scoring="race",
         aliases=aliases,
+        dark_seat=0,
     )
 
 

@@ -63,7 +63,7 @@ def variant_json(name: str, lang: str) -> str:
             "pieces": v.pieces,
             "seatNames": [v.seat_name(0, lang), v.seat_name(1, lang)],
             # the seat whose pieces are drawn dark: cones, or Kendall's "dark stones" (seat A)
-            "darkSeat": 0 if "dark" in v.seat_names_en[0] else 1,
+            "darkSeat": v.dark_seat,
             "houses": {str(sq): {"symbol": h.symbol, "name": h.name(lang)} for sq, h in v.houses.items()},
             "instrument": v.instrument.name,
             "scoring": v.scoring,
