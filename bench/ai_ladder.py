@@ -77,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pair", action="append", help="low:high, repeatable; default: every neighbouring pair")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--progress", type=int, default=0, help="print the running score every N games")
+    parser.add_argument("--offset", type=int, default=0, help="first game number (more games, new seeds)")
     args = parser.parse_args(argv)
     games = 6 if args.quick else args.games
     variants = args.variant or list(VARIANTS)
@@ -89,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         for low, high in pairs:
             find_level(low), find_level(high)
             start = time.time()
-            jobs = [(name, low, high, g) for g in range(games)]
+            jobs = [(name, low, high, g) for g in range(args.offset, args.offset + games)]
             results = []
             for result in pool.map(_job, jobs, chunksize=2) if pool else map(_job, jobs):
                 results.append(result)
