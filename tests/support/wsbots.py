@@ -39,7 +39,7 @@ async def create_friend_game(client: httpx.AsyncClient, create_base: str, join_b
     data = r.json()
     invite_path = urlsplit(data["invite_url"]).path
     client.cookies.clear()  # the joiner is someone else: not the creator's seat cookie
-    joined = await client.get(join_base + invite_path, follow_redirects=False)
+    joined = await client.post(join_base + invite_path, follow_redirects=False)
     client.cookies.clear()
     name = f"senet_seat_{data['id']}="
     token_b = next((c.split(";")[0][len(name):] for c in joined.headers.get_list("set-cookie") if c.startswith(name)), None)
@@ -60,11 +60,15 @@ class Bot:
     events: list[dict[str, Any]] = field(default_factory=list)
     sent: dict[int, str] = field(default_factory=dict)  # ply -> move sent at that ply
     latencies: list[float] = field(default_factory=list)
+    latency_times: list[float] = field(default_factory=list)  # perf_counter of each latency sample
+    opponent_moves_at: list[float] = field(default_factory=list)  # perf_counter of each opponent move seen
     outcome: dict[str, Any] | None = None
     reconnects: int = 0
+    stalls: int = 0  # connections given up because a move sent on them got no answer
     stale: int = 0
     errors: list[str] = field(default_factory=list)
     server_index: int = 0
+    idle_sync: float = 3.0  # ask for missed events after this long without a message
 
     @property
     def ply(self) -> int:
@@ -93,9 +97,11 @@ class Bot:
                 raise AssertionError(f"{self.game_id}: event {event['ply']} where {start + offset} was due")
             self.events.append(event)
             if event["kind"] != "throw" and event["seat"] != self.seat:
+                self.opponent_moves_at.append(now)
                 t0 = self.sent_at.get(event["ply"])
                 if t0 is not None:
                     self.latencies.append(now - t0)
+                    self.latency_times.append(now)
         self.outcome = msg.get("outcome")
         self.decider = msg.get("decider")
         self.legal = msg.get("legal") or []
@@ -130,12 +136,25 @@ class Bot:
 
     async def _play(self, ws: Any, deadline: float) -> None:
         pending: asyncio.Task[None] | None = None
+        sync_asked = False
+        self._pending_ply = -1
         try:
             while self.outcome is None:
                 timeout = deadline - time.monotonic()
                 if timeout <= 0:
                     return
-                raw = await asyncio.wait_for(ws.recv(), timeout)
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), min(timeout, self.idle_sync))
+                except asyncio.TimeoutError:
+                    if time.monotonic() < deadline:  # quiet for long: did we miss something?
+                        if self.decider == self.seat and len(self.events) in self.sent:
+                            # Our move went unanswered: open a new connection (as a reload would).
+                            self.stalls += 1
+                            return
+                        sync_asked = True
+                        await ws.send(json.dumps({"type": "sync", "since": len(self.events)}))
+                        continue
+                    raise
                 msg = json.loads(raw)
                 kind = msg.get("type")
                 if kind in ("events", "state"):
@@ -152,9 +171,11 @@ class Bot:
                 else:
                     continue
                 if self.outcome is None and self.decider == self.seat and self.legal and self.msg_ply == len(self.events):
-                    if pending is not None and not pending.done():
-                        pending.cancel()
-                    pending = asyncio.create_task(self._move(ws, len(self.events), list(self.legal)))
+                    # One move per ply; a move being sent is never cancelled (a half-sent frame).
+                    if pending is None or pending.done() or self._pending_ply != len(self.events) or sync_asked:
+                        self._pending_ply = len(self.events)
+                        pending = asyncio.create_task(self._move(ws, len(self.events), list(self.legal)))
+                sync_asked = False
         finally:
             if pending is not None:
                 pending.cancel()
@@ -162,8 +183,8 @@ class Bot:
     async def _move(self, ws: Any, ply: int, legal: list[str]) -> None:
         if self.think > 0:
             await asyncio.sleep(self.rng.expovariate(1 / self.think))
-        if len(self.events) != ply:
-            return
+        if len(self.events) != ply or self.sent_at.get(ply, 0) > time.perf_counter() - 1.0:
+            return  # moved on, or a move for this ply went out just now
         move = self.rng.choice(legal)
         self.sent[ply] = move
         self.sent_at[ply] = time.perf_counter()

@@ -115,7 +115,8 @@ class RedisBroadcast(MemoryBroadcast):
         self.prefix = prefix
         self.origin = secrets.token_hex(8)
         self._redis_module = redis
-        self._client = redis.from_url(url, socket_connect_timeout=1.0, socket_keepalive=True)
+        # Bounded waits: a publish happens while a game is locked, it must never hang.
+        self._client = redis.from_url(url, socket_connect_timeout=1.0, socket_timeout=2.0, socket_keepalive=True)
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
         self._closing = False
@@ -138,8 +139,9 @@ class RedisBroadcast(MemoryBroadcast):
         self._start()
         await super().publish(channel, message)
         try:
-            await self._client.publish(self.prefix + channel, json.dumps({"o": self.origin, "m": message}))
-        except (self._redis_module.RedisError, OSError) as exc:
+            payload = json.dumps({"o": self.origin, "m": message})
+            await asyncio.wait_for(self._client.publish(self.prefix + channel, payload), 3.0)
+        except (self._redis_module.RedisError, OSError, asyncio.TimeoutError) as exc:
             # The action is stored; other processes resync when Redis is back.
             log.warning("cannot publish to Redis (%s): other processes catch up on reconnect", exc)
 

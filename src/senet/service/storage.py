@@ -163,7 +163,14 @@ def _engine_options(url: str) -> dict[str, Any]:
         # Several processes share one server: a bounded pool each (SENET_DB_POOL connections,
         # as many again in bursts).
         size = int(os.environ.get("SENET_DB_POOL", "10"))
-        return {"pool_size": size, "max_overflow": size, "pool_pre_ping": True}
+        # Bounded waits: a statement or a connection attempt that hangs fails (the action is
+        # refused, the client asks again) instead of holding its game for ever.
+        bounded = {"connect_args": {"command_timeout": 10, "timeout": 5}, "pool_timeout": 10}
+        if size <= 0:
+            from sqlalchemy.pool import NullPool
+
+            return {"poolclass": NullPool, **bounded}
+        return {"pool_size": size, "max_overflow": size, "pool_pre_ping": True, **bounded}
     return {}
 
 
