@@ -273,6 +273,13 @@ class GameService:
             return await self._load_stored(game_id)
         if min_ply is not None and live.ply >= min_ply:
             return live
+        if live.free_seat() is None:
+            # One cheap query verifies the cached copy; seats cannot change once both are taken.
+            head = await self.storage.head(game_id)
+            if head is None:
+                raise GameError("unknown_game", f"there is no game {game_id!r}", 404)
+            if head == (live.ply, live.stored.rematch_id):
+                return live
         stored = await self.storage.get_game(game_id, since_ply=live.ply)
         if stored is None:
             raise GameError("unknown_game", f"there is no game {game_id!r}", 404)
@@ -346,7 +353,8 @@ class GameService:
             raise GameError("bad_request", "ply must be a non-negative integer (the number of actions so far)")
         if not isinstance(move, str) or not move.strip() or len(move) > 16:
             raise GameError("bad_request", "move must be a move in notation such as 12-15 or pass")
-        live = await self.load(game_id)
+        # The cached copy is enough to find the seats: _decide verifies it against the database.
+        live = self._cache.get(game_id) or await self.load(game_id)
         seats = live.seats_of(token)
         if not seats and token:
             seats = (await self.refresh(game_id)).seats_of(token)  # claimed through another process?

@@ -170,7 +170,7 @@ def _engine_options(url: str) -> dict[str, Any]:
             from sqlalchemy.pool import NullPool
 
             return {"poolclass": NullPool, **bounded}
-        return {"pool_size": size, "max_overflow": size, "pool_pre_ping": True, **bounded}
+        return {"pool_size": size, "max_overflow": size, "pool_recycle": 1800, **bounded}
     return {}
 
 
@@ -242,15 +242,14 @@ class Storage:
                 )
                 if res.rowcount != 1:
                     raise ConflictError(f"game {game_id} is no longer at ply {expected_ply}")
+                rows = []
                 for offset, action in enumerate(new_actions):
                     if action.ply != expected_ply + offset:
                         raise ValueError("actions must be numbered consecutively from the expected ply")
-                    await conn.execute(
-                        insert(actions).values(
-                            game_id=game_id, ply=action.ply, kind=action.kind, seat=action.seat,
-                            notation=action.notation, pattern=action.pattern, created_at=now,
-                        )  # fmt: skip
-                    )
+                    rows.append(dict(game_id=game_id, ply=action.ply, kind=action.kind, seat=action.seat,
+                                     notation=action.notation, pattern=action.pattern, created_at=now))  # fmt: skip
+                if rows:
+                    await conn.execute(insert(actions), rows)
         except IntegrityError as exc:
             raise ConflictError(f"ply {expected_ply} of game {game_id} is already stored") from exc
 
@@ -304,6 +303,12 @@ class Storage:
                 for r in action_rows
             ]
             return game
+
+    async def head(self, game_id: str) -> tuple[int, str | None] | None:
+        """``(ply, rematch_id)`` of a game as stored now (one query), None if unknown."""
+        async with self._engine.connect() as conn:
+            row = (await conn.execute(select(games.c.ply, games.c.rematch_id).where(games.c.id == game_id))).first()
+            return (row[0], row[1]) if row is not None else None
 
     async def unfinished_computer_games(self) -> list[str]:
         """Ids of computer games not yet over (to resume the computer after a restart)."""
