@@ -40,7 +40,7 @@ class SiteProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        env = dict(os.environ, SENET_COMPUTER_DELAY="0.05", PYTHONUNBUFFERED="1",
+        env = dict(os.environ, SENET_COMPUTER_DELAY="0.05", PYTHONUNBUFFERED="1", SENET_RATE_LIMITS="off",
                    DATABASE_URL=self.database_url, BROADCAST_URL=self.broadcast_url)  # fmt: skip
         self.process = subprocess.Popen(
             [sys.executable, "-m", "senet.cli", "serve", "--port", str(self.port), "--log-level", "warning"],
