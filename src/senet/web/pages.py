@@ -12,6 +12,7 @@ from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 from senet.engine import VARIANTS, find_variant
 from senet.engine.variants import UnknownVariant
 from senet.service import computer
+from senet.service.analysis import chart, review_of
 from senet.service.games import GameError, GameService
 from senet.service.views import game_record
 
@@ -187,6 +188,18 @@ async def rematch(request: Request, game_id: str) -> Any:
     if token:
         set_seat_cookie(response, request, new_id, token)
     return response
+
+
+@router.get("/g/{game_id}/review")
+async def review_page(request: Request, game_id: str) -> Any:
+    """The winning-chance graph of a finished game, with its mistakes marked (judged by the master)."""
+    live = await _service(request).load(game_id)
+    try:
+        review = await review_of(live)
+    except ValueError:
+        raise GameError("not_over", "the review is ready when the game is over", 409) from None
+    return render(request, "review.html", game_id=live.id, variant=live.game.variant, review=review,
+                  chart=chart(review))  # fmt: skip
 
 
 @router.get("/g/{game_id}/verify")

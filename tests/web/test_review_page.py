@@ -1,0 +1,38 @@
+"""The finished game's review page: the winning-chance graph with the mistakes marked."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+
+from .helpers import friend_game
+from .test_trust import play_to_the_end
+
+
+def test_review_page_draws_the_chance_graph_and_marks_mistakes(site) -> None:
+    game_id = play_to_the_end(site.url, "standard")
+    page = httpx.get(f"{site.url}/g/{game_id}/review", timeout=120)
+    assert page.status_code == 200, page.text[:500]
+    html = page.text
+    points = re.search(r'class="chance-line" points="([^"]*)"', html).group(1).split()
+    record = httpx.get(f"{site.url}/g/{game_id}/record").text
+    body = record.split("\n\n", 1)[1]
+    decisions = len([tok for tok in body.split() if not tok.startswith("(") and not re.fullmatch(r"\d+\.|[AB]:", tok)])
+    assert len(points) == decisions + 1  # the start, then one point after every decision
+    for point in points:
+        x, y = map(float, point.split(","))
+        assert 0 <= y <= 200
+    marks = re.findall(r'<circle class="mark (blunder|mistake|inaccuracy)"', html)
+    rows = re.findall(r'<tr class="(blunder|mistake|inaccuracy)">', html)
+    assert marks == rows  # every marked point is listed in the table, in order
+    # the test's player always takes the furthest move, so some of its choices are mistakes
+    assert rows, "a greedy player made no mistake?"
+    ru = httpx.get(f"{site.url}/g/{game_id}/review?lang=ru", timeout=120).text
+    assert "Разбор партии" in ru
+
+
+def test_review_of_a_game_in_progress_is_refused(site) -> None:
+    game = friend_game(site.url)
+    answer = httpx.get(f"{site.url}/g/{game.game_id}/review")
+    assert answer.status_code == 409
