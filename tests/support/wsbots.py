@@ -126,8 +126,8 @@ class Bot:
                     delay = 0.05
                     await self._play(ws, deadline)
             except (OSError, websockets.ConnectionClosed, asyncio.TimeoutError, websockets.InvalidHandshake) as exc:
-                if self.outcome is not None:
-                    break
+                if self.outcome is not None or time.monotonic() >= deadline:
+                    break  # over, or out of time (not a reconnection)
                 self.reconnects += 1
                 self.server_index += 1  # try the next process
                 self.errors.append(f"reconnect after {type(exc).__name__}")
