@@ -31,7 +31,7 @@ import statistics
 import sys
 import time
 from fractions import Fraction
-from typing import Any, Callable, Hashable, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 try:
     from senet.engine import VARIANTS, Move, Position, find_variant

@@ -8,8 +8,6 @@ the real UI; nothing in the server is special for tests).
 from __future__ import annotations
 
 import re
-import time
-from pathlib import Path
 
 import httpx
 import pytest

@@ -30,7 +30,7 @@ import secrets
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from senet.engine import Game, IllegalMove, Move, NotationError, Position, find_variant, parse_move
+from senet.engine import Game, IllegalMove, NotationError, Position, find_variant, parse_move
 from senet.engine.variants import UnknownVariant
 
 from . import computer

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from sqlalchemy import (
-    Boolean, Column, DateTime, ForeignKey, Integer, MetaData, String, Table, Text, UniqueConstraint,
+    Boolean, Column, DateTime, ForeignKey, Integer, MetaData, String, Table, UniqueConstraint,
     event, insert, select, text, update,
 )  # fmt: skip
 from sqlalchemy.exc import IntegrityError
