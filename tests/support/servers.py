@@ -10,15 +10,19 @@ from __future__ import annotations
 import glob
 import os
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-__all__ = ["free_port", "postgres_server", "redis_server", "pg_binary"]
+__all__ = ["free_port", "postgres_server", "redis_server", "pg_binary", "ServeProcess", "ROOT"]
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:
@@ -106,3 +110,67 @@ def redis_server() -> Iterator[RedisServer]:
         yield server
     finally:
         server.stop()
+
+
+class ServeProcess:
+    """One real ``senet serve`` process on a free loopback port, started and waited for on
+    ``/healthz``; it can be stopped, killed (SIGKILL, as in a crash) and started again on the
+    same port.  ``args`` are extra command-line options; ``env`` is added to (or, with None
+    values, removed from) this process's environment."""
+
+    def __init__(self, log: Path, args: tuple[str, ...] = (), env: dict[str, str | None] | None = None,
+                 port: int | None = None) -> None:  # fmt: skip
+        self.log = log
+        self.args = args
+        self.env = env or {}
+        self.port = port or free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        import httpx
+
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        for key, value in self.env.items():
+            if value is None:
+                env.pop(key, None)
+            else:
+                env[key] = value
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "senet.cli", "serve", "--port", str(self.port), *self.args],
+            cwd=ROOT, env=env, stdout=self.log.open("ab"), stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()}")
+            try:
+                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError(f"server did not start in 30 s: {self.log.read_text()}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no cleanup, as in a crash."""
+        if self.process is not None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+            self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+            self.process = None
