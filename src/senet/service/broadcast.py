@@ -5,8 +5,9 @@
 * ``memory://`` (default): :class:`MemoryBroadcast`, in-process (one server process);
 * ``redis://host:port/db``: :class:`RedisBroadcast`, between several server processes.
 
-A message is a small JSON object (``{"type": "update", "ply": n}``); the state itself is
-always read from the database, so a lost message costs latency, never correctness.  Every
+A message is a small JSON object (``{"type": "update", "ply": n, ...}``, which also carries
+the new actions so that other processes need not read them back); the database stays the
+truth, so a lost message costs latency, never correctness.  Every
 subscriber may also get ``{"type": "resync"}``: messages may have been lost (Redis came back
 after an outage) and it should reload what it shows.
 """
@@ -103,7 +104,16 @@ class RedisBroadcast(MemoryBroadcast):
     messages coming back.  When the connection to Redis is lost, the listener reconnects with
     exponential backoff (0.1 s up to 5 s) and then sends ``{"type": "resync"}`` to every local
     subscriber, since messages published meanwhile are gone.
+
+    Publishing never waits for Redis: :meth:`publish` queues the message and one writer task
+    sends everything queued so far in one pipelined round trip, in order, over one connection.
+    A game's lock is held while its update is published, so a slow Redis must not slow the
+    game; and under load, batching turns hundreds of round trips a second into a few.
     """
+
+    #: Messages waiting for Redis, at most (beyond that the oldest are dropped: Redis is down
+    #: and the other processes resync from the database when it is back).
+    MAX_QUEUED = 10_000
 
     shared = True  # several processes: a process's cached games may be behind the database
 
@@ -118,6 +128,10 @@ class RedisBroadcast(MemoryBroadcast):
         # Bounded waits: a publish happens while a game is locked, it must never hang.
         self._client = redis.from_url(url, socket_connect_timeout=1.0, socket_timeout=2.0, socket_keepalive=True)
         self._task: asyncio.Task[None] | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._outbox: list[tuple[str, str]] = []
+        self._wake = asyncio.Event()
+        self._sending = False  # a batch is on its way to Redis
         self._ready = asyncio.Event()
         self._closing = False
         self.reconnects = 0  # how many times the listener came back after losing Redis
@@ -125,6 +139,8 @@ class RedisBroadcast(MemoryBroadcast):
     def _start(self) -> None:
         if self._task is None and not self._closing:
             self._task = asyncio.create_task(self._listen(), name="redis-broadcast")
+        if self._writer is None and not self._closing:
+            self._writer = asyncio.create_task(self._write(), name="redis-publish")
 
     async def ready(self, timeout: float = 2.0) -> bool:
         """Start listening if not yet, and wait (at most ``timeout``) until Redis answers."""
@@ -138,12 +154,46 @@ class RedisBroadcast(MemoryBroadcast):
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
         self._start()
         await super().publish(channel, message)
-        try:
-            payload = json.dumps({"o": self.origin, "m": message})
-            await asyncio.wait_for(self._client.publish(self.prefix + channel, payload), 3.0)
-        except (self._redis_module.RedisError, OSError, asyncio.TimeoutError) as exc:
-            # The action is stored; other processes resync when Redis is back.
-            log.warning("cannot publish to Redis (%s): other processes catch up on reconnect", exc)
+        if len(self._outbox) >= self.MAX_QUEUED:
+            del self._outbox[0]
+        self._outbox.append((self.prefix + channel, json.dumps({"o": self.origin, "m": message})))
+        self._wake.set()
+
+    async def flush(self, timeout: float = 2.0) -> bool:
+        """Wait until every queued message has gone to Redis (at most ``timeout``; for tests)."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while self._outbox or self._sending:
+            if asyncio.get_running_loop().time() > deadline:
+                return False
+            await asyncio.sleep(0.005)
+        return True
+
+    async def _write(self) -> None:
+        """The one writer: everything queued goes out in one pipeline, oldest first."""
+        delay = 0.1
+        while not self._closing:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._outbox and not self._closing:
+                batch, self._outbox = self._outbox, []
+                self._sending = True
+                try:
+                    pipe = self._client.pipeline(transaction=False)
+                    for channel, payload in batch:
+                        pipe.publish(channel, payload)
+                    await asyncio.wait_for(pipe.execute(), 3.0)
+                    delay = 0.1
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - Redis down or slow: drop, others resync
+                    # The actions are stored; other processes resync when Redis is back.
+                    (log.warning if delay <= 0.1 else log.debug)(
+                        "cannot publish %d messages to Redis (%r): other processes catch up on reconnect",
+                        len(batch), exc)  # fmt: skip
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 2.0)
+                finally:
+                    self._sending = False
 
     @asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[Subscription]:
@@ -209,14 +259,17 @@ class RedisBroadcast(MemoryBroadcast):
             delay = min(delay * 2, 5.0)
 
     async def close(self) -> None:
+        if self._outbox and self._ready.is_set():
+            await self.flush(1.0)  # what this process announced last still reaches the others
         self._closing = True
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except BaseException:  # noqa: BLE001
-                pass
-            self._task = None
+        for task in (self._task, self._writer):
+            if task is not None:
+                task.cancel()
+                try:
+                    await task
+                except BaseException:  # noqa: BLE001
+                    pass
+        self._task = self._writer = None
         try:
             await self._client.aclose()
         except Exception:  # noqa: BLE001

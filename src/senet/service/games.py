@@ -6,14 +6,18 @@ must be legal.  The server throws the sticks itself (see :mod:`senet.service.fai
 every move, while the next event is chance, it appends the next committed throw.  A decision
 and the throws that follow it are stored in one transaction.
 
-Several server processes may serve the same game (PostgreSQL and Redis): no process trusts
-its in-memory copy for a decision.  Before applying an action the game is brought up to date
-from the database (the actions after the cached ply, the seats, the result); the action is then
-inserted with its expected ply (UNIQUE (game_id, ply), and ``games.ply`` advanced only from
-that ply), so of two racing actions exactly one is stored and the other is answered ``stale``.
-Only the process whose insert won publishes ``{"type": "update", "ply": n}`` (n is the event
-number: the number of actions stored).  The computer's moves go through the same path, so
-they too are stored exactly once whichever process computes them.
+Several server processes may serve the same game (PostgreSQL and Redis).  The database decides:
+an action is inserted with its expected ply (UNIQUE (game_id, ply), and ``games.ply`` advanced
+only from that ply), so of two racing actions exactly one is stored and the other is answered
+``stale`` — also when the deciding process's cached copy was behind.  A refusal is never
+based on a cached copy alone: before refusing (stale ply, not your turn, illegal move) the game
+is brought up to date from the database and checked again.  Only the process whose insert won
+publishes ``{"type": "update", "ply": n, "from": m, "actions": [...]}`` (n is the event number:
+the number of actions stored; the message carries the actions m..n-1 themselves, so the other
+processes bring their cached copies up to date without reading the database — see
+:meth:`GameService.absorb`; a copy that is not at ``m`` reads the database instead).  The
+computer's moves go through the same path, so they too are stored exactly once whichever
+process computes them.
 
 Seat secrets are never stored, only their SHA-256.  An invitation is a separate secret that
 takes the free seat once.  This module must not import :mod:`senet.web`.
@@ -30,7 +34,7 @@ import secrets
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from senet.engine import Game, IllegalMove, NotationError, Position, find_variant, parse_move
+from senet.engine import Game, IllegalMove, Move, NotationError, Position, find_variant, parse_move
 from senet.engine.variants import UnknownVariant
 
 from . import computer
@@ -114,6 +118,14 @@ class LiveGame:
 
     def free_seat(self) -> int | None:
         return next((s.seat for s in self.stored.seats if s.kind == "human" and not s.claimed), None)
+
+
+def update_message(start: int, new: list[StoredAction], finish: dict[str, Any] | None) -> dict[str, Any]:
+    """The message announcing actions ``start`` .. ``start + len(new) - 1`` (see :meth:`GameService.absorb`)."""
+    return {
+        "type": "update", "ply": start + len(new), "from": start,
+        "actions": [[a.kind, a.seat, a.notation, a.pattern] for a in new], "finish": finish,
+    }  # fmt: skip
 
 
 def _replay(game: Game, action: StoredAction) -> None:
@@ -363,29 +375,44 @@ class GameService:
         return await self._decide(live, seats, ply, move)
 
     async def _decide(self, live: LiveGame, seats: tuple[int, ...], ply: int, text: str) -> LiveGame:
+        try:
+            move = parse_move(text)
+        except NotationError as exc:
+            raise GameError("bad_move", str(exc), 400) from None
         async with self._lock(live.id):
-            # Never trust the cached copy: another process may have stored actions meanwhile.
-            live = await self._refresh(live.id)
-            pos = live.position
-            if pos.is_over():
-                raise GameError("game_over", "the game is over", 409)
-            if ply != live.ply:
-                raise GameError("stale", f"the game is at ply {live.ply}, not {ply}: reload the state", 409)
-            decider = pos.decider
-            if decider not in seats:
-                raise GameError("not_your_turn", "it is not your decision now", 409)
+            live = self._cache.get(live.id) or await self._refresh(live.id)
             try:
-                move = parse_move(text)
-            except NotationError as exc:
-                raise GameError("bad_move", str(exc), 400) from None
-            try:
-                pos.apply(move)
-            except IllegalMove as exc:
-                raise GameError("illegal", str(exc), 422) from None
+                decider = self._check(live, seats, ply, move)
+            except GameError:
+                if not self.shared:
+                    raise
+                # The cached copy may be behind another process: refuse only what the
+                # database refuses too.  (An accepted action needs no such read: the insert
+                # with its expected ply fails if the copy was behind, and the answer is stale.)
+                live = await self._refresh(live.id)
+                decider = self._check(live, seats, ply, move)
             action = StoredAction(live.ply, "move", decider, move.text())
             await self._commit(live, [action])
         self._schedule_computer(live)
         return live
+
+    @staticmethod
+    def _check(live: LiveGame, seats: tuple[int, ...], ply: int, move: Move) -> int:
+        """The deciding seat if ``move`` may be played now by one of ``seats``; GameError if not."""
+        pos = live.position
+        if pos.is_over():
+            raise GameError("game_over", "the game is over", 409)
+        if ply != live.ply:
+            raise GameError("stale", f"the game is at ply {live.ply}, not {ply}: reload the state", 409)
+        decider = pos.decider
+        if decider not in seats:
+            raise GameError("not_your_turn", "it is not your decision now", 409)
+        try:
+            pos.apply(move)
+        except IllegalMove as exc:
+            raise GameError("illegal", str(exc), 422) from None
+        assert decider is not None
+        return decider
 
     async def _commit(self, live: LiveGame, new: list[StoredAction]) -> None:
         """Append ``new`` and the throws that follow it, store them in one transaction, publish."""
@@ -420,7 +447,47 @@ class GameService:
             live.stored.reason = finish["reason"]
             live.stored.score_a, live.stored.score_b = finish["score_a"], finish["score_b"]
         if new:
-            await self._publish(live.id, {"type": "update", "ply": live.ply})
+            await self._publish(live.id, update_message(live.ply - len(new), new, finish))
+
+    def absorb(self, game_id: str, message: dict[str, Any]) -> bool:
+        """Bring the cached copy up to date from an update message that carries its actions.
+
+        Applied only when the copy is exactly at the message's ``from`` and no decision is in
+        progress here (the game's lock is free); anything else — a gap, a malformed or foreign
+        message, an action the engine refuses — returns False and the caller reads the
+        database.  Runs without awaiting, so no other task sees a half-applied copy.
+        True when the copy is now at least at the message's ``ply``.
+        """
+        live = self._cache.get(game_id)
+        ply = message.get("ply")
+        if live is None or not isinstance(ply, int):
+            return False
+        if live.ply >= ply:
+            return True
+        start, rows = message.get("from"), message.get("actions")
+        lock = self._locks.get(game_id)
+        if start != live.ply or not isinstance(rows, list) or start + len(rows) != ply or (lock and lock.locked()):
+            return False
+        try:
+            new = [StoredAction(live.ply + i, str(kind), seat, str(notation), pattern)
+                   for i, (kind, seat, notation, pattern) in enumerate(rows)]  # fmt: skip
+            game = Game(live.game.position)
+            for action in new:
+                _replay(game, action)
+        except (TypeError, ValueError, IllegalMove, NotationError):
+            return False
+        for action in game.actions:
+            live.game.push_action(action)
+        live.history.extend(new)
+        live.stored.ply = live.ply
+        finish = message.get("finish")
+        if isinstance(finish, dict):
+            live.stored.result = finish.get("result")
+            live.stored.reason = finish.get("reason")
+            live.stored.score_a, live.stored.score_b = finish.get("score_a"), finish.get("score_b")
+        if self.shared:
+            self._schedule_computer(live, backup=True)
+        return True
 
     # ------------------------------------------------------------------ the computer
     def _schedule_computer(self, live: LiveGame, backup: bool = False) -> None:

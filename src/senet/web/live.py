@@ -32,7 +32,8 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from senet.service.games import GameError, GameService
+from senet.service.broadcast import Subscription
+from senet.service.games import GameError, GameService, LiveGame
 from senet.service.views import events_message, state_message
 
 from .app import seat_cookie
@@ -71,12 +72,20 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         await ws.close(code=1008, reason="cross-origin connection refused")
         return
     await ws.accept()
-    try:
-        live = await service.load(game_id)
-    except GameError as exc:
-        await ws.send_json(_error(exc.code, exc.message))
-        await ws.close(code=4404)
-        return
+    # Listen first, then read the game once: nothing stored in between can be missed, and the
+    # state read here is the one sent (with several processes, one database read a connection).
+    async with service.subscribe(game_id) as sub:
+        try:
+            live = await service.load(game_id)
+        except GameError as exc:
+            await ws.send_json(_error(exc.code, exc.message))
+            await ws.close(code=4404)
+            return
+        await _serve(ws, service, game_id, live, sub)
+
+
+async def _serve(ws: WebSocket, service: GameService, game_id: str, live: LiveGame, sub: Subscription) -> None:
+    """The connection's two tasks: ``pump`` (updates to the client) and ``read`` (its messages)."""
     token = ws.cookies.get(seat_cookie(game_id)) or ws.query_params.get("token")
     seats = live.seats_of(token)
     send_lock = asyncio.Lock()
@@ -87,7 +96,10 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
 
     async def send(message: dict[str, Any]) -> None:
         async with send_lock:
-            await ws.send_json(message)
+            try:
+                await ws.send_json(message)
+            except RuntimeError as exc:  # starlette's WebSocketDisconnected: the socket is gone
+                raise WebSocketDisconnect(1006, str(exc)) from None
 
     async def send_state() -> None:
         current = await service.load(game_id)
@@ -108,68 +120,71 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                 await send(events_message(current, mine, start))
             sent[0] = current.ply
 
-    async with service.subscribe(game_id) as sub:
-        await service.connected(game_id, seats, +1)
+    await service.connected(game_id, seats, +1)
 
-        async def pump() -> None:
-            async for message in sub:
-                if message.get("type") == "update":
-                    ply = message.get("ply")
-                    await send_update(ply if isinstance(ply, int) else None, force=bool(message.get("refresh")))
-                elif message.get("type") == "resync":  # messages may have been lost: read the database
-                    await send_update(force=True)
-                elif message.get("type") == "presence":
-                    await send(message)
+    async def pump() -> None:
+        async for message in sub:
+            if message.get("type") == "update":
+                ply = message.get("ply")
+                service.absorb(game_id, message)  # the actions it carries: no database read
+                await send_update(ply if isinstance(ply, int) else None, force=bool(message.get("refresh")))
+            elif message.get("type") == "resync":  # messages may have been lost: read the database
+                await send_update(force=True)
+            elif message.get("type") == "presence":
+                await send(message)
 
-        bucket = TokenBucket(rate=WS_MESSAGES_PER_SECOND, burst=WS_MESSAGE_BURST)
+    bucket = TokenBucket(rate=WS_MESSAGES_PER_SECOND, burst=WS_MESSAGE_BURST)
 
-        async def read() -> None:
-            while True:
-                text = await ws.receive_text()
-                if len(text.encode()) > MAX_WS_MESSAGE_BYTES:
-                    await send(_error("too_large", f"a message is at most {MAX_WS_MESSAGE_BYTES} bytes"))
-                    await ws.close(code=1009)
-                    return
-                if not bucket.take():
-                    await send(_error("rate_limited", "too many messages: slow down"))
-                    continue
+    async def read() -> None:
+        while True:
+            text = await ws.receive_text()
+            if len(text.encode()) > MAX_WS_MESSAGE_BYTES:
+                await send(_error("too_large", f"a message is at most {MAX_WS_MESSAGE_BYTES} bytes"))
+                await ws.close(code=1009)
+                return
+            if not bucket.take():
+                await send(_error("rate_limited", "too many messages: slow down"))
+                continue
+            try:
+                data = json.loads(text)
+            except ValueError:
+                await send(_error("bad_json", "the message is not valid JSON"))
+                continue
+            if not isinstance(data, dict):
+                await send(_error("bad_request", "a message is a JSON object with a type"))
+                continue
+            kind = data.get("type")
+            if kind == "ping":
+                await send({"type": "pong"})
+            elif kind == "state":
+                await send_state()
+            elif kind == "sync":
+                since = data.get("since")
+                await send_update(force=True, since=since if isinstance(since, int) and since >= 0 else -1)
+            elif kind == "move":
                 try:
-                    data = json.loads(text)
-                except ValueError:
-                    await send(_error("bad_json", "the message is not valid JSON"))
-                    continue
-                if not isinstance(data, dict):
-                    await send(_error("bad_request", "a message is a JSON object with a type"))
-                    continue
-                kind = data.get("type")
-                if kind == "ping":
-                    await send({"type": "pong"})
-                elif kind == "state":
-                    await send_state()
-                elif kind == "sync":
-                    since = data.get("since")
-                    await send_update(force=True, since=since if isinstance(since, int) and since >= 0 else -1)
-                elif kind == "move":
-                    try:
-                        await service.act(game_id, token, data.get("ply"), data.get("move"))
-                    except GameError as exc:
-                        await send(_error(exc.code, exc.message))
-                else:
-                    await send(_error("unknown_type", f"unknown message type {kind!r}: use move, state or ping"))
+                    await service.act(game_id, token, data.get("ply"), data.get("move"))
+                except GameError as exc:
+                    await send(_error(exc.code, exc.message))
+            else:
+                await send(_error("unknown_type", f"unknown message type {kind!r}: use move, state or ping"))
 
-        tasks = [asyncio.create_task(pump()), asyncio.create_task(read())]
-        try:
-            await send_update(force=True) if events_mode else await send_state()
-            await send({"type": "presence", **service.presence(game_id)})
-            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-            for task in done:
-                exc = task.exception()
-                if exc and not isinstance(exc, WebSocketDisconnect):
-                    log.warning("websocket of game %s ended: %r", game_id, exc)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            await service.connected(game_id, seats, -1)
+    tasks = [asyncio.create_task(pump()), asyncio.create_task(read())]
+    try:
+        if events_mode:  # what the client missed, from the state just read (no second read)
+            await send_update(live.ply, since=sent[0] if sent[0] is not None else -1)
+        else:
+            await send(state_message(service, live, seats))
+        await send({"type": "presence", **service.presence(game_id)})
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            exc = task.exception()
+            if exc and not isinstance(exc, WebSocketDisconnect):
+                log.warning("websocket of game %s ended: %r", game_id, exc)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await service.connected(game_id, seats, -1)

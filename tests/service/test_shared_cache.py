@@ -1,0 +1,161 @@
+"""Two service instances on one database, as two server processes are (issue 5).
+
+The process that stores an action announces it with the actions themselves; another process
+brings its cached copy up to date from that message without reading the database
+(``GameService.absorb``), and falls back to the database for anything it cannot apply.  A
+process whose cached copy is behind never refuses an action the database would accept, and
+never stores one the database has moved past.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from senet.service.broadcast import MemoryBroadcast
+from senet.service.games import GameError, GameService
+from senet.service.storage import Storage
+
+from .test_games_service import count_actions, run, shut
+
+
+class SharedMemoryBroadcast(MemoryBroadcast):
+    """In-process delivery, but marked as shared: the service then acts as one of several."""
+
+    shared = True
+
+
+async def two_processes(db: Path) -> tuple[GameService, GameService]:
+    services = []
+    for _ in range(2):
+        storage = Storage(f"sqlite+aiosqlite:///{db}")
+        await storage.init()
+        services.append(GameService(storage, SharedMemoryBroadcast(), computer_delay=0.0))
+    return services[0], services[1]
+
+
+async def friend_game(a: GameService, b: GameService) -> tuple[str, dict[int, str]]:
+    created = await a.create("standard", "friend", "A")
+    claimed = await a.claim(created.game_id, created.invite or "")
+    assert claimed is not None
+    await b.load(created.game_id)  # process b has the game cached from here on
+    return created.game_id, {0: created.token, 1: claimed[0]}
+
+
+async def move_on_a(a: GameService, game_id: str, tokens: dict[int, str]) -> dict[str, Any]:
+    """Play the first legal move through process a; returns the update message it published."""
+    async with a.subscribe(game_id) as sub:
+        live = await a.load(game_id)
+        decider = live.position.decider
+        await a.act(game_id, tokens[decider], live.ply, live.position.legal_moves()[0].text())
+        message = await asyncio.wait_for(sub.get(), 1)
+    assert message["type"] == "update"
+    return message
+
+
+def forbid_reads(service: GameService) -> None:
+    async def no(*_args: Any, **_kw: Any) -> Any:
+        raise AssertionError("the database was read")
+
+    service.storage.get_game = no  # type: ignore[method-assign]
+    service.storage.head = no  # type: ignore[method-assign]
+
+
+def test_an_update_carries_its_actions_and_another_process_applies_them_without_reading(tmp_path: Path) -> None:
+    async def main() -> None:
+        a, b = await two_processes(tmp_path / "db.sqlite3")
+        game_id, tokens = await friend_game(a, b)
+        message = await move_on_a(a, game_id, tokens)
+        before = b._cache[game_id].ply
+        assert message["from"] == before and message["ply"] == before + len(message["actions"]) > before
+        assert message["actions"][0][0] == "move" and all(x[0] == "throw" for x in message["actions"][1:])
+        reads = b.storage.get_game, b.storage.head
+        forbid_reads(b)
+        assert b.absorb(game_id, message) is True
+        mirror, truth = b._cache[game_id], a._cache[game_id]
+        assert mirror.ply == truth.ply and mirror.position == truth.position
+        assert [(h.ply, h.kind, h.seat, h.notation, h.pattern) for h in mirror.history] == [
+            (h.ply, h.kind, h.seat, h.notation, h.pattern) for h in truth.history
+        ]
+        assert b.absorb(game_id, message) is True  # a second socket of the same process: nothing to do
+        assert b._cache[game_id].ply == truth.ply
+        b.storage.get_game, b.storage.head = reads
+        # and the copy is the database's: a fresh load agrees
+        assert (await b.reload(game_id)).position == truth.position
+        await shut(a)
+        await shut(b)
+
+    run(main())
+
+
+def test_an_update_that_does_not_follow_the_cached_copy_is_not_applied(tmp_path: Path) -> None:
+    async def main() -> None:
+        a, b = await two_processes(tmp_path / "db.sqlite3")
+        game_id, tokens = await friend_game(a, b)
+        first = await move_on_a(a, game_id, tokens)
+        second = await move_on_a(a, game_id, tokens)
+        held = b._cache[game_id]
+        before = (held.ply, held.position)
+        # a gap (the first message was lost), forged or malformed actions: the copy stays as it is
+        forged = dict(first, actions=[["move", 0, "30-off", None]] + first["actions"][1:])
+        for message in (
+            second,
+            forged,
+            dict(first, actions="nonsense"),
+            dict(first, actions=[["move"]]),
+            dict(first, ply=first["ply"] + 1),
+            {"type": "update", "ply": "x"},
+        ):
+            assert b.absorb(game_id, message) is False, message
+            assert (held.ply, held.position) == before
+        # what the caller does then: read the database, which has both moves
+        assert (await b.load(game_id, second["ply"])).ply == second["ply"]
+        await shut(a)
+        await shut(b)
+
+    run(main())
+
+
+def test_a_process_whose_copy_is_behind_accepts_what_the_database_accepts(tmp_path: Path) -> None:
+    """A player who saw the move (through process a) plays the next one through process b, whose
+    copy missed the update: b checks against the database before refusing, and accepts."""
+
+    async def main() -> None:
+        a, b = await two_processes(tmp_path / "db.sqlite3")
+        game_id, tokens = await friend_game(a, b)
+        await move_on_a(a, game_id, tokens)  # b never hears of it
+        truth = a._cache[game_id]
+        assert b._cache[game_id].ply < truth.ply
+        decider = truth.position.decider
+        move = truth.position.legal_moves()[0].text()
+        live = await b.act(game_id, tokens[decider], truth.ply, move)
+        assert live.ply > truth.ply
+        assert count_actions(tmp_path / "db.sqlite3", game_id) == live.ply
+        await shut(a)
+        await shut(b)
+
+    run(main())
+
+
+def test_a_process_whose_copy_is_behind_stores_nothing_for_an_outdated_ply(tmp_path: Path) -> None:
+    async def main() -> None:
+        a, b = await two_processes(tmp_path / "db.sqlite3")
+        game_id, tokens = await friend_game(a, b)
+        old = b._cache[game_id]
+        old_ply, decider = old.ply, old.position.decider
+        move = old.position.legal_moves()[-1].text()
+        await move_on_a(a, game_id, tokens)  # b never hears of it
+        stored = count_actions(tmp_path / "db.sqlite3", game_id)
+        # b's copy says this is legal now; the database has moved on: stale, nothing stored
+        with pytest.raises(GameError) as refused:
+            await b.act(game_id, tokens[decider], old_ply, move)
+        assert refused.value.code == "stale"
+        assert count_actions(tmp_path / "db.sqlite3", game_id) == stored
+        assert (await b.load(game_id)).ply == stored  # and b now holds the database's copy
+        await shut(a)
+        await shut(b)
+
+    run(main())
