@@ -1,6 +1,6 @@
 """Load test: WebSocket bots play N concurrent games across two server processes.
 
-    .venv/bin/python bench/load.py --games 1000 --duration 60 --think 1.0
+    .venv/bin/python bench/load.py --games 1000 --duration 60 --think 5
 
 Everything runs on loopback and stops by itself: it starts a PostgreSQL and a Redis server
 (tests/support/servers.py; or give --database-url/--broadcast-url), two ``senet serve``
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
 import os
 import random
@@ -57,6 +58,75 @@ def figures(name: str, latencies: list[float], seconds: float) -> dict[str, floa
     return out
 
 
+# ---------------------------------------------------------------------- CPU accounting
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _proc_stat(pid: int) -> tuple[int, float] | None:
+    """(parent pid, CPU seconds so far) of a process, None if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return int(fields[1]), (int(fields[11]) + int(fields[12])) / _TICK
+
+
+def _postmaster(port: int) -> int | None:
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmd = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if cmd and cmd[0].endswith(b"postgres") and str(port).encode() in b" ".join(cmd):
+                return int(entry.name)
+    return None
+
+
+class CpuMeter:
+    """CPU seconds used by each part of the benchmark (this machine is shared and noisy: CPU
+    time per action is the figure that other work on the machine disturbs least).  Parts: the
+    two server processes, the bots (this process), PostgreSQL (the postmaster and every
+    backend it started, including those that have exited by the end, via its children's
+    counters) and Redis."""
+
+    def __init__(self, parts: dict[str, list[int]], pg_port: int | None) -> None:
+        self.parts = parts
+        self.pg_port = pg_port
+
+    def _postgres(self) -> float:
+        root = _postmaster(self.pg_port) if self.pg_port else None
+        if root is None:
+            return float("nan")
+        total = 0.0
+        try:  # the postmaster's own time plus the time of its children, finished ones included
+            fields = Path(f"/proc/{root}/stat").read_text().rsplit(")", 1)[1].split()
+            total += sum(int(x) for x in fields[11:15]) / _TICK
+        except OSError:
+            return float("nan")
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                st = _proc_stat(int(entry.name))
+                if st is not None and st[0] == root:
+                    total += st[1]
+        return total
+
+    def read(self) -> dict[str, float]:
+        out = {name: sum((_proc_stat(pid) or (0, 0.0))[1] for pid in pids) for name, pids in self.parts.items()}
+        out["bots"] = time.process_time()
+        if self.pg_port:
+            out["postgres"] = self._postgres()
+        return out
+
+
+def cpu_report(before: dict[str, float], after: dict[str, float], actions: int, seconds: float) -> None:
+    parts = {k: after[k] - before[k] for k in after}
+    per = ", ".join(f"{k} {v / max(actions, 1) * 1000:.2f}" for k, v in parts.items())
+    busy = sum(v for v in parts.values() if v == v)
+    print(f"  CPU per action (ms): {per}; all parts {busy / max(actions, 1) * 1000:.2f} ms; "
+          f"{busy / seconds:.2f} of {os.cpu_count()} cores busy with the benchmark")  # fmt: skip
+
+
 # ---------------------------------------------------------------------- the senet servers
 def start_site(port: int, database_url: str, broadcast_url: str, log: Path) -> subprocess.Popen[bytes]:
     env = dict(os.environ, DATABASE_URL=database_url, BROADCAST_URL=broadcast_url, PYTHONUNBUFFERED="1",
@@ -75,7 +145,9 @@ def start_site(port: int, database_url: str, broadcast_url: str, log: Path) -> s
     raise RuntimeError("server did not start")
 
 
-async def run_senet(ports: list[int], games: int, duration: float, think: float) -> tuple[list[float], float, dict]:
+async def run_senet(ports: list[int], games: int, duration: float, think: float,
+                    meter: CpuMeter, timeline: bool = False,
+                    connect_rate: float = 200.0) -> tuple[list[float], float, dict]:  # fmt: skip
     http_bases = [f"http://127.0.0.1:{p}" for p in ports]
     ws_bases = [f"ws://127.0.0.1:{p}" for p in ports]
     limits = httpx.Limits(max_connections=50)
@@ -83,7 +155,13 @@ async def run_senet(ports: list[int], games: int, duration: float, think: float)
 
     async def make(i: int):
         async with sem:
-            return await create_friend_game(http, http_bases[i % 2], http_bases[(i + 1) % 2])
+            for attempt in range(5):  # a kept-alive connection the server closed meanwhile: ask again
+                try:
+                    return await create_friend_game(http, http_bases[i % 2], http_bases[(i + 1) % 2])
+                except httpx.TransportError:
+                    if attempt == 4:
+                        raise
+                    await asyncio.sleep(0.2)
 
     t0 = time.monotonic()
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
@@ -98,28 +176,56 @@ async def run_senet(ports: list[int], games: int, duration: float, think: float)
             bots.append(Bot(s.game_id, seat, s.tokens[seat], [ws_bases[home], ws_bases[1 - home]], sent_at, think,
                             random.Random(rng.random()), idle_sync=30.0))  # fmt: skip
     start = time.perf_counter()
-    deadline = time.monotonic() + duration
-    # Connect gradually (a thundering herd of 2N handshakes is not what is measured).
+    ramp = len(bots) / connect_rate  # bots connect at a bounded rate: a herd of 2N handshakes is not what is measured
+    settle = ramp + 5.0  # measured from here: everyone connected, and 5 s more
+    deadline = time.monotonic() + settle + duration
+    cpu: dict[str, dict[str, float]] = {}
+
+    async def sample_cpu() -> None:  # after the warm-up, and at the end of the measured span
+        await asyncio.sleep(settle)
+        cpu["warm"] = meter.read()
+        await asyncio.sleep(max(0.0, deadline - time.monotonic() - 0.5))
+        cpu["end"] = meter.read()
+        cpu["end"]["at"] = time.perf_counter()
+
+    sampler = asyncio.create_task(sample_cpu())
     async def run_bot(k: int, bot: Bot) -> None:
-        await asyncio.sleep(k * 0.002)
+        await asyncio.sleep(k / connect_rate)
         await bot.run(deadline)
 
     await asyncio.gather(*(run_bot(k, b) for k, b in enumerate(bots)))
-    seconds = time.perf_counter() - start
-    warm = start + 5.0  # leave out the first seconds (connections still opening)
+    await sampler
+    seconds = time.perf_counter() - start - settle
+    warm = start + settle
     latencies = []
+    span = 0
     for bot in bots:
         for t, lat in zip(bot.latency_times, bot.latencies):
             if t >= warm:
                 latencies.append(lat)
+                span += t <= cpu["end"]["at"]
+    end = {k: v for k, v in cpu["end"].items() if k != "at"}
+    cpu_report(cpu["warm"], end, span, cpu["end"]["at"] - warm)
+    if timeline:  # latency by 5-second window: is the tail spread out or bunched?
+        windows: dict[int, list[float]] = {}
+        for bot in bots:
+            for t, lat in zip(bot.latency_times, bot.latencies):
+                windows.setdefault(int((t - start) // 5), []).append(lat)
+        for w in sorted(windows):
+            v = windows[w]
+            print(f"    {w * 5:3d}-{w * 5 + 5:3d} s: {len(v):5d} actions, p50 {pct(v, 0.5) * 1e3:7.1f} ms, "
+                  f"p99 {pct(v, 0.99) * 1e3:7.1f} ms, max {max(v) * 1e3:7.1f} ms")  # fmt: skip
     info = {
         "finished": sum(1 for b in bots if b.outcome is not None) // 2,
         "reconnects": sum(b.reconnects for b in bots),
         "stale": sum(b.stale for b in bots),
         "errors": sum(len(b.errors) for b in bots),
         "events": sum(len(b.events) for b in bots) // 2,
+        "stalls": sum(b.stalls for b in bots),
+        "why": collections.Counter(e for b in bots for e in b.errors).most_common(4),
     }
-    return latencies, seconds - 5.0, info
+    print(f"bots connected at {connect_rate:.0f}/s over {ramp:.1f} s; measured from {settle:.1f} s for {seconds:.0f} s")
+    return latencies, seconds, info
 
 
 # ---------------------------------------------------------------------- the bare relay baseline
@@ -136,7 +242,12 @@ async def relay_server(port: int) -> None:
             async for message in ws:
                 for other in list(pairs.get(key, ())):
                     if other is not ws:
-                        await other.send(message)
+                        try:
+                            await other.send(message)
+                        except websockets.ConnectionClosed:
+                            pass  # the partner has finished
+        except websockets.ConnectionClosed:
+            pass
         finally:
             pairs[key].discard(ws)
 
@@ -144,14 +255,17 @@ async def relay_server(port: int) -> None:
         await asyncio.Future()
 
 
-async def run_relay(ports: list[int], pairs: int, duration: float, think: float) -> tuple[list[float], float]:
+async def run_relay(ports: list[int], pairs: int, duration: float, think: float,
+                    connect_rate: float = 200.0) -> tuple[list[float], float]:  # fmt: skip
+    """The same pairs, pacing, connection ramp and measured span as :func:`run_senet`."""
     latencies: list[float] = []
     start = time.perf_counter()
-    warm = start + 5.0
-    deadline = time.monotonic() + duration
+    settle = 2 * pairs / connect_rate + 5.0
+    warm = start + settle
+    deadline = time.monotonic() + settle + duration
 
     async def player(url: str, first: bool, rng: random.Random, k: int) -> None:
-        await asyncio.sleep(k * 0.002)
+        await asyncio.sleep(k / connect_rate)
         async with websockets.connect(url, ping_interval=None) as ws:
             if first:
                 await asyncio.sleep(1.0)
@@ -181,10 +295,14 @@ async def run_relay(ports: list[int], pairs: int, duration: float, think: float)
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--duration", type=float, default=60.0, help="seconds of play (each part)")
+    parser.add_argument("--duration", type=float, default=60.0,
+                        help="seconds of measured play (each part), after the connection ramp and 5 s more")
     parser.add_argument("--think", type=float, default=1.0, help="mean pause before a move, seconds")
     parser.add_argument("--database-url", default=None, help="PostgreSQL URL (default: start one)")
     parser.add_argument("--broadcast-url", default=None, help="Redis URL (default: start one)")
+    parser.add_argument("--timeline", action="store_true", help="latency per 5-second window")
+    parser.add_argument("--connect-rate", type=float, default=100.0, help="bot connections opened per second")
+    parser.add_argument("--no-relay", action="store_true", help="skip the bare relay baseline")
     parser.add_argument("--relay-server", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.relay_server:
@@ -194,38 +312,48 @@ def main() -> None:
     duration = max(10.0, min(args.duration, MAX_DURATION))
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 8 * games + 1000)), hard))
-    print(f"bench/load.py: {games} games, {duration:.0f} s of play, think {args.think} s, {os.cpu_count()} cores")
+    print(f"bench/load.py: {games} games, {duration:.0f} s of play, think {args.think} s, {os.cpu_count()} cores, "
+          f"load average before {os.getloadavg()[0]:.1f}")  # fmt: skip
     from contextlib import ExitStack
 
     logdir = ROOT / "test-artifacts" / "bench-load"
     logdir.mkdir(parents=True, exist_ok=True)
     with ExitStack() as stack:
         db = args.database_url or stack.enter_context(postgres_server())
-        bc = args.broadcast_url or stack.enter_context(redis_server()).url
+        redis = None if args.broadcast_url else stack.enter_context(redis_server())
+        bc = args.broadcast_url or redis.url  # type: ignore[union-attr]
         ports = [free_port(), free_port()]
         procs = [start_site(p, db, bc, logdir / f"site{i}.log") for i, p in enumerate(ports)]
+        redis_pids = [redis.process.pid] if redis is not None and redis.process is not None else []
+        pg_port = int(db.rsplit(":", 1)[1].split("/")[0]) if db.startswith("postgresql") and not args.database_url else None
+        meter = CpuMeter({"servers": [p.pid for p in procs], "redis": redis_pids}, pg_port)
         try:
-            lat, seconds, info = asyncio.run(run_senet(ports, games, duration, args.think))
+            lat, seconds, info = asyncio.run(run_senet(ports, games, duration, args.think, meter, args.timeline, args.connect_rate))
         finally:
             for p in procs:
                 p.terminate()
                 p.wait(10)
         print(f"games finished {info['finished']}, events {info['events']}, reconnects {info['reconnects']}, "
-              f"stale {info['stale']}, bot errors {info['errors']}")  # fmt: skip
+              f"stale {info['stale']}, stalls {info['stalls']}, bot errors {info['errors']} {info['why'] or ''}")  # fmt: skip
         senet = figures("senet", lat, seconds)
-        rports = [free_port(), free_port()]
-        relays = [subprocess.Popen([sys.executable, __file__, "--relay-server", str(p)]) for p in rports]
-        time.sleep(1.5)
-        try:
-            rlat, rseconds = asyncio.run(run_relay(rports, games, duration, args.think))
-        finally:
-            for r in relays:
-                r.terminate()
-                r.wait(10)
-        relay = figures("bare relay", rlat, rseconds)
-    print("ratio senet/relay: " + ", ".join(
-        f"{k} {senet[k] / relay[k]:.2f}x" for k in ("actions_per_s", "p50_ms", "p95_ms", "p99_ms") if relay[k]
-    ))  # fmt: skip
+        if not args.no_relay:
+            rports = [free_port(), free_port()]
+            relays = [subprocess.Popen([sys.executable, __file__, "--relay-server", str(p)]) for p in rports]
+            time.sleep(1.5)
+            relay_meter = CpuMeter({"relays": [r.pid for r in relays]}, None)
+            try:
+                before = relay_meter.read()
+                rlat, rseconds = asyncio.run(run_relay(rports, games, duration, args.think, args.connect_rate))
+                after = relay_meter.read()
+            finally:
+                for r in relays:
+                    r.terminate()
+                    r.wait(10)
+            relay = figures("bare relay", rlat, rseconds)
+            cpu_report(before, after, len(rlat), rseconds)
+            print("ratio senet/relay: " + ", ".join(
+                f"{k} {senet[k] / relay[k]:.2f}x" for k in ("actions_per_s", "p50_ms", "p95_ms", "p99_ms") if relay[k]
+            ))  # fmt: skip
     target = senet["p99_ms"] < 100
     print(f"target (p99 < 100 ms at {games} games): {'met' if target else 'NOT met'}")
 

@@ -166,3 +166,29 @@ def test_positions_are_values(name, choices):
     """Positions reached by the same actions are equal and hash equal; apply never mutates."""
     a, b = drive(name, choices), drive(name, choices)
     assert a == b and hash(a) == hash(b) and a.state == b.state
+
+
+@settings(max_examples=20, deadline=None)
+@given(name=st.sampled_from(ALL_VARIANTS), seed=st.integers(0, 2**32 - 1), cut=st.integers(0, 400))
+def test_a_game_extended_by_its_continuation_equals_the_game_played_through(name, seed, cut):
+    """Game.extend (the server adopts a batch built on a scratch game) gives exactly the game
+    that pushes every action itself: the same actions, the same positions, pop still works."""
+    from senet.engine import Game
+
+    actions = [a for _, a in random_game(name, random.Random(seed), max_actions=20000) if a is not None]
+    cut = min(cut, len(actions))
+    whole, head = Game(name), Game(name)
+    for a in actions:
+        whole.push_throw(a) if isinstance(a, int) else whole.push(a)
+    for a in actions[:cut]:
+        head.push_throw(a) if isinstance(a, int) else head.push(a)
+    tail = Game(head.position)
+    for a in actions[cut:]:
+        tail.push_throw(a) if isinstance(a, int) else tail.push(a)
+    head.extend(tail)
+    assert head.actions == whole.actions and head.positions == whole.positions
+    if actions:
+        head.pop()
+        assert head.position == whole.positions[-2]
+    with pytest.raises(ValueError):
+        head.extend(Game(Position.initial(find_variant(name)).apply_throw(5)))

@@ -130,7 +130,7 @@ class Bot:
                     break  # over, or out of time (not a reconnection)
                 self.reconnects += 1
                 self.server_index += 1  # try the next process
-                self.errors.append(f"reconnect after {type(exc).__name__}")
+                self.errors.append(f"reconnect after {type(exc).__name__}: {str(exc)[:50]}")
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 1.0)
 

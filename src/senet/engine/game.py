@@ -76,6 +76,15 @@ class Game:
     def push_action(self, action: Action) -> Position:
         return self.push_throw(action.value) if isinstance(action, Throw) else self.push(action)
 
+    def extend(self, continuation: "Game") -> None:
+        """Append every action of ``continuation``, a game that starts from this game's current
+        position, with the positions it already computed (nothing is applied twice: the server
+        builds a batch of actions on a scratch game, stores it, then adopts it)."""
+        if continuation.start != self.position:
+            raise ValueError("the continuation does not start from this game's position")
+        self._positions.extend(continuation._positions[1:])
+        self._actions.extend(continuation._actions)
+
     def pop(self) -> Action:
         """Undo the last throw or move and return it."""
         if not self._actions:

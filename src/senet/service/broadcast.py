@@ -212,6 +212,7 @@ class RedisBroadcast(MemoryBroadcast):
         redis = self._redis_module
         delay = 0.1
         connected_before = False
+        own = json.dumps({"o": self.origin}).encode()[:-1]  # how our own payloads begin (see publish)
         while not self._closing:
             client = redis.from_url(self.url, socket_connect_timeout=1.0, socket_keepalive=True,
                                     health_check_interval=10)  # fmt: skip
@@ -231,11 +232,14 @@ class RedisBroadcast(MemoryBroadcast):
                     msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5.0)
                     if msg is None or msg.get("type") != "pmessage":
                         continue
+                    raw = msg["data"]
+                    if isinstance(raw, bytes) and raw.startswith(own):
+                        continue  # our own message coming back: not even decoded
                     try:
-                        data = json.loads(msg["data"])
+                        data = json.loads(raw)
                     except (ValueError, TypeError):
                         continue
-                    if data.get("o") == self.origin:
+                    if not isinstance(data, dict) or data.get("o") == self.origin:
                         continue
                     channel = msg["channel"]
                     if isinstance(channel, bytes):

@@ -438,8 +438,7 @@ class GameService:
         except ConflictError:
             await self.reload(live.id)
             raise GameError("stale", "another action was stored first: reload the state", 409) from None
-        for action in game.actions:
-            live.game.push_action(action)
+        live.game.extend(game)
         live.history.extend(new)
         live.stored.ply = live.ply
         if finish:
@@ -476,8 +475,7 @@ class GameService:
                 _replay(game, action)
         except (TypeError, ValueError, IllegalMove, NotationError):
             return False
-        for action in game.actions:
-            live.game.push_action(action)
+        live.game.extend(game)
         live.history.extend(new)
         live.stored.ply = live.ply
         finish = message.get("finish")

@@ -30,8 +30,10 @@ def serve(host: str, port: int, database_url: str | None, broadcast_url: str | N
     shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, f"[{host}]" if ":" in host else host)
     click.echo(f"Senet is served at http://{shown}:{port}/  (database: {resolve(database_url)})", err=False)
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    # No per-message compression: a game's messages are a few hundred bytes, and compressing
+    # every one of them cost more CPU than anything else on the way out (bench/load.py).
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=64 * 1024,
-                ws="websockets-sansio" if _has_sansio() else "auto")  # fmt: skip
+                ws="websockets-sansio" if _has_sansio() else "auto", ws_per_message_deflate=False)  # fmt: skip
 
 
 def _has_sansio() -> bool:
