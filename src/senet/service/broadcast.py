@@ -20,7 +20,7 @@ import logging
 import os
 import secrets
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Protocol
+from typing import Any, AsyncIterator, Callable, Protocol
 
 __all__ = [
     "Broadcast", "MemoryBroadcast", "RedisBroadcast", "Subscription", "broadcast_from_url", "DEFAULT_BROADCAST_URL",
@@ -64,6 +64,9 @@ class MemoryBroadcast:
 
     def __init__(self) -> None:
         self._subs: dict[str, set[Subscription]] = {}
+        #: Called with (channel, message) for every message from another process, before it is
+        #: delivered here — also when nobody here subscribes to its channel.
+        self.observers: list[Callable[[str, dict[str, Any]], None]] = []
 
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
         for sub in list(self._subs.get(channel, ())):
@@ -244,7 +247,13 @@ class RedisBroadcast(MemoryBroadcast):
                     channel = msg["channel"]
                     if isinstance(channel, bytes):
                         channel = channel.decode()
-                    await MemoryBroadcast.publish(self, channel[len(self.prefix):], data.get("m") or {})
+                    channel, message = channel[len(self.prefix):], data.get("m") or {}
+                    for observe in self.observers:
+                        try:
+                            observe(channel, message)
+                        except Exception:  # noqa: BLE001 - an observer's bug must not stop the listener
+                            log.exception("observer of %s failed", channel)
+                    await MemoryBroadcast.publish(self, channel, message)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - any failure: reconnect

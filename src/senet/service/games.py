@@ -40,6 +40,7 @@ from senet.engine.variants import UnknownVariant
 from . import computer
 from .broadcast import MemoryBroadcast
 from .fairness import FairDice, commitment_of, new_secret
+from .presence import Presence
 from .storage import ConflictError, Storage, StoredAction, StoredGame
 
 __all__ = ["GameService", "GameError", "LiveGame", "Created", "MODES", "hash_token", "new_token"]
@@ -150,11 +151,14 @@ class GameService:
         # before it is shown (load), not only before a decision.
         self.shared = bool(getattr(broadcast, "shared", False)) or not storage.url.startswith("sqlite")
         self.backup_delay = 3.0  # a stand-by computer acts if the game did not move meanwhile
-        self._presence: dict[str, dict[str, int]] = {}
+        self.people = Presence(broadcast)  # who is connected, over every process
+        broadcast.observers.append(self._observe)
         self._closing = False
 
     async def start(self) -> None:
         """Resume the computer's turn in every unfinished computer game (after a restart)."""
+        if self.shared:
+            self.people.start()
         for game_id in await self.storage.unfinished_computer_games():
             try:
                 live = await self.load(game_id)
@@ -165,6 +169,7 @@ class GameService:
 
     async def close(self) -> None:
         self._closing = True
+        await self.people.close()
         for task in list(self._computer_tasks.values()):
             task.cancel()
         for task in list(self._computer_tasks.values()):
@@ -574,11 +579,19 @@ class GameService:
 
     async def connected(self, game_id: str, seats: tuple[int, ...], delta: int) -> None:
         """Count a connection (delta +1) or a disconnection (-1) and tell everyone watching."""
-        counts = self._presence.setdefault(game_id, {})
-        for key in [str(s) for s in seats] or ["spectators"]:
-            counts[key] = max(0, counts.get(key, 0) + delta)
-        await self._publish(game_id, {"type": "presence", **self.presence(game_id)})
+        await self._publish(game_id, self.people.count(game_id, seats, delta))
+
+    def _observe(self, channel: str, message: dict[str, Any]) -> None:
+        """Every message from another process, as it arrives (see MemoryBroadcast.observers):
+        its actions go into the cached game, its presence counts into the sum."""
+        if not channel.startswith("game:"):
+            return
+        game_id = channel[5:]
+        if message.get("type") == "update":
+            self.absorb(game_id, message)
+        elif message.get("type") == "presence":
+            self.people.absorb(game_id, message)
 
     def presence(self, game_id: str) -> dict[str, Any]:
-        counts = self._presence.get(game_id, {})
-        return {"online": [counts.get("0", 0) > 0, counts.get("1", 0) > 0], "spectators": counts.get("spectators", 0)}
+        """Seats online and spectators, over every process."""
+        return self.people.summary(game_id)

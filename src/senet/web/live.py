@@ -125,13 +125,12 @@ async def _serve(ws: WebSocket, service: GameService, game_id: str, live: LiveGa
     async def pump() -> None:
         async for message in sub:
             if message.get("type") == "update":
-                ply = message.get("ply")
-                service.absorb(game_id, message)  # the actions it carries: no database read
+                ply = message.get("ply")  # its actions are in the cached game already (service.absorb)
                 await send_update(ply if isinstance(ply, int) else None, force=bool(message.get("refresh")))
             elif message.get("type") == "resync":  # messages may have been lost: read the database
                 await send_update(force=True)
-            elif message.get("type") == "presence":
-                await send(message)
+            elif message.get("type") == "presence":  # counts of one process changed: send the sum
+                await send({"type": "presence", **service.presence(game_id)})
 
     bucket = TokenBucket(rate=WS_MESSAGES_PER_SECOND, burst=WS_MESSAGE_BURST)
 

@@ -1,0 +1,116 @@
+"""Who is connected to a game — both seats and the spectators — summed over every process.
+
+Each server process counts its own WebSocket connections per game and announces its counts
+for a game whenever they change (``{"type": "presence", "origin": ..., "counts": {...}}`` on
+the game's channel); every process keeps the latest counts of each other origin and shows the
+sum.  A process that dies cannot say goodbye, so every process also repeats all its counts on
+the ``presence`` channel every :attr:`Presence.EVERY` seconds, and counts that an origin has not
+repeated for :attr:`Presence.TTL` seconds are dropped.  With one process (``memory://``) there
+are no other origins and nothing is repeated.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from typing import Any
+
+from .broadcast import MemoryBroadcast
+
+__all__ = ["Presence"]
+
+_KEYS = ("0", "1", "spectators")
+
+
+class Presence:
+    EVERY = 10.0
+    TTL = 35.0
+
+    def __init__(self, broadcast: MemoryBroadcast) -> None:
+        self.broadcast = broadcast
+        self.origin = secrets.token_hex(6)  # this process, in presence messages
+        self.local: dict[str, dict[str, int]] = {}  # game -> this process's counts
+        self.remote: dict[str, dict[str, tuple[dict[str, int], float]]] = {}  # game -> origin -> (counts, seen)
+        self._task: asyncio.Task[None] | None = None
+
+    def count(self, game_id: str, seats: tuple[int, ...], delta: int) -> dict[str, Any]:
+        """Count a connection (+1) or a disconnection (-1); returns the message announcing it."""
+        counts = self.local.setdefault(game_id, {})
+        for key in [str(s) for s in seats] or ["spectators"]:
+            counts[key] = max(0, counts.get(key, 0) + delta)
+        if not any(counts.values()):
+            del self.local[game_id]
+        return {"type": "presence", "origin": self.origin, "counts": dict(counts)}
+
+    def absorb(self, game_id: str, message: dict[str, Any], now: float | None = None) -> None:
+        """Take another origin's counts for a game (malformed parts are ignored)."""
+        origin, counts = message.get("origin"), message.get("counts")
+        if origin == self.origin or not isinstance(origin, str) or not isinstance(counts, dict):
+            return
+        clean = {k: v for k, v in counts.items() if k in _KEYS and isinstance(v, int) and v > 0}
+        remote = self.remote.setdefault(game_id, {})
+        if clean:
+            remote[origin] = (clean, time.monotonic() if now is None else now)
+        else:
+            remote.pop(origin, None)
+        if not remote:
+            del self.remote[game_id]
+
+    def summary(self, game_id: str, now: float | None = None) -> dict[str, Any]:
+        """``{"online": [A, B], "spectators": n}`` over this process and every live origin."""
+        total = dict(self.local.get(game_id, {}))
+        now = time.monotonic() if now is None else now
+        for counts, seen in self.remote.get(game_id, {}).values():
+            if now - seen <= self.TTL:
+                for key, n in counts.items():
+                    total[key] = total.get(key, 0) + n
+        return {"online": [total.get("0", 0) > 0, total.get("1", 0) > 0], "spectators": total.get("spectators", 0)}
+
+    def absorb_all(self, message: dict[str, Any], now: float | None = None) -> None:
+        """Take an origin's repeated counts of every game (games it no longer lists are gone)."""
+        origin, games = message.get("origin"), message.get("games")
+        if origin == self.origin or not isinstance(origin, str) or not isinstance(games, dict):
+            return
+        listed_before = {g for g, by in self.remote.items() if origin in by}
+        for game_id, counts in games.items():
+            if isinstance(game_id, str):
+                self.absorb(game_id, {"origin": origin, "counts": counts}, now)
+                listed_before.discard(game_id)
+        for game_id in listed_before:
+            self.absorb(game_id, {"origin": origin, "counts": {}}, now)
+
+    def expire(self, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        for game_id, remote in list(self.remote.items()):
+            for origin, (_counts, seen) in list(remote.items()):
+                if now - seen > self.TTL:
+                    del remote[origin]
+            if not remote:
+                del self.remote[game_id]
+
+    # ------------------------------------------------------------------ several processes
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._repeat(), name="presence")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    async def _repeat(self) -> None:
+        async with self.broadcast.subscribe("presence") as sub:
+            next_at = 0.0
+            while True:
+                now = time.monotonic()
+                if now >= next_at:
+                    next_at = now + self.EVERY
+                    await self.broadcast.publish("presence", {"origin": self.origin, "games": self.local})
+                    self.expire(now)
+                try:
+                    message = await asyncio.wait_for(sub.get(), max(0.01, next_at - time.monotonic()))
+                except asyncio.TimeoutError:
+                    continue
+                self.absorb_all(message)
