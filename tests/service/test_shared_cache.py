@@ -159,3 +159,30 @@ def test_a_process_whose_copy_is_behind_stores_nothing_for_an_outdated_ply(tmp_p
         await shut(b)
 
     run(main())
+
+
+def test_the_game_cache_is_bounded_and_keeps_the_games_someone_watches(tmp_path: Path) -> None:
+    """issue 5: the in-memory cache holds at most cache_size games; a game with a connection in
+    this process stays; an evicted game comes back from the database unchanged."""
+
+    async def main() -> None:
+        a, _b = await two_processes(tmp_path / "db.sqlite3")
+        a.cache_size = 2
+        watched = await a.create("standard", "local")
+        async with a.subscribe(watched.game_id):
+            kept: dict[str, tuple] = {}
+            for variant in ("bell", "kendall", "adelaida"):
+                created = await a.create(variant, "local")
+                live = a._cache[created.game_id]
+                kept[created.game_id] = (variant, live.ply, live.position)
+            assert len(a._cache) <= 3 and watched.game_id in a._cache
+            first = next(iter(kept))
+            assert first not in a._cache  # the least recently used unwatched game went first
+            for game_id, (variant, ply, position) in kept.items():
+                again = await a.load(game_id)  # from the database when it was dropped
+                assert (again.game.variant.name, again.ply, again.position) == (variant, ply, position)
+                assert len(a._cache) <= 3 and watched.game_id in a._cache
+        await shut(a)
+        await shut(_b)
+
+    run(main())

@@ -29,7 +29,9 @@ import asyncio
 import hashlib
 import hmac
 import logging
+import os
 import random
+from collections import OrderedDict
 import secrets
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -143,7 +145,10 @@ class GameService:
         self.storage = storage
         self.broadcast = broadcast
         self.computer_delay = computer_delay
-        self._cache: dict[str, LiveGame] = {}
+        # Games in memory, least recently loaded first; at most cache_size of them are kept
+        # (a game nobody here watches is dropped first; the database has everything).
+        self._cache: OrderedDict[str, LiveGame] = OrderedDict()
+        self.cache_size = int(os.environ.get("SENET_GAME_CACHE", "5000"))
         self._locks: dict[str, asyncio.Lock] = {}
         self._computer_tasks: dict[str, asyncio.Task[None]] = {}
         self._backup_tasks: set[str] = set()  # games whose computer task is only a stand-by
@@ -250,6 +255,7 @@ class GameService:
         """
         live = self._cache.get(game_id)
         if live is not None:
+            self._cache.move_to_end(game_id)
             if min_ply is not None and live.ply >= min_ply:
                 return live
             if self.shared or (min_ply is not None and live.ply < min_ply):
@@ -269,9 +275,27 @@ class GameService:
         if current is not None and current.ply >= live.ply:
             return current  # a concurrent first load finished first (and may have committed since): keep it
         self._cache[game_id] = live
+        self._evict()
         if self.shared:
             self._schedule_computer(live, backup=True)
         return live
+
+    def _evict(self) -> None:
+        """Keep at most ``cache_size`` games: drop the least recently loaded ones that nobody
+        here is connected to and no task here is deciding (their lock is free)."""
+        excess = len(self._cache) - self.cache_size
+        if excess <= 0:
+            return
+        for game_id in list(self._cache):
+            lock = self._locks.get(game_id)
+            busy = (lock is not None and lock.locked()) or game_id in self._computer_tasks
+            if busy or self.broadcast.subscribers(f"game:{game_id}"):
+                continue
+            del self._cache[game_id]
+            self._locks.pop(game_id, None)
+            excess -= 1
+            if excess <= 0:
+                return
 
     async def reload(self, game_id: str) -> LiveGame:
         self._cache.pop(game_id, None)
