@@ -94,3 +94,6 @@ def test_sigkill_and_redis_restart_mid_game_lose_nothing(pg_url, redis, tmp_path
           f"Redis restart, {moved_after_kill} after the crash, {stalls} connections given up on an unanswered move")
     log_b = b.log.read_text()
     assert "reconnected to Redis" in log_b, log_b[-2000:]
+    # Every move was answered on the connection it was sent on (a bot gives a connection up
+    # after 3 s of silence following its move).
+    assert stalls == 0

@@ -138,6 +138,7 @@ class Bot:
         pending: asyncio.Task[None] | None = None
         sync_asked = False
         self._pending_ply = -1
+        self._sent_here: set[int] = set()  # plies this connection has sent a move for
         try:
             while self.outcome is None:
                 timeout = deadline - time.monotonic()
@@ -183,9 +184,13 @@ class Bot:
     async def _move(self, ws: Any, ply: int, legal: list[str]) -> None:
         if self.think > 0:
             await asyncio.sleep(self.rng.expovariate(1 / self.think))
-        if len(self.events) != ply or self.sent_at.get(ply, 0) > time.perf_counter() - 1.0:
-            return  # moved on, or a move for this ply went out just now
-        move = self.rng.choice(legal)
+        if len(self.events) != ply or ply in self._sent_here:
+            # Moved on, or this connection sent a move for this ply already.  (A move sent on a
+            # connection that broke is sent again on the next one: the server may never have
+            # received it, and if it did, the second is answered stale.)
+            return
+        self._sent_here.add(ply)
+        move = self.sent[ply] if self.sent.get(ply) in legal else self.rng.choice(legal)  # the same move again
         self.sent[ply] = move
         self.sent_at[ply] = time.perf_counter()
         await ws.send(json.dumps({"type": "move", "ply": ply, "move": move}))

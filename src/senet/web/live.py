@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -42,6 +43,8 @@ from .security import MAX_WS_MESSAGE_BYTES, TokenBucket
 #: per connection: a player sends a few messages a minute; bots and double clicks get a burst
 WS_MESSAGES_PER_SECOND = 20.0
 WS_MESSAGE_BURST = 60.0
+#: a move that takes longer than this (seconds) to store is logged
+SLOW_ACTION = 1.0
 
 router = APIRouter()
 log = logging.getLogger("senet.web")
@@ -124,6 +127,7 @@ async def _serve(ws: WebSocket, service: GameService, game_id: str, live: LiveGa
 
     async def pump() -> None:
         async for message in sub:
+            started = time.monotonic()
             if message.get("type") == "update":
                 ply = message.get("ply")  # its actions are in the cached game already (service.absorb)
                 await send_update(ply if isinstance(ply, int) else None, force=bool(message.get("refresh")))
@@ -131,6 +135,8 @@ async def _serve(ws: WebSocket, service: GameService, game_id: str, live: LiveGa
                 await send_update(force=True)
             elif message.get("type") == "presence":  # counts of one process changed: send the sum
                 await send({"type": "presence", **service.presence(game_id)})
+            if time.monotonic() - started > SLOW_ACTION:
+                log.warning("an update of game %s took %.1f s to send", game_id, time.monotonic() - started)
 
     bucket = TokenBucket(rate=WS_MESSAGES_PER_SECOND, burst=WS_MESSAGE_BURST)
 
@@ -161,10 +167,14 @@ async def _serve(ws: WebSocket, service: GameService, game_id: str, live: LiveGa
                 since = data.get("since")
                 await send_update(force=True, since=since if isinstance(since, int) and since >= 0 else -1)
             elif kind == "move":
+                started = time.monotonic()
                 try:
                     await service.act(game_id, token, data.get("ply"), data.get("move"))
                 except GameError as exc:
                     await send(_error(exc.code, exc.message))
+                finally:
+                    if time.monotonic() - started > SLOW_ACTION:
+                        log.warning("a move in game %s took %.1f s", game_id, time.monotonic() - started)
             else:
                 await send(_error("unknown_type", f"unknown message type {kind!r}: use move, state or ping"))
 
