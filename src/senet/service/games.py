@@ -19,6 +19,14 @@ processes bring their cached copies up to date without reading the database — 
 computer's moves go through the same path, so they too are stored exactly once whichever
 process computes them.
 
+A game starts in the *seeding* phase (issue 6: player seeds): it is created with its secret
+and public commitment but no throw.  Each human seat's holder gives a seed of their own, once
+(:meth:`GameService.give_seed`); the seeds are stored per seat (``UPDATE ... WHERE seed IS
+NULL`` and the game still at ply 0, so each is stored exactly once whichever process gets it),
+and whichever process sees every human seat's seed stored makes the first throw through the
+same optimistic insert as any action (ply 0 is stored once; a racing process is ``stale`` and
+lets it be).  The server so commits to its secret before it learns any player's seed.
+
 Seat secrets are never stored, only their SHA-256.  An invitation is a separate secret that
 takes the free seat once.  This module must not import :mod:`senet.web`.
 """
@@ -41,7 +49,7 @@ from senet.engine.variants import UnknownVariant
 
 from . import computer
 from .broadcast import MemoryBroadcast
-from .fairness import FairDice, commitment_of, new_secret
+from .fairness import FairDice, check_seed, commitment_of, encode_player_seeds, new_secret
 from .presence import Presence
 from .storage import ConflictError, Storage, StoredAction, StoredGame
 
@@ -98,6 +106,22 @@ class LiveGame:
     @property
     def position(self) -> Position:
         return self.game.position
+
+    @property
+    def seeding(self) -> bool:
+        """Before the first throw: the players' seeds are being collected."""
+        return self.ply == 0
+
+    def seeds(self) -> list[str | None]:
+        """Each seat's own seed (None: not given, or a computer seat that gives none)."""
+        by_seat = {s.seat: s.seed for s in self.stored.seats}
+        return [by_seat.get(0), by_seat.get(1)]
+
+    def seed_needed(self) -> list[bool]:
+        """Which seats must still give a seed before the first throw (human seats without one)."""
+        by_seat = {s.seat: s for s in self.stored.seats}
+        return [self.seeding and seat in by_seat and by_seat[seat].kind == "human" and by_seat[seat].seed is None
+                for seat in (0, 1)]  # fmt: skip
 
     @property
     def throws(self) -> int:
@@ -193,9 +217,15 @@ class GameService:
         mode: str = "friend",
         colour: str = "random",
         level: str | None = None,
-        player_seeds: str = "",
+        seed: str | None = None,
         rematch_of: str | None = None,
     ) -> Created:
+        """A new game in the seeding phase: its secret drawn and committed, no throw yet.
+
+        ``seed`` (optional, for API clients and bots) is given for every seat the creator
+        holds right after the game is stored; a client that wants the full guarantee leaves it
+        out and gives its seed after it has seen the commitment (:meth:`give_seed`).
+        """
         try:
             v = find_variant(variant)
         except UnknownVariant as exc:
@@ -217,8 +247,11 @@ class GameService:
                 raise GameError("bad_level", f"level must be one of {', '.join(computer.levels())}", 400)
         else:
             level = None
-        if len(player_seeds) > 200:
-            raise GameError("bad_seed", "player seeds are at most 200 characters", 400)
+        if seed is not None:
+            try:
+                check_seed(seed)
+            except ValueError as exc:
+                raise GameError("bad_seed", str(exc), 400) from None
         game_id = secrets.token_urlsafe(9)
         token = new_token()
         invite = new_token() if mode == "friend" else None
@@ -235,15 +268,14 @@ class GameService:
         await self.storage.create_game(
             {
                 "id": game_id, "variant": v.name, "mode": mode, "level": level, "secret": secret.hex(),
-                "commitment": commitment_of(secret), "player_seeds": player_seeds, "rematch_of": rematch_of,
+                "commitment": commitment_of(secret), "player_seeds": "", "rematch_of": rematch_of,
             },  # fmt: skip
             seat_rows,
         )
-        live = await self.load(game_id)
-        async with self._lock(game_id):
-            await self._commit(live, [])  # the first throw
-        self._schedule_computer(live)
         seats = (0, 1) if mode == "local" else (mine,)
+        if seed is not None:
+            for seat in seats:
+                await self.give_seed(game_id, token, seed, seat)
         return Created(game_id, token, seats, invite)
 
     async def load(self, game_id: str, min_ply: int | None = None) -> LiveGame:
@@ -314,8 +346,9 @@ class GameService:
             return await self._load_stored(game_id)
         if min_ply is not None and live.ply >= min_ply:
             return live
-        if live.free_seat() is None:
-            # One cheap query verifies the cached copy; seats cannot change once both are taken.
+        if live.free_seat() is None and not live.seeding:
+            # One cheap query verifies the cached copy; seats cannot change once both are taken
+            # and the seeds are given (before the first throw a seed may have been stored).
             head = await self.storage.head(game_id)
             if head is None:
                 raise GameError("unknown_game", f"there is no game {game_id!r}", 404)
@@ -381,6 +414,54 @@ class GameService:
             return None
         return next(s.invite_token for s in live.stored.seats if s.seat == free)
 
+    # ------------------------------------------------------------------ seeds (issue 6)
+    async def give_seed(self, game_id: str, token: str | None, seed: Any, seat: Any = None) -> LiveGame:
+        """Store ``seed`` as the own seed of a seat that ``token`` holds; make the first throw
+        once every human seat has given one.
+
+        ``seat`` may be left out when the secret holds one seat; with both (a game on one
+        screen) it defaults to the first seat still without a seed.  Raises GameError
+        ``bad_seed``, ``bad_request``, ``forbidden`` (no such seat), ``already_seeded``,
+        ``not_seeding`` (the first throw is made); nothing is stored when it raises.
+        """
+        try:
+            check_seed(seed)
+        except ValueError as exc:
+            raise GameError("bad_seed", str(exc), 400) from None
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1)):
+            raise GameError("bad_request", "seat must be 0 (A) or 1 (B)")
+        live = self._cache.get(game_id) or await self.load(game_id)
+        seats = live.seats_of(token)
+        if not seats and token:
+            seats = (await self.refresh(game_id)).seats_of(token)
+        if not seats or (seat is not None and seat not in seats):
+            raise GameError("forbidden", "you hold no such seat in this game (a missing or wrong seat secret)", 403)
+        async with self._lock(game_id):
+            live = await self._refresh(game_id)
+            if not live.seeding:
+                raise GameError("not_seeding", "the first throw is made: seeds are taken only before it", 409)
+            needed = live.seed_needed()
+            if seat is None:
+                seat = next((s for s in seats if needed[s]), seats[0])
+            if not needed[seat]:
+                raise GameError("already_seeded", f"seat {'AB'[seat]} has given its seed already", 409)
+            if not await self.storage.set_seed(game_id, seat, seed):
+                await self.reload(game_id)  # another process stored a seed or a throw meanwhile
+                raise GameError("already_seeded", f"seat {'AB'[seat]} has given its seed already", 409)
+            live = await self._refresh(game_id)  # this seat's seed, and any other stored meanwhile
+            started = False
+            if live.seeding and not any(live.seed_needed()) and live.free_seat() is None:
+                try:
+                    await self._commit(live, [], encode_player_seeds(live.seeds()))  # the first throw
+                    started = True
+                except GameError:
+                    live = self._cache.get(game_id) or live  # another process threw first: it stands
+        if started:
+            self._schedule_computer(live)
+        else:
+            await self._publish(game_id, {"type": "update", "ply": live.ply, "refresh": True})
+        return live
+
     # ------------------------------------------------------------------ playing
     async def act(self, game_id: str, token: str | None, ply: Any, move: Any) -> LiveGame:
         """Play ``move`` (notation) for the seat that ``token`` controls, if ``ply`` is current.
@@ -431,6 +512,8 @@ class GameService:
         pos = live.position
         if pos.is_over():
             raise GameError("game_over", "the game is over", 409)
+        if live.seeding:
+            raise GameError("seeding", "the game starts when every player has given a seed: no move yet", 409)
         if ply != live.ply:
             raise GameError("stale", f"the game is at ply {live.ply}, not {ply}: reload the state", 409)
         decider = pos.decider
@@ -443,14 +526,18 @@ class GameService:
         assert decider is not None
         return decider
 
-    async def _commit(self, live: LiveGame, new: list[StoredAction]) -> None:
-        """Append ``new`` and the throws that follow it, store them in one transaction, publish."""
+    async def _commit(self, live: LiveGame, new: list[StoredAction], player_seeds: str | None = None) -> None:
+        """Append ``new`` and the throws that follow it, store them in one transaction, publish.
+
+        ``player_seeds`` (the first throw only) is stored with them and derives every throw."""
         # Work on a scratch game so that readers never see a position ahead of the stored history.
         game = Game(live.game.position)
         try:
             for action in new:
                 game.push(parse_move(action.notation))
             dice = live.dice()
+            if player_seeds is not None:
+                dice = FairDice(live.id, dice.secret, player_seeds, dice.instrument)
             n = live.throws + sum(1 for a in new if a.kind == "throw")
             while game.position.is_chance():
                 pattern, value = dice.throw(n)
@@ -463,13 +550,15 @@ class GameService:
                 finish = {"result": outcome.result, "reason": outcome.reason,
                           "score_a": outcome.score[0], "score_b": outcome.score[1]}  # fmt: skip
             if new:
-                await self.storage.append(live.id, live.ply, new, finish)
+                await self.storage.append(live.id, live.ply, new, finish, player_seeds)
         except ConflictError:
             await self.reload(live.id)
             raise GameError("stale", "another action was stored first: reload the state", 409) from None
         live.game.extend(game)
         live.history.extend(new)
         live.stored.ply = live.ply
+        if player_seeds is not None:
+            live.stored.player_seeds = player_seeds
         if finish:
             live.stored.result = finish["result"]
             live.stored.reason = finish["reason"]
@@ -492,6 +581,8 @@ class GameService:
             return False
         if live.ply >= ply:
             return True
+        if live.seeding:
+            return False  # the first throw: the seats' seeds and player_seeds come from the database
         start, rows = message.get("from"), message.get("actions")
         lock = self._locks.get(game_id)
         if start != live.ply or not isinstance(rows, list) or start + len(rows) != ply or (lock and lock.locked()):
@@ -578,7 +669,7 @@ class GameService:
         mine = seats[0]
         if live.stored.rematch_id is None:
             s = live.stored
-            created = await self.create(s.variant, s.mode, "AB"[1 - mine], s.level, s.player_seeds, rematch_of=s.id)
+            created = await self.create(s.variant, s.mode, "AB"[1 - mine], s.level, rematch_of=s.id)
             if await self.storage.set_rematch(game_id, created.game_id):
                 s.rematch_id = created.game_id
                 await self._publish(game_id, {"type": "update", "ply": live.ply, "refresh": True})

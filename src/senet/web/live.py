@@ -3,13 +3,18 @@
 Client to server::
 
     {"type": "move", "ply": 12, "move": "9-12"}   # ply: the number of actions the client has seen
+    {"type": "seed", "seed": "my own words"}       # the seat's own seed, once, before the first throw
+    {"type": "seed", "seed": "...", "seat": 1}     # (the seat is needed only in a game on one screen)
     {"type": "state"}                              # send me the state again
     {"type": "sync", "since": 40}                  # send me the events from number 40 on
     {"type": "ping"}
 
 Server to client: ``{"type": "state", ...}`` (see :func:`senet.service.views.state_message`) on
 connect and after every change, ``{"type": "presence", "online": [a, b], "spectators": n}``,
-``{"type": "pong"}`` and ``{"type": "error", "code": ..., "message": ...}``.  An error never
+``{"type": "pong"}`` and ``{"type": "error", "code": ..., "message": ...}``.  A new game is in
+the seeding phase (issue 6: player seeds; ``"phase": "seeding"``, no throw): the state shows the
+commitment and ``fairness.seed_needed``; when every human seat has sent ``seed`` the server
+makes the first throw.  A stored seed is published to every viewer as a new state.  An error never
 changes the game; the connection stays open.  ``stale`` means another action was stored at
 that ply first (by this or another server process): nothing was applied.
 
@@ -175,8 +180,13 @@ async def _serve(ws: WebSocket, service: GameService, game_id: str, live: LiveGa
                 finally:
                     if time.monotonic() - started > SLOW_ACTION:
                         log.warning("a move in game %s took %.1f s", game_id, time.monotonic() - started)
+            elif kind == "seed":
+                try:
+                    await service.give_seed(game_id, token, data.get("seed"), data.get("seat"))
+                except GameError as exc:
+                    await send(_error(exc.code, exc.message))
             else:
-                await send(_error("unknown_type", f"unknown message type {kind!r}: use move, state or ping"))
+                await send(_error("unknown_type", f"unknown message type {kind!r}: use move, seed, state or ping"))
 
     tasks = [asyncio.create_task(pump()), asyncio.create_task(read())]
     try:
