@@ -81,7 +81,7 @@ def test_racing_actions_on_two_processes_store_exactly_one(cluster, pg_url) -> N
         async with httpx.AsyncClient(timeout=10) as http:
             for _ in range(10):
                 # An on-this-screen game: one secret holds both seats, so both processes accept it.
-                r = await http.post(f"{a.url}/api/games", json={"mode": "local", "variant": "standard"})
+                r = await http.post(f"{a.url}/api/games", json={"mode": "local", "variant": "standard", "seed": "both seats"})
                 game = r.json()
                 http.cookies.clear()
                 headers = {"X-Seat-Token": game["token"]}
@@ -119,7 +119,7 @@ def test_reconnect_with_event_number_gets_exactly_what_was_missed(cluster) -> No
 
     async def run() -> None:
         async with httpx.AsyncClient(timeout=10) as http:
-            seats = await create_friend_game(http, a.url, b.url)
+            seats = await create_friend_game(http, a.url, b.url, seeds=True)
             token_a = seats.tokens[0]
             # Player A plays on process a while player B is away.
             async with websockets.connect(f"{a.ws}/ws/games/{seats.game_id}?token={token_a}&since=0") as ws:
@@ -146,7 +146,7 @@ def test_computer_moves_are_stored_once_with_several_processes(cluster, pg_url) 
 
     async def run() -> None:
         async with httpx.AsyncClient(timeout=10) as http:
-            r = await http.post(f"{a.url}/api/games", json={"mode": "computer", "colour": "A"})
+            r = await http.post(f"{a.url}/api/games", json={"mode": "computer", "colour": "A", "seed": "human"})
             game = r.json()
             gid, token = game["id"], game["token"]
             # Spectators on the two other processes: each of them could play the computer.
