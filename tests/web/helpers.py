@@ -59,3 +59,17 @@ def best_move(legal: list[str]) -> str:
         return (1 if text in ("revive", "return") else 0, 0)
 
     return max(legal, key=key)
+
+
+def play_out(base: str, game: TwoSeats) -> dict:
+    """Both seats play (the furthest move, through the REST API) until the game is over."""
+    for _ in range(5000):
+        seen = state(base, game.game_id)
+        if seen.get("outcome"):
+            return seen
+        token = game.tokens[seen["decider"]]
+        mine = state(base, game.game_id, token)
+        answer = httpx.post(f"{base}/api/games/{game.game_id}/moves", headers={"X-Seat-Token": token},
+                            json={"ply": mine["ply"], "move": best_move(mine["legal"])})  # fmt: skip
+        assert answer.status_code == 200, answer.text
+    raise AssertionError("the game did not end")
