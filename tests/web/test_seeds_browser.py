@@ -21,6 +21,7 @@ from .test_browser import new_page, play_until_over, wait_started
 pytestmark = pytest.mark.browser
 
 TYPED = "Ra's own words, 42!"
+SEAT_0, SEAT_1 = "#fair-seeds li[data-seat='0']", "#fair-seeds li[data-seat='1']"
 
 
 def seed_shown(page, seat: int) -> str | None:
@@ -40,7 +41,7 @@ def test_two_players_each_add_a_seed_and_the_record_shows_both(browser, site, ar
     host.wait_for_selector("#game[data-ply]")
     game_id = host.url.rsplit("/", 1)[-1]
     # The host's seed is given as soon as the page has the commitment; the guest's is awaited.
-    host.wait_for_function(f"() => document.querySelector(\"#fair-seeds li[data-seat='0']\")?.dataset.seed === {TYPED!r}")
+    host.wait_for_function(f"() => document.querySelector({SEAT_0!r})?.dataset.seed === {TYPED!r}")
     assert host.get_attribute("#game", "data-phase") == "seeding"
     assert "waiting for the opponent's seed" in host.text_content("#fair-seeds li[data-seat='1']")
     assert "Waiting for the opponent's seed" in host.text_content("#status")
@@ -57,7 +58,7 @@ def test_two_players_each_add_a_seed_and_the_record_shows_both(browser, site, ar
         wait_started(page)
     guest_seed = seed_shown(guest, 1)
     assert guest_seed and re.fullmatch(r"[0-9a-f]{32}", guest_seed)  # crypto.getRandomValues, 128 bits
-    host.wait_for_function(f"() => document.querySelector(\"#fair-seeds li[data-seat='1']\")?.dataset.seed === '{guest_seed}'")
+    host.wait_for_function(f"() => document.querySelector({SEAT_1!r})?.dataset.seed === '{guest_seed}'")
     assert seed_shown(guest, 0) == TYPED
     assert any('"type":"seed"' in f.replace(" ", "") for f in guest.frames_log)  # type: ignore[attr-defined]
     record = httpx.get(f"{site.url}/g/{game_id}/record").text

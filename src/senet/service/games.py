@@ -155,6 +155,13 @@ def update_message(start: int, new: list[StoredAction], finish: dict[str, Any] |
     }  # fmt: skip
 
 
+def _checked_seed(seed: Any) -> str:
+    try:
+        return check_seed(seed)
+    except ValueError as exc:
+        raise GameError("bad_seed", str(exc), 400) from None
+
+
 def _replay(game: Game, action: StoredAction) -> None:
     if action.kind == "throw":
         game.push_throw(int(action.notation))
@@ -248,10 +255,7 @@ class GameService:
         else:
             level = None
         if seed is not None:
-            try:
-                check_seed(seed)
-            except ValueError as exc:
-                raise GameError("bad_seed", str(exc), 400) from None
+            _checked_seed(seed)
         game_id = secrets.token_urlsafe(9)
         token = new_token()
         invite = new_token() if mode == "friend" else None
@@ -416,18 +420,12 @@ class GameService:
 
     # ------------------------------------------------------------------ seeds (issue 6)
     async def give_seed(self, game_id: str, token: str | None, seed: Any, seat: Any = None) -> LiveGame:
-        """Store ``seed`` as the own seed of a seat that ``token`` holds; make the first throw
-        once every human seat has given one.
+        """Store ``seed`` as the own seed of a seat that ``token`` holds (``seat``: by default
+        the first of its seats without one); once every human seat has one, make the first throw.
 
-        ``seat`` may be left out when the secret holds one seat; with both (a game on one
-        screen) it defaults to the first seat still without a seed.  Raises GameError
-        ``bad_seed``, ``bad_request``, ``forbidden`` (no such seat), ``already_seeded``,
-        ``not_seeding`` (the first throw is made); nothing is stored when it raises.
-        """
-        try:
-            check_seed(seed)
-        except ValueError as exc:
-            raise GameError("bad_seed", str(exc), 400) from None
+        Raises GameError ``bad_seed``, ``bad_request``, ``forbidden`` (no such seat),
+        ``already_seeded``, ``not_seeding`` (the first throw is made); then nothing is stored."""
+        _checked_seed(seed)
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1)):
             raise GameError("bad_request", "seat must be 0 (A) or 1 (B)")
         live = self._cache.get(game_id) or await self.load(game_id)
@@ -446,8 +444,9 @@ class GameService:
             if not needed[seat]:
                 raise GameError("already_seeded", f"seat {'AB'[seat]} has given its seed already", 409)
             if not await self.storage.set_seed(game_id, seat, seed):
-                await self.reload(game_id)  # another process stored a seed or a throw meanwhile
-                raise GameError("already_seeded", f"seat {'AB'[seat]} has given its seed already", 409)
+                if (await self.reload(game_id)).seeding:  # another process stored it, or a throw, meanwhile
+                    raise GameError("already_seeded", f"seat {'AB'[seat]} has given its seed already", 409)
+                raise GameError("not_seeding", "the first throw is made: seeds are taken only before it", 409)
             live = await self._refresh(game_id)  # this seat's seed, and any other stored meanwhile
             started = False
             if live.seeding and not any(live.seed_needed()) and live.free_seat() is None:
