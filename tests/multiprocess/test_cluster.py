@@ -168,3 +168,33 @@ def test_computer_moves_are_stored_once_with_several_processes(cluster, pg_url) 
         assert any(s[1] == "move" and s[2] == 1 for s in stored)  # the computer played
 
     asyncio.run(run())
+
+
+def test_seeds_given_on_two_processes_at_once_start_the_game_once(cluster, pg_url) -> None:
+    """issue 6: player seeds — the two seats' seeds reach two processes at the same moment:
+    each is stored once, the first throw exactly once, and every process shows both seeds."""
+    a, b, c = cluster
+
+    async def run() -> None:
+        async with httpx.AsyncClient(timeout=10) as http:
+            for i in range(10):
+                r = await http.post(f"{a.url}/api/games", json={"mode": "local", "variant": "standard"})
+                game = r.json()
+                http.cookies.clear()
+                headers = {"X-Seat-Token": game["token"]}
+                answers = await asyncio.gather(*(
+                    http.post(f"{p.url}/api/games/{game['id']}/seed", headers=headers,
+                              json={"seed": f"seed {seat} of {i}", "seat": seat})
+                    for seat, p in ((0, a), (1, b))
+                ))  # fmt: skip
+                assert [r.status_code for r in answers] == [200, 200], [r.text for r in answers]
+                stored = await stored_actions(pg_url, game["id"])
+                assert [(s[0], s[1]) for s in stored] == [(0, "throw")]  # the first throw, once
+                for p in (a, b, c):
+                    s = (await http.get(f"{p.url}/api/games/{game['id']}")).json()
+                    assert s["ply"] == 1 and s["phase"] == "playing", (p.url, s["ply"])
+                    assert s["fairness"]["player_seeds"] == f"seed 0 of {i}:seed 1 of {i}"
+                late = await http.post(f"{c.url}/api/games/{game['id']}/seed", headers=headers, json={"seed": "late"})
+                assert late.status_code == 409 and late.json()["code"] == "not_seeding"
+
+    asyncio.run(run())
