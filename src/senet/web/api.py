@@ -111,7 +111,19 @@ async def play(request: Request, game_id: str) -> Any:
     return state_message(service, live, live.seats_of(token_of(request, game_id)))
 
 
-@router.post("/games/{game_id}/seed")
+_SEED_BODY = {
+    "required": True,
+    "content": {"application/json": {"schema": {
+        "type": "object", "required": ["seed"],
+        "properties": {
+            "seed": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[ -9;-~]+$"},
+            "seat": {"type": "integer", "enum": [0, 1]},
+        },
+    }}},
+}  # fmt: skip
+
+
+@router.post("/games/{game_id}/seed", openapi_extra={"requestBody": _SEED_BODY})
 async def give_seed(request: Request, game_id: str) -> Any:
     """Body ``{"seed": "my own words"}`` (and ``"seat": 0`` or ``1`` when the secret holds both
     seats): the seat's own seed, mixed into every throw.  Once per seat, before the first throw
