@@ -16,6 +16,7 @@ from senet.service.broadcast import MemoryBroadcast
 from senet.service.computer import choose_move, levels
 from senet.service.fairness import verify_throws
 from senet.service.games import GameError, GameService
+from senet.service.seeding import give_seed, seed_needed
 from senet.service.storage import ConflictError, Storage, StoredAction
 from senet.service.views import game_record, state_message
 
@@ -66,8 +67,8 @@ def test_every_refused_action_leaves_game_and_storage_unchanged(tmp_path: Path) 
         created = await service.create("adelaida", "friend", "A")
         claimed = await service.claim(created.game_id, created.invite or "")
         assert claimed is not None and claimed[1] == 1
-        await service.give_seed(created.game_id, created.token, "a")  # issue 6: player seeds
-        await service.give_seed(created.game_id, claimed[0], "b")
+        await give_seed(service, created.game_id, created.token, "a")  # issue 6: player seeds
+        await give_seed(service, created.game_id, claimed[0], "b")
         live = await service.load(created.game_id)
         before = (live.ply, live.position.fen(), count_actions(tmp_path / "db.sqlite3", live.id))
         decider = live.position.decider
@@ -149,7 +150,7 @@ def test_throws_are_hidden_until_the_end_and_legal_moves_go_to_the_decider_only(
         assert owner["invite"] == created.invite
         claimed = await service.claim(created.game_id, created.invite or "")
         assert claimed is not None
-        live = await service.give_seed(created.game_id, claimed[0], "a")
+        live = await give_seed(service, created.game_id, claimed[0], "a")
         assert state_message(service, live, (1,))["legal"] == []  # A decides first
         assert state_message(service, live, (0,))["legal"]
         await shut(service)
@@ -178,8 +179,8 @@ def test_rematch_swaps_colours_and_seats_both_players(tmp_path: Path) -> None:
         created = await service.create("standard", "friend", "A")
         claimed = await service.claim(created.game_id, created.invite or "")
         assert claimed
-        await service.give_seed(created.game_id, created.token, "a")
-        await service.give_seed(created.game_id, claimed[0], "b")
+        await give_seed(service, created.game_id, created.token, "a")
+        await give_seed(service, created.game_id, claimed[0], "b")
         with pytest.raises(GameError) as err:
             await service.rematch(created.game_id, created.token)
         assert err.value.code == "not_over"
@@ -195,7 +196,7 @@ def test_rematch_swaps_colours_and_seats_both_players(tmp_path: Path) -> None:
         new = await service.load(new_id)
         assert new.seats_of(token_a) == (1,) and new.seats_of(token_b) == (0,)
         assert new.stored.rematch_of == created.game_id
-        assert new.seeding and new.seed_needed() == [True, True]  # the rematch starts by seeding too
+        assert new.seeding and seed_needed(new) == [True, True]  # the rematch starts by seeding too
         with pytest.raises(GameError):
             await service.rematch(created.game_id, "stranger")
         await shut(service)

@@ -13,9 +13,10 @@ import pytest
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from senet.service.fairness import FairDice, check_seed, commitment_of, encode_player_seeds, new_secret
 from senet.engine import find_variant
+from senet.service.fairness import FairDice, check_seed, commitment_of, encode_player_seeds, new_secret
 from senet.service.games import GameError, hash_token
+from senet.service.seeding import give_seed, seed_needed, seeds_of
 from senet.service.storage import games, seats, upgrade_schema
 
 from .test_games_service import count_actions, run, service_on, shut
@@ -52,8 +53,8 @@ def test_two_seeds_given_at_once_on_two_services_start_the_game_once(tmp_path: P
                 created = await one.create("standard", "local")
                 await two.load(created.game_id)
                 results = await asyncio.gather(
-                    one.give_seed(created.game_id, created.token, f"a{round_}", 0),
-                    two.give_seed(created.game_id, created.token, f"b{round_}", 1),
+                    give_seed(one, created.game_id, created.token, f"a{round_}", 0),
+                    give_seed(two, created.game_id, created.token, f"b{round_}", 1),
                     return_exceptions=True,
                 )
                 assert not [r for r in results if isinstance(r, BaseException)], results
@@ -63,7 +64,7 @@ def test_two_seeds_given_at_once_on_two_services_start_the_game_once(tmp_path: P
                     assert live.ply == 1 and live.stored.player_seeds == f"a{round_}:b{round_}"
                     assert live.history[0].kind == "throw"
                 with pytest.raises(GameError) as err:
-                    await two.give_seed(created.game_id, created.token, "late", 0)
+                    await give_seed(two, created.game_id, created.token, "late", 0)
                 assert err.value.code == "not_seeding" and count_actions(db, created.game_id) == 1
         finally:
             await shut(one)
@@ -107,11 +108,11 @@ def test_a_database_from_before_the_seeds_is_migrated_and_its_games_play_on(tmp_
     async def after() -> None:
         service = await service_on(db)  # upgrades to head
         live = await service.load("oldgame")
-        assert live.ply == 1 and not live.seeding and live.seeds() == [None, None]
-        assert live.seed_needed() == [False, False]
+        assert live.ply == 1 and not live.seeding and seeds_of(live) == [None, None]
+        assert seed_needed(live) == [False, False]
         assert live.dice().player_seeds == "creator's free text: with colons"
         with pytest.raises(GameError) as err:
-            await service.give_seed("oldgame", "tok", "late", 0)
+            await give_seed(service, "oldgame", "tok", "late", 0)
         assert err.value.code == "not_seeding"
         assert await service.storage.set_seed("oldgame", 0, "late") is False  # the database refuses it too
         await shut(service)

@@ -17,6 +17,7 @@ import pytest
 
 from senet.service.broadcast import MemoryBroadcast
 from senet.service.games import GameError, GameService
+from senet.service.seeding import give_seed
 from senet.service.storage import Storage
 
 from .test_games_service import count_actions, run, shut
@@ -41,6 +42,8 @@ async def friend_game(a: GameService, b: GameService) -> tuple[str, dict[int, st
     created = await a.create("standard", "friend", "A")
     claimed = await a.claim(created.game_id, created.invite or "")
     assert claimed is not None
+    for token, seed in ((created.token, "a"), (claimed[0], "b")):  # issue 6: both seeds, then the first throw
+        await give_seed(a, created.game_id, token, seed)
     await b.load(created.game_id)  # process b has the game cached from here on
     return created.game_id, {0: created.token, 1: claimed[0]}
 

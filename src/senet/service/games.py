@@ -19,13 +19,8 @@ processes bring their cached copies up to date without reading the database — 
 computer's moves go through the same path, so they too are stored exactly once whichever
 process computes them.
 
-A game starts in the *seeding* phase (issue 6: player seeds): it is created with its secret
-and public commitment but no throw.  Each human seat's holder gives a seed of their own, once
-(:meth:`GameService.give_seed`); the seeds are stored per seat (``UPDATE ... WHERE seed IS
-NULL`` and the game still at ply 0, so each is stored exactly once whichever process gets it),
-and whichever process sees every human seat's seed stored makes the first throw through the
-same optimistic insert as any action (ply 0 is stored once; a racing process is ``stale`` and
-lets it be).  The server so commits to its secret before it learns any player's seed.
+A game is created in the *seeding* phase, without a throw: the players' own seeds come first
+(issue 6; see :mod:`senet.service.seeding`, which makes the first throw through ``_commit``).
 
 Seat secrets are never stored, only their SHA-256.  An invitation is a separate secret that
 takes the free seat once.  This module must not import :mod:`senet.web`.
@@ -49,7 +44,7 @@ from senet.engine.variants import UnknownVariant
 
 from . import computer
 from .broadcast import MemoryBroadcast
-from .fairness import FairDice, check_seed, commitment_of, encode_player_seeds, new_secret
+from .fairness import FairDice, commitment_of, new_secret
 from .presence import Presence
 from .storage import ConflictError, Storage, StoredAction, StoredGame
 
@@ -109,19 +104,8 @@ class LiveGame:
 
     @property
     def seeding(self) -> bool:
-        """Before the first throw: the players' seeds are being collected."""
+        """Before the first throw: the players' seeds are being collected (issue 6)."""
         return self.ply == 0
-
-    def seeds(self) -> list[str | None]:
-        """Each seat's own seed (None: not given, or a computer seat that gives none)."""
-        by_seat = {s.seat: s.seed for s in self.stored.seats}
-        return [by_seat.get(0), by_seat.get(1)]
-
-    def seed_needed(self) -> list[bool]:
-        """Which seats must still give a seed before the first throw (human seats without one)."""
-        by_seat = {s.seat: s for s in self.stored.seats}
-        return [self.seeding and seat in by_seat and by_seat[seat].kind == "human" and by_seat[seat].seed is None
-                for seat in (0, 1)]  # fmt: skip
 
     @property
     def throws(self) -> int:
@@ -153,13 +137,6 @@ def update_message(start: int, new: list[StoredAction], finish: dict[str, Any] |
         "type": "update", "ply": start + len(new), "from": start,
         "actions": [[a.kind, a.seat, a.notation, a.pattern] for a in new], "finish": finish,
     }  # fmt: skip
-
-
-def _checked_seed(seed: Any) -> str:
-    try:
-        return check_seed(seed)
-    except ValueError as exc:
-        raise GameError("bad_seed", str(exc), 400) from None
 
 
 def _replay(game: Game, action: StoredAction) -> None:
@@ -227,12 +204,9 @@ class GameService:
         seed: str | None = None,
         rematch_of: str | None = None,
     ) -> Created:
-        """A new game in the seeding phase: its secret drawn and committed, no throw yet.
+        """A new game, seeding: no throw yet.  ``seed`` (bots) is given for the creator's seats at once."""
+        from .seeding import checked_seed, give_seed
 
-        ``seed`` (optional, for API clients and bots) is given for every seat the creator
-        holds right after the game is stored; a client that wants the full guarantee leaves it
-        out and gives its seed after it has seen the commitment (:meth:`give_seed`).
-        """
         try:
             v = find_variant(variant)
         except UnknownVariant as exc:
@@ -255,7 +229,7 @@ class GameService:
         else:
             level = None
         if seed is not None:
-            _checked_seed(seed)
+            checked_seed(seed)
         game_id = secrets.token_urlsafe(9)
         token = new_token()
         invite = new_token() if mode == "friend" else None
@@ -279,7 +253,7 @@ class GameService:
         seats = (0, 1) if mode == "local" else (mine,)
         if seed is not None:
             for seat in seats:
-                await self.give_seed(game_id, token, seed, seat)
+                await give_seed(self, game_id, token, seed, seat)
         return Created(game_id, token, seats, invite)
 
     async def load(self, game_id: str, min_ply: int | None = None) -> LiveGame:
@@ -351,8 +325,7 @@ class GameService:
         if min_ply is not None and live.ply >= min_ply:
             return live
         if live.free_seat() is None and not live.seeding:
-            # One cheap query verifies the cached copy; seats cannot change once both are taken
-            # and the seeds are given (before the first throw a seed may have been stored).
+            # One cheap query verifies the cached copy; seats and seeds cannot change once given.
             head = await self.storage.head(game_id)
             if head is None:
                 raise GameError("unknown_game", f"there is no game {game_id!r}", 404)
@@ -418,49 +391,6 @@ class GameService:
             return None
         return next(s.invite_token for s in live.stored.seats if s.seat == free)
 
-    # ------------------------------------------------------------------ seeds (issue 6)
-    async def give_seed(self, game_id: str, token: str | None, seed: Any, seat: Any = None) -> LiveGame:
-        """Store ``seed`` as the own seed of a seat that ``token`` holds (``seat``: by default
-        the first of its seats without one); once every human seat has one, make the first throw.
-
-        Raises GameError ``bad_seed``, ``bad_request``, ``forbidden`` (no such seat),
-        ``already_seeded``, ``not_seeding`` (the first throw is made); then nothing is stored."""
-        _checked_seed(seed)
-        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1)):
-            raise GameError("bad_request", "seat must be 0 (A) or 1 (B)")
-        live = self._cache.get(game_id) or await self.load(game_id)
-        seats = live.seats_of(token)
-        if not seats and token:
-            seats = (await self.refresh(game_id)).seats_of(token)
-        if not seats or (seat is not None and seat not in seats):
-            raise GameError("forbidden", "you hold no such seat in this game (a missing or wrong seat secret)", 403)
-        async with self._lock(game_id):
-            live = await self._refresh(game_id)
-            if not live.seeding:
-                raise GameError("not_seeding", "the first throw is made: seeds are taken only before it", 409)
-            needed = live.seed_needed()
-            if seat is None:
-                seat = next((s for s in seats if needed[s]), seats[0])
-            if not needed[seat]:
-                raise GameError("already_seeded", f"seat {'AB'[seat]} has given its seed already", 409)
-            if not await self.storage.set_seed(game_id, seat, seed):
-                if (await self.reload(game_id)).seeding:  # another process stored it, or a throw, meanwhile
-                    raise GameError("already_seeded", f"seat {'AB'[seat]} has given its seed already", 409)
-                raise GameError("not_seeding", "the first throw is made: seeds are taken only before it", 409)
-            live = await self._refresh(game_id)  # this seat's seed, and any other stored meanwhile
-            started = False
-            if live.seeding and not any(live.seed_needed()) and live.free_seat() is None:
-                try:
-                    await self._commit(live, [], encode_player_seeds(live.seeds()))  # the first throw
-                    started = True
-                except GameError:
-                    live = self._cache.get(game_id) or live  # another process threw first: it stands
-        if started:
-            self._schedule_computer(live)
-        else:
-            await self._publish(game_id, {"type": "update", "ply": live.ply, "refresh": True})
-        return live
-
     # ------------------------------------------------------------------ playing
     async def act(self, game_id: str, token: str | None, ply: Any, move: Any) -> LiveGame:
         """Play ``move`` (notation) for the seat that ``token`` controls, if ``ply`` is current.
@@ -525,18 +455,15 @@ class GameService:
         assert decider is not None
         return decider
 
-    async def _commit(self, live: LiveGame, new: list[StoredAction], player_seeds: str | None = None) -> None:
-        """Append ``new`` and the throws that follow it, store them in one transaction, publish.
-
-        ``player_seeds`` (the first throw only) is stored with them and derives every throw."""
+    async def _commit(self, live: LiveGame, new: list[StoredAction]) -> None:
+        """Append ``new`` and the throws that follow it, store them in one transaction, publish."""
         # Work on a scratch game so that readers never see a position ahead of the stored history.
         game = Game(live.game.position)
         try:
             for action in new:
                 game.push(parse_move(action.notation))
             dice = live.dice()
-            if player_seeds is not None:
-                dice = FairDice(live.id, dice.secret, player_seeds, dice.instrument)
+            player_seeds = live.stored.player_seeds if live.seeding else None  # stored with the first throw
             n = live.throws + sum(1 for a in new if a.kind == "throw")
             while game.position.is_chance():
                 pattern, value = dice.throw(n)
@@ -556,8 +483,6 @@ class GameService:
         live.game.extend(game)
         live.history.extend(new)
         live.stored.ply = live.ply
-        if player_seeds is not None:
-            live.stored.player_seeds = player_seeds
         if finish:
             live.stored.result = finish["result"]
             live.stored.reason = finish["reason"]

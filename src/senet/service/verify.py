@@ -13,7 +13,8 @@ the game from 0, regular or of fate, in record order, and is derived (see
 so both players' seeds go into every throw, and a record whose ``PlayerSeeds`` was altered
 fails at the first throw the changed seeds give differently.  (Records from before the
 players' seeds carry one free string there; the same formula checks them.)  Verification
-needs nothing but the record text: it is what ``senet verify FILE`` runs, and what the site's verify view does again in the browser.
+needs nothing but the record text: it is what ``senet verify FILE`` runs, and what the site's
+verify view does again in the browser.
 
 The throws are read from the text before the moves are replayed, so that an altered throw is
 named even when the move recorded after it has become illegal.

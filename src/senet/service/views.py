@@ -17,6 +17,7 @@ from senet.engine import OFF, Game, Position, parse_move
 
 from .fairness import encode_player_seeds
 from .games import GameService, LiveGame
+from .seeding import seed_needed, seeds_of
 
 __all__ = ["state_message", "events_message", "game_record", "history_entries"]
 
@@ -76,7 +77,7 @@ def phase(live: LiveGame) -> str:
 
 def player_seeds(live: LiveGame) -> str:
     """What the throws are (or will be) derived with: stored with the first throw."""
-    return live.stored.player_seeds if not live.seeding else encode_player_seeds(live.seeds())
+    return live.stored.player_seeds if not live.seeding else encode_player_seeds(seeds_of(live))
 
 
 def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) -> dict[str, Any]:
@@ -126,8 +127,8 @@ def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) 
         ),
         "fairness": {
             "commitment": stored.commitment,
-            "seeds": live.seeds(),  # per seat: its own seed, None if not given (or a computer's)
-            "seed_needed": live.seed_needed(),
+            "seeds": seeds_of(live),  # per seat: its own seed, None if not given (or a computer's)
+            "seed_needed": seed_needed(live),
             "player_seeds": player_seeds(live),
             "secret": stored.secret if outcome else None,
             "throws": [h["pattern"] for h in history if h["kind"] == "throw"],
@@ -150,7 +151,7 @@ def events_message(live: LiveGame, seats: tuple[int, ...], since: int) -> dict[s
         "since": since,
         "ply": live.ply,
         "phase": phase(live),
-        "seed_needed": live.seed_needed(),
+        "seed_needed": seed_needed(live),
         "events": history_entries(live, since),
         "fen": pos.fen(),
         "turn": pos.turn,

@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 from senet.engine import VARIANTS
 from senet.service import computer
 from senet.service.games import GameError, GameService
+from senet.service.seeding import give_seed as store_seed
 from senet.service.views import state_message
 
 from .app import error_json, lang_of, seat_cookie
@@ -137,7 +138,7 @@ async def give_seed(request: Request, game_id: str) -> Any:
         return error_json("bad_request", 'the body must be an object such as {"seed": "my own words"}', 400)
     service = _service(request)
     token = token_of(request, game_id)
-    live = await service.give_seed(game_id, token, body.get("seed"), body.get("seat"))
+    live = await store_seed(service, game_id, token, body.get("seed"), body.get("seat"))
     return state_message(service, live, live.seats_of(token))
 
 

@@ -14,8 +14,8 @@ connect and after every change, ``{"type": "presence", "online": [a, b], "specta
 ``{"type": "pong"}`` and ``{"type": "error", "code": ..., "message": ...}``.  A new game is in
 the seeding phase (issue 6: player seeds; ``"phase": "seeding"``, no throw): the state shows the
 commitment and ``fairness.seed_needed``; when every human seat has sent ``seed`` the server
-makes the first throw.  A stored seed is published to every viewer as a new state.  An error never
-changes the game; the connection stays open.  ``stale`` means another action was stored at
+makes the first throw.  A stored seed is published to every viewer as a new state.  An error
+never changes the game; the connection stays open.  ``stale`` means another action was stored at
 that ply first (by this or another server process): nothing was applied.
 
 Events are numbered by ply (the n-th stored action is event n).  A client that connects with
@@ -40,6 +40,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from senet.service.broadcast import Subscription
 from senet.service.games import GameError, GameService, LiveGame
+from senet.service.seeding import give_seed
 from senet.service.views import events_message, state_message
 
 from .app import seat_cookie
@@ -182,7 +183,7 @@ async def _serve(ws: WebSocket, service: GameService, game_id: str, live: LiveGa
                         log.warning("a move in game %s took %.1f s", game_id, time.monotonic() - started)
             elif kind == "seed":
                 try:
-                    await service.give_seed(game_id, token, data.get("seed"), data.get("seat"))
+                    await give_seed(service, game_id, token, data.get("seed"), data.get("seat"))
                 except GameError as exc:
                     await send(_error(exc.code, exc.message))
             else:
