@@ -17,7 +17,7 @@ from senet.engine import find_variant
 from senet.service.fairness import FairDice, check_seed, commitment_of, encode_player_seeds, new_secret
 from senet.service.games import GameError, hash_token
 from senet.service.seeding import give_seed, seed_needed, seeds_of
-from senet.service.storage import games, seats, upgrade_schema
+from senet.service.storage import Storage, games, seats, upgrade_schema
 
 from .test_games_service import count_actions, run, service_on, shut
 
@@ -120,3 +120,61 @@ def test_a_database_from_before_the_seeds_is_migrated_and_its_games_play_on(tmp_
     run(after())
     with sqlite3.connect(db) as conn:
         assert "seed" in [row[1] for row in conn.execute("PRAGMA table_info(seats)")]
+
+
+class _RacingEngine:
+    """An engine whose connections run ``hook`` once, right after their first statement: another
+    process's append committing in the middle of a read."""
+
+    def __init__(self, engine, hook) -> None:
+        self.engine, self.hook, self.fired = engine, hook, False
+
+    def connect(self):
+        racing = self
+
+        class _Conn:
+            async def __aenter__(self):
+                self.conn = await racing.engine.connect().__aenter__()
+                return self
+
+            async def __aexit__(self, *exc):
+                return await self.conn.__aexit__(*exc)
+
+            async def execute(self, *args, **kwargs):
+                result = await self.conn.execute(*args, **kwargs)
+                if not racing.fired:
+                    racing.fired = True
+                    await racing.hook()
+                return result
+
+        return _Conn()
+
+
+def test_a_copy_read_while_the_first_throw_commits_has_the_seeds(tmp_path: Path) -> None:
+    """issue 6: player seeds — a process that reads the game while another stores the first
+    throw (games row before, actions after) still gets the seeds the throws derive from."""
+    db = tmp_path / "db.sqlite3"
+
+    async def main() -> None:
+        one = await service_on(db)
+        reader = Storage(f"sqlite+aiosqlite:///{db}")
+        await reader.init()
+        try:
+            created = await one.create("standard", "local")
+            await give_seed(one, created.game_id, created.token, "first", 0)
+            real = reader.engine
+
+            async def throw_now() -> None:
+                await give_seed(one, created.game_id, created.token, "second", 1)
+
+            reader.engine = _RacingEngine(real, throw_now)  # type: ignore[assignment]
+            stored = await reader.get_game(created.game_id)
+            reader.engine = real
+            assert stored is not None and stored.ply == 0  # the row was read before the throw
+            assert [a.ply for a in stored.actions] == [0]  # the actions after it
+            assert stored.player_seeds == "first:second"
+        finally:
+            await shut(one)
+            await reader.close()
+
+    run(main())

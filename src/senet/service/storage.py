@@ -393,6 +393,12 @@ class Storage:
                 StoredAction(r["ply"], r["kind"], r["seat"], r["notation"], r["pattern"], r["created_at"])
                 for r in action_rows
             ]
+            if game.actions and game.actions[-1].ply >= game.ply:
+                # The row was read before the append of these actions committed.  The players'
+                # seeds are stored with the first throw (issue 6): read them again, or a copy
+                # holding that throw would derive the next throws without them.
+                seeds_now = select(games.c.player_seeds).where(games.c.id == game_id)
+                game.player_seeds = (await conn.execute(seeds_now)).scalar_one()
             return game
 
     async def head(self, game_id: str) -> tuple[int, str | None] | None:
