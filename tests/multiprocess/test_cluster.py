@@ -177,7 +177,7 @@ def test_seeds_given_on_two_processes_at_once_start_the_game_once(cluster, pg_ur
 
     async def run() -> None:
         async with httpx.AsyncClient(timeout=10) as http:
-            for i in range(10):
+            for i in range(25):
                 r = await http.post(f"{a.url}/api/games", json={"mode": "local", "variant": "standard"})
                 game = r.json()
                 http.cookies.clear()

@@ -22,7 +22,8 @@ Events are numbered by ply (the n-th stored action is event n).  A client that c
 ``?since=N`` (the number of events it has seen, e.g. after a reconnection, possibly to another
 server process) is in *events* mode: it gets ``{"type": "events", "since": N, "ply": M,
 "events": [...], "decider": ..., "legal": [...], ...}`` with exactly the events it missed
-(see :func:`senet.service.views.events_message`), and then one such message per change; if N
+(see :func:`senet.service.views.events_message`; with ``phase`` and ``seed_needed``, so that a
+bot knows when to send its seed), and then one such message per change; if N
 is not a number it could have seen, it gets the full state instead.  Without ``since`` every
 change sends the full state (what the browser page uses).
 """
