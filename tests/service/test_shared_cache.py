@@ -171,11 +171,11 @@ def test_the_game_cache_is_bounded_and_keeps_the_games_someone_watches(tmp_path:
     async def main() -> None:
         a, _b = await two_processes(tmp_path / "db.sqlite3")
         a.cache_size = 2
-        watched = await a.create("standard", "local")
+        watched = await a.create("standard", "local", seed="s")  # issue 6: seeded, so thrown and cached
         async with a.subscribe(watched.game_id):
             kept: dict[str, tuple] = {}
             for variant in ("bell", "kendall", "adelaida"):
-                created = await a.create(variant, "local")
+                created = await a.create(variant, "local", seed="s")
                 live = a._cache[created.game_id]
                 kept[created.game_id] = (variant, live.ply, live.position)
             assert len(a._cache) <= 3 and watched.game_id in a._cache
