@@ -81,7 +81,7 @@ def test_racing_actions_on_two_processes_store_exactly_one(cluster, pg_url) -> N
         async with httpx.AsyncClient(timeout=10) as http:
             for _ in range(10):
                 # An on-this-screen game: one secret holds both seats, so both processes accept it.
-                r = await http.post(f"{a.url}/api/games", json={"mode": "local", "variant": "standard"})
+                r = await http.post(f"{a.url}/api/games", json={"mode": "local", "variant": "standard", "seed": "both seats"})
                 game = r.json()
                 http.cookies.clear()
                 headers = {"X-Seat-Token": game["token"]}
@@ -119,7 +119,7 @@ def test_reconnect_with_event_number_gets_exactly_what_was_missed(cluster) -> No
 
     async def run() -> None:
         async with httpx.AsyncClient(timeout=10) as http:
-            seats = await create_friend_game(http, a.url, b.url)
+            seats = await create_friend_game(http, a.url, b.url, seeds=True)
             token_a = seats.tokens[0]
             # Player A plays on process a while player B is away.
             async with websockets.connect(f"{a.ws}/ws/games/{seats.game_id}?token={token_a}&since=0") as ws:
@@ -146,7 +146,7 @@ def test_computer_moves_are_stored_once_with_several_processes(cluster, pg_url) 
 
     async def run() -> None:
         async with httpx.AsyncClient(timeout=10) as http:
-            r = await http.post(f"{a.url}/api/games", json={"mode": "computer", "colour": "A"})
+            r = await http.post(f"{a.url}/api/games", json={"mode": "computer", "colour": "A", "seed": "human"})
             game = r.json()
             gid, token = game["id"], game["token"]
             # Spectators on the two other processes: each of them could play the computer.
@@ -166,5 +166,35 @@ def test_computer_moves_are_stored_once_with_several_processes(cluster, pg_url) 
         stored = await stored_actions(pg_url, gid)
         assert [s[0] for s in stored] == list(range(len(stored))) == list(range(state["ply"]))
         assert any(s[1] == "move" and s[2] == 1 for s in stored)  # the computer played
+
+    asyncio.run(run())
+
+
+def test_seeds_given_on_two_processes_at_once_start_the_game_once(cluster, pg_url) -> None:
+    """issue 6: player seeds — the two seats' seeds reach two processes at the same moment:
+    each is stored once, the first throw exactly once, and every process shows both seeds."""
+    a, b, c = cluster
+
+    async def run() -> None:
+        async with httpx.AsyncClient(timeout=10) as http:
+            for i in range(25):
+                r = await http.post(f"{a.url}/api/games", json={"mode": "local", "variant": "standard"})
+                game = r.json()
+                http.cookies.clear()
+                headers = {"X-Seat-Token": game["token"]}
+                answers = await asyncio.gather(*(
+                    http.post(f"{p.url}/api/games/{game['id']}/seed", headers=headers,
+                              json={"seed": f"seed {seat} of {i}", "seat": seat})
+                    for seat, p in ((0, a), (1, b))
+                ))  # fmt: skip
+                assert [r.status_code for r in answers] == [200, 200], [r.text for r in answers]
+                stored = await stored_actions(pg_url, game["id"])
+                assert [(s[0], s[1]) for s in stored] == [(0, "throw")]  # the first throw, once
+                for p in (a, b, c):
+                    s = (await http.get(f"{p.url}/api/games/{game['id']}")).json()
+                    assert s["ply"] == 1 and s["phase"] == "playing", (p.url, s["ply"])
+                    assert s["fairness"]["player_seeds"] == f"seed 0 of {i}:seed 1 of {i}"
+                late = await http.post(f"{c.url}/api/games/{game['id']}/seed", headers=headers, json={"seed": "late"})
+                assert late.status_code == 409 and late.json()["code"] == "not_seeding"
 
     asyncio.run(run())

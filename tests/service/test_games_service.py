@@ -16,6 +16,7 @@ from senet.service.broadcast import MemoryBroadcast
 from senet.service.computer import choose_move, levels
 from senet.service.fairness import verify_throws
 from senet.service.games import GameError, GameService
+from senet.service.seeding import give_seed, seed_needed
 from senet.service.storage import ConflictError, Storage, StoredAction
 from senet.service.views import game_record, state_message
 
@@ -66,6 +67,8 @@ def test_every_refused_action_leaves_game_and_storage_unchanged(tmp_path: Path) 
         created = await service.create("adelaida", "friend", "A")
         claimed = await service.claim(created.game_id, created.invite or "")
         assert claimed is not None and claimed[1] == 1
+        await give_seed(service, created.game_id, created.token, "a")  # issue 6: player seeds
+        await give_seed(service, created.game_id, claimed[0], "b")
         live = await service.load(created.game_id)
         before = (live.ply, live.position.fen(), count_actions(tmp_path / "db.sqlite3", live.id))
         decider = live.position.decider
@@ -100,7 +103,7 @@ def test_a_game_survives_a_restart_and_finishes(tmp_path: Path) -> None:
 
     async def first() -> tuple[str, str, str, int]:
         service = await service_on(db)
-        created = await service.create("kendall", "local")
+        created = await service.create("kendall", "local", seed="on one screen")
         live = await service.load(created.game_id)
         rng = random.Random(3)
         for _ in range(20):
@@ -138,14 +141,17 @@ def test_a_game_survives_a_restart_and_finishes(tmp_path: Path) -> None:
 def test_throws_are_hidden_until_the_end_and_legal_moves_go_to_the_decider_only(tmp_path: Path) -> None:
     async def main() -> None:
         service = await service_on(tmp_path / "db.sqlite3")
-        created = await service.create("standard", "friend", "B")
+        created = await service.create("standard", "friend", "B", seed="b")
         live = await service.load(created.game_id)
         spectator = state_message(service, live, ())
         assert spectator["fairness"]["secret"] is None and spectator["legal"] == [] and spectator["invite"] is None
         assert len(spectator["fairness"]["commitment"]) == 64
         owner = state_message(service, live, (1,))
         assert owner["invite"] == created.invite
-        assert owner["legal"] == []  # A decides first, and A's seat is still free
+        claimed = await service.claim(created.game_id, created.invite or "")
+        assert claimed is not None
+        live = await give_seed(service, created.game_id, claimed[0], "a")
+        assert state_message(service, live, (1,))["legal"] == []  # A decides first
         assert state_message(service, live, (0,))["legal"]
         await shut(service)
 
@@ -156,7 +162,7 @@ def test_computer_plays_its_turns_and_the_game_ends(tmp_path: Path) -> None:
     async def main() -> None:
         service = await service_on(tmp_path / "db.sqlite3", delay=0.0)
         level = levels()[0]
-        created = await service.create("bell", "computer", "B", level)
+        created = await service.create("bell", "computer", "B", level, seed="mine")
         assert created.seats == (1,)
         await play_out(service, created.game_id, created.token, (1,))
         live = await service.load(created.game_id)
@@ -173,6 +179,8 @@ def test_rematch_swaps_colours_and_seats_both_players(tmp_path: Path) -> None:
         created = await service.create("standard", "friend", "A")
         claimed = await service.claim(created.game_id, created.invite or "")
         assert claimed
+        await give_seed(service, created.game_id, created.token, "a")
+        await give_seed(service, created.game_id, claimed[0], "b")
         with pytest.raises(GameError) as err:
             await service.rematch(created.game_id, created.token)
         assert err.value.code == "not_over"
@@ -188,6 +196,7 @@ def test_rematch_swaps_colours_and_seats_both_players(tmp_path: Path) -> None:
         new = await service.load(new_id)
         assert new.seats_of(token_a) == (1,) and new.seats_of(token_b) == (0,)
         assert new.stored.rematch_of == created.game_id
+        assert new.seeding and seed_needed(new) == [True, True]  # the rematch starts by seeding too
         with pytest.raises(GameError):
             await service.rematch(created.game_id, "stranger")
         await shut(service)
@@ -198,7 +207,7 @@ def test_rematch_swaps_colours_and_seats_both_players(tmp_path: Path) -> None:
 def test_storage_refuses_a_second_action_at_the_same_ply(tmp_path: Path) -> None:
     async def main() -> None:
         service = await service_on(tmp_path / "db.sqlite3")
-        created = await service.create("standard", "local")
+        created = await service.create("standard", "local", seed="s")
         live = await service.load(created.game_id)
         ply = live.ply
         move = live.position.legal_moves()[0].text()
@@ -249,7 +258,7 @@ def test_the_computer_resumes_its_turn_after_a_restart(tmp_path: Path) -> None:
 
     async def before_restart() -> tuple[str, int]:
         service = await service_on(db, delay=60.0)  # it will not move before the "crash"
-        created = await service.create("standard", "computer", "B", levels()[0])
+        created = await service.create("standard", "computer", "B", levels()[0], seed="x")
         live = await service.load(created.game_id)
         assert live.position.decider == 0 and live.computer_seat() == 0
         ply = live.ply

@@ -17,6 +17,7 @@ import pytest
 
 from senet.service.broadcast import MemoryBroadcast
 from senet.service.games import GameError, GameService
+from senet.service.seeding import give_seed
 from senet.service.storage import Storage
 
 from .test_games_service import count_actions, run, shut
@@ -41,6 +42,8 @@ async def friend_game(a: GameService, b: GameService) -> tuple[str, dict[int, st
     created = await a.create("standard", "friend", "A")
     claimed = await a.claim(created.game_id, created.invite or "")
     assert claimed is not None
+    for token, seed in ((created.token, "a"), (claimed[0], "b")):  # issue 6: both seeds, then the first throw
+        await give_seed(a, created.game_id, token, seed)
     await b.load(created.game_id)  # process b has the game cached from here on
     return created.game_id, {0: created.token, 1: claimed[0]}
 
@@ -168,11 +171,11 @@ def test_the_game_cache_is_bounded_and_keeps_the_games_someone_watches(tmp_path:
     async def main() -> None:
         a, _b = await two_processes(tmp_path / "db.sqlite3")
         a.cache_size = 2
-        watched = await a.create("standard", "local")
+        watched = await a.create("standard", "local", seed="s")  # issue 6: seeded, so thrown and cached
         async with a.subscribe(watched.game_id):
             kept: dict[str, tuple] = {}
             for variant in ("bell", "kendall", "adelaida"):
-                created = await a.create(variant, "local")
+                created = await a.create(variant, "local", seed="s")
                 live = a._cache[created.game_id]
                 kept[created.game_id] = (variant, live.ply, live.position)
             assert len(a._cache) <= 3 and watched.game_id in a._cache

@@ -4,7 +4,9 @@ Used by the multi-process tests and by ``bench/load.py``.  A bot holds one seat,
 ``?since=N`` (events mode, see :mod:`senet.web.live`), keeps every event it is sent in order
 (it asks again with ``sync`` if it sees a gap), plays a move when it is its decision, and when
 its connection breaks (a server process killed) reconnects to the next server in its list with
-the number of events it has, so it gets exactly what it missed.  It records the moves it sent,
+the number of events it has, so it gets exactly what it missed.  A new game waits for both
+players' own seeds before its first throw (issue 6: player seeds): a bot sends its seed over
+its WebSocket as soon as it sees its seat still needs one.  It records the moves it sent,
 the ones that were stored (seen coming back as events) and, for the opponent's moves, the
 latency from the opponent's send to this bot's update.
 """
@@ -32,8 +34,10 @@ class GameSeats:
 
 
 async def create_friend_game(client: httpx.AsyncClient, create_base: str, join_base: str,
-                             variant: str = "standard") -> GameSeats:  # fmt: skip
-    """A friend game created on one process and joined (the invitation) on another."""
+                             variant: str = "standard", seeds: bool = False) -> GameSeats:  # fmt: skip
+    """A friend game created on one process and joined (the invitation) on another; with
+    ``seeds`` both players give their seeds through the REST API (each on its own process), so
+    the first throw is made (bots give theirs themselves)."""
     r = await client.post(f"{create_base}/api/games", json={"variant": variant, "mode": "friend", "colour": "A"})
     r.raise_for_status()
     data = r.json()
@@ -45,7 +49,13 @@ async def create_friend_game(client: httpx.AsyncClient, create_base: str, join_b
     token_b = next((c.split(";")[0][len(name):] for c in joined.headers.get_list("set-cookie") if c.startswith(name)), None)
     if joined.status_code != 303 or not token_b:
         raise RuntimeError(f"could not join game {data['id']}: {joined.status_code}")
-    return GameSeats(data["id"], {0: data["token"], 1: token_b})
+    seats = GameSeats(data["id"], {0: data["token"], 1: token_b})
+    if seeds:
+        for seat, base in ((0, create_base), (1, join_base)):
+            r = await client.post(f"{base}/api/games/{seats.game_id}/seed", json={"seed": f"bot seed {seat}"},
+                                  headers={"X-Seat-Token": seats.tokens[seat]})  # fmt: skip
+            r.raise_for_status()
+    return seats
 
 
 @dataclass
@@ -69,6 +79,7 @@ class Bot:
     errors: list[str] = field(default_factory=list)
     server_index: int = 0
     idle_sync: float = 3.0  # ask for missed events after this long without a message
+    seed: str = ""  # the bot's own seed (issue 6); empty: a random one from its rng
 
     @property
     def ply(self) -> int:
@@ -137,6 +148,7 @@ class Bot:
     async def _play(self, ws: Any, deadline: float) -> None:
         pending: asyncio.Task[None] | None = None
         sync_asked = False
+        seed_sent = False  # on this connection
         self._pending_ply = -1
         self._sent_here: set[int] = set()  # plies this connection has sent a move for
         try:
@@ -163,6 +175,8 @@ class Bot:
                         await ws.send(json.dumps({"type": "sync", "since": len(self.events)}))
                         continue
                 elif kind == "error":
+                    if msg.get("code") in ("already_seeded", "not_seeding"):
+                        continue  # our seed arrived earlier (before a reconnection)
                     if msg.get("code") == "stale":
                         self.stale += 1
                     else:
@@ -171,6 +185,11 @@ class Bot:
                     continue
                 else:
                     continue
+                needed = msg.get("seed_needed") or (msg.get("fairness") or {}).get("seed_needed") or []
+                if msg.get("phase") == "seeding" and len(needed) > self.seat and needed[self.seat] and not seed_sent:
+                    seed_sent = True
+                    self.seed = self.seed or f"bot-{self.rng.getrandbits(64):016x}"
+                    await ws.send(json.dumps({"type": "seed", "seed": self.seed}))
                 if self.outcome is None and self.decider == self.seat and self.legal and self.msg_ply == len(self.events):
                     # One move per ply; a move being sent is never cancelled (a half-sent frame).
                     if pending is None or pending.done() or self._pending_ply != len(self.events) or sync_asked:

@@ -41,6 +41,8 @@ def main() -> None:
             guest = browser.new_context(viewport={"width": 390, "height": 844}, base_url=server.url).new_page()
             guest.goto(page.input_value("#invite-url"))
             guest.wait_for_selector("#game[data-ply]")
+            for p in (page, guest):  # both pages give their seeds, then the first throw comes
+                p.wait_for_function("() => document.getElementById('game').dataset.phase === 'playing'")
             for _ in range(60):
                 for p in (page, guest):
                     moves = p.eval_on_selector_all("#moves button[data-move]", "bs => bs.map(b => b.dataset.move)")

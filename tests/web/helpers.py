@@ -15,7 +15,10 @@ class TwoSeats:
     tokens: dict[int, str]  # seat -> seat secret
 
 
-def friend_game(base: str, variant: str = "standard", colour: str = "A") -> TwoSeats:
+def friend_game(base: str, variant: str = "standard", colour: str = "A",
+                seeds: tuple[str, str] | None = ("seed of A", "seed of B")) -> TwoSeats:  # fmt: skip
+    """A friend game with both seats taken; with ``seeds`` (seat A's, seat B's) both players
+    give theirs (issue 6: player seeds), so the first throw is made; None leaves it seeding."""
     created = httpx.post(f"{base}/api/games", json={"variant": variant, "mode": "friend", "colour": colour})
     assert created.status_code == 201, created.text
     data = created.json()
@@ -24,7 +27,19 @@ def friend_game(base: str, variant: str = "standard", colour: str = "A") -> TwoS
     assert joined.status_code == 303
     cookie = joined.cookies.get(f"senet_seat_{data['id']}")
     assert cookie and cookie != data["token"]
-    return TwoSeats(data["id"], {mine: data["token"], 1 - mine: cookie})
+    game = TwoSeats(data["id"], {mine: data["token"], 1 - mine: cookie})
+    if seeds is not None:
+        for seat in (0, 1):
+            response = give_seed(base, game.game_id, game.tokens[seat], seeds[seat])
+            assert response.status_code == 200, response.text
+    return game
+
+
+def give_seed(base: str, game_id: str, token: str | None, seed, seat=None) -> httpx.Response:
+    """POST a seat's own seed (issue 6: player seeds)."""
+    headers = {"X-Seat-Token": token} if token else {}
+    body = {"seed": seed} if seat is None else {"seed": seed, "seat": seat}
+    return httpx.post(f"{base}/api/games/{game_id}/seed", json=body, headers=headers)
 
 
 def state(base: str, game_id: str, token: str | None = None) -> dict:
@@ -44,3 +59,17 @@ def best_move(legal: list[str]) -> str:
         return (1 if text in ("revive", "return") else 0, 0)
 
     return max(legal, key=key)
+
+
+def play_out(base: str, game: TwoSeats) -> dict:
+    """Both seats play (the furthest move, through the REST API) until the game is over."""
+    for _ in range(5000):
+        seen = state(base, game.game_id)
+        if seen.get("outcome"):
+            return seen
+        token = game.tokens[seen["decider"]]
+        mine = state(base, game.game_id, token)
+        answer = httpx.post(f"{base}/api/games/{game.game_id}/moves", headers={"X-Seat-Token": token},
+                            json={"ply": mine["ply"], "move": best_move(mine["legal"])})  # fmt: skip
+        assert answer.status_code == 200, answer.text
+    raise AssertionError("the game did not end")

@@ -68,6 +68,13 @@ def click_move(page, move: str) -> None:
         raise AssertionError(f"{move} at ply {before} got no answer: {details}\n{log}") from exc
 
 
+def wait_started(page, timeout: float = 15_000) -> None:
+    """Until the first throw: a new game first collects the players' seeds (issue 6), which
+    every seat holder's page gives by itself."""
+    page.wait_for_function("() => ['playing', 'over'].includes(document.getElementById('game').dataset.phase)",
+                           timeout=timeout)  # fmt: skip
+
+
 def start_game(page, variant: str, mode: str, colour: str = "random", level: str | None = None) -> str:
     page.goto("/")
     page.select_option("#variant", variant)
@@ -77,6 +84,8 @@ def start_game(page, variant: str, mode: str, colour: str = "random", level: str
         page.select_option("#level-home", level)
     page.click("form.start-form button[type=submit]")
     page.wait_for_selector("#game[data-ply]")
+    if mode != "friend":  # nobody else's seed to wait for
+        wait_started(page)
     return page.url.rsplit("/", 1)[-1]
 
 
@@ -127,6 +136,8 @@ def open_friend_game(browser, site, variant: str) -> tuple[str, object, object]:
     guest.goto(invite)
     guest.wait_for_selector("#game[data-ply]")
     assert guest.url.endswith(f"/g/{game_id}")
+    for page in (host, guest):
+        wait_started(page)
     return game_id, host, guest
 
 
@@ -176,6 +187,7 @@ def test_two_browsers_play_a_whole_game_of_every_variant_through_the_invitation(
     guest.wait_for_url(re.compile(re.escape(new_id) + "$"))
     for page in (host, guest):
         page.wait_for_selector("#game[data-ply]")
+        wait_started(page)  # the rematch, too, started by collecting both seeds
     assert host.text_content("#you") == guest_side and guest.text_content("#you") == host_side
 
 
@@ -186,6 +198,8 @@ def test_reload_and_new_tab_keep_the_seat(browser, site) -> None:
     guest.goto(host.input_value("#invite-url"))
     guest.wait_for_selector("#game[data-ply]")
     assert "light stones" in guest.text_content("#you")
+    wait_started(host)
+    host.wait_for_selector("#moves button[data-move]")
     moves = legal_buttons(host)
     assert moves
     click_move(host, best_move(moves))
@@ -292,6 +306,8 @@ def test_a_game_survives_a_server_restart(browser, own_site) -> None:
     guest = new_page(browser, own_site)
     guest.goto(host.input_value("#invite-url"))
     guest.wait_for_selector("#game[data-ply]")
+    for page in (host, guest):
+        wait_started(page)
     for _ in range(6):
         for page in (host, guest):
             if legal_buttons(page):

@@ -25,7 +25,8 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 @pytest.fixture(scope="module")
 def target(site):
-    """A game in progress that no fuzz input has the right to change, and its state."""
+    """A game in progress that no fuzz input has the right to change, and its state (both
+    seeds given: any further seed, issue 6, must be refused too)."""
     game = friend_game(site.url, "adelaida")
     return game, state(site.url, game.game_id)
 
@@ -65,8 +66,9 @@ _moves = st.one_of(
 )
 _messages = st.one_of(
     st.fixed_dictionaries(
-        {"type": st.sampled_from(["move", "state", "sync", "ping", "teleport", "", None])},
-        optional={"ply": _json_values, "move": _moves, "since": _json_values},
+        {"type": st.sampled_from(["move", "seed", "state", "sync", "ping", "teleport", "", None])},
+        optional={"ply": _json_values, "move": _moves, "since": _json_values,
+                  "seed": st.text(max_size=70) | _json_values, "seat": _json_values},
     ).map(json.dumps),
     st.text(max_size=200),  # not JSON at all, or JSON of the wrong shape
     _json_values.map(json.dumps),

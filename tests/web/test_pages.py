@@ -11,6 +11,8 @@ from senet.engine import VARIANTS
 from senet.engine.differences import difference_table
 from senet.engine.rulebook import rulebook
 
+from .helpers import give_seed
+
 
 def test_serve_prints_the_address_to_open(site) -> None:
     assert f"Senet is served at http://127.0.0.1:{site.port}/" in site.log.read_text()
@@ -70,6 +72,10 @@ def test_start_form_creates_a_game_and_seats_its_creator(site) -> None:
     game_id = response.headers["location"].rsplit("/", 1)[-1]
     token = response.cookies.get(f"senet_seat_{game_id}")
     state = httpx.get(f"{site.url}/api/games/{game_id}", headers={"X-Seat-Token": token}).json()
-    assert state["variant"] == "bell" and state["you"] == [0, 1] and state["legal"]
+    assert state["variant"] == "bell" and state["you"] == [0, 1] and state["phase"] == "seeding"
+    assert state["legal"] == [] and state["fairness"]["seed_needed"] == [True, True]  # issue 6: player seeds
+    for seed in ("first", "second"):  # one secret holds both seats: each seed goes to the next seat
+        state = give_seed(site.url, game_id, token, seed).json()
+    assert state["phase"] == "playing" and state["legal"] and state["fairness"]["seeds"] == ["first", "second"]
     bad = httpx.post(f"{site.url}/games", data={"variant": "bell", "mode": "solitaire"})
     assert bad.status_code == 400 and "mode" in bad.text

@@ -5,6 +5,20 @@ publishes its SHA-256 *commitment*.  Throw number ``n`` (0, 1, 2, ... counting e
 the game, regular or of fate) is::
 
     digest = HMAC-SHA256(key=secret, msg=f"{game_id}:{n}:{player_seeds}")
+    player_seeds = f"{seed_a}:{seed_b}"
+
+The order is what makes it trustworthy: the server draws the secret and publishes the
+commitment when the game is created, *before* it accepts any player seed; each seat holder
+then adds a seed of their own (once, before the first throw), and the first throw is made only
+when every human seat has given one.  The server cannot pick a secret that suits the players'
+seeds (it is committed already), and no player can steer the throws (the secret is unknown).
+
+The encoding of the players' seeds is unambiguous: ``seed_a`` is seat A's seed and ``seed_b``
+seat B's, each 1-64 printable ASCII characters (space to ``~``) *without* ``:``; a seat that
+gives no seed (the computer's) contributes the empty string.  The game id (URL-safe base64)
+and ``n`` (decimal) contain no ``:`` either, so the message splits back into exactly one
+(game id, n, seed A, seed B).  Games recorded before the players' seeds existed carry one free
+string in ``PlayerSeeds``; the formula is the same, so they verify as before.
 
 * four sticks: the low 4 bits of the last byte are the stick pattern (bit set = marked side
   up); the throw is :func:`senet.engine.sticks_value` of it;
@@ -25,7 +39,46 @@ from dataclasses import dataclass
 
 from senet.engine import Instrument, sticks_value
 
-__all__ = ["FairDice", "commitment_of", "derive_pattern", "pattern_value", "verify_throws", "new_secret"]
+__all__ = [
+    "FairDice", "commitment_of", "derive_pattern", "pattern_value", "verify_throws", "new_secret",
+    "SEED_MAX_LENGTH", "check_seed", "encode_player_seeds", "decode_player_seeds",
+]  # fmt: skip
+
+#: the longest seed a player may give (characters)
+SEED_MAX_LENGTH = 64
+#: separates seat A's seed from seat B's in ``player_seeds`` (and so may not occur in a seed)
+SEED_SEPARATOR = ":"
+
+
+def check_seed(seed: object) -> str:
+    """``seed`` if it is a valid player seed, else ValueError saying why.
+
+    1 to 64 printable ASCII characters (space to ``~``), no ``:``: printable so that it reads
+    the same in a record, a terminal and a browser; no ``:`` so that the two seats' seeds
+    joined by ``:`` can only be read back one way.
+    """
+    if not isinstance(seed, str) or not seed:
+        raise ValueError("a seed is a string of 1 to 64 characters")
+    if len(seed) > SEED_MAX_LENGTH:
+        raise ValueError(f"a seed is at most {SEED_MAX_LENGTH} characters")
+    if any(not " " <= ch <= "~" for ch in seed):
+        raise ValueError("a seed is made of printable ASCII characters (space to ~)")
+    if SEED_SEPARATOR in seed:
+        raise ValueError("a seed may not contain ':' (it separates the two players' seeds)")
+    return seed
+
+
+def encode_player_seeds(seeds: tuple[str | None, str | None] | list[str | None]) -> str:
+    """The ``player_seeds`` part of the HMAC message: seat A's seed, ``:``, seat B's seed
+    (a seat that gives none, the computer's, is empty)."""
+    return SEED_SEPARATOR.join(seed or "" for seed in seeds)
+
+
+def decode_player_seeds(player_seeds: str) -> tuple[str, str] | None:
+    """``(seed A, seed B)`` of an encoded ``player_seeds``, None for a record from before the
+    players' seeds (one free string, not two seats' seeds)."""
+    parts = player_seeds.split(SEED_SEPARATOR)
+    return (parts[0], parts[1]) if len(parts) == 2 else None
 
 
 def new_secret() -> bytes:

@@ -19,6 +19,9 @@ processes bring their cached copies up to date without reading the database — 
 computer's moves go through the same path, so they too are stored exactly once whichever
 process computes them.
 
+A game is created in the *seeding* phase, without a throw: the players' own seeds come first
+(issue 6; see :mod:`senet.service.seeding`, which makes the first throw through ``_commit``).
+
 Seat secrets are never stored, only their SHA-256.  An invitation is a separate secret that
 takes the free seat once.  This module must not import :mod:`senet.web`.
 """
@@ -98,6 +101,11 @@ class LiveGame:
     @property
     def position(self) -> Position:
         return self.game.position
+
+    @property
+    def seeding(self) -> bool:
+        """Before the first throw: the players' seeds are being collected (issue 6)."""
+        return self.ply == 0
 
     @property
     def throws(self) -> int:
@@ -193,9 +201,12 @@ class GameService:
         mode: str = "friend",
         colour: str = "random",
         level: str | None = None,
-        player_seeds: str = "",
+        seed: str | None = None,
         rematch_of: str | None = None,
     ) -> Created:
+        """A new game, seeding: no throw yet.  ``seed`` (bots) is given for the creator's seats at once."""
+        from .seeding import checked_seed, give_seed
+
         try:
             v = find_variant(variant)
         except UnknownVariant as exc:
@@ -217,8 +228,8 @@ class GameService:
                 raise GameError("bad_level", f"level must be one of {', '.join(computer.levels())}", 400)
         else:
             level = None
-        if len(player_seeds) > 200:
-            raise GameError("bad_seed", "player seeds are at most 200 characters", 400)
+        if seed is not None:
+            checked_seed(seed)
         game_id = secrets.token_urlsafe(9)
         token = new_token()
         invite = new_token() if mode == "friend" else None
@@ -235,15 +246,14 @@ class GameService:
         await self.storage.create_game(
             {
                 "id": game_id, "variant": v.name, "mode": mode, "level": level, "secret": secret.hex(),
-                "commitment": commitment_of(secret), "player_seeds": player_seeds, "rematch_of": rematch_of,
+                "commitment": commitment_of(secret), "player_seeds": "", "rematch_of": rematch_of,
             },  # fmt: skip
             seat_rows,
         )
-        live = await self.load(game_id)
-        async with self._lock(game_id):
-            await self._commit(live, [])  # the first throw
-        self._schedule_computer(live)
         seats = (0, 1) if mode == "local" else (mine,)
+        if seed is not None:
+            for seat in seats:
+                await give_seed(self, game_id, token, seed, seat)
         return Created(game_id, token, seats, invite)
 
     async def load(self, game_id: str, min_ply: int | None = None) -> LiveGame:
@@ -314,8 +324,8 @@ class GameService:
             return await self._load_stored(game_id)
         if min_ply is not None and live.ply >= min_ply:
             return live
-        if live.free_seat() is None:
-            # One cheap query verifies the cached copy; seats cannot change once both are taken.
+        if live.free_seat() is None and not live.seeding:
+            # One cheap query verifies the cached copy; seats and seeds cannot change once given.
             head = await self.storage.head(game_id)
             if head is None:
                 raise GameError("unknown_game", f"there is no game {game_id!r}", 404)
@@ -431,6 +441,8 @@ class GameService:
         pos = live.position
         if pos.is_over():
             raise GameError("game_over", "the game is over", 409)
+        if live.seeding:
+            raise GameError("seeding", "the game starts when every player has given a seed: no move yet", 409)
         if ply != live.ply:
             raise GameError("stale", f"the game is at ply {live.ply}, not {ply}: reload the state", 409)
         decider = pos.decider
@@ -451,6 +463,7 @@ class GameService:
             for action in new:
                 game.push(parse_move(action.notation))
             dice = live.dice()
+            player_seeds = live.stored.player_seeds if live.seeding else None  # stored with the first throw
             n = live.throws + sum(1 for a in new if a.kind == "throw")
             while game.position.is_chance():
                 pattern, value = dice.throw(n)
@@ -463,7 +476,7 @@ class GameService:
                 finish = {"result": outcome.result, "reason": outcome.reason,
                           "score_a": outcome.score[0], "score_b": outcome.score[1]}  # fmt: skip
             if new:
-                await self.storage.append(live.id, live.ply, new, finish)
+                await self.storage.append(live.id, live.ply, new, finish, player_seeds)
         except ConflictError:
             await self.reload(live.id)
             raise GameError("stale", "another action was stored first: reload the state", 409) from None
@@ -492,6 +505,8 @@ class GameService:
             return False
         if live.ply >= ply:
             return True
+        if live.seeding:
+            return False  # the first throw: the seats' seeds and player_seeds come from the database
         start, rows = message.get("from"), message.get("actions")
         lock = self._locks.get(game_id)
         if start != live.ply or not isinstance(rows, list) or start + len(rows) != ply or (lock and lock.locked()):
@@ -578,7 +593,7 @@ class GameService:
         mine = seats[0]
         if live.stored.rematch_id is None:
             s = live.stored
-            created = await self.create(s.variant, s.mode, "AB"[1 - mine], s.level, s.player_seeds, rematch_of=s.id)
+            created = await self.create(s.variant, s.mode, "AB"[1 - mine], s.level, rematch_of=s.id)
             if await self.storage.set_rematch(game_id, created.game_id):
                 s.rematch_id = created.game_id
                 await self._publish(game_id, {"type": "update", "ply": live.ply, "refresh": True})

@@ -67,6 +67,7 @@ seats = Table(
     Column("token_hash", String(64)),  # sha256 of the seat secret (never the secret itself)
     Column("invite_token", String(64)),  # the invitation secret of a free seat (shown again to the creator until used)
     Column("claimed", Boolean, nullable=False, default=False),
+    Column("seed", String(64)),  # the seat holder's own seed (issue 6), given once before the first throw
 )
 
 actions = Table(
@@ -86,12 +87,14 @@ actions = Table(
 
 #: PostgreSQL, one statement and one round trip: advance the game from the expected ply and
 #: insert its actions ($1 new ply, $2 time, $3 game, $4 expected ply, $5-$9 the actions'
-#: columns as arrays, $10-$13 the result columns or NULL).
+#: columns as arrays, $10-$13 the result columns or NULL, $14 the players' seeds with the first
+#: throw or NULL).
 _PG_APPEND = """
     WITH g AS (
         UPDATE games SET ply = $1, updated_at = $2,
             result = COALESCE($10, result), reason = COALESCE($11, reason),
-            score_a = COALESCE($12, score_a), score_b = COALESCE($13, score_b)
+            score_a = COALESCE($12, score_a), score_b = COALESCE($13, score_b),
+            player_seeds = COALESCE($14, player_seeds)
         WHERE id = $3 AND ply = $4
         RETURNING id
     )
@@ -119,6 +122,7 @@ class StoredSeat:
     token_hash: str | None
     invite_token: str | None
     claimed: bool
+    seed: str | None = None
 
 
 @dataclass
@@ -261,23 +265,27 @@ class Storage:
         expected_ply: int,
         new_actions: Sequence[StoredAction],
         finish: dict[str, Any] | None = None,
+        player_seeds: str | None = None,
     ) -> None:
         """Store ``new_actions`` as plies ``expected_ply, expected_ply + 1, ...`` in one transaction.
 
         Raises :class:`ConflictError` (and stores nothing) if the game is not at ``expected_ply``.
-        ``finish`` sets the result columns in the same transaction.
+        ``finish`` sets the result columns in the same transaction; ``player_seeds`` (with the
+        first throw) the encoded seeds that throw and every later one are derived with.
         """
         now = _now()
         for offset, action in enumerate(new_actions):
             if action.ply != expected_ply + offset:
                 raise ValueError("actions must be numbered consecutively from the expected ply")
         if self._pg is not None and new_actions:
-            return await self._append_one_statement(game_id, expected_ply, new_actions, finish, now)
+            return await self._append_one_statement(game_id, expected_ply, new_actions, finish, now, player_seeds)
         try:
             async with self._engine.begin() as conn:
                 values: dict[str, Any] = {"ply": expected_ply + len(new_actions), "updated_at": now}
                 if finish:
                     values.update(finish)
+                if player_seeds is not None:
+                    values["player_seeds"] = player_seeds
                 res = await conn.execute(
                     update(games).where(games.c.id == game_id, games.c.ply == expected_ply).values(**values)
                 )
@@ -294,7 +302,7 @@ class Storage:
 
     async def _append_one_statement(
         self, game_id: str, expected_ply: int, new_actions: Sequence[StoredAction],
-        finish: dict[str, Any] | None, now: datetime,
+        finish: dict[str, Any] | None, now: datetime, player_seeds: str | None = None,
     ) -> None:  # fmt: skip
         """PostgreSQL: the same append as one statement (one round trip, its own transaction).
 
@@ -313,6 +321,7 @@ class Storage:
                 [a.ply for a in new_actions], [a.kind for a in new_actions], [a.seat for a in new_actions],
                 [a.notation for a in new_actions], [a.pattern for a in new_actions],
                 finish.get("result"), finish.get("reason"), finish.get("score_a"), finish.get("score_b"),
+                player_seeds,
             )  # fmt: skip
         except asyncpg.UniqueViolationError as exc:
             raise ConflictError(f"ply {expected_ply} of game {game_id} is already stored") from exc
@@ -329,6 +338,22 @@ class Storage:
                     seats.c.invite_token == invite_token, seats.c.claimed.is_(False),
                 )  # fmt: skip
                 .values(claimed=True, token_hash=token_hash)
+            )
+            return res.rowcount == 1
+
+    async def set_seed(self, game_id: str, seat: int, seed: str) -> bool:
+        """Store a seat's own seed, once, and only before the first throw (the game still at
+        ply 0, in the same statement).  True if this call stored it; False if the seat had one,
+        is not a taken human seat, or the game has started."""
+        started = select(games.c.id).where(games.c.id == game_id, games.c.ply == 0).exists()
+        async with self._engine.begin() as conn:
+            res = await conn.execute(
+                update(seats)
+                .where(
+                    seats.c.game_id == game_id, seats.c.seat == seat, seats.c.seed.is_(None),
+                    seats.c.kind == "human", seats.c.claimed.is_(True), started,
+                )  # fmt: skip
+                .values(seed=seed)
             )
             return res.rowcount == 1
 
@@ -361,13 +386,19 @@ class Storage:
             ).mappings()
             game = StoredGame(**dict(row))
             game.seats = [
-                StoredSeat(r["seat"], r["kind"], r["token_hash"], r["invite_token"], bool(r["claimed"]))
+                StoredSeat(r["seat"], r["kind"], r["token_hash"], r["invite_token"], bool(r["claimed"]), r["seed"])
                 for r in seat_rows
             ]
             game.actions = [
                 StoredAction(r["ply"], r["kind"], r["seat"], r["notation"], r["pattern"], r["created_at"])
                 for r in action_rows
             ]
+            if game.actions and game.actions[-1].ply >= game.ply:
+                # The row was read before the append of these actions committed.  The players'
+                # seeds are stored with the first throw (issue 6): read them again, or a copy
+                # holding that throw would derive the next throws without them.
+                seeds_now = select(games.c.player_seeds).where(games.c.id == game_id)
+                game.player_seeds = (await conn.execute(seeds_now)).scalar_one()
             return game
 
     async def head(self, game_id: str) -> tuple[int, str | None] | None:

@@ -1,10 +1,20 @@
 """Checking a finished game's throws against its revealed seed.
 
 A record of a game played on the site carries the tags ``GameId``, ``Commitment`` (published
-when the game started), ``Seed`` (the secret, revealed when it ended) and ``PlayerSeeds``.
-Throw number ``n`` counts every throw of the game from 0, regular or of fate, in record order;
-:mod:`senet.service.fairness` derives it.  Verification needs nothing but the record text: it
-is what ``senet verify FILE`` runs, and what the site's verify view does again in the browser.
+when the game was created, before any player seed was accepted), ``Seed`` (the secret,
+revealed when it ended) and ``PlayerSeeds``: seat A's own seed, ``:``, seat B's own seed
+(issue 6: player seeds; each 1-64 printable ASCII characters without ``:``, empty for a
+computer seat, so the pair reads back one way only).  Throw number ``n`` counts every throw of
+the game from 0, regular or of fate, in record order, and is derived (see
+:mod:`senet.service.fairness`) from::
+
+    HMAC-SHA256(key=Seed, msg=f"{GameId}:{n}:{PlayerSeeds}")   # = "id:n:seed A:seed B"
+
+so both players' seeds go into every throw, and a record whose ``PlayerSeeds`` was altered
+fails at the first throw the changed seeds give differently.  (Records from before the
+players' seeds carry one free string there; the same formula checks them.)  Verification
+needs nothing but the record text: it is what ``senet verify FILE`` runs, and what the site's
+verify view does again in the browser.
 
 The throws are read from the text before the moves are replayed, so that an altered throw is
 named even when the move recorded after it has become illegal.
@@ -18,7 +28,7 @@ from dataclasses import dataclass
 from senet.engine import NotationError, UnknownVariant, find_variant
 from senet.engine.record import parse_record, read_tags
 
-from .fairness import FairDice, commitment_of
+from .fairness import FairDice, commitment_of, decode_player_seeds
 
 __all__ = ["Verification", "ThrowMismatch", "verify_text", "FAIR_TAGS"]
 
@@ -51,6 +61,7 @@ class Verification:
     mismatches: tuple[ThrowMismatch, ...]
     problem: str = ""
     replay_error: str = ""
+    player_seeds: tuple[str, str] | None = None  # (seat A's, seat B's) own seeds, if the record has the pair
 
     @property
     def ok(self) -> bool:
@@ -89,4 +100,5 @@ def verify_text(text: str) -> Verification:
     except NotationError as exc:
         replay_error = f"the moves do not replay: {exc}"
     problem = "" if commitment_ok else "the revealed Seed does not match the Commitment published at the start"
-    return Verification(commitment_ok, number, tuple(mismatches), problem, replay_error)
+    seeds = decode_player_seeds(tags["PlayerSeeds"])
+    return Verification(commitment_ok, number, tuple(mismatches), problem, replay_error, seeds)

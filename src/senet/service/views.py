@@ -2,7 +2,9 @@
 
 The state is the same for everyone except the legal moves (sent only to whoever holds the
 deciding seat), the seats the viewer holds, and the invitation (only to a seat holder).
-The fairness secret appears only once the game is over.
+The fairness secret appears only once the game is over.  The commitment, each seat's own
+seed (issue 6: player seeds) and which seats must still give one are public from the start:
+``phase`` is ``"seeding"`` until the first throw, then ``"playing"``, then ``"over"``.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from typing import Any
 
 from senet.engine import OFF, Game, Position, parse_move
 
+from .fairness import encode_player_seeds
 from .games import GameService, LiveGame
+from .seeding import seed_needed, seeds_of
 
 __all__ = ["state_message", "events_message", "game_record", "history_entries"]
 
@@ -66,6 +70,16 @@ def cached_history(live: LiveGame) -> list[dict[str, Any]]:
     return list(entries)
 
 
+def phase(live: LiveGame) -> str:
+    """``seeding`` (no throw yet: waiting for the players' seeds), ``playing`` or ``over``."""
+    return "seeding" if live.seeding else "over" if live.position.is_over() else "playing"
+
+
+def player_seeds(live: LiveGame) -> str:
+    """What the throws are (or will be) derived with: stored with the first throw."""
+    return live.stored.player_seeds if not live.seeding else encode_player_seeds(seeds_of(live))
+
+
 def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) -> dict[str, Any]:
     pos = live.position
     v = pos.variant
@@ -84,6 +98,7 @@ def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) 
         "mode": stored.mode,
         "level": stored.level,
         "ply": live.ply,
+        "phase": phase(live),
         "fen": pos.fen(),
         "turn": pos.turn,
         "decider": decider,
@@ -99,7 +114,8 @@ def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) 
         "pieces_per_side": v.pieces,
         "legal": legal,
         "you": list(seats),
-        "seats": [{"seat": s.seat, "kind": s.kind, "taken": s.claimed} for s in stored.seats],
+        "seats": [{"seat": s.seat, "kind": s.kind, "taken": s.claimed, "seeded": s.seed is not None}
+                  for s in stored.seats],  # fmt: skip
         "presence": service.presence(live.id),
         "last_throw": last_throw,
         "last_move": last_move,
@@ -111,7 +127,9 @@ def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) 
         ),
         "fairness": {
             "commitment": stored.commitment,
-            "player_seeds": stored.player_seeds,
+            "seeds": seeds_of(live),  # per seat: its own seed, None if not given (or a computer's)
+            "seed_needed": seed_needed(live),
+            "player_seeds": player_seeds(live),
             "secret": stored.secret if outcome else None,
             "throws": [h["pattern"] for h in history if h["kind"] == "throw"],
         },
@@ -132,6 +150,8 @@ def events_message(live: LiveGame, seats: tuple[int, ...], since: int) -> dict[s
         "game": live.id,
         "since": since,
         "ply": live.ply,
+        "phase": phase(live),
+        "seed_needed": seed_needed(live),
         "events": history_entries(live, since),
         "fen": pos.fen(),
         "turn": pos.turn,
@@ -162,7 +182,7 @@ def game_record(live: LiveGame, site: str = "") -> str:
         "PlayerA": names.get(0, "?"),
         "PlayerB": names.get(1, "?"),
         "Commitment": stored.commitment,
-        "PlayerSeeds": stored.player_seeds,
+        "PlayerSeeds": player_seeds(live),  # seat A's seed ":" seat B's (see fairness.py)
     }
     if stored.level:
         tags["Levels"] = stored.level

@@ -2,6 +2,10 @@
 
 A seat is proven by its secret, sent as the ``X-Seat-Token`` header or the seat cookie the
 site sets.  Errors are JSON ``{"type": "error", "code": ..., "message": ...}``.
+
+A new game has no throw yet (issue 6: player seeds): its state shows the commitment, and each
+seat holder gives a seed of their own with ``POST /api/games/{id}/seed``; the first throw is
+made when every human seat has.  A bot may instead pass ``seed`` when it creates the game.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from pydantic import BaseModel, Field
 from senet.engine import VARIANTS
 from senet.service import computer
 from senet.service.games import GameError, GameService
+from senet.service.seeding import give_seed as store_seed
 from senet.service.views import state_message
 
 from .app import error_json, lang_of, seat_cookie
@@ -30,12 +35,17 @@ class NewGame(BaseModel):
     mode: Literal["friend", "computer", "local"] = "friend"
     colour: Literal["A", "B", "random"] = "random"
     level: str | None = Field(None, description="the computer's level (computer games)")
-    player_seeds: str = Field("", max_length=200, description="mixed into every throw (provably fair)")
+    seed: str | None = Field(
+        None, min_length=1, max_length=64,
+        description="your own seed for your seat(s), given right after creation (1-64 printable ASCII "
+        "characters, no ':'); to give it only after seeing the commitment, use POST /api/games/{id}/seed",
+    )  # fmt: skip
 
 
 class CreatedGame(BaseModel):
     id: str
     url: str
+    commitment: str
     seats: list[int]
     token: str
     private_url: str
@@ -64,11 +74,13 @@ async def levels(request: Request) -> list[dict[str, str]]:
 
 @router.post("/games", response_model=CreatedGame, status_code=201)
 async def create_game(request: Request, body: NewGame) -> Any:
-    created = await _service(request).create(body.variant, body.mode, body.colour, body.level, body.player_seeds)
+    service = _service(request)
+    created = await service.create(body.variant, body.mode, body.colour, body.level, body.seed)
     base = str(request.base_url).rstrip("/")
     gid = created.game_id
     data = CreatedGame(
-        id=gid, url=f"{base}/g/{gid}", seats=list(created.seats), token=created.token,
+        id=gid, url=f"{base}/g/{gid}", commitment=(await service.load(gid)).stored.commitment,
+        seats=list(created.seats), token=created.token,
         private_url=f"{base}/g/{gid}/seat/{created.token}",
         invite_url=f"{base}/g/{gid}/join/{created.invite}" if created.invite else None,
     )  # fmt: skip
@@ -98,6 +110,36 @@ async def play(request: Request, game_id: str) -> Any:
     service = _service(request)
     live = await service.act(game_id, token_of(request, game_id), body.get("ply"), body.get("move"))
     return state_message(service, live, live.seats_of(token_of(request, game_id)))
+
+
+_SEED_BODY = {
+    "required": True,
+    "content": {"application/json": {"schema": {
+        "type": "object", "required": ["seed"],
+        "properties": {
+            "seed": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[ -9;-~]+$"},
+            "seat": {"type": "integer", "enum": [0, 1]},
+        },
+    }}},
+}  # fmt: skip
+
+
+@router.post("/games/{game_id}/seed", openapi_extra={"requestBody": _SEED_BODY})
+async def give_seed(request: Request, game_id: str) -> Any:
+    """Body ``{"seed": "my own words"}`` (and ``"seat": 0`` or ``1`` when the secret holds both
+    seats): the seat's own seed, mixed into every throw.  Once per seat, before the first throw
+    (issue 6: player seeds); the state returned shows who has given theirs."""
+    raw = await request.body()
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return error_json("bad_json", "the body is not valid JSON", 400)
+    if not isinstance(body, dict):
+        return error_json("bad_request", 'the body must be an object such as {"seed": "my own words"}', 400)
+    service = _service(request)
+    token = token_of(request, game_id)
+    live = await store_seed(service, game_id, token, body.get("seed"), body.get("seat"))
+    return state_message(service, live, live.seats_of(token))
 
 
 @router.get("/i18n/{lang}")

@@ -3,21 +3,27 @@
 Client to server::
 
     {"type": "move", "ply": 12, "move": "9-12"}   # ply: the number of actions the client has seen
+    {"type": "seed", "seed": "my own words"}       # the seat's own seed, once, before the first throw
+    {"type": "seed", "seed": "...", "seat": 1}     # (the seat is needed only in a game on one screen)
     {"type": "state"}                              # send me the state again
     {"type": "sync", "since": 40}                  # send me the events from number 40 on
     {"type": "ping"}
 
 Server to client: ``{"type": "state", ...}`` (see :func:`senet.service.views.state_message`) on
 connect and after every change, ``{"type": "presence", "online": [a, b], "spectators": n}``,
-``{"type": "pong"}`` and ``{"type": "error", "code": ..., "message": ...}``.  An error never
-changes the game; the connection stays open.  ``stale`` means another action was stored at
+``{"type": "pong"}`` and ``{"type": "error", "code": ..., "message": ...}``.  A new game is in
+the seeding phase (issue 6: player seeds; ``"phase": "seeding"``, no throw): the state shows the
+commitment and ``fairness.seed_needed``; when every human seat has sent ``seed`` the server
+makes the first throw.  A stored seed is published to every viewer as a new state.  An error
+never changes the game; the connection stays open.  ``stale`` means another action was stored at
 that ply first (by this or another server process): nothing was applied.
 
 Events are numbered by ply (the n-th stored action is event n).  A client that connects with
 ``?since=N`` (the number of events it has seen, e.g. after a reconnection, possibly to another
 server process) is in *events* mode: it gets ``{"type": "events", "since": N, "ply": M,
 "events": [...], "decider": ..., "legal": [...], ...}`` with exactly the events it missed
-(see :func:`senet.service.views.events_message`), and then one such message per change; if N
+(see :func:`senet.service.views.events_message`; with ``phase`` and ``seed_needed``, so that a
+bot knows when to send its seed), and then one such message per change; if N
 is not a number it could have seen, it gets the full state instead.  Without ``since`` every
 change sends the full state (what the browser page uses).
 """
@@ -35,6 +41,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from senet.service.broadcast import Subscription
 from senet.service.games import GameError, GameService, LiveGame
+from senet.service.seeding import give_seed
 from senet.service.views import events_message, state_message
 
 from .app import seat_cookie
@@ -175,8 +182,13 @@ async def _serve(ws: WebSocket, service: GameService, game_id: str, live: LiveGa
                 finally:
                     if time.monotonic() - started > SLOW_ACTION:
                         log.warning("a move in game %s took %.1f s", game_id, time.monotonic() - started)
+            elif kind == "seed":
+                try:
+                    await give_seed(service, game_id, token, data.get("seed"), data.get("seat"))
+                except GameError as exc:
+                    await send(_error(exc.code, exc.message))
             else:
-                await send(_error("unknown_type", f"unknown message type {kind!r}: use move, state or ping"))
+                await send(_error("unknown_type", f"unknown message type {kind!r}: use move, seed, state or ping"))
 
     tasks = [asyncio.create_task(pump()), asyncio.create_task(read())]
     try:

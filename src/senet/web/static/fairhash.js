@@ -1,6 +1,10 @@
 // SHA-256 and HMAC-SHA256 in plain JavaScript, so that a player's own browser can check the
 // throws of a finished game without trusting the server, even on a page without WebCrypto
 // (crypto.subtle exists only in secure contexts). Inputs and outputs are Uint8Arrays.
+// What is hashed (see verify.js and senet/service/fairness.py, which say the same): throw n is
+// HMAC-SHA256(secret, utf8("<game id>:<n>:<seed A>:<seed B>")), the players' own seeds being
+// 1-64 printable ASCII characters without ":" (empty for a computer seat), so the message is
+// unambiguous; the secret's SHA-256 was published before either seed was accepted.
 
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,

@@ -1,5 +1,6 @@
 // The game page: one WebSocket to the server, which checks every action; this only shows and asks.
 import { drawBoard, drawThrow, pieceIcon, setDarkSeat, OFF } from "./board.js";
+import { ownSeed } from "./seed.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -16,6 +17,7 @@ let selected = null;
 let lastThrowPly = null;
 let waiting = false;
 let retry = 500;
+const seedsSent = new Set(); // seats whose seed went out on the current connection
 
 function t(key, params = {}) {
   let s = T[key] || key;
@@ -45,6 +47,18 @@ function send(message) {
 }
 
 let waitTimer = null;
+
+// Issue 6 (player seeds): the game starts in a seeding phase. As soon as this page has the
+// state with the server's commitment, it gives a seed for every seat it holds that still needs
+// one (both in a game on one screen; the computer gives none). The first throw follows when
+// every human seat has given its seed.
+function giveSeeds() {
+  if (!state || state.phase !== "seeding" || !state.fairness) return;
+  for (const seat of state.you) {
+    if (!state.fairness.seed_needed[seat] || seedsSent.has(seat)) continue;
+    if (send({ type: "seed", seat, seed: ownSeed() })) seedsSent.add(seat);
+  }
+}
 
 function play(text) {
   if (!state || waiting) return; // one action per state: a double click sends nothing twice
@@ -80,6 +94,7 @@ function movableMap() {
 function render() {
   if (!state) return;
   root.dataset.ply = state.ply;
+  root.dataset.phase = state.phase || "";
   root.dataset.decider = state.decider === null ? "" : state.decider;
   root.dataset.over = state.outcome ? "1" : "";
   root.dataset.fen = state.fen;
@@ -100,8 +115,30 @@ function render() {
   renderMoves();
   renderCounters();
   renderPresence();
+  renderFair();
   renderLog();
   renderOver();
+}
+
+function renderFair() {
+  const f = state.fairness;
+  if (!f) return;
+  $("fair-commitment").textContent = f.commitment;
+  const items = [0, 1].map((seat) => {
+    const li = document.createElement("li");
+    li.dataset.seat = seat;
+    const seed = f.seeds[seat];
+    const info = state.seats[seat];
+    let text;
+    if (seed !== null && seed !== undefined) { text = seed; li.dataset.seed = seed; li.className = "mono"; }
+    else if (info && info.kind === "computer") text = t("g.seed_computer");
+    else if (state.phase !== "seeding") text = "—";
+    else if (state.you.includes(seat)) text = t("g.seed_sending");
+    else text = t(state.you.length ? "g.seed_waiting" : "g.seed_waiting_any");
+    li.append(pieceIcon(seat), ` ${seatName(seat)}: `, text);
+    return li;
+  });
+  $("fair-seeds").replaceChildren(...items);
 }
 
 function renderYou() {
@@ -117,6 +154,10 @@ function renderStatus() {
   const lines = [];
   if (state.outcome) {
     lines.push(resultText());
+  } else if (state.phase === "seeding") {
+    lines.push(t("g.seeding"));
+    const others = [0, 1].filter((seat) => state.fairness.seed_needed[seat] && !state.you.includes(seat));
+    if (others.length) lines.push(t(state.you.length ? "g.seeding_wait" : "g.seeding_wait_all"));
   } else if (state.decider !== null) {
     const mine = state.you.includes(state.decider);
     const who = seatName(state.decider);
@@ -264,16 +305,18 @@ function connect() {
   ws = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}`);
   ws.addEventListener("open", () => {
     retry = 500; waiting = false; root.classList.remove("waiting"); $("conn").textContent = ""; root.dataset.connected = "1";
+    seedsSent.clear(); // a seed sent on a lost connection may never have arrived: the state says
   });
   ws.addEventListener("message", (event) => {
     const data = JSON.parse(event.data);
     if (data.type === "state") {
-      state = data; waiting = false; root.classList.remove("waiting"); render();
+      state = data; waiting = false; root.classList.remove("waiting"); render(); giveSeeds();
     } else if (data.type === "presence") {
       presence = data; renderPresence();
     } else if (data.type === "error") {
+      if (data.code === "already_seeded" || data.code === "not_seeding") return; // another tab gave it first
       waiting = false; root.classList.remove("waiting");
-      showError(t(`err.${data.code}`) + (data.code === "illegal" || data.code === "bad_move" ? ` ${data.message}` : ""));
+      showError(t(`err.${data.code}`) + (["illegal", "bad_move", "bad_seed"].includes(data.code) ? ` ${data.message}` : ""));
       if (data.code === "stale") send({ type: "state" });
     }
   });

@@ -1,4 +1,7 @@
 // The start form: the computer's level matters only against the computer; say what a level means.
+import { wireSeedFields } from "./seed.js";
+
+wireSeedFields();
 for (const form of document.querySelectorAll("form.start-form")) {
   const field = form.querySelector(".level-field");
   const select = field.querySelector("select");

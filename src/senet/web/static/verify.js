@@ -3,6 +3,10 @@
 // seed matches the commitment published at the start, and derives each throw n as
 // HMAC-SHA256(seed, "<game id>:<n>:<player seeds>"): four sticks take the low 4 bits of the
 // last byte (marked sides up; none up counts 5), Bell's die the low 2 bits plus one.
+// <player seeds> is the PlayerSeeds tag as written: seat A's own seed, ":", seat B's own seed
+// (issue 6: each 1-64 printable ASCII characters without ":", empty for the computer's seat, so
+// the message reads back one way only); the server committed before it accepted either seed.
+// Records from before the players' seeds hold one free string there, checked the same way.
 import { fromHex, hmacSha256, sha256, toHex, utf8 } from "./fairhash.js";
 
 const TAG = /^\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]$/;
@@ -93,6 +97,7 @@ async function main() {
       : say("throwsBad").replace("{n}", bad.length);
   root.querySelector(".verify-commitment").textContent = result.tags.Commitment;
   root.querySelector(".verify-seed").textContent = result.tags.Seed;
+  root.querySelector(".verify-player-seeds").textContent = result.tags.PlayerSeeds || "—";
   const body = root.querySelector("tbody");
   const die = result.tags.Variant === "bell";
   for (const row of result.rows) {
