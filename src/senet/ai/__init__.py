@@ -80,7 +80,7 @@ LEVELS: tuple[Level, ...] = (
     Level("master", "Master", "Мастер",
           "Looks ahead over every throw with a deeper judgement, and plays small endgames perfectly.",
           "Просчитывает все броски вперёд с более глубокой оценкой и безупречно играет короткие эндшпили.",
-          depth=2, solve_states=8_000, model="net"),
+          depth=2, solve_states=30_000, model="net"),
 )  # fmt: skip
 
 _BY_KEY = {level.key: level for level in LEVELS}

@@ -88,8 +88,10 @@ def review_game(source: Source, level: Level | str = "master") -> list[ReviewRow
             raise ValueError(f"ply {ply}: {move} was played where no decision is due")
         legal = pos.legal_moves()
         searcher = searcher_for(pos, judge)
-        exact = searcher.exact(pos) is not None
-        scored = [(m, for_seat(v, mover)) for m, v in searcher.move_values(pos)]
+        exact_values = searcher.exact_move_values(pos)
+        exact = exact_values is not None
+        values = exact_values if exact_values is not None else searcher.move_values(pos)
+        scored = [(m, for_seat(v, mover)) for m, v in values]
         best_move, best = max(scored, key=lambda mv: mv[1])
         played = next((v for m, v in scored if m == move), None)
         if played is None:

@@ -20,6 +20,7 @@ from senet.engine import Move, Position
 
 from .evaluation import Evaluator, terminal_value
 from .solver import Solution, TooLarge, solve_many
+from .tables import table_for
 
 __all__ = ["Searcher"]
 
@@ -29,8 +30,10 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 class Searcher:
     """A fixed-depth expectiminimax player for one variant's evaluator.
 
-    With ``solve_states > 0`` positions whose whole future fits in that many states are
-    solved exactly (and the table is kept, since the rest of the game stays inside it).
+    With ``solve_states > 0`` the searcher plays exactly where it can: positions covered by
+    the variant's shipped endgame table (:mod:`.tables`) are looked up, and those whose whole
+    future fits in ``solve_states`` states are solved (and the solution is kept, since the
+    rest of the game stays inside it).
     """
 
     def __init__(self, evaluator: Evaluator, depth: int, solve_states: int = 0) -> None:
@@ -42,14 +45,15 @@ class Searcher:
         self._tt: dict[tuple[tuple[int, ...], int], tuple[float, int]] = {}
         self._solution: Solution | None = None
         self._too_large: set[tuple[int, ...]] = set()  # material signatures too big to solve
+        self._table = table_for(evaluator.variant) if solve_states else None
         self.nodes = 0
 
     # ----------------------------------------------------------------- public
     def move_values(self, position: Position) -> list[tuple[Move, float]]:
         """Every legal move of the decider with seat A's value after it (exact when solved)."""
-        solution = self.exact(position)
-        if solution is not None:
-            return solution.move_values(position)
+        exact = self.exact_move_values(position)
+        if exact is not None:
+            return exact
         if len(self._tt) > 200_000:  # bounded memory per searcher (one per thread)
             self._tt.clear()
         out = []
@@ -57,6 +61,18 @@ class Searcher:
             child = position._play(move)
             out.append((move, self._value(child, self.depth - 1, 0.0, 1.0)))
         return out
+
+    def exact_move_values(self, position: Position) -> list[tuple[Move, float]] | None:
+        """The exact value of every legal move (seat A's), from the shipped table or a solve;
+        None when the position is out of reach of both."""
+        if not self.solve_states:
+            return None
+        if self._table is not None:
+            values = self._table.move_values(position)
+            if values is not None:
+                return values
+        solution = self.exact(position)
+        return solution.move_values(position) if solution is not None else None
 
     def exact(self, position: Position) -> Solution | None:
         """The exact solution covering ``position``, if it is small enough to solve."""
@@ -137,14 +153,12 @@ class Searcher:
 
 
 def _small_endgame(position: Position) -> bool:
-    """Cheap filter before trying to solve: at most two pieces a side left on the board (and
-    none drowned), where the whole future often fits in a few thousand positions.  A failed
-    attempt costs a full budget of enumeration, so we do not try on larger material."""
+    """Cheap filter before trying to solve: at most two pieces a side left on the board or
+    drowned (Adelaida), where the whole future often fits in a few thousand positions.  A
+    failed attempt costs a full budget of enumeration, so we do not try on larger material."""
     return (
-        position.mask(0).bit_count() <= 2
-        and position.mask(1).bit_count() <= 2
-        and not position.drowned(0)
-        and not position.drowned(1)
+        position.mask(0).bit_count() + position.drowned(0) <= 2
+        and position.mask(1).bit_count() + position.drowned(1) <= 2
     )
 
 

@@ -27,6 +27,7 @@ from typing import Iterable
 import numpy as np
 
 from senet.engine import Move, Position, Variant
+from senet.engine.flow import _PEND, _THROW, _TURN, DRAW, PENDING_FATE, PENDING_WATER, legal_moves, play, winner
 from senet.engine.rules import tables_for
 
 from .evaluation import terminal_value
@@ -99,24 +100,107 @@ def _kind(position: Position) -> int:
 
 
 def solve_many(
-    roots: Iterable[Position], *, max_states: int = DEFAULT_MAX_STATES, tol: float = 1e-12, max_iter: int = 100_000
+    roots: Iterable[Position],
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    tol: float = 1e-12,
+    max_iter: int = 100_000,
+    raw: bool = True,
 ) -> Solution:
-    """Solve every position reachable from ``roots`` (one shared table); raises :class:`TooLarge`."""
+    """Solve every position reachable from ``roots`` (one shared table); raises :class:`TooLarge`.
+
+    ``raw=True`` (the default) enumerates on the engine's raw state tuples
+    (:mod:`senet.engine.flow`), building no Position per state: several times faster.
+    ``raw=False`` walks the same graph through the public Position API; it is kept as the
+    reference the tests hold the fast path to (both must give identical tables).
+    """
     roots = list(roots)
     if not roots:
         raise ValueError("nothing to solve")
     name = roots[0].variant.name
     variant = roots[0].variant
-    tables = tables_for(variant)  # built once, not per rebuilt position
-    index: dict[tuple[int, ...], int] = {}
-    # Only the state tuples are kept (a Position per state would cost several times the memory).
-    states: list[tuple[int, ...]] = []
     for root in roots:
         if root.variant.name != name:
             raise ValueError("all roots must share one variant")
-        if root.state not in index:
-            index[root.state] = len(states)
-            states.append(root.state)
+    graph = (_enumerate_raw if raw else _enumerate_positions)(variant, [r.state for r in roots], max_states)
+    index, kinds, terminal, starts, targets, probs = graph
+    values, iterations, residual = _iterate(terminal, kinds, starts, targets, probs, tol, max_iter)
+    return Solution(index, values, name, iterations, residual, variant)
+
+
+_Graph = tuple[dict[tuple[int, ...], int], list[int], dict[int, float], list[int], list[int], list[float]]
+
+
+def _enumerate_raw(variant: Variant, roots: list[tuple[int, ...]], max_states: int) -> _Graph:
+    """The reachable graph of ``roots`` on raw state tuples (see the layout in
+    :mod:`senet.engine.flow`): the hot loop of every solve, so nothing but tuples and the
+    engine's own raw functions (``winner``, ``legal_moves``, ``play``) runs per state."""
+    t = tables_for(variant)
+    outcomes = [(n, float(p)) for n, p in variant.instrument.outcomes]
+    water_bit, fate_bit = t.water_bit, t.fate_bit
+    index: dict[tuple[int, ...], int] = {}
+    states: list[tuple[int, ...]] = []
+    for root in roots:
+        if root not in index:
+            index[root] = len(states)
+            states.append(root)
+    kinds: list[int] = []
+    terminal: dict[int, float] = {}
+    targets: list[int] = []
+    probs: list[float] = []
+    starts: list[int] = []
+    get, add_kind, add_start, add_target, add_prob = index.get, kinds.append, starts.append, targets.append, probs.append
+    i = 0
+    while i < len(states):
+        s = states[i]
+        add_start(len(targets))
+        won = winner(t, s)
+        if won is not None:
+            add_kind(_TERMINAL)
+            terminal[i] = 0.5 if won == DRAW else (1.0 if won == 0 else 0.0)
+            i += 1
+            continue
+        pending = s[_PEND]
+        if not s[_THROW] and pending != PENDING_WATER:
+            add_kind(_CHANCE)
+            head, tail = s[:_THROW], s[_THROW + 1 :]
+            children = [(head + (n,) + tail, p) for n, p in outcomes]
+        else:
+            if pending == PENDING_WATER:
+                decider = 0 if s[0] & water_bit else 1
+            elif pending == PENDING_FATE:
+                decider = 0 if s[0] & fate_bit else 1
+            else:
+                decider = s[_TURN]
+            add_kind(_MAX if decider == 0 else _MIN)
+            children = []
+            for move in legal_moves(t, s):
+                child = list(s)
+                play(t, child, move)
+                children.append((tuple(child), 1.0))
+        for child, p in children:
+            j = get(child)
+            if j is None:
+                j = index[child] = len(states)
+                states.append(child)
+                if len(states) > max_states:
+                    raise TooLarge(f"more than {max_states} reachable positions")
+            add_target(j)
+            add_prob(p)
+        i += 1
+    starts.append(len(targets))
+    return index, kinds, terminal, starts, targets, probs
+
+
+def _enumerate_positions(variant: Variant, roots: list[tuple[int, ...]], max_states: int) -> _Graph:
+    """The same graph as :func:`_enumerate_raw`, built through the Position API (the reference)."""
+    tables = tables_for(variant)  # built once, not per rebuilt position
+    index: dict[tuple[int, ...], int] = {}
+    states: list[tuple[int, ...]] = []
+    for root in roots:
+        if root not in index:
+            index[root] = len(states)
+            states.append(root)
     kinds: list[int] = []
     terminal: dict[int, float] = {}
     # Per open node: (first edge, edge count); edges: target index and probability.
@@ -147,8 +231,7 @@ def solve_many(
             probs.append(p)
         i += 1
     starts.append(len(targets))
-    values, iterations, residual = _iterate(terminal, kinds, starts, targets, probs, tol, max_iter)
-    return Solution(index, values, name, iterations, residual, variant)
+    return index, kinds, terminal, starts, targets, probs
 
 
 def _iterate(

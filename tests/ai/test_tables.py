@@ -1,0 +1,133 @@
+"""The fast (raw-state) solver against the Position-based reference, and the shipped endgame
+tables against fresh solves."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from senet.ai import choose_move, searcher_for, find_level
+from senet.ai.solver import TooLarge, _enumerate_positions, _enumerate_raw, solve_many
+from senet.ai.tables import TABLE_SPECS, build, seeds, table_for
+from senet.engine import VARIANTS, Position, find_variant
+from senet.engine.rules import bit
+
+
+def _random_endgames(name: str, count: int, seed: int) -> list[Position]:
+    """Positions with one or two pieces a side on the last squares, any throw or none."""
+    variant = find_variant(name)
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < count:
+        k = (rng.randint(1, 2), rng.randint(1, 2))
+        cells = rng.sample(range(20, 31), k[0] + k[1])
+        captured = (variant.pieces - k[0] - 1, variant.pieces - k[1] - 1) if variant.scoring == "points" else (0, 0)
+        throw = rng.choice((0,) + variant.instrument.values)
+        try:
+            pos = Position.from_parts(variant, (cells[: k[0]], cells[k[0] :]), turn=rng.randint(0, 1),
+                                      throw=throw, captured=captured)  # fmt: skip
+        except ValueError:
+            continue
+        if not pos.is_over():
+            out.append(pos)
+    return out
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_raw_enumeration_builds_the_same_graph_and_values_as_the_position_path(name: str) -> None:
+    variant = find_variant(name)
+    checked = 0
+    for pos in _random_endgames(name, 12, seed=5):
+        try:
+            raw = _enumerate_raw(variant, [pos.state], 6_000)
+        except TooLarge:
+            with pytest.raises(TooLarge):
+                _enumerate_positions(variant, [pos.state], 6_000)
+            continue
+        assert raw == _enumerate_positions(variant, [pos.state], 6_000), pos.fen()
+        fast, slow = solve_many([pos]), solve_many([pos], raw=False)
+        assert fast.index == slow.index
+        assert np.array_equal(fast.values, slow.values)
+        checked += 1
+    assert checked >= 3
+
+
+@pytest.mark.parametrize("fen, expected", [
+    ("standard ........../........../........BA A -", 12 / 17),
+    ("standard ........../........../........BA B -", 1 - 8 / 17),
+    ("kendall ........../........../......A.B. A - pending=water", 5 / 53),
+    ("bell ........../........../........BA A - captured=1/1", 0.5),
+])  # fmt: skip
+def test_both_paths_give_the_hand_worked_values(fen: str, expected: float) -> None:
+    pos = Position.from_fen(fen)
+    for raw in (True, False):
+        assert solve_many([pos], raw=raw).value(pos) == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("name", list(TABLE_SPECS))
+def test_shipped_table_agrees_with_fresh_solves(name: str) -> None:
+    variant = find_variant(name)
+    table = table_for(variant)
+    assert table is not None and len(table) > 1000
+    states = list(table._values)
+    rng = random.Random(3)
+    checked = 0
+    for state in rng.sample(states, 400):
+        if state[0].bit_count() + state[1].bit_count() > 3:
+            continue  # two against two reaches the whole closed set: too slow for a test
+        pos = Position(variant, state)
+        try:
+            fresh = solve_many([pos], max_states=40_000)
+        except TooLarge:
+            continue
+        assert table.value_of_state(state) == pytest.approx(fresh.value(pos), abs=1e-9), pos.fen()
+        for throw, _ in pos.chance_outcomes():  # and the decisions, through one lookup per move
+            decision = pos.apply_throw(throw)
+            looked_up = table.move_values(decision)
+            assert looked_up is not None
+            for (m1, v1), (m2, v2) in zip(looked_up, fresh.move_values(decision)):
+                assert m1 == m2 and v1 == pytest.approx(v2, abs=1e-9)
+        checked += 1
+        if checked == 12:
+            break
+    assert checked == 12
+
+
+@pytest.mark.parametrize("name", list(TABLE_SPECS))
+def test_table_covers_its_seed_region_and_nothing_larger(name: str) -> None:
+    variant = find_variant(name)
+    table = table_for(variant)
+    assert table is not None
+    low, per_side, total = TABLE_SPECS[name]
+    for state in random.Random(1).sample(seeds(variant, low, per_side, total), 50):
+        assert table.value_of_state(state) is not None
+    three_a_side = Position.from_parts(variant, ([22, 24, 26], [21, 23, 25]), turn=0, throw=0)
+    assert table.value_of_state(three_a_side.state) is None
+
+
+def test_table_build_is_deterministic_on_a_small_region() -> None:
+    variant = find_variant("standard")
+    s1, v1 = build(variant, 28, 1, 2)
+    s2, v2 = build(variant, 28, 1, 2)
+    assert np.array_equal(s1, s2) and np.array_equal(v1, v2)
+    assert len(s1) > 0 and ((v1 >= 0) & (v1 <= 1)).all()
+
+
+def test_master_plays_table_endgames_optimally_beyond_its_solving_budget() -> None:
+    # Two against two in standard: the whole future is the closed set (~280k positions), far
+    # beyond the master's own solving budget, so only the table can make this exact.
+    variant = find_variant("standard")
+    pos = Position.from_parts(variant, ([18, 22], [20, 25]), turn=0, throw=3)
+    master = find_level("master")
+    assert master.solve_states < 280_000
+    searcher = searcher_for(pos, master)
+    assert searcher.exact_move_values(pos) is not None
+    table = table_for(variant)
+    assert table is not None
+    values = table.move_values(pos)
+    assert values is not None
+    best = max(v for _, v in values)
+    assert dict(values)[choose_move(pos, "master", random.Random(0))] == best
+    assert bit(18) & pos.mask(0)
