@@ -5,7 +5,8 @@ legal moves, one or two pieces a side left, at most :data:`MAX_TOTAL` in all; in
 two a side on the board, with a score that is still open) on the last squares of the track.
 One shared exact solution of everything reachable from the sample is the ground truth
 (:func:`senet.ai.solver.solve_many`); in the Adelaida variants, where that set runs into
-millions, only roots whose own future is small enough are kept (:data:`ROOT_CAP`).  For every
+millions, only roots whose own future is small enough are kept (:data:`ROOT_CAP`), taken
+from every position of the region with owed extra throws and skipped turns as well.  For every
 position we ask the level for its move and count it optimal when its exact value is within
 1e-9 of the best; the loss is the exact winning chance (Bell: expected result) given up.
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import random
 import statistics
 import sys
@@ -32,14 +34,16 @@ from senet.ai.solver import Solution, TooLarge, for_seat, solve_many
 from senet.engine import OFF, VARIANTS, HouseKind, Position, Variant, find_variant
 
 #: First square of the sampled region, per variant (the reachable sets must stay solvable).
-LOW = {"standard": 18, "kendall": 18, "adelaida": 18, "adelaida-long": 18, "bell": 20}
+LOW = {"standard": 18, "kendall": 18, "adelaida": 16, "adelaida-long": 16, "bell": 20}
 #: Most pieces left (on the board or drowned) for both seats together: two a side in standard;
 #: three in all elsewhere, where backward moves, water returns, revivals or the score make the
 #: shared reachable set of 1,000 roots several times larger.
 MAX_TOTAL = {"standard": 4, "kendall": 3, "adelaida": 3, "adelaida-long": 3, "bell": 3}
 #: Adelaida: pieces wander back, drown and revive on 15, and extra throws pile up, so even
 #: three pieces can reach millions of positions; there the sample keeps only the roots whose
-#: own future has at most this many positions, each solved on its own.
+#: own future has at most this many positions, each solved on its own (from the whole region
+#: in a seeded order, see :func:`candidate_roots`: the sizes are bimodal, a few hundred or
+#: beyond 30,000, and only about 1,000 such roots exist on squares 18-30, so from 16).
 ROOT_CAP = {"adelaida": 5_000, "adelaida-long": 5_000}
 #: Bell: the pieces captured so far (the score is what is not on the board or captured).
 BELL_CAPTURED = ((3, 3), (4, 2), (2, 4))
@@ -100,6 +104,36 @@ class _PerRoot:
         return self.solutions[pos].move_values(pos)
 
 
+def candidate_roots(variant: Variant, seed: int = 2026) -> list[Position]:
+    """Adelaida: every position of the sampled region (as :func:`sample_positions`, plus an
+    owed extra throw or a turn to skip for either seat, which the Houses of Rebirth and Net
+    leave behind), in a seeded random order.  Solvable roots are rare (about one in seventy:
+    most futures run into millions), so the sample walks this list instead of drawing at
+    random, which would never collect 1,000 distinct ones."""
+    squares = _resting_squares(variant, LOW[variant.name])
+    out: list[Position] = []
+    counters = ((0, 0), (1, 0), (0, 1))
+    for ka, kb in ((1, 1), (1, 2), (2, 1), (2, 2)):
+        if ka + kb > MAX_TOTAL[variant.name]:
+            continue
+        for a in itertools.combinations(squares, ka):
+            for b in itertools.combinations([sq for sq in squares if sq not in a], kb):
+                for drowned in ((0, 0), (1, 0), (0, 1)):
+                    if (drowned[0] and ka != 1) or (drowned[1] and kb != 1):
+                        continue
+                    for turn, throw, extra, skip in itertools.product((0, 1), variant.instrument.values,
+                                                                      counters, counters):  # fmt: skip
+                        try:
+                            pos = Position.from_parts(variant, (a, b), turn=turn, throw=throw, drowned=drowned,
+                                                      extra=extra, skip=skip)  # fmt: skip
+                        except ValueError:
+                            continue
+                        if not pos.is_over() and pos.decider is not None and len(pos.legal_moves()) >= 2:
+                            out.append(pos)
+    random.Random(seed).shuffle(out)
+    return out
+
+
 def ground_truth(variant: Variant, count: int) -> tuple[list[Position], Solution | _PerRoot]:
     """The sample and its exact values."""
     cap = ROOT_CAP.get(variant.name)
@@ -107,16 +141,21 @@ def ground_truth(variant: Variant, count: int) -> tuple[list[Position], Solution
         positions = sample_positions(variant, count)
         return positions, solve_many(positions)
     solutions: dict[Position, Solution] = {}
-    seed = 2026
-    while len(solutions) < count:
-        for pos in sample_positions(variant, count, seed=seed):
-            try:
-                solutions[pos] = solve_many([pos], max_states=cap)
-            except TooLarge:
-                continue
-            if len(solutions) == count:
-                break
-        seed += 1
+    # Positions proven to have more than ``cap`` positions in their future: a root that reaches
+    # one is too large as well, which we learn without enumerating ``cap`` positions again.
+    large: set[tuple[int, ...]] = set()
+    for pos in candidate_roots(variant):
+        try:
+            solutions[pos] = solve_many([pos], max_states=cap, known_large=large)
+        except TooLarge:
+            s = pos.state
+            large.add(s)
+            large.add(s[:3] + (0,) + s[4:])  # the throw before it (a throw leads to pos)
+            continue
+        if len(solutions) == count:
+            break
+    if len(solutions) < count:
+        raise SystemExit(f"{variant.name}: only {len(solutions)} solvable roots in the sampled region")
     return list(solutions), _PerRoot(solutions)
 
 

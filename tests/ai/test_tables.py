@@ -131,3 +131,14 @@ def test_master_plays_table_endgames_optimally_beyond_its_solving_budget() -> No
     best = max(v for _, v in values)
     assert dict(values)[choose_move(pos, "master", random.Random(0))] == best
     assert bit(18) & pos.mask(0)
+
+
+def test_known_large_states_stop_the_enumeration_early() -> None:
+    variant = find_variant("standard")
+    small = Position.from_fen("standard ........../........../........BA A -")
+    solution = solve_many([small])
+    inner = next(s for s in solution.index if s != small.state)
+    with pytest.raises(TooLarge):
+        solve_many([small], known_large={inner})
+    assert solve_many([small], known_large={(0,) * 15}).value(small) == solution.value(small)
+    assert variant.name == "standard"

@@ -22,7 +22,7 @@ probability under sensible play, so it only matters for contrived positions.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import AbstractSet, Iterable
 
 import numpy as np
 
@@ -106,6 +106,7 @@ def solve_many(
     tol: float = 1e-12,
     max_iter: int = 100_000,
     raw: bool = True,
+    known_large: AbstractSet[tuple[int, ...]] = frozenset(),
 ) -> Solution:
     """Solve every position reachable from ``roots`` (one shared table); raises :class:`TooLarge`.
 
@@ -113,6 +114,8 @@ def solve_many(
     (:mod:`senet.engine.flow`), building no Position per state: several times faster.
     ``raw=False`` walks the same graph through the public Position API; it is kept as the
     reference the tests hold the fast path to (both must give identical tables).
+    ``known_large``: states already known to have more than ``max_states`` positions in
+    their future; reaching one proves the roots too large at once (raw path only).
     """
     roots = list(roots)
     if not roots:
@@ -122,7 +125,11 @@ def solve_many(
     for root in roots:
         if root.variant.name != name:
             raise ValueError("all roots must share one variant")
-    graph = (_enumerate_raw if raw else _enumerate_positions)(variant, [r.state for r in roots], max_states)
+    root_states = [r.state for r in roots]
+    if raw:
+        graph = _enumerate_raw(variant, root_states, max_states, known_large)
+    else:
+        graph = _enumerate_positions(variant, root_states, max_states)
     index, kinds, terminal, starts, targets, probs = graph
     values, iterations, residual = _iterate(terminal, kinds, starts, targets, probs, tol, max_iter)
     return Solution(index, values, name, iterations, residual, variant)
@@ -131,7 +138,12 @@ def solve_many(
 _Graph = tuple[dict[tuple[int, ...], int], list[int], dict[int, float], list[int], list[int], list[float]]
 
 
-def _enumerate_raw(variant: Variant, roots: list[tuple[int, ...]], max_states: int) -> _Graph:
+def _enumerate_raw(
+    variant: Variant,
+    roots: list[tuple[int, ...]],
+    max_states: int,
+    known_large: AbstractSet[tuple[int, ...]] = frozenset(),
+) -> _Graph:
     """The reachable graph of ``roots`` on raw state tuples (see the layout in
     :mod:`senet.engine.flow`): the hot loop of every solve, so nothing but tuples and the
     engine's own raw functions (``winner``, ``legal_moves``, ``play``) runs per state."""
@@ -185,6 +197,8 @@ def _enumerate_raw(variant: Variant, roots: list[tuple[int, ...]], max_states: i
                 states.append(child)
                 if len(states) > max_states:
                     raise TooLarge(f"more than {max_states} reachable positions")
+                if child in known_large:
+                    raise TooLarge("reaches a position whose own future is too large")
             add_target(j)
             add_prob(p)
         i += 1
