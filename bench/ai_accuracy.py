@@ -11,8 +11,10 @@ position we ask the level for its move and count it optimal when its exact value
 1e-9 of the best; the loss is the exact winning chance (Bell: expected result) given up.
 
 Two figures per variant: the top level exactly as it plays (``choose_move``: its search, plus
-its own exact solving when a position's future is within its budget), and its search alone
-(the same level with solving switched off), which shows the quality of search + evaluation.
+its shipped endgame tables (:mod:`senet.ai.tables`) and its own exact solving when a
+position's future is within its budget), and its search alone
+(the same level with solving and tables switched off), which shows the quality of search +
+evaluation.  The ground truth never reads the shipped tables: it is always a fresh solve.
 Also the median time per move of the top level on these positions.
 
     python bench/ai_accuracy.py --quick            # 100 positions a variant

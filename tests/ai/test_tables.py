@@ -142,3 +142,18 @@ def test_known_large_states_stop_the_enumeration_early() -> None:
         solve_many([small], known_large={inner})
     assert solve_many([small], known_large={(0,) * 15}).value(small) == solution.value(small)
     assert variant.name == "standard"
+
+
+@pytest.mark.parametrize("fen", [
+    "kendall ........../........../......A.B. A - pending=water",  # the House of Water choice
+    "kendall ........../........../......A..B A 2",  # a drowning piece: only a 4 saves it (pass)
+    "kendall ........../.........A/........BA A 1",  # a real choice, bearing off is the mistake
+    "standard ........../........../..B.A...A. A 1",
+])  # fmt: skip
+def test_master_answers_table_decisions_with_an_optimal_legal_move(fen: str) -> None:
+    pos = Position.from_fen(fen)
+    table = table_for(pos.variant)
+    assert table is not None and table.move_values(pos) is not None
+    move = choose_move(pos, "master", random.Random(0))
+    assert move in pos.legal_moves()
+    assert move in solve_many([pos]).best_moves(pos)
