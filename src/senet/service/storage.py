@@ -125,7 +125,7 @@ class StoredSeat:
     seed: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)  # one per action of every game held in memory: no __dict__ each
 class StoredAction:
     ply: int
     kind: str
