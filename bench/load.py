@@ -1,6 +1,6 @@
 """Load test: WebSocket bots play N concurrent games across two server processes.
 
-    .venv/bin/python bench/load.py --games 1000 --duration 60 --think 5
+    .venv/bin/python bench/load.py --games 1000 --duration 60 --think 5 --connect-rate 50
 
 Everything runs on loopback and stops by itself: it starts a PostgreSQL and a Redis server
 (tests/support/servers.py; or give --database-url/--broadcast-url), two ``senet serve``
@@ -297,11 +297,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--duration", type=float, default=60.0,
                         help="seconds of measured play (each part), after the connection ramp and 5 s more")
-    parser.add_argument("--think", type=float, default=1.0, help="mean pause before a move, seconds")
+    parser.add_argument("--think", type=float, default=5.0, help="mean pause before a move, seconds (a human pace)")
     parser.add_argument("--database-url", default=None, help="PostgreSQL URL (default: start one)")
     parser.add_argument("--broadcast-url", default=None, help="Redis URL (default: start one)")
     parser.add_argument("--timeline", action="store_true", help="latency per 5-second window")
-    parser.add_argument("--connect-rate", type=float, default=100.0, help="bot connections opened per second")
+    parser.add_argument("--connect-rate", type=float, default=50.0, help="bot connections opened per second")
     parser.add_argument("--no-relay", action="store_true", help="skip the bare relay baseline")
     parser.add_argument("--relay-server", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
