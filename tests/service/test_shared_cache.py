@@ -104,9 +104,14 @@ def test_an_update_that_does_not_follow_the_cached_copy_is_not_applied(tmp_path:
         before = (held.ply, held.position)
         # a gap (the first message was lost), forged or malformed actions: the copy stays as it is
         forged = dict(first, actions=[["move", 0, "30-off", None]] + first["actions"][1:])
+        throw = next(i for i, a in enumerate(first["actions"]) if a[0] == "throw")
+        other = 1 + int(first["actions"][throw][2]) % 4  # another throw value than the committed one
+        loaded = dict(first, actions=[a if i != throw else [a[0], a[1], str(other), a[3]]
+                                      for i, a in enumerate(first["actions"])])  # fmt: skip
         for message in (
             second,
             forged,
+            loaded,
             dict(first, actions="nonsense"),
             dict(first, actions=[["move"]]),
             dict(first, ply=first["ply"] + 1),

@@ -515,7 +515,12 @@ class GameService:
             new = [StoredAction(live.ply + i, str(kind), seat, str(notation), pattern)
                    for i, (kind, seat, notation, pattern) in enumerate(rows)]  # fmt: skip
             game = Game(live.game.position)
+            dice, n = live.dice(), live.throws
             for action in new:
+                if action.kind == "throw":  # the throws must be the committed ones, too
+                    if dice.throw(n) != (action.pattern, int(action.notation)):
+                        return False
+                    n += 1
                 _replay(game, action)
         except (TypeError, ValueError, IllegalMove, NotationError):
             return False
