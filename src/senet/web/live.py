@@ -136,7 +136,9 @@ async def _serve(ws: WebSocket, service: GameService, game_id: str, live: LiveGa
         async for message in sub:
             started = time.monotonic()
             if message.get("type") == "update":
-                ply = message.get("ply")  # its actions are in the cached game already (service.absorb)
+                # Its actions are in the cached game already (stored here, or absorbed as the
+                # message arrived); if not, load() reads the database up to that ply.
+                ply = message.get("ply")
                 await send_update(ply if isinstance(ply, int) else None, force=bool(message.get("refresh")))
             elif message.get("type") == "resync":  # messages may have been lost: read the database
                 await send_update(force=True)
