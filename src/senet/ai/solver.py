@@ -138,6 +138,17 @@ def solve_many(
 _Graph = tuple[dict[tuple[int, ...], int], list[int], dict[int, float], list[int], list[int], list[float]]
 
 
+def _numbered(roots: list[tuple[int, ...]]) -> tuple[dict[tuple[int, ...], int], list[tuple[int, ...]]]:
+    """The distinct roots numbered in order: the start of every enumeration."""
+    index: dict[tuple[int, ...], int] = {}
+    states: list[tuple[int, ...]] = []
+    for root in roots:
+        if root not in index:
+            index[root] = len(states)
+            states.append(root)
+    return index, states
+
+
 def _enumerate_raw(
     variant: Variant,
     roots: list[tuple[int, ...]],
@@ -150,12 +161,7 @@ def _enumerate_raw(
     t = tables_for(variant)
     outcomes = [(n, float(p)) for n, p in variant.instrument.outcomes]
     water_bit, fate_bit = t.water_bit, t.fate_bit
-    index: dict[tuple[int, ...], int] = {}
-    states: list[tuple[int, ...]] = []
-    for root in roots:
-        if root not in index:
-            index[root] = len(states)
-            states.append(root)
+    index, states = _numbered(roots)
     kinds: list[int] = []
     terminal: dict[int, float] = {}
     targets: list[int] = []
@@ -209,12 +215,7 @@ def _enumerate_raw(
 def _enumerate_positions(variant: Variant, roots: list[tuple[int, ...]], max_states: int) -> _Graph:
     """The same graph as :func:`_enumerate_raw`, built through the Position API (the reference)."""
     tables = tables_for(variant)  # built once, not per rebuilt position
-    index: dict[tuple[int, ...], int] = {}
-    states: list[tuple[int, ...]] = []
-    for root in roots:
-        if root not in index:
-            index[root] = len(states)
-            states.append(root)
+    index, states = _numbered(roots)
     kinds: list[int] = []
     terminal: dict[int, float] = {}
     # Per open node: (first edge, edge count); edges: target index and probability.

@@ -97,16 +97,23 @@ async def game_state(request: Request, game_id: str) -> Any:
     return state_message(service, live, live.seats_of(token_of(request, game_id)))
 
 
-@router.post("/games/{game_id}/moves")
-async def play(request: Request, game_id: str) -> Any:
-    """Body ``{"ply": N, "move": "12-15"}``: N is the number of actions so far (the state's ply)."""
-    raw = await request.body()
+async def _json_object(request: Request, example: str) -> dict[str, Any] | Any:
+    """The request body as a JSON object, or the error response to send instead."""
     try:
-        body = json.loads(raw)
+        body = json.loads(await request.body())
     except (ValueError, UnicodeDecodeError):
         return error_json("bad_json", "the body is not valid JSON", 400)
     if not isinstance(body, dict):
-        return error_json("bad_request", 'the body must be an object such as {"ply": 3, "move": "12-15"}', 400)
+        return error_json("bad_request", f"the body must be an object such as {example}", 400)
+    return body
+
+
+@router.post("/games/{game_id}/moves")
+async def play(request: Request, game_id: str) -> Any:
+    """Body ``{"ply": N, "move": "12-15"}``: N is the number of actions so far (the state's ply)."""
+    body = await _json_object(request, '{"ply": 3, "move": "12-15"}')
+    if not isinstance(body, dict):
+        return body
     service = _service(request)
     live = await service.act(game_id, token_of(request, game_id), body.get("ply"), body.get("move"))
     return state_message(service, live, live.seats_of(token_of(request, game_id)))
@@ -129,13 +136,9 @@ async def give_seed(request: Request, game_id: str) -> Any:
     """Body ``{"seed": "my own words"}`` (and ``"seat": 0`` or ``1`` when the secret holds both
     seats): the seat's own seed, mixed into every throw.  Once per seat, before the first throw
     (issue 6: player seeds); the state returned shows who has given theirs."""
-    raw = await request.body()
-    try:
-        body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        return error_json("bad_json", "the body is not valid JSON", 400)
+    body = await _json_object(request, '{"seed": "my own words"}')
     if not isinstance(body, dict):
-        return error_json("bad_request", 'the body must be an object such as {"seed": "my own words"}', 400)
+        return body
     service = _service(request)
     token = token_of(request, game_id)
     live = await store_seed(service, game_id, token, body.get("seed"), body.get("seat"))
