@@ -53,7 +53,13 @@ BELL_CAPTURED = ((3, 3), (4, 2), (2, 4))
 
 def _resting_squares(v: Variant, low: int) -> list[int]:
     """Squares a piece can stand on between moves (not the Houses that move it on at once)."""
-    moving = {HouseKind.SEND_BACK, HouseKind.BA, HouseKind.DROWN, HouseKind.WATER_CHOICE, HouseKind.FATE}
+    moving = {
+        HouseKind.SEND_BACK,
+        HouseKind.BA,
+        HouseKind.DROWN,
+        HouseKind.WATER_CHOICE,
+        HouseKind.FATE,
+    }
     return [sq for sq in range(low, 31) if v.house_kind(sq) not in moving]
 
 
@@ -84,8 +90,9 @@ def sample_positions(variant: Variant, count: int, seed: int = 2026) -> list[Pos
         turn = rng.randint(0, 1)
         throw = rng.choice(variant.instrument.values)
         try:
-            pos = Position.from_parts(variant, pieces, turn=turn, throw=throw, captured=captured,
-                                      off=off, drowned=drowned)  # type: ignore[arg-type]  # fmt: skip
+            pos = Position.from_parts(
+                variant, pieces, turn=turn, throw=throw, captured=captured, off=off, drowned=drowned
+            )  # type: ignore[arg-type]
         except ValueError:
             continue
         if pos.is_over() or pos.decider is None or len(pos.legal_moves()) < 2 or pos in seen:
@@ -123,14 +130,26 @@ def candidate_roots(variant: Variant, seed: int = 2026) -> list[Position]:
                 for drowned in ((0, 0), (1, 0), (0, 1)):
                     if (drowned[0] and ka != 1) or (drowned[1] and kb != 1):
                         continue
-                    for turn, throw, extra, skip in itertools.product((0, 1), variant.instrument.values,
-                                                                      counters, counters):  # fmt: skip
+                    for turn, throw, extra, skip in itertools.product(
+                        (0, 1), variant.instrument.values, counters, counters
+                    ):
                         try:
-                            pos = Position.from_parts(variant, (a, b), turn=turn, throw=throw, drowned=drowned,
-                                                      extra=extra, skip=skip)  # fmt: skip
+                            pos = Position.from_parts(
+                                variant,
+                                (a, b),
+                                turn=turn,
+                                throw=throw,
+                                drowned=drowned,
+                                extra=extra,
+                                skip=skip,
+                            )
                         except ValueError:
                             continue
-                        if not pos.is_over() and pos.decider is not None and len(pos.legal_moves()) >= 2:
+                        if (
+                            not pos.is_over()
+                            and pos.decider is not None
+                            and len(pos.legal_moves()) >= 2
+                        ):
                             out.append(pos)
     random.Random(seed).shuffle(out)
     return out
@@ -157,7 +176,9 @@ def ground_truth(variant: Variant, count: int) -> tuple[list[Position], Solution
         if len(solutions) == count:
             break
     if len(solutions) < count:
-        raise SystemExit(f"{variant.name}: only {len(solutions)} solvable roots in the sampled region")
+        raise SystemExit(
+            f"{variant.name}: only {len(solutions)} solvable roots in the sampled region"
+        )
     return list(solutions), _PerRoot(solutions)
 
 
@@ -202,11 +223,14 @@ def main(argv: list[str] | None = None) -> int:
         hit = r["play_optimal"] >= 0.99 and r["play_loss"] <= 0.002
         ok &= hit
         kind = f"each within {ROOT_CAP[name]} states" if name in ROOT_CAP else "one shared table"
-        print(f"{name:14s} {count} positions ({int(r['states'])} states solved in {r['solve_s']:.0f}s, {kind})\n"
-              f"  as played:   optimal {r['play_optimal']:7.2%}  mean loss {r['play_loss']:.4f}  "
-              f"median {r['play_median_ms']:.0f} ms/move  {'ok' if hit else 'TARGET MISSED'}\n"
-              f"  search only: optimal {r['search_optimal']:7.2%}  mean loss {r['search_loss']:.4f}  "
-              f"median {r['search_median_ms']:.0f} ms/move", flush=True)  # fmt: skip
+        print(
+            f"{name:14s} {count} positions ({int(r['states'])} states solved in {r['solve_s']:.0f}s, {kind})\n"
+            f"  as played:   optimal {r['play_optimal']:7.2%}  mean loss {r['play_loss']:.4f}  "
+            f"median {r['play_median_ms']:.0f} ms/move  {'ok' if hit else 'TARGET MISSED'}\n"
+            f"  search only: optimal {r['search_optimal']:7.2%}  mean loss {r['search_loss']:.4f}  "
+            f"median {r['search_median_ms']:.0f} ms/move",
+            flush=True,
+        )
     return 0 if ok else 1
 
 

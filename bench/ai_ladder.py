@@ -26,7 +26,9 @@ from senet.ai.train import draw_throw
 from senet.engine import VARIANTS, Position, find_variant
 
 
-def play(variant_name: str, levels: tuple[str, str], seed: int) -> tuple[float, dict[str, list[float]]]:
+def play(
+    variant_name: str, levels: tuple[str, str], seed: int
+) -> tuple[float, dict[str, list[float]]]:
     """One game; ``levels[0]`` plays seat A.  Returns (A's result, move times per level)."""
     rng_throws = random.Random(seed)
     rngs = (random.Random(seed * 2 + 1), random.Random(seed * 2 + 2))
@@ -74,10 +76,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--quick", action="store_true", help="6 games per pair (a smoke test)")
     parser.add_argument("--variant", action="append", help="repeatable; default: every variant")
-    parser.add_argument("--pair", action="append", help="low:high, repeatable; default: every neighbouring pair")
+    parser.add_argument(
+        "--pair", action="append", help="low:high, repeatable; default: every neighbouring pair"
+    )
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--progress", type=int, default=0, help="print the running score every N games")
-    parser.add_argument("--offset", type=int, default=0, help="first game number (more games, new seeds)")
+    parser.add_argument(
+        "--progress", type=int, default=0, help="print the running score every N games"
+    )
+    parser.add_argument(
+        "--offset", type=int, default=0, help="first game number (more games, new seeds)"
+    )
     args = parser.parse_args(argv)
     games = 6 if args.quick else args.games
     variants = args.variant or list(VARIANTS)
@@ -96,8 +104,10 @@ def main(argv: list[str] | None = None) -> int:
                 results.append(result)
                 if args.progress and len(results) % args.progress == 0 and len(results) < games:
                     m, lo_, hi_ = interval([r for r, _ in results])
-                    print(f"  ... {name} {high} vs {low}: {len(results)} games, {m:.1%} [{lo_:.1%}, {hi_:.1%}]",
-                          flush=True)  # fmt: skip
+                    print(
+                        f"  ... {name} {high} vs {low}: {len(results)} games, {m:.1%} [{lo_:.1%}, {hi_:.1%}]",
+                        flush=True,
+                    )
             scores = [r for r, _ in results]
             for _, t in results:
                 for level, ts in t.items():
@@ -105,10 +115,14 @@ def main(argv: list[str] | None = None) -> int:
             mean, lo, hi = interval(scores)
             holds = lo > 0.5
             ok &= holds
-            print(f"{name:14s} {high:>8s} vs {low:<8s} {len(scores):4d} games  score {mean:6.1%}  "
-                  f"95% [{lo:6.1%}, {hi:6.1%}]  {'ok' if holds else 'NOT ABOVE 50%'}  ({time.time() - start:.0f}s)",
-                  flush=True)  # fmt: skip
-        medians = "  ".join(f"{k} {statistics.median(v) * 1000:.1f}ms" for k, v in times.items() if v)
+            print(
+                f"{name:14s} {high:>8s} vs {low:<8s} {len(scores):4d} games  score {mean:6.1%}  "
+                f"95% [{lo:6.1%}, {hi:6.1%}]  {'ok' if holds else 'NOT ABOVE 50%'}  ({time.time() - start:.0f}s)",
+                flush=True,
+            )
+        medians = "  ".join(
+            f"{k} {statistics.median(v) * 1000:.1f}ms" for k, v in times.items() if v
+        )
         print(f"{name:14s} median time per move: {medians}", flush=True)
     if pool:
         pool.shutdown()

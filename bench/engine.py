@@ -30,8 +30,9 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Protocol
 
 try:
     from senet.engine import VARIANTS, Move, Position, find_variant
@@ -148,8 +149,13 @@ def _gcd(a: int, b: int) -> int:
     return a
 
 
-def playout(engine: Engine, variant: str, rng: random.Random, sample: ThrowSampler,
-            visit: Callable[[State], None] | None = None) -> tuple[int, int]:  # fmt: skip
+def playout(
+    engine: Engine,
+    variant: str,
+    rng: random.Random,
+    sample: ThrowSampler,
+    visit: Callable[[State], None] | None = None,
+) -> tuple[int, int]:
     """One game from the initial position with random throws and uniformly random legal
     moves; returns (moves, throws).  ``visit`` sees every decision position (for sampling)."""
     state = engine.initial(variant)
@@ -243,7 +249,11 @@ def bench_generation(engine: Engine, positions: list[State], seconds: float) -> 
         elapsed = _clock() - start
         passes.append(elapsed / len(positions) * 1e6)
         spent += elapsed
-    return {"positions": len(positions), "passes": len(passes), "us_per_generation": statistics.median(passes)}
+    return {
+        "positions": len(positions),
+        "passes": len(passes),
+        "us_per_generation": statistics.median(passes),
+    }
 
 
 def _ratio(ours: float, theirs: float | None) -> str:
@@ -268,11 +278,24 @@ def _machine() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="time budget per variant (default 2)")
-    parser.add_argument("--quick", action="store_true", help="smoke run: 0.2 s per variant, 200 sample positions")
-    parser.add_argument("--variant", action="append", choices=list(VARIANTS), help="only these variants (repeatable)")
-    parser.add_argument("--engine", choices=list(ENGINES), default="senet", help="engine adapter to measure")
-    parser.add_argument("--seed", type=int, default=2026, help="seed of throws, moves and the position sample")
+    parser.add_argument(
+        "--seconds", type=float, default=2.0, help="time budget per variant (default 2)"
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="smoke run: 0.2 s per variant, 200 sample positions"
+    )
+    parser.add_argument(
+        "--variant",
+        action="append",
+        choices=list(VARIANTS),
+        help="only these variants (repeatable)",
+    )
+    parser.add_argument(
+        "--engine", choices=list(ENGINES), default="senet", help="engine adapter to measure"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=2026, help="seed of throws, moves and the position sample"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
     seconds = 0.2 if args.quick else args.seconds
@@ -286,36 +309,81 @@ def main(argv: Sequence[str] | None = None) -> int:
         positions = sample_positions(engine, variant, sample_size, args.seed + 1)
         gen = bench_generation(engine, positions, seconds * 0.25)
         ref = LUDII.get(variant, {})
-        rows.append({"variant": variant, **play, **gen,
-                     "ludii_playouts_per_s": ref.get("playouts"), "ludii_moves_per_s": ref.get("moves")})  # fmt: skip
+        rows.append(
+            {
+                "variant": variant,
+                **play,
+                **gen,
+                "ludii_playouts_per_s": ref.get("playouts"),
+                "ludii_moves_per_s": ref.get("moves"),
+            }
+        )
     if args.json:
-        print(json.dumps({"engine": engine.name, "machine": _machine(), "seconds": seconds, "rows": rows}, indent=2))
+        print(
+            json.dumps(
+                {"engine": engine.name, "machine": _machine(), "seconds": seconds, "rows": rows},
+                indent=2,
+            )
+        )
         return 0
     print(f"engine: {engine.name}   machine: {_machine()}   budget: {seconds:g} s CPU per variant")
-    head = ("variant", "playouts/s", "moves/s", "moves/game", "µs/legal", "raw po/s", "raw/API",
-            "Ludii po/s", "raw/Ludii", "raw mv/s", "Ludii mv/s", "raw/Ludii")  # fmt: skip
+    head = (
+        "variant",
+        "playouts/s",
+        "moves/s",
+        "moves/game",
+        "µs/legal",
+        "raw po/s",
+        "raw/API",
+        "Ludii po/s",
+        "raw/Ludii",
+        "raw mv/s",
+        "Ludii mv/s",
+        "raw/Ludii",
+    )
     table = [head]
     for r in rows:
-        table.append((
-            r["variant"], f"{r['playouts_per_s']:,.0f}", f"{r['moves_per_s']:,.0f}", f"{r['moves_per_playout']:.0f}",
-            f"{r['us_per_generation']:.2f}",
-            f"{r.get('raw_playouts_per_s', 0):,.0f}", _ratio(r.get("raw_playouts_per_s", 0), r["playouts_per_s"]),
-            f"{r['ludii_playouts_per_s']:,.0f}" if r["ludii_playouts_per_s"] else "—",
-            _ratio(r.get("raw_playouts_per_s", r["playouts_per_s"]), r["ludii_playouts_per_s"]),
-            f"{r.get('raw_moves_per_s', 0):,.0f}",
-            f"{r['ludii_moves_per_s']:,.0f}" if r["ludii_moves_per_s"] else "—",
-            _ratio(r.get("raw_moves_per_s", r["moves_per_s"]), r["ludii_moves_per_s"]),
-        ))  # fmt: skip
+        table.append(
+            (
+                r["variant"],
+                f"{r['playouts_per_s']:,.0f}",
+                f"{r['moves_per_s']:,.0f}",
+                f"{r['moves_per_playout']:.0f}",
+                f"{r['us_per_generation']:.2f}",
+                f"{r.get('raw_playouts_per_s', 0):,.0f}",
+                _ratio(r.get("raw_playouts_per_s", 0), r["playouts_per_s"]),
+                f"{r['ludii_playouts_per_s']:,.0f}" if r["ludii_playouts_per_s"] else "—",
+                _ratio(r.get("raw_playouts_per_s", r["playouts_per_s"]), r["ludii_playouts_per_s"]),
+                f"{r.get('raw_moves_per_s', 0):,.0f}",
+                f"{r['ludii_moves_per_s']:,.0f}" if r["ludii_moves_per_s"] else "—",
+                _ratio(r.get("raw_moves_per_s", r["moves_per_s"]), r["ludii_moves_per_s"]),
+            )
+        )
     widths = [max(len(row[i]) for row in table) for i in range(len(head))]
     for index, row in enumerate(table):
-        print("  ".join(cell.rjust(w) if i else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths))))
+        print(
+            "  ".join(
+                cell.rjust(w) if i else cell.ljust(w)
+                for i, (cell, w) in enumerate(zip(row, widths))
+            )
+        )
         if index == 0:
             print("  ".join("-" * w for w in widths))
-    print("Rates are per CPU second of this process.  moves = decisions (passes included), not throws.")
-    print("playouts/s drives the public Position API (one object per throw and move); raw po/s plays the")
-    print("same rules on the flat integer state (senet.engine.flow.random_playout); raw/API is their same-run ratio.")
-    print("µs/legal = one legal-move generation, median of passes over a fixed sample of reachable positions.")
-    print("Ludii figures are from the issue (Ludii's own random playouts on a comparable machine), not measured")
+    print(
+        "Rates are per CPU second of this process.  moves = decisions (passes included), not throws."
+    )
+    print(
+        "playouts/s drives the public Position API (one object per throw and move); raw po/s plays the"
+    )
+    print(
+        "same rules on the flat integer state (senet.engine.flow.random_playout); raw/API is their same-run ratio."
+    )
+    print(
+        "µs/legal = one legal-move generation, median of passes over a fixed sample of reachable positions."
+    )
+    print(
+        "Ludii figures are from the issue (Ludii's own random playouts on a comparable machine), not measured"
+    )
     print("in this run: the ratio compares two programs across runs, not a same-run measurement.")
     return 0
 

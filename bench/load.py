@@ -31,7 +31,6 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import httpx  # noqa: E402
 import websockets  # noqa: E402
-
 from support.servers import free_port, postgres_server, redis_server  # noqa: E402
 from support.wsbots import Bot, create_friend_game  # noqa: E402
 
@@ -53,8 +52,10 @@ def figures(name: str, latencies: list[float], seconds: float) -> dict[str, floa
         "p95_ms": pct(latencies, 0.95) * 1000,
         "p99_ms": pct(latencies, 0.99) * 1000,
     }
-    print(f"{name:>12}: {len(latencies)} actions in {seconds:.0f} s = {out['actions_per_s']:.0f}/s; "
-          f"latency p50 {out['p50_ms']:.1f} ms, p95 {out['p95_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms")  # fmt: skip
+    print(
+        f"{name:>12}: {len(latencies)} actions in {seconds:.0f} s = {out['actions_per_s']:.0f}/s; "
+        f"latency p50 {out['p50_ms']:.1f} ms, p95 {out['p95_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms"
+    )
     return out
 
 
@@ -112,27 +113,47 @@ class CpuMeter:
         return total
 
     def read(self) -> dict[str, float]:
-        out = {name: sum((_proc_stat(pid) or (0, 0.0))[1] for pid in pids) for name, pids in self.parts.items()}
+        out = {
+            name: sum((_proc_stat(pid) or (0, 0.0))[1] for pid in pids)
+            for name, pids in self.parts.items()
+        }
         out["bots"] = time.process_time()
         if self.pg_port:
             out["postgres"] = self._postgres()
         return out
 
 
-def cpu_report(before: dict[str, float], after: dict[str, float], actions: int, seconds: float) -> None:
+def cpu_report(
+    before: dict[str, float], after: dict[str, float], actions: int, seconds: float
+) -> None:
     parts = {k: after[k] - before[k] for k in after}
     per = ", ".join(f"{k} {v / max(actions, 1) * 1000:.2f}" for k, v in parts.items())
     busy = sum(v for v in parts.values() if v == v)
-    print(f"  CPU per action (ms): {per}; all parts {busy / max(actions, 1) * 1000:.2f} ms; "
-          f"{busy / seconds:.2f} of {os.cpu_count()} cores busy with the benchmark")  # fmt: skip
+    print(
+        f"  CPU per action (ms): {per}; all parts {busy / max(actions, 1) * 1000:.2f} ms; "
+        f"{busy / seconds:.2f} of {os.cpu_count()} cores busy with the benchmark"
+    )
 
 
 # ---------------------------------------------------------------------- the senet servers
-def start_site(port: int, database_url: str, broadcast_url: str, log: Path) -> subprocess.Popen[bytes]:
-    env = dict(os.environ, DATABASE_URL=database_url, BROADCAST_URL=broadcast_url, PYTHONUNBUFFERED="1",
-               SENET_DB_POOL=os.environ.get("SENET_DB_POOL", "15"), SENET_RATE_LIMITS="off")  # fmt: skip
-    proc = subprocess.Popen([sys.executable, "-m", "senet.cli", "serve", "--port", str(port), "--log-level", "warning"],
-                            cwd=ROOT, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)  # fmt: skip
+def start_site(
+    port: int, database_url: str, broadcast_url: str, log: Path
+) -> subprocess.Popen[bytes]:
+    env = dict(
+        os.environ,
+        DATABASE_URL=database_url,
+        BROADCAST_URL=broadcast_url,
+        PYTHONUNBUFFERED="1",
+        SENET_DB_POOL=os.environ.get("SENET_DB_POOL", "15"),
+        SENET_RATE_LIMITS="off",
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "senet.cli", "serve", "--port", str(port), "--log-level", "warning"],
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("ab"),
+        stderr=subprocess.STDOUT,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -145,9 +166,15 @@ def start_site(port: int, database_url: str, broadcast_url: str, log: Path) -> s
     raise RuntimeError("server did not start")
 
 
-async def run_senet(ports: list[int], games: int, duration: float, think: float,
-                    meter: CpuMeter, timeline: bool = False,
-                    connect_rate: float = 200.0) -> tuple[list[float], float, dict]:  # fmt: skip
+async def run_senet(
+    ports: list[int],
+    games: int,
+    duration: float,
+    think: float,
+    meter: CpuMeter,
+    timeline: bool = False,
+    connect_rate: float = 200.0,
+) -> tuple[list[float], float, dict]:
     http_bases = [f"http://127.0.0.1:{p}" for p in ports]
     ws_bases = [f"ws://127.0.0.1:{p}" for p in ports]
     limits = httpx.Limits(max_connections=50)
@@ -155,9 +182,13 @@ async def run_senet(ports: list[int], games: int, duration: float, think: float,
 
     async def make(i: int):
         async with sem:
-            for attempt in range(5):  # a kept-alive connection the server closed meanwhile: ask again
+            for attempt in range(
+                5
+            ):  # a kept-alive connection the server closed meanwhile: ask again
                 try:
-                    return await create_friend_game(http, http_bases[i % 2], http_bases[(i + 1) % 2])
+                    return await create_friend_game(
+                        http, http_bases[i % 2], http_bases[(i + 1) % 2]
+                    )
                 except httpx.TransportError:
                     if attempt == 4:
                         raise
@@ -173,10 +204,22 @@ async def run_senet(ports: list[int], games: int, duration: float, think: float,
         sent_at: dict[int, float] = {}
         for seat in (0, 1):
             home = (i + seat) % 2  # the two players of a game are on different processes
-            bots.append(Bot(s.game_id, seat, s.tokens[seat], [ws_bases[home], ws_bases[1 - home]], sent_at, think,
-                            random.Random(rng.random()), idle_sync=30.0))  # fmt: skip
+            bots.append(
+                Bot(
+                    s.game_id,
+                    seat,
+                    s.tokens[seat],
+                    [ws_bases[home], ws_bases[1 - home]],
+                    sent_at,
+                    think,
+                    random.Random(rng.random()),
+                    idle_sync=30.0,
+                )
+            )
     start = time.perf_counter()
-    ramp = len(bots) / connect_rate  # bots connect at a bounded rate: a herd of 2N handshakes is not what is measured
+    ramp = (
+        len(bots) / connect_rate
+    )  # bots connect at a bounded rate: a herd of 2N handshakes is not what is measured
     settle = ramp + 5.0  # measured from here: everyone connected, and 5 s more
     deadline = time.monotonic() + settle + duration
     cpu: dict[str, dict[str, float]] = {}
@@ -189,6 +232,7 @@ async def run_senet(ports: list[int], games: int, duration: float, think: float,
         cpu["end"]["at"] = time.perf_counter()
 
     sampler = asyncio.create_task(sample_cpu())
+
     async def run_bot(k: int, bot: Bot) -> None:
         await asyncio.sleep(k / connect_rate)
         await bot.run(deadline)
@@ -213,8 +257,10 @@ async def run_senet(ports: list[int], games: int, duration: float, think: float,
                 windows.setdefault(int((t - start) // 5), []).append(lat)
         for w in sorted(windows):
             v = windows[w]
-            print(f"    {w * 5:3d}-{w * 5 + 5:3d} s: {len(v):5d} actions, p50 {pct(v, 0.5) * 1e3:7.1f} ms, "
-                  f"p99 {pct(v, 0.99) * 1e3:7.1f} ms, max {max(v) * 1e3:7.1f} ms")  # fmt: skip
+            print(
+                f"    {w * 5:3d}-{w * 5 + 5:3d} s: {len(v):5d} actions, p50 {pct(v, 0.5) * 1e3:7.1f} ms, "
+                f"p99 {pct(v, 0.99) * 1e3:7.1f} ms, max {max(v) * 1e3:7.1f} ms"
+            )
     info = {
         "finished": sum(1 for b in bots if b.outcome is not None) // 2,
         "reconnects": sum(b.reconnects for b in bots),
@@ -224,7 +270,9 @@ async def run_senet(ports: list[int], games: int, duration: float, think: float,
         "stalls": sum(b.stalls for b in bots),
         "why": collections.Counter(e for b in bots for e in b.errors).most_common(4),
     }
-    print(f"bots connected at {connect_rate:.0f}/s over {ramp:.1f} s; measured from {settle:.1f} s for {seconds:.0f} s")
+    print(
+        f"bots connected at {connect_rate:.0f}/s over {ramp:.1f} s; measured from {settle:.1f} s for {seconds:.0f} s"
+    )
     return latencies, seconds, info
 
 
@@ -255,8 +303,9 @@ async def relay_server(port: int) -> None:
         await asyncio.Future()
 
 
-async def run_relay(ports: list[int], pairs: int, duration: float, think: float,
-                    connect_rate: float = 200.0) -> tuple[list[float], float]:  # fmt: skip
+async def run_relay(
+    ports: list[int], pairs: int, duration: float, think: float, connect_rate: float = 200.0
+) -> tuple[list[float], float]:
     """The same pairs, pacing, connection ramp and measured span as :func:`run_senet`."""
     latencies: list[float] = []
     start = time.perf_counter()
@@ -273,7 +322,7 @@ async def run_relay(ports: list[int], pairs: int, duration: float, think: float,
             while time.monotonic() < deadline:
                 try:
                     raw = await asyncio.wait_for(ws.recv(), max(0.01, deadline - time.monotonic()))
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     return
                 now = time.perf_counter()
                 sent = json.loads(raw)["t"]
@@ -295,13 +344,21 @@ async def run_relay(ports: list[int], pairs: int, duration: float, think: float,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--duration", type=float, default=60.0,
-                        help="seconds of measured play (each part), after the connection ramp and 5 s more")
-    parser.add_argument("--think", type=float, default=5.0, help="mean pause before a move, seconds (a human pace)")
+    parser.add_argument(
+        "--duration",
+        type=float,
+        default=60.0,
+        help="seconds of measured play (each part), after the connection ramp and 5 s more",
+    )
+    parser.add_argument(
+        "--think", type=float, default=5.0, help="mean pause before a move, seconds (a human pace)"
+    )
     parser.add_argument("--database-url", default=None, help="PostgreSQL URL (default: start one)")
     parser.add_argument("--broadcast-url", default=None, help="Redis URL (default: start one)")
     parser.add_argument("--timeline", action="store_true", help="latency per 5-second window")
-    parser.add_argument("--connect-rate", type=float, default=50.0, help="bot connections opened per second")
+    parser.add_argument(
+        "--connect-rate", type=float, default=50.0, help="bot connections opened per second"
+    )
     parser.add_argument("--no-relay", action="store_true", help="skip the bare relay baseline")
     parser.add_argument("--relay-server", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -312,8 +369,10 @@ def main() -> None:
     duration = max(10.0, min(args.duration, MAX_DURATION))
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 8 * games + 1000)), hard))
-    print(f"bench/load.py: {games} games, {duration:.0f} s of play, think {args.think} s, {os.cpu_count()} cores, "
-          f"load average before {os.getloadavg()[0]:.1f}")  # fmt: skip
+    print(
+        f"bench/load.py: {games} games, {duration:.0f} s of play, think {args.think} s, {os.cpu_count()} cores, "
+        f"load average before {os.getloadavg()[0]:.1f}"
+    )
     from contextlib import ExitStack
 
     logdir = ROOT / "test-artifacts" / "bench-load"
@@ -325,25 +384,40 @@ def main() -> None:
         ports = [free_port(), free_port()]
         procs = [start_site(p, db, bc, logdir / f"site{i}.log") for i, p in enumerate(ports)]
         redis_pids = [redis.process.pid] if redis is not None and redis.process is not None else []
-        pg_port = int(db.rsplit(":", 1)[1].split("/")[0]) if db.startswith("postgresql") and not args.database_url else None
+        pg_port = (
+            int(db.rsplit(":", 1)[1].split("/")[0])
+            if db.startswith("postgresql") and not args.database_url
+            else None
+        )
         meter = CpuMeter({"servers": [p.pid for p in procs], "redis": redis_pids}, pg_port)
         try:
-            lat, seconds, info = asyncio.run(run_senet(ports, games, duration, args.think, meter, args.timeline, args.connect_rate))
+            lat, seconds, info = asyncio.run(
+                run_senet(
+                    ports, games, duration, args.think, meter, args.timeline, args.connect_rate
+                )
+            )
         finally:
             for p in procs:
                 p.terminate()
                 p.wait(10)
-        print(f"games finished {info['finished']}, events {info['events']}, reconnects {info['reconnects']}, "
-              f"stale {info['stale']}, stalls {info['stalls']}, bot errors {info['errors']} {info['why'] or ''}")  # fmt: skip
+        print(
+            f"games finished {info['finished']}, events {info['events']}, reconnects {info['reconnects']}, "
+            f"stale {info['stale']}, stalls {info['stalls']}, bot errors {info['errors']} {info['why'] or ''}"
+        )
         senet = figures("senet", lat, seconds)
         if not args.no_relay:
             rports = [free_port(), free_port()]
-            relays = [subprocess.Popen([sys.executable, __file__, "--relay-server", str(p)]) for p in rports]
+            relays = [
+                subprocess.Popen([sys.executable, __file__, "--relay-server", str(p)])
+                for p in rports
+            ]
             time.sleep(1.5)
             relay_meter = CpuMeter({"relays": [r.pid for r in relays]}, None)
             try:
                 before = relay_meter.read()
-                rlat, rseconds = asyncio.run(run_relay(rports, games, duration, args.think, args.connect_rate))
+                rlat, rseconds = asyncio.run(
+                    run_relay(rports, games, duration, args.think, args.connect_rate)
+                )
                 after = relay_meter.read()
             finally:
                 for r in relays:
@@ -351,9 +425,14 @@ def main() -> None:
                     r.wait(10)
             relay = figures("bare relay", rlat, rseconds)
             cpu_report(before, after, len(rlat), rseconds)
-            print("ratio senet/relay: " + ", ".join(
-                f"{k} {senet[k] / relay[k]:.2f}x" for k in ("actions_per_s", "p50_ms", "p95_ms", "p99_ms") if relay[k]
-            ))  # fmt: skip
+            print(
+                "ratio senet/relay: "
+                + ", ".join(
+                    f"{k} {senet[k] / relay[k]:.2f}x"
+                    for k in ("actions_per_s", "p50_ms", "p95_ms", "p99_ms")
+                    if relay[k]
+                )
+            )
     target = senet["p99_ms"] < 100
     print(f"target (p99 < 100 ms at {games} games): {'met' if target else 'NOT met'}")
 

@@ -33,7 +33,13 @@ async def run(storage: Storage, label: str, appends: int, concurrency: int) -> d
     ids = [f"{label}-{i}" for i in range(concurrency)]
     for game_id in ids:
         await storage.create_game(
-            {"id": game_id, "variant": "standard", "mode": "friend", "secret": "0" * 64, "commitment": "0" * 64},
+            {
+                "id": game_id,
+                "variant": "standard",
+                "mode": "friend",
+                "secret": "0" * 64,
+                "commitment": "0" * 64,
+            },
             [],
         )
     latencies: list[float] = []
@@ -42,7 +48,10 @@ async def run(storage: Storage, label: str, appends: int, concurrency: int) -> d
     async def play(game_id: str) -> None:
         ply = 0
         for _ in range(per_game):
-            batch = [StoredAction(ply, "move", 0, "9-12"), StoredAction(ply + 1, "throw", 1, "3", 7)]
+            batch = [
+                StoredAction(ply, "move", 0, "9-12"),
+                StoredAction(ply + 1, "throw", 1, "3", 7),
+            ]
             t = time.perf_counter()
             await storage.append(game_id, ply, batch)
             latencies.append(time.perf_counter() - t)
@@ -53,8 +62,12 @@ async def run(storage: Storage, label: str, appends: int, concurrency: int) -> d
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     latencies.sort()
     n = len(latencies)
-    return {"per_s": n / wall, "p50_ms": latencies[n // 2] * 1e3, "p99_ms": latencies[int(n * 0.99)] * 1e3,
-            "cpu_ms": cpu / n * 1e3}  # fmt: skip
+    return {
+        "per_s": n / wall,
+        "p50_ms": latencies[n // 2] * 1e3,
+        "p99_ms": latencies[int(n * 0.99)] * 1e3,
+        "cpu_ms": cpu / n * 1e3,
+    }
 
 
 async def main_async(url: str, appends: int, concurrency: int, rounds: int) -> None:
@@ -72,11 +85,15 @@ async def main_async(url: str, appends: int, concurrency: int, rounds: int) -> N
         await storage.close()
     best = {label: max(rs, key=lambda x: x["per_s"]) for label, rs in results.items()}
     for label, f in best.items():
-        print(f"{label:>14}: {f['per_s']:7.0f} appends/s  p50 {f['p50_ms']:.2f} ms  p99 {f['p99_ms']:.2f} ms  "
-              f"client CPU {f['cpu_ms']:.3f} ms/append")  # fmt: skip
+        print(
+            f"{label:>14}: {f['per_s']:7.0f} appends/s  p50 {f['p50_ms']:.2f} ms  p99 {f['p99_ms']:.2f} ms  "
+            f"client CPU {f['cpu_ms']:.3f} ms/append"
+        )
     a, b = best["one statement"], best["transaction"]
-    print(f"one statement / transaction: throughput {a['per_s'] / b['per_s']:.2f}x, p50 {a['p50_ms'] / b['p50_ms']:.2f}x, "
-          f"client CPU {a['cpu_ms'] / b['cpu_ms']:.2f}x  (best of {rounds} alternating rounds)")  # fmt: skip
+    print(
+        f"one statement / transaction: throughput {a['per_s'] / b['per_s']:.2f}x, p50 {a['p50_ms'] / b['p50_ms']:.2f}x, "
+        f"client CPU {a['cpu_ms'] / b['cpu_ms']:.2f}x  (best of {rounds} alternating rounds)"
+    )
 
 
 def main() -> None:
@@ -88,7 +105,11 @@ def main() -> None:
     args = parser.parse_args()
     with ExitStack() as stack:
         url = args.database_url or stack.enter_context(postgres_server())
-        asyncio.run(main_async(url, max(args.concurrency, args.appends), max(1, args.concurrency), args.rounds))
+        asyncio.run(
+            main_async(
+                url, max(args.concurrency, args.appends), max(1, args.concurrency), args.rounds
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -19,7 +19,9 @@ from . import __version__
 
 #: command name -> the module whose ``COMMANDS`` has it
 COMMAND_MODULES: dict[str, str] = {
-    **dict.fromkeys(("variants", "rules", "moves", "play", "replay", "simulate"), "senet.cli_engine"),
+    **dict.fromkeys(
+        ("variants", "rules", "moves", "play", "replay", "simulate"), "senet.cli_engine"
+    ),
     **dict.fromkeys(("solve", "review"), "senet.ai.cli"),
     **dict.fromkeys(("serve", "migrate"), "senet.web.cli"),
     "verify": "senet.service.cli",

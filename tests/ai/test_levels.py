@@ -12,14 +12,32 @@ from senet.engine import VARIANTS, Game, Move, Position
 
 # One position for each kind of decision, with the moves the rules allow there.
 DECISIONS = {
-    "water choice (owner on turn)": ("kendall ..B......./........../......A..B A - pending=water", {"risk", "return"}),
-    "water choice (owner not on turn)": ("kendall ..B......./........../......A..B B - pending=water", {"risk", "return"}),
+    "water choice (owner on turn)": (
+        "kendall ..B......./........../......A..B A - pending=water",
+        {"risk", "return"},
+    ),
+    "water choice (owner not on turn)": (
+        "kendall ..B......./........../......A..B B - pending=water",
+        {"risk", "return"},
+    ),
     "drowning piece: only a 4 saves it": ("kendall ..B......./........../......A..B A 2", {"pass"}),
-    "fate move of the seat on turn": ("adelaida B........./........../.....A.... A 3 pending=fate", {"26-29"}),
-    "fate move of a swapped piece (not on turn)": ("adelaida .B......../........../.....A.... B 3 pending=fate", {"26-29"}),
-    "revival or a move": ("adelaida ....A...../........../.......A.B A 2 drowned=1/0", {"5-7", "revive"}),
+    "fate move of the seat on turn": (
+        "adelaida B........./........../.....A.... A 3 pending=fate",
+        {"26-29"},
+    ),
+    "fate move of a swapped piece (not on turn)": (
+        "adelaida .B......../........../.....A.... B 3 pending=fate",
+        {"26-29"},
+    ),
+    "revival or a move": (
+        "adelaida ....A...../........../.......A.B A 2 drowned=1/0",
+        {"5-7", "revive"},
+    ),
     "pass": ("kendall .B......../........../......A... A 2", {"pass"}),
-    "bell capture or move": ("bell .........A/.........A/.B........ A 2 captured=2/4", {"10-12", "20-22"}),
+    "bell capture or move": (
+        "bell .........A/.........A/.B........ A 2 captured=2/4",
+        {"10-12", "20-22"},
+    ),
     "standard bear-off choice": ("standard ........../........../......A.BA A 3", None),
 }
 
@@ -62,7 +80,10 @@ def test_levels_play_legal_games_and_the_same_seed_gives_the_same_play(variant: 
         first = _play(variant, (low.key, high.key), seed=11)
         assert first == _play(variant, (low.key, high.key), seed=11)
     # Randomised levels do depend on the seed (otherwise the seed test above proves nothing).
-    games = {tuple(_play(variant, ("beginner", "beginner"), seed=s, max_plies=30)[1::2]) for s in (1, 2, 3)}
+    games = {
+        tuple(_play(variant, ("beginner", "beginner"), seed=s, max_plies=30)[1::2])
+        for s in (1, 2, 3)
+    }
     assert len(games) > 1
 
 

@@ -59,7 +59,9 @@ def test_review_of_a_whole_record_has_a_row_per_move() -> None:
 
 
 def test_solve_command_prints_every_move() -> None:
-    result = CliRunner().invoke(solve_cmd, ["--variant", "kendall", "--position", ENDGAME.split(" ", 1)[1]])
+    result = CliRunner().invoke(
+        solve_cmd, ["--variant", "kendall", "--position", ENDGAME.split(" ", 1)[1]]
+    )
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert any("20-21" in ln and "best" in ln for ln in lines)
@@ -67,7 +69,9 @@ def test_solve_command_prints_every_move() -> None:
 
 
 def test_solve_command_refuses_a_position_too_large() -> None:
-    result = CliRunner().invoke(solve_cmd, ["-p", "standard ABABABABAB/........../.......... A 1", "--max-states", "500"])
+    result = CliRunner().invoke(
+        solve_cmd, ["-p", "standard ABABABABAB/........../.......... A 1", "--max-states", "500"]
+    )
     assert result.exit_code != 0 and "not a solvable endgame" in result.output
 
 

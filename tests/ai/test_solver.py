@@ -49,12 +49,15 @@ def test_bell_draw_is_worth_a_half() -> None:
     assert solve(pos) == pytest.approx(0.5, abs=1e-12)
 
 
-@pytest.mark.parametrize("fen", [
-    "bell ........../.......AB./.B...A.... A 2 captured=3/3",
-    "adelaida ........../........../.......AB. A 1 drowned=0/1",
-    "kendall ........../........B./....A.A..B A 1",
-    "standard ........../........../....A.B.AB A 1",
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "bell ........../.......AB./.B...A.... A 2 captured=3/3",
+        "adelaida ........../........../.......AB. A 1 drowned=0/1",
+        "kendall ........../........B./....A.A..B A 1",
+        "standard ........../........../....A.B.AB A 1",
+    ],
+)
 def test_every_solved_value_satisfies_the_bellman_equations(fen: str) -> None:
     """Recomputed through the Position API (not the solver's arrays): a chance node is the
     average of its throws, a decision the best move for whoever decides."""
@@ -67,7 +70,9 @@ def test_every_solved_value_satisfies_the_bellman_equations(fen: str) -> None:
         if done is not None:
             expected = done
         elif p.is_chance():
-            expected = sum(float(pr) * solution.value(p.apply_throw(n)) for n, pr in p.chance_outcomes())
+            expected = sum(
+                float(pr) * solution.value(p.apply_throw(n)) for n, pr in p.chance_outcomes()
+            )
         else:
             vals = [solution.value(p._play(m)) for m in p.legal_moves()]
             expected = max(vals) if p.decider == 0 else min(vals)

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from senet.ai import choose_move, searcher_for, find_level
+from senet.ai import choose_move, find_level, searcher_for
 from senet.ai.solver import TooLarge, _enumerate_positions, _enumerate_raw, solve_many
 from senet.ai.tables import TABLE_SPECS, build, seeds, table_for
 from senet.engine import VARIANTS, Position, find_variant
@@ -23,11 +23,20 @@ def _random_endgames(name: str, count: int, seed: int) -> list[Position]:
     while len(out) < count:
         k = (rng.randint(1, 2), rng.randint(1, 2))
         cells = rng.sample(range(20, 31), k[0] + k[1])
-        captured = (variant.pieces - k[0] - 1, variant.pieces - k[1] - 1) if variant.scoring == "points" else (0, 0)
+        captured = (
+            (variant.pieces - k[0] - 1, variant.pieces - k[1] - 1)
+            if variant.scoring == "points"
+            else (0, 0)
+        )
         throw = rng.choice((0,) + variant.instrument.values)
         try:
-            pos = Position.from_parts(variant, (cells[: k[0]], cells[k[0] :]), turn=rng.randint(0, 1),
-                                      throw=throw, captured=captured)  # fmt: skip
+            pos = Position.from_parts(
+                variant,
+                (cells[: k[0]], cells[k[0] :]),
+                turn=rng.randint(0, 1),
+                throw=throw,
+                captured=captured,
+            )
         except ValueError:
             continue
         if not pos.is_over():
@@ -54,12 +63,15 @@ def test_raw_enumeration_builds_the_same_graph_and_values_as_the_position_path(n
     assert checked >= 3
 
 
-@pytest.mark.parametrize("fen, expected", [
-    ("standard ........../........../........BA A -", 12 / 17),
-    ("standard ........../........../........BA B -", 1 - 8 / 17),
-    ("kendall ........../........../......A.B. A - pending=water", 5 / 53),
-    ("bell ........../........../........BA A - captured=1/1", 0.5),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "fen, expected",
+    [
+        ("standard ........../........../........BA A -", 12 / 17),
+        ("standard ........../........../........BA B -", 1 - 8 / 17),
+        ("kendall ........../........../......A.B. A - pending=water", 5 / 53),
+        ("bell ........../........../........BA A - captured=1/1", 0.5),
+    ],
+)
 def test_both_paths_give_the_hand_worked_values(fen: str, expected: float) -> None:
     pos = Position.from_fen(fen)
     for raw in (True, False):
@@ -144,12 +156,15 @@ def test_known_large_states_stop_the_enumeration_early() -> None:
     assert variant.name == "standard"
 
 
-@pytest.mark.parametrize("fen", [
-    "kendall ........../........../......A.B. A - pending=water",  # the House of Water choice
-    "kendall ........../........../......A..B A 2",  # a drowning piece: only a 4 saves it (pass)
-    "kendall ........../.........A/........BA A 1",  # a real choice, bearing off is the mistake
-    "standard ........../........../..B.A...A. A 1",
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "kendall ........../........../......A.B. A - pending=water",  # the House of Water choice
+        "kendall ........../........../......A..B A 2",  # a drowning piece: only a 4 saves it (pass)
+        "kendall ........../.........A/........BA A 1",  # a real choice, bearing off is the mistake
+        "standard ........../........../..B.A...A. A 1",
+    ],
+)
 def test_master_answers_table_decisions_with_an_optimal_legal_move(fen: str) -> None:
     pos = Position.from_fen(fen)
     table = table_for(pos.variant)

@@ -13,7 +13,9 @@ BENCH = Path(__file__).resolve().parents[2] / "bench" / "engine.py"
 
 
 def test_quick_run_prints_a_row_per_variant():
-    done = subprocess.run([sys.executable, str(BENCH), "--quick"], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--quick"], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     for name in VARIANTS:
@@ -26,9 +28,15 @@ def test_quick_run_prints_a_row_per_variant():
 
 
 def test_json_and_single_variant():
-    done = subprocess.run([sys.executable, str(BENCH), "--seconds", "0.05", "--variant", "bell", "--json"],
-                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--seconds", "0.05", "--variant", "bell", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     data = json.loads(done.stdout)
     assert [row["variant"] for row in data["rows"]] == ["bell"]
     row = data["rows"][0]
-    assert row["games"] >= 1 and row["us_per_generation"] > 0 and row["ludii_playouts_per_s"] == 2300
+    assert (
+        row["games"] >= 1 and row["us_per_generation"] > 0 and row["ludii_playouts_per_s"] == 2300
+    )

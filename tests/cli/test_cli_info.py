@@ -13,7 +13,7 @@ def test_variants_lists_every_variant_with_its_facts(run):
     result = run("variants")
     assert result.exit_code == 0
     for v in VARIANTS.values():
-        line = next(l for l in result.output.splitlines() if l.startswith(v.name + " "))
+        line = next(s for s in result.output.splitlines() if s.startswith(v.name + " "))
         assert v.title("en") in line and str(v.pieces) in line and v.instrument.name in line
         for alias in v.aliases:
             assert alias in line

@@ -28,11 +28,15 @@ def test_an_engine_command_imports_neither_numpy_nor_the_web_stack() -> None:
         "print(json.dumps([m in sys.modules for m in ('numpy', 'fastapi', 'sqlalchemy', 'senet.ai')]), file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert json.loads(done.stderr.strip().splitlines()[-1]) == [False, False, False, False], done.stderr
+    assert json.loads(done.stderr.strip().splitlines()[-1]) == [False, False, False, False], (
+        done.stderr
+    )
 
 
 def test_every_command_is_reachable_through_the_group() -> None:
-    done = subprocess.run([sys.executable, "-m", "senet.cli", "--help"], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "senet.cli", "--help"], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0
     for name in COMMAND_MODULES:
         assert f"  {name} " in done.stdout

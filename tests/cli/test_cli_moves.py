@@ -20,7 +20,9 @@ def test_json_moves_after_a_throw(run):
     assert data["moves"][0]["capture"] is True and data["moves"][-1]["capture"] is False
     position = Position.from_fen(data["position"])
     for item in data["moves"]:  # every result is the engine's own position after the move
-        assert Position.from_fen(item["result"]) == position.apply(position.legal_moves()[data["moves"].index(item)])
+        assert Position.from_fen(item["result"]) == position.apply(
+            position.legal_moves()[data["moves"].index(item)]
+        )
 
 
 def test_text_moves_numbered_with_capture_marks(run):
@@ -41,8 +43,15 @@ def test_chance_node_lists_exact_odds(run):
     data = json.loads(run("moves", "--position", INITIAL, "--json").output)
     assert data["decider"] is None
     assert [(c["throw"], c["probability"]) for c in data["chance"]] == [
-        (1, "1/4"), (2, "3/8"), (3, "1/4"), (4, "1/16"), (5, "1/16")]  # fmt: skip
-    text = run("moves", "--position", "bell " + "AB" * 5 + "/" + "AB" * 5 + "/.......... A -").output
+        (1, "1/4"),
+        (2, "3/8"),
+        (3, "1/4"),
+        (4, "1/16"),
+        (5, "1/16"),
+    ]
+    text = run(
+        "moves", "--position", "bell " + "AB" * 5 + "/" + "AB" * 5 + "/.......... A -"
+    ).output
     assert "(4)    1/4" in text
 
 
@@ -53,7 +62,9 @@ def test_water_choice_needs_no_throw(run):
 
 
 def test_finished_game(run):
-    data = json.loads(run("moves", "--position", "standard ........../........../.........B A -", "--json").output)
+    data = json.loads(
+        run("moves", "--position", "standard ........../........../.........B A -", "--json").output
+    )
     assert data["moves"] == [] and data["outcome"]["result"] == "A"
 
 
@@ -66,7 +77,9 @@ def test_bad_position_names_the_column(run):
 
 def test_unknown_variant_in_position(run):
     result = run("moves", "--position", "chess ABABABABAB/........../.......... A -")
-    assert result.exit_code != 0 and "unknown variant" in result.stderr and "column 1" in result.stderr
+    assert (
+        result.exit_code != 0 and "unknown variant" in result.stderr and "column 1" in result.stderr
+    )
 
 
 def test_illegal_throw(run):
@@ -80,12 +93,20 @@ def test_throw_on_a_position_that_has_one(run):
 
 
 def test_real_subprocess(senet_exe):
-    ok = subprocess.run([senet_exe, "moves", "--position", INITIAL, "--throw", "5", "--json"],
-                        capture_output=True, text=True, timeout=60)  # fmt: skip
+    ok = subprocess.run(
+        [senet_exe, "moves", "--position", INITIAL, "--throw", "5", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert ok.returncode == 0, ok.stderr
     assert json.loads(ok.stdout)["decider"] == "A"
-    bad = subprocess.run([senet_exe, "moves", "--position", "standard ABAB/x A -"],
-                         capture_output=True, text=True, timeout=60)  # fmt: skip
+    bad = subprocess.run(
+        [senet_exe, "moves", "--position", "standard ABAB/x A -"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode != 0
     assert "column" in bad.stderr and "Traceback" not in bad.stderr
 
@@ -98,6 +119,8 @@ def test_space_around_a_pasted_position_is_forgiven(run):
 
 
 def test_impossible_position_is_one_line(run):
-    result = run("moves", "--position", "kendall BB......../........../......A... A 3 pending=water")
+    result = run(
+        "moves", "--position", "kendall BB......../........../......A... A 3 pending=water"
+    )
     assert result.exit_code == 1 and "impossible position" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1

@@ -14,11 +14,13 @@ NEAR_END = "standard ........../........../........AB A -"
 
 def _record(output: str) -> str:
     """The record printed at the end of a game (everything from its first tag)."""
-    return output[output.rindex('[Event "senet play"]'):]
+    return output[output.rindex('[Event "senet play"]') :]
 
 
 def test_play_to_the_end_from_a_position(run):
-    result = run("play", "--position", NEAR_END, "--seed", "1", "--opponent", "greedy", input="1\n" * 20)
+    result = run(
+        "play", "--position", NEAR_END, "--seed", "1", "--opponent", "greedy", input="1\n" * 20
+    )
     assert result.exit_code == 0, result.output
     assert "Result: " in result.output
     record = parse_record(_record(result.output))  # the printed record is valid and replays
@@ -28,7 +30,9 @@ def test_play_to_the_end_from_a_position(run):
 
 
 def test_play_whole_game_by_numbers(run):
-    result = run("play", "--variant", "bell", "--seed", "5", "--opponent", "random", input="1\n" * 400)
+    result = run(
+        "play", "--variant", "bell", "--seed", "5", "--opponent", "random", input="1\n" * 400
+    )
     assert result.exit_code == 0
     assert "Result: " in result.output and "Game over" in result.output
 
@@ -49,8 +53,10 @@ def test_commands_notation_undo_record_help_quit(run):
 
 
 def test_undo_pops_back_over_the_opponents_moves(run):
-    out = run("play", "--seed", "3", "--opponent", "greedy", input="1\n2\nundo\nrecord\nquit\n").output
-    record = out[out.rindex('[Event "senet play"]'):]
+    out = run(
+        "play", "--seed", "3", "--opponent", "greedy", input="1\n2\nundo\nrecord\nquit\n"
+    ).output
+    record = out[out.rindex('[Event "senet play"]') :]
     # after the undo the record ends at A's second decision: its throw stands, its move is gone
     turns = [line for line in record.splitlines() if line[:1].isdigit()]
     assert turns[-1] == "3. A: (4)"
@@ -60,8 +66,19 @@ def test_same_seed_same_game(run):
     args = ("play", "--seed", "11", "--opponent", "random", "--variant", "kendall")
     first = run(*args, input="1\n" * 30 + "quit\n").output
     assert first == run(*args, input="1\n" * 30 + "quit\n").output
-    assert first != run("play", "--seed", "12", "--opponent", "random", "--variant", "kendall",
-                        input="1\n" * 30 + "quit\n").output  # fmt: skip
+    assert (
+        first
+        != run(
+            "play",
+            "--seed",
+            "12",
+            "--opponent",
+            "random",
+            "--variant",
+            "kendall",
+            input="1\n" * 30 + "quit\n",
+        ).output
+    )
 
 
 def test_seat_b_lets_the_computer_open(run):
@@ -82,7 +99,11 @@ def test_end_of_input_leaves_the_game_cleanly(run):
 
 def test_errors_are_one_line(run):
     bad = run("play", "--opponent", "grandmaster")
-    assert bad.exit_code != 0 and "unknown player 'grandmaster'" in bad.stderr and "greedy" in bad.stderr
+    assert (
+        bad.exit_code != 0
+        and "unknown player 'grandmaster'" in bad.stderr
+        and "greedy" in bad.stderr
+    )
     assert run("play", "--variant", "go").exit_code != 0
     clash = run("play", "--variant", "bell", "--position", NEAR_END)
     assert clash.exit_code != 0 and "disagrees" in clash.stderr
@@ -116,8 +137,13 @@ def test_opponent_list_and_level_objects(run, monkeypatch):
     fake.LEVELS = (Level("beginner"), Level("master"))
     fake.choose_move = lambda position, level, rng: position.legal_moves()[0]
     monkeypatch.setitem(sys.modules, "senet.ai", fake)
-    assert run("play", "--opponent", "list").output.strip() == "opponents: human, random, greedy, beginner, master"
-    data = run("simulate", "--players", "beginner,random", "--games", "3", "--seed", "1", "--json").output
+    assert (
+        run("play", "--opponent", "list").output.strip()
+        == "opponents: human, random, greedy, beginner, master"
+    )
+    data = run(
+        "simulate", "--players", "beginner,random", "--games", "3", "--seed", "1", "--json"
+    ).output
     assert '"A": "beginner"' in data
 
 

@@ -44,7 +44,9 @@ def test_step_shows_every_action(run, record_file):
     turns = [line for line in text.splitlines() if line[:1].isdigit()]
     assert out.count("=== turn ") == len(turns)
     actions = sum(len(line.split()) - 2 for line in turns)
-    assert out.count("  A (dark stones): ") == actions + 1  # a board after each action, and the final one
+    assert (
+        out.count("  A (dark stones): ") == actions + 1
+    )  # a board after each action, and the final one
 
 
 def test_corrupted_record_names_line_and_column(run, record_file):
@@ -85,7 +87,9 @@ def test_missing_file(run, tmp_path):
 
 
 def test_real_subprocess(senet_exe, record_file, tmp_path):
-    ok = subprocess.run([senet_exe, "replay", record_file], capture_output=True, text=True, timeout=60)
+    ok = subprocess.run(
+        [senet_exe, "replay", record_file], capture_output=True, text=True, timeout=60
+    )
     assert ok.returncode == 0 and "outcome: " in ok.stdout
     bad = tmp_path / "bad.senet"
     bad.write_text(record_file.read_text().replace('[Variant "kendall"]', '[Variant "kendal"]'))

@@ -37,7 +37,9 @@ def test_reproducible_and_seed_sensitive(run):
 
 
 def test_greedy_beats_random(run):
-    data = _sim(run, "--variant", "kendall", "--games", "60", "--seed", "2", "--players", "random,greedy")
+    data = _sim(
+        run, "--variant", "kendall", "--games", "60", "--seed", "2", "--players", "random,greedy"
+    )
     assert data["players"] == {"A": "random", "B": "greedy"}
     assert data["wins"]["B"] > data["wins"]["A"]
 

@@ -57,8 +57,14 @@ def fen(
     return " ".join(parts)
 
 
-def pos(variant: str, a: Iterable[int] = (), b: Iterable[int] = (), turn: str = "A", throw: int | None = None,
-        **fields) -> Position:  # fmt: skip
+def pos(
+    variant: str,
+    a: Iterable[int] = (),
+    b: Iterable[int] = (),
+    turn: str = "A",
+    throw: int | None = None,
+    **fields,
+) -> Position:
     """``Position.from_fen(fen(...))``."""
     return Position.from_fen(fen(variant, a, b, turn, throw, **fields))
 
@@ -83,8 +89,9 @@ def after(position: Position, move: str) -> str:
     return position.apply(parse_move(move)).fen()
 
 
-def random_game(variant: str, rng: random.Random, max_actions: int = 20000,
-                start: Position | None = None) -> Iterator[tuple[Position, Move | int | None]]:  # fmt: skip
+def random_game(
+    variant: str, rng: random.Random, max_actions: int = 20000, start: Position | None = None
+) -> Iterator[tuple[Position, Move | int | None]]:
     """Yield (position, action taken there) along one random game; the last has action None."""
     p = start or Position.initial(find_variant(variant))
     for _ in range(max_actions):
@@ -99,9 +106,7 @@ def random_game(variant: str, rng: random.Random, max_actions: int = 20000,
             move = rng.choice(p.legal_moves())
             yield p, move
             p = p.apply(move)
-    raise AssertionError(
-        f"{variant}: a random game did not end within {max_actions} actions"
-    )
+    raise AssertionError(f"{variant}: a random game did not end within {max_actions} actions")
 
 
 __all__ = [

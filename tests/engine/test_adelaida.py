@@ -54,13 +54,15 @@ def test_adelaida_4_throws_and_extra_throws():
     """adelaida §4: one white side 1, two 2, three 3, four 4, none 5; 1, 4 and 5 give another throw."""
     p = Position.initial(find_variant(V))
     assert p.chance_outcomes() == (
-        (1, Fraction(4, 16)), (2, Fraction(6, 16)), (3, Fraction(4, 16)), (4, Fraction(1, 16)), (5, Fraction(1, 16)),
-    )  # fmt: skip
+        (1, Fraction(4, 16)),
+        (2, Fraction(6, 16)),
+        (3, Fraction(4, 16)),
+        (4, Fraction(1, 16)),
+        (5, Fraction(1, 16)),
+    )
     for n in (1, 2, 3, 4, 5):
         turn = "A" if n in (1, 4, 5) else "B"
-        assert after(pos(V, [3], [30], "A", n), f"3-{3 + n}") == fen(
-            V, [3 + n], [30], turn
-        ), n
+        assert after(pos(V, [3], [30], "A", n), f"3-{3 + n}") == fen(V, [3 + n], [30], turn), n
 
 
 def test_adelaida_5_one_throw_one_piece():
@@ -100,17 +102,13 @@ def test_adelaida_8_jumping_single_pieces():
         "3-6"
     ]  # 1-4 would jump 2 and 3: no free square between
     p = pos(V, [1, 4], [2], "A", 5)
-    assert after(p, "1-6") == fen(
-        V, [4, 6], [2], "A"
-    )  # the jumped pieces stay where they are
+    assert after(p, "1-6") == fen(V, [4, 6], [2], "A")  # the jumped pieces stay where they are
 
 
 def test_adelaida_9_one_piece_a_square():
     """adelaida §9: two pieces never share a square: no landing on one's own piece."""
     p = pos(V, [3, 6], [30], "A", 3)
-    assert moves(p) == [
-        "6-9"
-    ]  # 3-6 is impossible forward ... and 3 cannot go back 3 either
+    assert moves(p) == ["6-9"]  # 3-6 is impossible forward ... and 3 cannot go back 3 either
 
 
 def test_adelaida_10_capture_by_swap():
@@ -129,13 +127,9 @@ def test_adelaida_11_capture_behind_own_piece():
 
 def test_adelaida_12_pair_protects_and_blocks():
     """adelaida §12: a piece next to another of its colour cannot be taken; a pair blocks the way."""
-    assert moves(pos(V, [4], [6, 7], "A", 2)) == [
-        "4-2"
-    ]  # 6 protected: back instead (§16)
+    assert moves(pos(V, [4], [6, 7], "A", 2)) == ["4-2"]  # 6 protected: back instead (§16)
     assert moves(pos(V, [4], [6, 7], "A", 3)) == ["4-1"]  # 7 protected
-    assert moves(pos(V, [4], [6, 7], "A", 4)) == [
-        "pass"
-    ]  # 4-8 jumps the pair; 0 is off the track
+    assert moves(pos(V, [4], [6, 7], "A", 4)) == ["pass"]  # 4-8 jumps the pair; 0 is off the track
     assert moves(pos(V, [5], [6, 7], "A", 4)) == ["5-1"]
 
 
@@ -144,9 +138,7 @@ def test_adelaida_13_triple_broken_in_the_middle():
     p = pos(V, [2], [4, 5, 6], "A", 3)
     assert moves(p) == ["2-5"]
     assert after(p, "2-5") == fen(V, [5], [2, 4, 6], "B")
-    assert moves(pos(V, [2], [4, 5, 6], "A", 2)) == [
-        "pass"
-    ]  # the end of a triple is protected
+    assert moves(pos(V, [2], [4, 5, 6], "A", 2)) == ["pass"]  # the end of a triple is protected
 
 
 def test_adelaida_14_four_neither_broken_nor_jumped():
@@ -173,9 +165,7 @@ def test_adelaida_16_backward_when_forward_impossible():
     assert moves(p) == ["10-7"]
     assert after(p, "10-7") == fen(V, [7], [13, 14], "B")
     # backward onto a lone opponent takes it (swap)
-    assert after(pos(V, [10], [7, 13, 14], "A", 3), "10-7") == fen(
-        V, [7], [10, 13, 14], "B"
-    )
+    assert after(pos(V, [10], [7, 13, 14], "A", 3), "10-7") == fen(V, [7], [10, 13, 14], "B")
 
 
 def test_adelaida_17_no_move_either_way_pass():
@@ -203,26 +193,20 @@ def test_adelaida_20_house_of_rebirth():
     assert after(pos(V, [11], [1], "A", 4), "11-15") == fen(
         V, [15], [1], "A", extra=(1, 0)
     )  # 4 and Rebirth
-    assert after(pos(V, [5], [1], "A", 2, drowned=(1, 0)), "revive") == fen(
-        V, [5, 15], [1], "B"
-    )
+    assert after(pos(V, [5], [1], "A", 2, drowned=(1, 0)), "revive") == fen(V, [5, 15], [1], "B")
 
 
 def test_adelaida_21_no_capture_in_houses():
     """adelaida §21: no piece can be taken on any of the eight Houses; a swap may put one into 15, 16, 21, 26."""
     for origin, sq in ((12, 15), (13, 16), (23, 26), (25, 28), (25, 29), (25, 30)):
         n = sq - origin
-        back = (
-            origin - n if origin - n != 21 else 21 - n
-        )  # back by §16 (through Ba for 25-21-17)
+        back = origin - n if origin - n != 21 else 21 - n  # back by §16 (through Ba for 25-21-17)
         assert moves(pos(V, [origin], [sq, 1], "A", n)) == [f"{origin}-{back}"], sq
     assert moves(pos(V, [18], [24, 1], "A", 3)) == [
         "18-24"
     ]  # through Ba onto a lone piece: not in a House
     # a swap from 15 puts the opponent into the House of Rebirth
-    assert after(pos(V, [15], [18], "A", 3), "15-18") == fen(
-        V, [18], [15], "B", extra=(0, 1)
-    )
+    assert after(pos(V, [15], [18], "A", 3), "15-18") == fen(V, [18], [15], "B", extra=(0, 1))
 
 
 def test_adelaida_22_houses_act_on_swapped_pieces():
@@ -254,9 +238,7 @@ def test_adelaida_23_house_of_the_net_skips_a_turn():
 def test_adelaida_24_extra_throws_accumulate_net_cancels_one():
     """adelaida §24: extra throws accumulate; a skip in the Net may cancel one of them."""
     p = pos(V, [11, 3], [1], "A", 4)
-    q = p.apply(
-        parse_move("11-15")
-    )  # the 4 and the Rebirth: two extra throws, one thrown now
+    q = p.apply(parse_move("11-15"))  # the 4 and the Rebirth: two extra throws, one thrown now
     assert q.fen() == fen(V, [3, 15], [1], "A", extra=(1, 0))
     r = play(q, 1, "3-4")  # the 1 earns another: still one owed after this throw
     assert r.fen() == fen(V, [4, 15], [1], "A", extra=(1, 0))
@@ -271,9 +253,7 @@ def test_adelaida_25_house_of_ba_goes_on():
     assert moves(pos(V, [17], [1], "A", 4)) == ["17-25"]
     assert after(pos(V, [18], [1], "A", 3), "18-24") == fen(V, [24], [1], "B")
     # backward into Ba goes on backward
-    p = pos(
-        V, [24], [25, 26, 1], "A", 3
-    )  # 24-27 jumps the pair 25-26: back to 21, on to 18
+    p = pos(V, [24], [25, 26, 1], "A", 3)  # 24-27 jumps the pair 25-26: back to 21, on to 18
     assert moves(p) == ["24-18"]
     assert after(p, "24-18") == fen(V, [18], [1, 25, 26], "B")
     p = pos(V, [23], [25, 26, 1], "A", 2)  # 23-25 protected -> back 2 to 21 -> on to 19
@@ -296,8 +276,13 @@ def test_adelaida_27_throw_of_fate():
     p = play(pos(V, [23], [1], "A", 3), "23-26")
     assert p.fen() == fen(V, [26], [1], "A", pending="fate") and p.is_chance()
     assert p.chance_outcomes() == Position.initial(find_variant(V)).chance_outcomes()
-    expect = {1: fen(V, [], [1], "B", drowned=(1, 0)), 2: fen(V, [28], [1], "B"), 3: fen(V, [29], [1], "B"),
-              4: fen(V, [30], [1], "B"), 5: fen(V, [16], [1], "B", skip=(1, 0))}  # fmt: skip
+    expect = {
+        1: fen(V, [], [1], "B", drowned=(1, 0)),
+        2: fen(V, [28], [1], "B"),
+        3: fen(V, [29], [1], "B"),
+        4: fen(V, [30], [1], "B"),
+        5: fen(V, [16], [1], "B", skip=(1, 0)),
+    }
     for n, want in expect.items():
         q = p.apply_throw(n)
         assert q.decider == 0 and len(q.legal_moves()) == 1
@@ -312,20 +297,12 @@ def test_adelaida_28_house_of_water():
     """adelaida §28: 27, House of Water: the piece leaves the board, not borne off; instead of a later move it
     comes back to 15 if free, compulsorily when nothing else can move; with 15 taken, another move or a pass."""
     q = play(pos(V, [24], [1], "A", 3), "24-27")
-    assert (
-        q.fen() == fen(V, [], [1], "B", drowned=(1, 0))
-        and q.off(0) == 4
-        and q.drowned(0) == 1
-    )
+    assert q.fen() == fen(V, [], [1], "B", drowned=(1, 0)) and q.off(0) == 4 and q.drowned(0) == 1
     assert moves(pos(V, [5], [1], "A", 3, drowned=(1, 0))) == ["5-8", "revive"]
     assert moves(pos(V, [30], [1], "A", 3, drowned=(1, 0))) == ["revive"]  # compulsory
-    assert moves(pos(V, [5], [1, 15], "A", 3, drowned=(1, 0))) == [
-        "5-8"
-    ]  # 15 taken: another move
+    assert moves(pos(V, [5], [1, 15], "A", 3, drowned=(1, 0))) == ["5-8"]  # 15 taken: another move
     p = pos(V, [30], [15], "A", 3, drowned=(1, 0))
-    assert moves(p) == ["pass"] and after(p, "pass") == fen(
-        V, [30], [15], "B", drowned=(1, 0)
-    )
+    assert moves(p) == ["pass"] and after(p, "pass") == fen(V, [30], [15], "B", drowned=(1, 0))
 
 
 def test_adelaida_29_water_cancels_extra_throws():
@@ -347,15 +324,14 @@ def test_adelaida_30_reborn_piece_waits_for_the_next_throw():
     assert "15-18" in moves(r)
 
 
-@pytest.mark.parametrize(
-    "sq,need,clause", [(28, 3, "§31"), (29, 2, "§32"), (30, 1, "§33")]
-)
+@pytest.mark.parametrize("sq,need,clause", [(28, 3, "§31"), (29, 2, "§32"), (30, 1, "§33")])
 def test_adelaida_31_32_33_last_houses(sq, need, clause):
     """adelaida §31, adelaida §32, adelaida §33: 28, 29, 30 let a piece off only with 3, 2, 1; otherwise it stays."""
     for n in (1, 2, 3, 4, 5):
-        assert moves(pos(V, [sq], [1], "A", n)) == (
-            [f"{sq}-off"] if n == need else ["pass"]
-        ), (clause, n)
+        assert moves(pos(V, [sq], [1], "A", n)) == ([f"{sq}-off"] if n == need else ["pass"]), (
+            clause,
+            n,
+        )
     turn = "A" if need == 1 else "B"
     assert after(pos(V, [sq, 5], [1], "A", need), f"{sq}-off") == fen(V, [5], [1], turn)
 
@@ -371,9 +347,7 @@ def test_adelaida_rulebook_clause_ids():
     """adelaida §18 is a table manner: it is in the rulebook and pinned by the decision touch-move."""
     from senet.engine.rulebook import rulebook
 
-    assert [c.id for c in rulebook(V).clauses] == [
-        f"adelaida §{i}" for i in range(1, 35)
-    ]
+    assert [c.id for c in rulebook(V).clauses] == [f"adelaida §{i}" for i in range(1, 35)]
 
 
 # ------------------------------------------------------------------ decisions (each for both lengths)
@@ -385,9 +359,7 @@ def _backward_per_piece(name):
 def _first_throw(name):
     p = Position.initial(find_variant(name))
     assert p.is_chance() and p.turn == 0 and p.throw == 0
-    assert dict(p.chance_outcomes())[1] == Fraction(
-        1, 4
-    )  # a fresh throw, not the deciding 1
+    assert dict(p.chance_outcomes())[1] == Fraction(1, 4)  # a fresh throw, not the deciding 1
     assert p.apply_throw(2).decider == 0
 
 
@@ -397,9 +369,7 @@ def _jump_pairs(name):
         "3-7",
         "4-8",
     ]  # 1-5 would jump A's own pair 3-4
-    assert moves(pos(name, [1, 4], [3], "A", 4)) == [
-        "4-8"
-    ]  # 1-5 would jump the mixed pair 3-4
+    assert moves(pos(name, [1, 4], [3], "A", 4)) == ["4-8"]  # 1-5 would jump the mixed pair 3-4
     assert moves(pos(name, [1, 4], [6], "A", 4)) == [
         "1-5",
         "4-8",
@@ -444,12 +414,8 @@ def _revival_throw(name):
 
 def _net_extra(name):
     assert after(pos(name, [12], [1], "A", 4), "12-16") == fen(name, [16], [1], "B")
-    assert after(pos(name, [13], [1], "A", 3), "13-16") == fen(
-        name, [16], [1], "B", skip=(1, 0)
-    )
-    assert after(pos(name, [13], [1], "A", 3, extra=(1, 0)), "13-16") == fen(
-        name, [16], [1], "B"
-    )
+    assert after(pos(name, [13], [1], "A", 3), "13-16") == fen(name, [16], [1], "B", skip=(1, 0))
+    assert after(pos(name, [13], [1], "A", 3, extra=(1, 0)), "13-16") == fen(name, [16], [1], "B")
 
 
 def _revival_timing(name):
@@ -487,9 +453,7 @@ def _swapped_into_house(name):
     q = play(pos(name, [16], [19, 1], "A", 3), "16-19")
     assert q.fen() == fen(name, [19], [1, 16], "A")  # B's next turn is skipped: A again
     q = play(pos(name, [26, 28], [24, 1], "A", 2), "26-24")
-    assert (
-        q.fen() == fen(name, [24, 28], [1, 26], "A", pending="fate") and q.is_chance()
-    )
+    assert q.fen() == fen(name, [24, 28], [1, 26], "A", pending="fate") and q.is_chance()
 
 
 def _fate_lost(name):

@@ -15,9 +15,7 @@ def test_bell_pieces_start():
     """bell: pieces: ten each, the first player on odd 1-19, the second on even 2-20; the first seat starts."""
     p = Position.initial(find_variant(V))
     assert p.fen() == "bell ABABABABAB/ABABABABAB/.......... A -"
-    assert p.pieces(0) == tuple(range(1, 20, 2)) and p.pieces(1) == tuple(
-        range(2, 21, 2)
-    )
+    assert p.pieces(0) == tuple(range(1, 20, 2)) and p.pieces(1) == tuple(range(2, 21, 2))
     assert p.turn == 0 and p.apply_throw(1).decider == 0
 
 
@@ -28,9 +26,7 @@ def test_bell_throws_long_die_no_extra():
     with pytest.raises(IllegalMove):
         p.apply_throw(5)
     for n in (1, 2, 3, 4):
-        assert after(pos(V, [1], [30], "A", n), f"1-{1 + n}") == fen(
-            V, [1 + n], [30], "B"
-        )
+        assert after(pos(V, [1], [30], "A", n), f"1-{1 + n}") == fen(V, [1 + n], [30], "B")
 
 
 def test_bell_own_piece():
@@ -90,11 +86,7 @@ def test_bell_scoring_and_early_end():
     """bell: scoring: a point a piece borne off; over once one side leads beyond reach; a draw when equal and empty."""
     # A has 9 off and one on 30; B has 8 off, 2 captured: B can reach 8 -> A with 9 already leads beyond reach
     p = Position.from_fen(fen(V, [30], [], "A", None, captured=(0, 2)))
-    assert (
-        p.outcome() is not None
-        and p.outcome().winner == 0
-        and p.outcome().score == (9, 8)
-    )
+    assert p.outcome() is not None and p.outcome().winner == 0 and p.outcome().score == (9, 8)
     # 5 off against 3 off with 2 still on the board: not yet decided
     p = Position.from_fen(fen(V, [1, 2, 3, 4, 5], [6, 7], "A", None, captured=(0, 5)))
     assert p.outcome() is None
@@ -108,9 +100,7 @@ def test_bell_scoring_and_early_end():
     p = pos(V, [30], [], "A", 1, captured=(1, 1))
     q = p.apply(parse_move("30-off"))
     assert (
-        q.outcome().winner is None
-        and q.outcome().score == (9, 9)
-        and q.outcome().result == "draw"
+        q.outcome().winner is None and q.outcome().score == (9, 9) and q.outcome().result == "draw"
     )
 
 
@@ -148,6 +138,4 @@ def test_decision_bell_options():
     assert moves(p) == ["1-4", "10-13"]  # the capture is not compulsory
     assert 15 not in find_variant(V).houses
     assert after(pos(V, [12], [1], "A", 3), "12-15") == fen(V, [15], [1], "B")
-    assert after(pos(V, [11], [15], "A", 4), "11-15") == fen(
-        V, [15], [], "B", captured=(0, 1)
-    )
+    assert after(pos(V, [11], [15], "A", 4), "11-15") == fen(V, [15], [], "B", captured=(0, 1))

@@ -43,9 +43,7 @@ def test_every_clause_is_cited(variant):
     ids = [c.id for c in RULEBOOKS[variant].clauses]
     assert ids and len(ids) == len(set(ids))
     missing = [cid for cid in ids if not cited(cid, text)]
-    assert not missing, (
-        f"clauses of {variant} cited by no test in tests/engine: {missing}"
-    )
+    assert not missing, f"clauses of {variant} cited by no test in tests/engine: {missing}"
 
 
 @pytest.mark.parametrize("variant", sorted(RULEBOOKS))
@@ -63,15 +61,9 @@ def test_every_decision_is_pinned(variant):
 
 def test_no_pin_without_a_decision():
     """A test_decision_* function whose decision was removed from the rulebook is stale."""
-    known = {
-        decision_test_name(v, d.key)
-        for v, rb in RULEBOOKS.items()
-        for d in rb.decisions
-    }
+    known = {decision_test_name(v, d.key) for v, rb in RULEBOOKS.items() for d in rb.decisions}
     stale = sorted(
-        name
-        for name in _defined_tests()
-        if name.startswith("test_decision_") and name not in known
+        name for name in _defined_tests() if name.startswith("test_decision_") and name not in known
     )
     assert not stale, stale
 
@@ -80,7 +72,4 @@ def test_the_meta_test_can_fail():
     """The matching is strict: a near miss is not a citation."""
     assert cited("adelaida §1", "see adelaida §1: the board")
     assert not cited("adelaida §1", "see adelaida §10 and adelaida §12")
-    assert (
-        decision_test_name("adelaida-long", "pass-26")
-        == "test_decision_adelaida_long_pass_26"
-    )
+    assert decision_test_name("adelaida-long", "pass-26") == "test_decision_adelaida_long_pass_26"

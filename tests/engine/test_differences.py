@@ -26,11 +26,7 @@ def test_differences_follow_the_sources():
     }
     # kendall rule 4 (backward moves) and the House of Beauty stop; the same swap and extra throws
     k = keys("kendall", "standard")
-    assert (
-        {"backward", "passing", "bearing-off"} <= k
-        and "extra" not in k
-        and "pieces" not in k
-    )
+    assert {"backward", "passing", "bearing-off"} <= k and "extra" not in k and "pieces" not in k
     # adelaida §8/§12 (blocking pairs), §16 (backward), §20-§33 (eight Houses)
     a = keys("adelaida", "standard")
     assert {"passing", "backward", "houses", "safe"} <= a
@@ -40,6 +36,4 @@ def test_differences_follow_the_sources():
 def test_a_changed_rule_shows_in_the_table():
     planted = dataclasses.replace(find_variant("standard"), extra_throws=frozenset({1}))
     rows = difference_table(planted, "standard", "ru")
-    assert (
-        [r.key for r in rows] == ["extra"] and rows[0].a != rows[0].b and rows[0].label
-    )
+    assert [r.key for r in rows] == ["extra"] and rows[0].a != rows[0].b and rows[0].label

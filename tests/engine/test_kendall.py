@@ -15,8 +15,12 @@ def test_kendall_throws():
     """kendall: throws: four sticks (1-4 light sides, none = 5); 1, 4 and 5 give another move."""
     p = Position.initial(find_variant(V))
     assert p.chance_outcomes() == (
-        (1, Fraction(1, 4)), (2, Fraction(3, 8)), (3, Fraction(1, 4)), (4, Fraction(1, 16)), (5, Fraction(1, 16)),
-    )  # fmt: skip
+        (1, Fraction(1, 4)),
+        (2, Fraction(3, 8)),
+        (3, Fraction(1, 4)),
+        (4, Fraction(1, 16)),
+        (5, Fraction(1, 16)),
+    )
     for n in (1, 2, 3, 4, 5):
         expected_turn = "A" if n in (1, 4, 5) else "B"
         assert after(pos(V, [3], [20], "A", n), f"3-{3 + n}") == fen(
@@ -57,9 +61,7 @@ def test_kendall_rule_4_backward_only_when_no_forward():
     assert moves(p) == ["10-7", "12-9"]
     assert after(p, "12-9") == fen(V, [9, 10], [13, 14, 15], "B")
     # backward onto a lone opponent swaps
-    assert after(pos(V, [10], [7, 13, 14], "A", 3), "10-7") == fen(
-        V, [7], [10, 13, 14], "B"
-    )
+    assert after(pos(V, [10], [7, 13, 14], "A", 3), "10-7") == fen(V, [7], [10, 13, 14], "B")
     # neither: the turn is lost
     p = pos(V, [2], [4, 5], "A", 3)
     assert moves(p) == ["pass"] and after(p, "pass") == fen(V, [2], [4, 5], "B")
@@ -136,9 +138,7 @@ def test_kendall_attacked_in_the_last_houses():
     for sq in (28, 29, 30):
         p = pos(V, [26], [sq, 1], "A", sq - 26)
         q = p.apply(parse_move(f"26-{sq}"))
-        extra = (
-            (1, 0) if sq == 30 else (0, 0)
-        )  # the 4 that took 26 to 30 gives A another move
+        extra = (1, 0) if sq == 30 else (0, 0)  # the 4 that took 26 to 30 gives A another move
         assert q.fen() == fen(V, [sq], [27, 1], "A", extra=extra, pending="water")
         assert q.decider == 1 and moves(q) == ["return", "risk"]
         then = "A" if sq == 30 else "B"
@@ -149,10 +149,7 @@ def test_kendall_attacked_in_the_last_houses():
 # ------------------------------------------------------------------ decisions
 def test_decision_kendall_pieces():
     """Five a side, alternating on 1-10, the first player on the odd squares."""
-    assert (
-        Position.initial(find_variant(V)).fen()
-        == "kendall ABABABABAB/........../.......... A -"
-    )
+    assert Position.initial(find_variant(V)).fen() == "kendall ABABABABAB/........../.......... A -"
 
 
 def test_decision_kendall_first_player():
@@ -203,9 +200,7 @@ def test_decision_kendall_attack_water_occupied():
 def test_decision_kendall_water_occupied():
     """No stone lands on 27 while another stone is there (an own stone there freezes the rest anyway)."""
     assert moves(pos(V, [26, 1], [27], "A", 1)) == ["1-2"]
-    assert moves(pos(V, [26], [27], "A", 1)) == [
-        "26-25"
-    ]  # forward impossible: backward (rule 4)
+    assert moves(pos(V, [26], [27], "A", 1)) == ["26-25"]  # forward impossible: backward (rule 4)
 
 
 def test_decision_kendall_extra_bearing_off():
@@ -220,9 +215,7 @@ def test_decision_kendall_extra_bearing_off():
 def test_decision_kendall_turn_lost():
     """A lost turn (no move, or a failed risk) ends the turn, even with a 1, 4 or 5."""
     for n in (1, 4, 5):
-        p = pos(
-            V, [1], [1 + n, 2 + n], "A", n
-        )  # the target is protected, nothing behind square 1
+        p = pos(V, [1], [1 + n, 2 + n], "A", n)  # the target is protected, nothing behind square 1
         assert moves(p) == ["pass"], n
         assert after(p, "pass").endswith(" B -")
     p = pos(V, [27, 3], [1], "A", 5)

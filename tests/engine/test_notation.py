@@ -17,15 +17,18 @@ from senet.engine.notation import parse_position
 from .conftest import fen, pos
 
 
-@pytest.mark.parametrize("text", [
-    "standard ABABABABAB/........../.......... A -",
-    "adelaida .A.B...A../....AB..../.....B.... B 3 extra=0/1 drowned=1/0",
-    "adelaida .........A/....B...../.....A.... A - skip=0/1 pending=fate",
-    "adelaida .........A/....B...../.....A.... A 5 pending=fate",
-    "bell A.B......./........../.......... B 4 captured=3/2",
-    "kendall A........./........../......B... A - pending=water",
-    "adelaida-long ABABABABAB/ABAB....../.......... B 1 extra=2/0 skip=0/1",
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "text",
+    [
+        "standard ABABABABAB/........../.......... A -",
+        "adelaida .A.B...A../....AB..../.....B.... B 3 extra=0/1 drowned=1/0",
+        "adelaida .........A/....B...../.....A.... A - skip=0/1 pending=fate",
+        "adelaida .........A/....B...../.....A.... A 5 pending=fate",
+        "bell A.B......./........../.......... B 4 captured=3/2",
+        "kendall A........./........../......B... A - pending=water",
+        "adelaida-long ABABABABAB/ABAB....../.......... B 1 extra=2/0 skip=0/1",
+    ],
+)
 def test_round_trip_of_written_positions(text):
     p = Position.from_fen(text)
     assert p.fen() == text
@@ -33,9 +36,7 @@ def test_round_trip_of_written_positions(text):
 
 
 def test_fields_read_back():
-    p = Position.from_fen(
-        "adelaida .A.B...A../....AB..../.....B.... B 3 extra=0/1 drowned=1/0"
-    )
+    p = Position.from_fen("adelaida .A.B...A../....AB..../.....B.... B 3 extra=0/1 drowned=1/0")
     assert p.variant is find_variant("adelaida")
     assert p.pieces(0) == (2, 8, 15) and p.pieces(1) == (4, 16, 26)
     assert p.turn == 1 and p.throw == 3 and p.extra(1) == 1 and p.drowned(0) == 1
@@ -142,39 +143,28 @@ def test_error_zero_and_unknown_fields():
     err = _error(f"standard {BOARD} A - extra=0/0")
     assert "leaving the field out" in err.message
     err = _error(f"standard {BOARD} A - colour=1/0")
-    assert (
-        err.column == len(f"standard {BOARD} A - ") + 1 and "pending=" in err.expected
-    )
+    assert err.column == len(f"standard {BOARD} A - ") + 1 and "pending=" in err.expected
     err = _error(f"standard {BOARD} A - extra=x")
-    assert (
-        err.column == len(f"standard {BOARD} A - extra=") + 1 and "1/0" in err.expected
-    )
+    assert err.column == len(f"standard {BOARD} A - extra=") + 1 and "1/0" in err.expected
     err = _error(f"adelaida {BOARD} A - pending=doom")
     assert (
-        err.column == len(f"adelaida {BOARD} A - pending=") + 1
-        and err.expected == "fate or water"
+        err.column == len(f"adelaida {BOARD} A - pending=") + 1 and err.expected == "fate or water"
     )
 
 
 def test_error_impossible_positions():
     err = _error(f"adelaida {BOARD} A - pending=fate")  # nobody on 26
-    assert (
-        err.column == len(f"adelaida {BOARD} A - ") + 1
-        and "Rejuvenation" in err.message
-    )
+    assert err.column == len(f"adelaida {BOARD} A - ") + 1 and "Rejuvenation" in err.message
     err = _error("standard ABABABAB.B/........../.......... A - drowned=1/0")
     assert "no piece is ever drowned in standard" in err.message
     assert err.column == len("standard ABABABAB.B/........../.......... A - ") + 1
     err = _error("standard ABABABAB.B/........../.......... A - captured=1/0")
     assert "no piece is ever captured in standard" in err.message
     err = _error(f"bell {BOARD.replace('..........', 'ABABABABAB', 1)} A - extra=1/0")
-    assert (
-        "no extra throw" in err.message and err.column == len(f"bell {BOARD} A - ") + 1
-    )
+    assert "no extra throw" in err.message and err.column == len(f"bell {BOARD} A - ") + 1
     err = _error(f"kendall {BOARD} A - skip=0/1")
     assert (
-        "no turn is ever skipped" in err.message
-        and err.column == len(f"kendall {BOARD} A - ") + 1
+        "no turn is ever skipped" in err.message and err.column == len(f"kendall {BOARD} A - ") + 1
     )
     err = _error("kendall A........./........../......B... A 3 pending=water")
     assert "before the next throw" in err.message
@@ -187,28 +177,34 @@ def test_error_line_and_column_offsets():
 
 
 # ------------------------------------------------------------------ moves
-@pytest.mark.parametrize("text,move,canon", [
-    ("12-15", Move("move", 12, 15), "12-15"),
-    ("12x15", Move("move", 12, 15), "12-15"),
-    ("28-off", Move("move", 28, OFF), "28-off"),
-    ("28-OFF", Move("move", 28, OFF), "28-off"),
-    ("15-12", Move("move", 15, 12), "15-12"),
-    ("pass", Move("pass"), "pass"),
-    ("Revive", Move("revive"), "revive"),
-    ("risk", Move("risk"), "risk"),
-    ("return", Move("return"), "return"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "text,move,canon",
+    [
+        ("12-15", Move("move", 12, 15), "12-15"),
+        ("12x15", Move("move", 12, 15), "12-15"),
+        ("28-off", Move("move", 28, OFF), "28-off"),
+        ("28-OFF", Move("move", 28, OFF), "28-off"),
+        ("15-12", Move("move", 15, 12), "15-12"),
+        ("pass", Move("pass"), "pass"),
+        ("Revive", Move("revive"), "revive"),
+        ("risk", Move("risk"), "risk"),
+        ("return", Move("return"), "return"),
+    ],
+)
 def test_move_notation(text, move, canon):
     assert parse_move(text) == move and move.text() == canon and str(move) == canon
 
 
-@pytest.mark.parametrize("text,column,expects", [
-    ("hop", 1, "a move such as"),
-    ("31-off", 1, "origin square 1-30"),
-    ("12-12", 4, "target square"),
-    ("12-40", 4, "target square"),
-    ("0-3", 1, "origin square"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "text,column,expects",
+    [
+        ("hop", 1, "a move such as"),
+        ("31-off", 1, "origin square 1-30"),
+        ("12-12", 4, "target square"),
+        ("12-40", 4, "target square"),
+        ("0-3", 1, "origin square"),
+    ],
+)
 def test_move_notation_errors(text, column, expects):
     with pytest.raises(NotationError) as info:
         parse_move(text)
@@ -238,20 +234,16 @@ def test_illegal_throw_and_moves_at_chance():
 
 def test_no_moves_after_the_game_is_over():
     q = pos("standard", [27], [1], "A", 4).apply(parse_move("27-off"))
-    assert (
-        q.is_over()
-        and not q.is_chance()
-        and q.decider is None
-        and q.chance_outcomes() == ()
-    )
+    assert q.is_over() and not q.is_chance() and q.decider is None and q.chance_outcomes() == ()
     with pytest.raises(IllegalMove):
         q.apply_throw(3)
     with pytest.raises(IllegalMove):
         q.apply(parse_move("pass"))
 
 
-@pytest.mark.parametrize("name,square", [("adelaida", 21), ("adelaida", 27), ("adelaida-long", 21),
-                                         ("standard", 28)])  # fmt: skip
+@pytest.mark.parametrize(
+    "name,square", [("adelaida", 21), ("adelaida", 27), ("adelaida-long", 21), ("standard", 28)]
+)
 def test_error_piece_on_a_house_it_only_passes(name, square):
     """No piece rests on Ba (adelaida §25) or on a Water that sends it on (adelaida §28, standard: houses)."""
     text = fen(name, [square], [1], "A", 3)

@@ -52,6 +52,4 @@ def test_parallel_forward_moves_equal_step_by_step(variant: str) -> None:
 
 
 def test_adelaida_keeps_the_square_by_square_generator() -> None:
-    assert not tables_for(
-        find_variant("adelaida")
-    ).parallel  # jumping, triples and Ba need it
+    assert not tables_for(find_variant("adelaida")).parallel  # jumping, triples and Ba need it

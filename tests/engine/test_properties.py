@@ -26,8 +26,16 @@ DIE_ODDS = tuple((n, Fraction(1, 4)) for n in (1, 2, 3, 4))
 
 
 # ------------------------------------------------------------------ exact throw distributions
-@pytest.mark.parametrize("name,odds", [("standard", STICK_ODDS), ("kendall", STICK_ODDS), ("adelaida", STICK_ODDS),
-                                       ("adelaida-long", STICK_ODDS), ("bell", DIE_ODDS)])  # fmt: skip
+@pytest.mark.parametrize(
+    "name,odds",
+    [
+        ("standard", STICK_ODDS),
+        ("kendall", STICK_ODDS),
+        ("adelaida", STICK_ODDS),
+        ("adelaida-long", STICK_ODDS),
+        ("bell", DIE_ODDS),
+    ],
+)
 def test_throw_distribution_equals_the_source(name, odds):
     """standard: throws; kendall: throws; adelaida §4; bell: throws."""
     v = find_variant(name)
@@ -81,11 +89,7 @@ def invariants(p: Position) -> None:
     if p.is_over():
         assert not p.is_chance() and legal == [] and p.decider is None
     elif p.is_chance():
-        assert (
-            legal == []
-            and p.decider is None
-            and sum(f for _, f in p.chance_outcomes()) == 1
-        )
+        assert legal == [] and p.decider is None and sum(f for _, f in p.chance_outcomes()) == 1
     else:
         assert legal and p.decider in (0, 1)
 
@@ -132,7 +136,7 @@ def test_invariants_through_whole_games(name):
 def test_every_random_game_ends(name, seed):
     """A full random game ends well within 20000 actions, with a result the variant allows."""
     last = None
-    for last, _action in random_game(name, random.Random(seed), max_actions=20000):
+    for last, _action in random_game(name, random.Random(seed), max_actions=20000):  # noqa: B007 (the last position is used after the loop)
         pass
     outcome = last.outcome()
     assert outcome is not None
@@ -175,7 +179,9 @@ def test_a_game_extended_by_its_continuation_equals_the_game_played_through(name
     that pushes every action itself: the same actions, the same positions, pop still works."""
     from senet.engine import Game
 
-    actions = [a for _, a in random_game(name, random.Random(seed), max_actions=20000) if a is not None]
+    actions = [
+        a for _, a in random_game(name, random.Random(seed), max_actions=20000) if a is not None
+    ]
     cut = min(cut, len(actions))
     whole, head = Game(name), Game(name)
     for a in actions:

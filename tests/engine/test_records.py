@@ -65,9 +65,7 @@ def test_record_from_a_start_position(name):
     assert record.tags["Start"] == middle.fen()
     back = parse_record(record.text())
     assert (
-        back.start == middle
-        and back.actions == list(game.actions)
-        and back.text() == record.text()
+        back.start == middle and back.actions == list(game.actions) and back.text() == record.text()
     )
 
 
@@ -135,9 +133,7 @@ def test_error_bad_turn_marker():
     assert (err.line, err.column) == (5, 1) and err.expected == "2. B:"
     err = _error(HEAD + "1. A: (3) 9-12\n3. B: (2) 10x12\n")
     assert (err.line, err.column) == (5, 1) and err.expected == "2. B:"
-    err = _error(
-        HEAD + "1. A: (4) 9-13\n2. B: (2) 10-12\n"
-    )  # the 4 gives A another throw
+    err = _error(HEAD + "1. A: (4) 9-13\n2. B: (2) 10-12\n")  # the 4 gives A another throw
     assert (err.line, err.column) == (5, 1) and "current turn" in err.expected
     err = _error(HEAD + "1. (3) 9-12\n")
     assert (err.line, err.column) == (4, 4) and err.expected == "A: or B:"
@@ -155,16 +151,12 @@ def test_error_malformed_tags():
 
 
 def test_error_in_start_position():
-    err = _error(
-        '[Variant "standard"]\n[Start "standard ABABABABAB/........../.......... C -"]\n'
-    )
+    err = _error('[Variant "standard"]\n[Start "standard ABABABABAB/........../.......... C -"]\n')
     assert (
         err.line == 2
         and err.column == len('[Start "standard ABABABABAB/........../.......... ') + 1
     )
-    err = _error(
-        '[Variant "standard"]\n[Start "bell ABABABABAB/ABABABABAB/.......... A -"]\n'
-    )
+    err = _error('[Variant "standard"]\n[Start "bell ABABABABAB/ABABABABAB/.......... A -"]\n')
     assert err.line == 2 and err.expected == "standard"
 
 
@@ -234,10 +226,7 @@ def test_turn_markers_may_be_left_out():
         "(2)",
         "7-9",
     ]
-    assert (
-        record.text()
-        == HEAD + "1. A: (3) 9-12\n2. B: (4) 8x12 (2) 12-14\n3. A: (2) 7-9\n"
-    )
+    assert record.text() == HEAD + "1. A: (3) 9-12\n2. B: (4) 8x12 (2) 12-14\n3. A: (2) 7-9\n"
 
 
 def test_kendall_water_choice_of_the_other_seat_stays_in_the_turn():

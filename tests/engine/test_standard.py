@@ -28,8 +28,12 @@ def test_throws_are_four_sticks():
     """standard: throws: four sticks, 1-4 marked sides up, none up counts 5: 4/16 6/16 4/16 1/16 1/16."""
     p = Position.initial(find_variant(V))
     assert p.chance_outcomes() == (
-        (1, Fraction(4, 16)), (2, Fraction(6, 16)), (3, Fraction(4, 16)), (4, Fraction(1, 16)), (5, Fraction(1, 16)),
-    )  # fmt: skip
+        (1, Fraction(4, 16)),
+        (2, Fraction(6, 16)),
+        (3, Fraction(4, 16)),
+        (4, Fraction(1, 16)),
+        (5, Fraction(1, 16)),
+    )
     with pytest.raises(IllegalMove):
         p.apply_throw(6)
     with pytest.raises(IllegalMove):
@@ -132,11 +136,7 @@ def test_winning_first_to_bear_off_five():
     """standard: winning: the first to bear off all five pieces wins."""
     p = pos(V, [27], [1, 2, 3], "A", 4)
     q = p.apply(parse_move("27-off"))
-    assert (
-        q.outcome() is not None
-        and q.outcome().winner == 0
-        and q.outcome().score == (5, 2)
-    )
+    assert q.outcome() is not None and q.outcome().winner == 0 and q.outcome().score == (5, 2)
     assert q.legal_moves() == [] and not q.is_chance()
     assert pos(V, [27, 3], [1], "A", 4).apply(parse_move("27-off")).outcome() is None
 

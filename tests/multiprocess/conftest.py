@@ -5,11 +5,10 @@ Nothing is skipped: if a server cannot start, the fixture raises and the test fa
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
-
 from support.servers import RedisServer, ServeProcess, postgres_server, redis_server
 
 
@@ -20,8 +19,12 @@ class SiteProcess(ServeProcess):
         super().__init__(
             logdir / f"{name}.log",
             ("--log-level", "warning"),
-            {"SENET_COMPUTER_DELAY": "0.05", "SENET_RATE_LIMITS": "off", "DATABASE_URL": database_url,
-             "BROADCAST_URL": broadcast_url},  # fmt: skip
+            {
+                "SENET_COMPUTER_DELAY": "0.05",
+                "SENET_RATE_LIMITS": "off",
+                "DATABASE_URL": database_url,
+                "BROADCAST_URL": broadcast_url,
+            },
         )
 
     @property

@@ -10,9 +10,9 @@ import asyncio
 import time
 
 import httpx
+from support.wsbots import create_friend_game, play_game
 
 from senet.engine import parse_move
-from support.wsbots import create_friend_game, play_game
 
 from .conftest import SiteProcess
 from .test_cluster import stored_actions
@@ -25,7 +25,11 @@ def _same(event: dict, stored: tuple[int, str, int | None, str]) -> bool:
         return False
     if event["kind"] == "throw":
         return stored[1] == "throw" and str(event["value"]) == stored[3]
-    return stored[1] == "move" and stored[2] == event["seat"] and parse_move(event["text"]).text() == stored[3]
+    return (
+        stored[1] == "move"
+        and stored[2] == event["seat"]
+        and parse_move(event["text"]).text() == stored[3]
+    )
 
 
 def test_sigkill_and_redis_restart_mid_game_lose_nothing(pg_url, redis, tmp_path) -> None:
@@ -50,17 +54,25 @@ def test_sigkill_and_redis_restart_mid_game_lose_nothing(pg_url, redis, tmp_path
 
         async def run() -> list:
             async with httpx.AsyncClient(timeout=20) as http:
-                seats = await asyncio.gather(*(create_friend_game(http, a.url, b.url) for _ in range(GAMES)))
+                seats = await asyncio.gather(
+                    *(create_friend_game(http, a.url, b.url) for _ in range(GAMES))
+                )
             done = asyncio.Event()
             fault_task = asyncio.create_task(faults(done))
             deadline = time.monotonic() + 120
             # Seat A plays on process a (then b when a dies), seat B on process b.
-            results = await asyncio.gather(*(
-                play_game(s, [[a.ws, b.ws], [b.ws, a.ws]], deadline, think=0.03, seed=i) for i, s in enumerate(seats)
-            ))  # fmt: skip
+            results = await asyncio.gather(
+                *(
+                    play_game(s, [[a.ws, b.ws], [b.ws, a.ws]], deadline, think=0.03, seed=i)
+                    for i, s in enumerate(seats)
+                )
+            )
             done.set()
             await fault_task
-            return [(s, bots, await stored_actions(pg_url, s.game_id)) for s, bots in zip(seats, results)]
+            return [
+                (s, bots, await stored_actions(pg_url, s.game_id))
+                for s, bots in zip(seats, results)
+            ]
 
         games = asyncio.run(run())
     finally:
@@ -71,7 +83,13 @@ def test_sigkill_and_redis_restart_mid_game_lose_nothing(pg_url, redis, tmp_path
     moved_after_redis = moved_after_kill = reconnected = 0
     for seats, bots, stored in games:
         for bot in bots:
-            assert bot.outcome is not None, (seats.game_id, bot.seat, bot.errors[-3:], len(bot.events), len(stored))
+            assert bot.outcome is not None, (
+                seats.game_id,
+                bot.seat,
+                bot.errors[-3:],
+                len(bot.events),
+                len(stored),
+            )
             assert not [e for e in bot.errors if not e.startswith("reconnect")], bot.errors
             # What each bot saw is exactly what is stored: no action lost, none doubled.
             assert len(bot.events) == len(stored), (seats.game_id, len(bot.events), len(stored))
@@ -80,7 +98,9 @@ def test_sigkill_and_redis_restart_mid_game_lose_nothing(pg_url, redis, tmp_path
             for ply, kind, seat, notation in stored:
                 if kind == "move" and seat == bot.seat:
                     assert parse_move(bot.sent[ply]).text() == notation, (seats.game_id, ply)
-            moved_after_redis += sum(1 for t in bot.opponent_moves_at if marks["redis_up"] < t < marks["killed"])
+            moved_after_redis += sum(
+                1 for t in bot.opponent_moves_at if marks["redis_up"] < t < marks["killed"]
+            )
             moved_after_kill += sum(1 for t in bot.opponent_moves_at if t > marks["killed"])
         reconnected += bots[0].reconnects > 0
         assert [s[0] for s in stored] == list(range(len(stored)))
@@ -89,9 +109,11 @@ def test_sigkill_and_redis_restart_mid_game_lose_nothing(pg_url, redis, tmp_path
     # The players of the killed process reconnected (those whose game was not over yet).
     assert reconnected > 0
     stalls = sum(bot.stalls for _, bots, _ in games for bot in bots)
-    print(f"fault test: {len(games)} games, {sum(len(st) for _, _, st in games)} actions stored, "
-          f"{reconnected} players reconnected after the SIGKILL, {moved_after_redis} moves crossed after the "
-          f"Redis restart, {moved_after_kill} after the crash, {stalls} connections given up on an unanswered move")
+    print(
+        f"fault test: {len(games)} games, {sum(len(st) for _, _, st in games)} actions stored, "
+        f"{reconnected} players reconnected after the SIGKILL, {moved_after_redis} moves crossed after the "
+        f"Redis restart, {moved_after_kill} after the crash, {stalls} connections given up on an unanswered move"
+    )
     log_b = b.log.read_text()
     assert "reconnected to Redis" in log_b, log_b[-2000:]
     # Every move was answered on the connection it was sent on (a bot gives a connection up

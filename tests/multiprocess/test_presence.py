@@ -9,7 +9,6 @@ import time
 
 import httpx
 import websockets
-
 from support.wsbots import create_friend_game
 
 from .test_storage_pg import run
@@ -32,13 +31,17 @@ def test_presence_is_summed_over_every_process(cluster) -> None:
             seats = await create_friend_game(http, a.url, b.url)
         game = seats.game_id
         async with websockets.connect(f"{a.ws}/ws/games/{game}?token={seats.tokens[0]}") as host:
-            await presence_until(host, lambda m: m["online"] == [True, False] and m["spectators"] == 0)
+            await presence_until(
+                host, lambda m: m["online"] == [True, False] and m["spectators"] == 0
+            )
             guest = await websockets.connect(f"{b.ws}/ws/games/{game}?token={seats.tokens[1]}")
             # the guest, on another process, sees the host online, and the host sees the guest
             await presence_until(guest, lambda m: m["online"] == [True, True])
             await presence_until(host, lambda m: m["online"] == [True, True])
             async with websockets.connect(f"{c.ws}/ws/games/{game}") as spectator:
-                seen = await presence_until(spectator, lambda m: m["online"] == [True, True] and m["spectators"] == 1)
+                seen = await presence_until(
+                    spectator, lambda m: m["online"] == [True, True] and m["spectators"] == 1
+                )
                 assert seen["spectators"] == 1
                 await presence_until(host, lambda m: m["spectators"] == 1)
                 await presence_until(guest, lambda m: m["spectators"] == 1)

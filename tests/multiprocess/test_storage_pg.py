@@ -36,7 +36,14 @@ async def storage_on(pg_url: str, one_statement: bool) -> Storage:
 async def new_game(storage: Storage) -> str:
     game_id = "t" + secrets.token_hex(6)
     await storage.create_game(
-        {"id": game_id, "variant": "standard", "mode": "friend", "secret": "0" * 64, "commitment": "0" * 64}, []
+        {
+            "id": game_id,
+            "variant": "standard",
+            "mode": "friend",
+            "secret": "0" * 64,
+            "commitment": "0" * 64,
+        },
+        [],
     )
     return game_id
 
@@ -46,19 +53,34 @@ def batch(ply: int, move: str = "9-12") -> list[StoredAction]:
 
 
 @pytest.mark.parametrize("one_statement", [True, False], ids=["one-statement", "transaction"])
-def test_append_stores_the_actions_and_the_result_together(pg_url: str, one_statement: bool) -> None:
+def test_append_stores_the_actions_and_the_result_together(
+    pg_url: str, one_statement: bool
+) -> None:
     async def main() -> None:
         storage = await storage_on(pg_url, one_statement)
         game_id = await new_game(storage)
         await storage.append(game_id, 0, batch(0))
-        await storage.append(game_id, 2, batch(2, "12-15"),
-                             {"result": "A", "reason": "all borne off", "score_a": 1, "score_b": 0})  # fmt: skip
+        await storage.append(
+            game_id,
+            2,
+            batch(2, "12-15"),
+            {"result": "A", "reason": "all borne off", "score_a": 1, "score_b": 0},
+        )
         assert await stored_actions(pg_url, game_id) == [
-            (0, "move", 0, "9-12"), (1, "throw", 1, "3"), (2, "move", 0, "12-15"), (3, "throw", 1, "3"),
-        ]  # fmt: skip
+            (0, "move", 0, "9-12"),
+            (1, "throw", 1, "3"),
+            (2, "move", 0, "12-15"),
+            (3, "throw", 1, "3"),
+        ]
         game = await storage.get_game(game_id)
         assert game is not None
-        assert (game.ply, game.result, game.reason, game.score_a, game.score_b) == (4, "A", "all borne off", 1, 0)
+        assert (game.ply, game.result, game.reason, game.score_a, game.score_b) == (
+            4,
+            "A",
+            "all borne off",
+            1,
+            0,
+        )
         assert [a.pattern for a in game.actions] == [None, 7, None, 7]
         assert await storage.head(game_id) == (4, None)
         await storage.close()
@@ -93,7 +115,8 @@ def test_of_racing_appends_exactly_one_is_stored(pg_url: str, one_statement: boo
         for _ in range(10):
             moves = [f"{k + 1}-{k + 4}" for k in range(len(writers))]
             results = await asyncio.gather(
-                *(w.append(game_id, ply, batch(ply, m)) for w, m in zip(writers, moves)), return_exceptions=True
+                *(w.append(game_id, ply, batch(ply, m)) for w, m in zip(writers, moves)),
+                return_exceptions=True,
             )
             won = [m for m, r in zip(moves, results) if r is None]
             assert len(won) == 1, results

@@ -7,7 +7,13 @@ import hmac
 from collections import Counter
 
 from senet.engine import DIE4, STICKS, sticks_value
-from senet.service.fairness import FairDice, commitment_of, derive_pattern, new_secret, verify_throws
+from senet.service.fairness import (
+    FairDice,
+    commitment_of,
+    derive_pattern,
+    new_secret,
+    verify_throws,
+)
 
 
 def test_commitment_is_the_sha256_of_a_fresh_256_bit_secret() -> None:
@@ -24,8 +30,12 @@ def test_a_throw_is_the_low_bits_of_the_hmac_of_game_number_and_player_seeds() -
     die = FairDice("g1", secret, "alice|bob", DIE4)
     assert die.throw(7) == (digest[-1] & 3, (digest[-1] & 3) + 1)
     # every input matters
-    assert {FairDice("g2", secret, "alice|bob", STICKS).throw(n) for n in range(40)} != {dice.throw(n) for n in range(40)}
-    assert [dice.throw(n) for n in range(40)] != [FairDice("g1", secret, "", STICKS).throw(n) for n in range(40)]
+    assert {FairDice("g2", secret, "alice|bob", STICKS).throw(n) for n in range(40)} != {
+        dice.throw(n) for n in range(40)
+    }
+    assert [dice.throw(n) for n in range(40)] != [
+        FairDice("g1", secret, "", STICKS).throw(n) for n in range(40)
+    ]
 
 
 def test_patterns_are_uniform() -> None:

@@ -44,10 +44,14 @@ async def shut(service: GameService) -> None:
 
 def count_actions(db: Path, game_id: str) -> int:
     with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT count(*) FROM actions WHERE game_id=?", (game_id,)).fetchone()[0]
+        return conn.execute("SELECT count(*) FROM actions WHERE game_id=?", (game_id,)).fetchone()[
+            0
+        ]
 
 
-async def play_out(service: GameService, game_id: str, token: str, seats: tuple[int, ...], limit: int = 3000) -> None:
+async def play_out(
+    service: GameService, game_id: str, token: str, seats: tuple[int, ...], limit: int = 3000
+) -> None:
     rng = random.Random(7)
     for _ in range(limit):
         live = await service.load(game_id)
@@ -88,11 +92,17 @@ def test_every_refused_action_leaves_game_and_storage_unchanged(tmp_path: Path) 
             with pytest.raises(GameError) as err:
                 await service.act(live.id, token, ply, move)
             assert err.value.code == code, (move, err.value.message)
-            assert (live.ply, live.position.fen(), count_actions(tmp_path / "db.sqlite3", live.id)) == before
+            assert (
+                live.ply,
+                live.position.fen(),
+                count_actions(tmp_path / "db.sqlite3", live.id),
+            ) == before
         with pytest.raises(GameError) as err:
             await service.act("nope", tokens[0], 0, legal)
         assert err.value.code == "unknown_game" and err.value.status == 404
-        assert await service.claim(created.game_id, created.invite or "") is None  # the seat is taken
+        assert (
+            await service.claim(created.game_id, created.invite or "") is None
+        )  # the seat is taken
         await shut(service)
 
     run(main())
@@ -107,7 +117,9 @@ def test_a_game_survives_a_restart_and_finishes(tmp_path: Path) -> None:
         live = await service.load(created.game_id)
         rng = random.Random(3)
         for _ in range(20):
-            await service.act(live.id, created.token, live.ply, choose_move(live.position, "greedy", rng).text())
+            await service.act(
+                live.id, created.token, live.ply, choose_move(live.position, "greedy", rng).text()
+            )
         fen, ply = live.position.fen(), live.ply
         await shut(service)
         return created.game_id, created.token, fen, ply
@@ -126,9 +138,13 @@ def test_a_game_survives_a_restart_and_finishes(tmp_path: Path) -> None:
         message = state_message(service, live, (0, 1))
         fair = message["fairness"]
         assert fair["secret"] and verify_throws(
-            game_id, fair["secret"], fair["commitment"], fair["player_seeds"], find_variant("kendall").instrument,
+            game_id,
+            fair["secret"],
+            fair["commitment"],
+            fair["player_seeds"],
+            find_variant("kendall").instrument,
             fair["throws"],
-        )  # fmt: skip
+        )
         from senet.engine.record import parse_record
 
         record = parse_record(game_record(live))
@@ -138,13 +154,19 @@ def test_a_game_survives_a_restart_and_finishes(tmp_path: Path) -> None:
     run(second())
 
 
-def test_throws_are_hidden_until_the_end_and_legal_moves_go_to_the_decider_only(tmp_path: Path) -> None:
+def test_throws_are_hidden_until_the_end_and_legal_moves_go_to_the_decider_only(
+    tmp_path: Path,
+) -> None:
     async def main() -> None:
         service = await service_on(tmp_path / "db.sqlite3")
         created = await service.create("standard", "friend", "B", seed="b")
         live = await service.load(created.game_id)
         spectator = state_message(service, live, ())
-        assert spectator["fairness"]["secret"] is None and spectator["legal"] == [] and spectator["invite"] is None
+        assert (
+            spectator["fairness"]["secret"] is None
+            and spectator["legal"] == []
+            and spectator["invite"] is None
+        )
         assert len(spectator["fairness"]["commitment"]) == 64
         owner = state_message(service, live, (1,))
         assert owner["invite"] == created.invite
@@ -189,7 +211,9 @@ def test_rematch_swaps_colours_and_seats_both_players(tmp_path: Path) -> None:
         tokens = {0: created.token, 1: claimed[0]}
         while not live.position.is_over():
             d = live.position.decider
-            await service.act(live.id, tokens[d], live.ply, choose_move(live.position, "greedy", rng).text())
+            await service.act(
+                live.id, tokens[d], live.ply, choose_move(live.position, "greedy", rng).text()
+            )
         new_id, token_a = await service.rematch(created.game_id, tokens[0])
         again_id, token_b = await service.rematch(created.game_id, tokens[1])
         assert new_id == again_id and token_a and token_b
@@ -214,9 +238,15 @@ def test_storage_refuses_a_second_action_at_the_same_ply(tmp_path: Path) -> None
         await service.storage.append(live.id, ply, [StoredAction(ply, "move", 0, move)])
         with pytest.raises(ConflictError):
             await service.storage.append(live.id, ply, [StoredAction(ply, "move", 0, move)])
-        with sqlite3.connect(tmp_path / "db.sqlite3") as conn, pytest.raises(sqlite3.IntegrityError):
-            conn.execute("INSERT INTO actions (game_id, ply, kind, notation, created_at) VALUES (?, ?, 'move', 'x', "
-                          "'2026-01-01')", (live.id, ply))  # fmt: skip
+        with (
+            sqlite3.connect(tmp_path / "db.sqlite3") as conn,
+            pytest.raises(sqlite3.IntegrityError),
+        ):
+            conn.execute(
+                "INSERT INTO actions (game_id, ply, kind, notation, created_at) VALUES (?, ?, 'move', 'x', "
+                "'2026-01-01')",
+                (live.id, ply),
+            )
         # the service's cached game is now behind the database: its next action is refused as stale
         with pytest.raises(GameError) as err:
             await service.act(live.id, created.token, live.ply, move)

@@ -7,7 +7,11 @@ from senet.service.presence import Presence
 
 
 def test_counts_of_every_origin_are_summed_and_own_messages_ignored() -> None:
-    here, there, third = Presence(MemoryBroadcast()), Presence(MemoryBroadcast()), Presence(MemoryBroadcast())
+    here, there, third = (
+        Presence(MemoryBroadcast()),
+        Presence(MemoryBroadcast()),
+        Presence(MemoryBroadcast()),
+    )
     here.count("g", (0,), +1)
     assert here.summary("g") == {"online": [True, False], "spectators": 0}
     here.absorb("g", there.count("g", (1,), +1))
@@ -25,8 +29,12 @@ def test_counts_of_every_origin_are_summed_and_own_messages_ignored() -> None:
 
 def test_malformed_presence_messages_are_ignored() -> None:
     here = Presence(MemoryBroadcast())
-    for message in ({}, {"origin": 5, "counts": {"0": 1}}, {"origin": "x", "counts": "many"},
-                    {"origin": "x", "counts": {"0": "1", "9": 4, "spectators": -3}}):  # fmt: skip
+    for message in (
+        {},
+        {"origin": 5, "counts": {"0": 1}},
+        {"origin": "x", "counts": "many"},
+        {"origin": "x", "counts": {"0": "1", "9": 4, "spectators": -3}},
+    ):
         here.absorb("g", message)
     assert here.summary("g") == {"online": [False, False], "spectators": 0}
     assert here.remote == {}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,13 @@ from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from senet.engine import find_variant
-from senet.service.fairness import FairDice, check_seed, commitment_of, encode_player_seeds, new_secret
+from senet.service.fairness import (
+    FairDice,
+    check_seed,
+    commitment_of,
+    encode_player_seeds,
+    new_secret,
+)
 from senet.service.games import GameError, hash_token
 from senet.service.seeding import give_seed, seed_needed, seeds_of
 from senet.service.storage import Storage, games, seats, upgrade_schema
@@ -22,7 +28,9 @@ from senet.service.storage import Storage, games, seats, upgrade_schema
 from .test_games_service import count_actions, run, service_on, shut
 
 
-@pytest.mark.parametrize("seed", ["a", "x" * 64, " spaces inside ", "~!@#$%^&*()_+{}|\"<>?`-=[]\\;',./"])
+@pytest.mark.parametrize(
+    "seed", ["a", "x" * 64, " spaces inside ", "~!@#$%^&*()_+{}|\"<>?`-=[]\\;',./"]
+)
 def test_valid_seeds(seed: str) -> None:
     assert check_seed(seed) == seed
 
@@ -38,7 +46,9 @@ def test_the_encoding_of_two_seats_seeds_is_unambiguous() -> None:
     pairs = [("a", "b"), ("a:b", ""), ("ab", ""), ("a", ""), ("", "a"), ("b", "a")]
     encoded = {encode_player_seeds(p) for p in pairs if ":" not in p[0] + p[1]}
     assert len(encoded) == len([p for p in pairs if ":" not in p[0] + p[1]])
-    dice = [FairDice("g", b"k" * 32, e, find_variant("standard").instrument) for e in sorted(encoded)]
+    dice = [
+        FairDice("g", b"k" * 32, e, find_variant("standard").instrument) for e in sorted(encoded)
+    ]
     assert len({tuple(d.throw(n)[0] for n in range(40)) for d in dice}) == len(dice)
 
 
@@ -82,19 +92,40 @@ def test_a_database_from_before_the_seeds_is_migrated_and_its_games_play_on(tmp_
     async def make_old() -> None:
         engine = create_async_engine(f"sqlite+aiosqlite:///{db}")
         await upgrade_schema(engine, "0001")
-        dice = FairDice("oldgame", secret, "creator's free text: with colons", find_variant("standard").instrument)
+        dice = FairDice(
+            "oldgame",
+            secret,
+            "creator's free text: with colons",
+            find_variant("standard").instrument,
+        )
         pattern, value = dice.throw(0)
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         async with engine.begin() as conn:
-            await conn.execute(insert(games).values(
-                id="oldgame", variant="standard", mode="local", level=None, ply=1, secret=secret.hex(),
-                commitment=commitment_of(secret), player_seeds=dice.player_seeds, created_at=now, updated_at=now,
-            ))  # fmt: skip
+            await conn.execute(
+                insert(games).values(
+                    id="oldgame",
+                    variant="standard",
+                    mode="local",
+                    level=None,
+                    ply=1,
+                    secret=secret.hex(),
+                    commitment=commitment_of(secret),
+                    player_seeds=dice.player_seeds,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
             for seat in (0, 1):
-                await conn.execute(insert(seats).values(
-                    game_id="oldgame", seat=seat, kind="human", token_hash=hash_token("tok"), invite_token=None,
-                    claimed=True,
-                ))  # fmt: skip
+                await conn.execute(
+                    insert(seats).values(
+                        game_id="oldgame",
+                        seat=seat,
+                        kind="human",
+                        token_hash=hash_token("tok"),
+                        invite_token=None,
+                        claimed=True,
+                    )
+                )
             await conn.exec_driver_sql(
                 "INSERT INTO actions (game_id, ply, kind, seat, notation, pattern, created_at) "
                 f"VALUES ('oldgame', 0, 'throw', 0, '{value}', {pattern}, '2026-11-29 10:00:00')"
@@ -114,7 +145,9 @@ def test_a_database_from_before_the_seeds_is_migrated_and_its_games_play_on(tmp_
         with pytest.raises(GameError) as err:
             await give_seed(service, "oldgame", "tok", "late", 0)
         assert err.value.code == "not_seeding"
-        assert await service.storage.set_seed("oldgame", 0, "late") is False  # the database refuses it too
+        assert (
+            await service.storage.set_seed("oldgame", 0, "late") is False
+        )  # the database refuses it too
         await shut(service)
 
     run(after())

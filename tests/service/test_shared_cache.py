@@ -42,7 +42,10 @@ async def friend_game(a: GameService, b: GameService) -> tuple[str, dict[int, st
     created = await a.create("standard", "friend", "A")
     claimed = await a.claim(created.game_id, created.invite or "")
     assert claimed is not None
-    for token, seed in ((created.token, "a"), (claimed[0], "b")):  # issue 6: both seeds, then the first throw
+    for token, seed in (
+        (created.token, "a"),
+        (claimed[0], "b"),
+    ):  # issue 6: both seeds, then the first throw
         await give_seed(a, created.game_id, token, seed)
     await b.load(created.game_id)  # process b has the game cached from here on
     return created.game_id, {0: created.token, 1: claimed[0]}
@@ -67,14 +70,21 @@ def forbid_reads(service: GameService) -> None:
     service.storage.head = no  # type: ignore[method-assign]
 
 
-def test_an_update_carries_its_actions_and_another_process_applies_them_without_reading(tmp_path: Path) -> None:
+def test_an_update_carries_its_actions_and_another_process_applies_them_without_reading(
+    tmp_path: Path,
+) -> None:
     async def main() -> None:
         a, b = await two_processes(tmp_path / "db.sqlite3")
         game_id, tokens = await friend_game(a, b)
         message = await move_on_a(a, game_id, tokens)
         before = b._cache[game_id].ply
-        assert message["from"] == before and message["ply"] == before + len(message["actions"]) > before
-        assert message["actions"][0][0] == "move" and all(x[0] == "throw" for x in message["actions"][1:])
+        assert (
+            message["from"] == before
+            and message["ply"] == before + len(message["actions"]) > before
+        )
+        assert message["actions"][0][0] == "move" and all(
+            x[0] == "throw" for x in message["actions"][1:]
+        )
         reads = b.storage.get_game, b.storage.head
         forbid_reads(b)
         assert b.absorb(game_id, message) is True
@@ -83,7 +93,9 @@ def test_an_update_carries_its_actions_and_another_process_applies_them_without_
         assert [(h.ply, h.kind, h.seat, h.notation, h.pattern) for h in mirror.history] == [
             (h.ply, h.kind, h.seat, h.notation, h.pattern) for h in truth.history
         ]
-        assert b.absorb(game_id, message) is True  # a second socket of the same process: nothing to do
+        assert (
+            b.absorb(game_id, message) is True
+        )  # a second socket of the same process: nothing to do
         assert b._cache[game_id].ply == truth.ply
         b.storage.get_game, b.storage.head = reads
         # and the copy is the database's: a fresh load agrees
@@ -105,9 +117,16 @@ def test_an_update_that_does_not_follow_the_cached_copy_is_not_applied(tmp_path:
         # a gap (the first message was lost), forged or malformed actions: the copy stays as it is
         forged = dict(first, actions=[["move", 0, "30-off", None]] + first["actions"][1:])
         throw = next(i for i, a in enumerate(first["actions"]) if a[0] == "throw")
-        other = 1 + int(first["actions"][throw][2]) % 4  # another throw value than the committed one
-        loaded = dict(first, actions=[a if i != throw else [a[0], a[1], str(other), a[3]]
-                                      for i, a in enumerate(first["actions"])])  # fmt: skip
+        other = (
+            1 + int(first["actions"][throw][2]) % 4
+        )  # another throw value than the committed one
+        loaded = dict(
+            first,
+            actions=[
+                a if i != throw else [a[0], a[1], str(other), a[3]]
+                for i, a in enumerate(first["actions"])
+            ],
+        )
         for message in (
             second,
             forged,
@@ -176,7 +195,9 @@ def test_the_game_cache_is_bounded_and_keeps_the_games_someone_watches(tmp_path:
     async def main() -> None:
         a, _b = await two_processes(tmp_path / "db.sqlite3")
         a.cache_size = 2
-        watched = await a.create("standard", "local", seed="s")  # issue 6: seeded, so thrown and cached
+        watched = await a.create(
+            "standard", "local", seed="s"
+        )  # issue 6: seeded, so thrown and cached
         async with a.subscribe(watched.game_id):
             kept: dict[str, tuple] = {}
             for variant in ("bell", "kendall", "adelaida"):
@@ -188,7 +209,11 @@ def test_the_game_cache_is_bounded_and_keeps_the_games_someone_watches(tmp_path:
             assert first not in a._cache  # the least recently used unwatched game went first
             for game_id, (variant, ply, position) in kept.items():
                 again = await a.load(game_id)  # from the database when it was dropped
-                assert (again.game.variant.name, again.ply, again.position) == (variant, ply, position)
+                assert (again.game.variant.name, again.ply, again.position) == (
+                    variant,
+                    ply,
+                    position,
+                )
                 assert len(a._cache) <= 3 and watched.game_id in a._cache
         await shut(a)
         await shut(_b)

@@ -16,9 +16,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 __all__ = ["free_port", "postgres_server", "redis_server", "pg_binary", "ServeProcess", "ROOT"]
 
@@ -53,17 +53,56 @@ def postgres_server() -> Iterator[str]:
     port = free_port()
     if os.geteuid() == 0:
         shutil.chown(root, "postgres", "postgres")
-    subprocess.run(_as_postgres([pg_binary("initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8"]),
-                   check=True, capture_output=True)  # fmt: skip
-    options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-    subprocess.run(_as_postgres([pg_binary("pg_ctl"), "-D", str(data), "-o", options, "-l", str(root / "log"), "-w", "start"]),
-                   check=True, capture_output=True)  # fmt: skip
+    subprocess.run(
+        _as_postgres(
+            [pg_binary("initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8"]
+        ),
+        check=True,
+        capture_output=True,
+    )
+    options = (
+        f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+    )
+    subprocess.run(
+        _as_postgres(
+            [
+                pg_binary("pg_ctl"),
+                "-D",
+                str(data),
+                "-o",
+                options,
+                "-l",
+                str(root / "log"),
+                "-w",
+                "start",
+            ]
+        ),
+        check=True,
+        capture_output=True,
+    )
     try:
-        subprocess.run(_as_postgres([pg_binary("createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "senet"]),
-                       check=True, capture_output=True)  # fmt: skip
+        subprocess.run(
+            _as_postgres(
+                [
+                    pg_binary("createdb"),
+                    "-h",
+                    "127.0.0.1",
+                    "-p",
+                    str(port),
+                    "-U",
+                    "postgres",
+                    "senet",
+                ]
+            ),
+            check=True,
+            capture_output=True,
+        )
         yield f"postgresql+asyncpg://postgres@127.0.0.1:{port}/senet"
     finally:
-        subprocess.run(_as_postgres([pg_binary("pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]), capture_output=True)
+        subprocess.run(
+            _as_postgres([pg_binary("pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
+            capture_output=True,
+        )
         shutil.rmtree(root, ignore_errors=True)
 
 
@@ -80,7 +119,17 @@ class RedisServer:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -118,8 +167,13 @@ class ServeProcess:
     same port.  ``args`` are extra command-line options; ``env`` is added to (or, with None
     values, removed from) this process's environment."""
 
-    def __init__(self, log: Path, args: tuple[str, ...] = (), env: dict[str, str | None] | None = None,
-                 port: int | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        log: Path,
+        args: tuple[str, ...] = (),
+        env: dict[str, str | None] | None = None,
+        port: int | None = None,
+    ) -> None:
         self.log = log
         self.args = args
         self.env = env or {}
@@ -145,8 +199,11 @@ class ServeProcess:
                 env[key] = value
         self.process = subprocess.Popen(
             [sys.executable, "-m", "senet.cli", "serve", "--port", str(self.port), *self.args],
-            cwd=ROOT, env=env, stdout=self.log.open("ab"), stderr=subprocess.STDOUT,
-        )  # fmt: skip
+            cwd=ROOT,
+            env=env,
+            stdout=self.log.open("ab"),
+            stderr=subprocess.STDOUT,
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -33,12 +33,19 @@ class GameSeats:
     tokens: dict[int, str]
 
 
-async def create_friend_game(client: httpx.AsyncClient, create_base: str, join_base: str,
-                             variant: str = "standard", seeds: bool = False) -> GameSeats:  # fmt: skip
+async def create_friend_game(
+    client: httpx.AsyncClient,
+    create_base: str,
+    join_base: str,
+    variant: str = "standard",
+    seeds: bool = False,
+) -> GameSeats:
     """A friend game created on one process and joined (the invitation) on another; with
     ``seeds`` both players give their seeds through the REST API (each on its own process), so
     the first throw is made (bots give theirs themselves)."""
-    r = await client.post(f"{create_base}/api/games", json={"variant": variant, "mode": "friend", "colour": "A"})
+    r = await client.post(
+        f"{create_base}/api/games", json={"variant": variant, "mode": "friend", "colour": "A"}
+    )
     r.raise_for_status()
     data = r.json()
     invite_path = urlsplit(data["invite_url"]).path
@@ -46,14 +53,24 @@ async def create_friend_game(client: httpx.AsyncClient, create_base: str, join_b
     joined = await client.post(join_base + invite_path, follow_redirects=False)
     client.cookies.clear()
     name = f"senet_seat_{data['id']}="
-    token_b = next((c.split(";")[0][len(name):] for c in joined.headers.get_list("set-cookie") if c.startswith(name)), None)
+    token_b = next(
+        (
+            c.split(";")[0][len(name) :]
+            for c in joined.headers.get_list("set-cookie")
+            if c.startswith(name)
+        ),
+        None,
+    )
     if joined.status_code != 303 or not token_b:
         raise RuntimeError(f"could not join game {data['id']}: {joined.status_code}")
     seats = GameSeats(data["id"], {0: data["token"], 1: token_b})
     if seeds:
         for seat, base in ((0, create_base), (1, join_base)):
-            r = await client.post(f"{base}/api/games/{seats.game_id}/seed", json={"seed": f"bot seed {seat}"},
-                                  headers={"X-Seat-Token": seats.tokens[seat]})  # fmt: skip
+            r = await client.post(
+                f"{base}/api/games/{seats.game_id}/seed",
+                json={"seed": f"bot seed {seat}"},
+                headers={"X-Seat-Token": seats.tokens[seat]},
+            )
             r.raise_for_status()
     return seats
 
@@ -71,7 +88,9 @@ class Bot:
     sent: dict[int, str] = field(default_factory=dict)  # ply -> move sent at that ply
     latencies: list[float] = field(default_factory=list)
     latency_times: list[float] = field(default_factory=list)  # perf_counter of each latency sample
-    opponent_moves_at: list[float] = field(default_factory=list)  # perf_counter of each opponent move seen
+    opponent_moves_at: list[float] = field(
+        default_factory=list
+    )  # perf_counter of each opponent move seen
     outcome: dict[str, Any] | None = None
     reconnects: int = 0
     stalls: int = 0  # connections given up because a move sent on them got no answer
@@ -86,26 +105,32 @@ class Bot:
         return len(self.events)
 
     def mine_stored(self) -> dict[int, str]:
-        return {e["ply"]: e["text"] for e in self.events if e["kind"] != "throw" and e["seat"] == self.seat}
+        return {
+            e["ply"]: e["text"]
+            for e in self.events
+            if e["kind"] != "throw" and e["seat"] == self.seat
+        }
 
     def _take(self, msg: dict[str, Any]) -> bool:
         """Add the events of ``msg``; False if there is a gap (the caller asks with sync)."""
         if msg["type"] == "state":  # a full state: take its history whole
             history = msg["history"]
             self._check_overlap(history[: len(self.events)], 0)
-            new = history[len(self.events):]
+            new = history[len(self.events) :]
             start = len(self.events)
         else:
             since = msg["since"]
             if since > len(self.events):
                 return False
             self._check_overlap(msg["events"][: len(self.events) - since], since)
-            new = msg["events"][len(self.events) - since:]
+            new = msg["events"][len(self.events) - since :]
             start = len(self.events)
         now = time.perf_counter()
         for offset, event in enumerate(new):
             if event["ply"] != start + offset:
-                raise AssertionError(f"{self.game_id}: event {event['ply']} where {start + offset} was due")
+                raise AssertionError(
+                    f"{self.game_id}: event {event['ply']} where {start + offset} was due"
+                )
             self.events.append(event)
             if event["kind"] != "throw" and event["seat"] != self.seat:
                 self.opponent_moves_at.append(now)
@@ -122,8 +147,14 @@ class Bot:
     def _check_overlap(self, events: list[dict[str, Any]], since: int) -> None:
         for i, event in enumerate(events):
             mine = self.events[since + i]
-            if (mine["kind"], mine.get("text"), mine.get("value")) != (event["kind"], event.get("text"), event.get("value")):
-                raise AssertionError(f"{self.game_id}: event {since + i} changed: {mine} then {event}")
+            if (mine["kind"], mine.get("text"), mine.get("value")) != (
+                event["kind"],
+                event.get("text"),
+                event.get("value"),
+            ):
+                raise AssertionError(
+                    f"{self.game_id}: event {since + i} changed: {mine} then {event}"
+                )
 
     async def run(self, deadline: float) -> None:
         """Play until the game is over or ``deadline`` (time.monotonic) passes."""
@@ -133,10 +164,17 @@ class Bot:
             base = self.servers[self.server_index % len(self.servers)]
             url = f"{base}/ws/games/{self.game_id}?token={self.token}&since={len(self.events)}"
             try:
-                async with websockets.connect(url, open_timeout=10, ping_interval=None, max_size=2**22) as ws:
+                async with websockets.connect(
+                    url, open_timeout=10, ping_interval=None, max_size=2**22
+                ) as ws:
                     delay = 0.05
                     await self._play(ws, deadline)
-            except (OSError, websockets.ConnectionClosed, asyncio.TimeoutError, websockets.InvalidHandshake) as exc:
+            except (
+                TimeoutError,
+                OSError,
+                websockets.ConnectionClosed,
+                websockets.InvalidHandshake,
+            ) as exc:
                 if self.outcome is not None or time.monotonic() >= deadline:
                     break  # over, or out of time (not a reconnection)
                 self.reconnects += 1
@@ -158,7 +196,7 @@ class Bot:
                     return
                 try:
                     raw = await asyncio.wait_for(ws.recv(), min(timeout, self.idle_sync))
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     if time.monotonic() < deadline:  # quiet for long: did we miss something?
                         if self.decider == self.seat and len(self.events) in self.sent:
                             # Our move went unanswered: open a new connection (as a reload would).
@@ -185,16 +223,35 @@ class Bot:
                     continue
                 else:
                     continue
-                needed = msg.get("seed_needed") or (msg.get("fairness") or {}).get("seed_needed") or []
-                if msg.get("phase") == "seeding" and len(needed) > self.seat and needed[self.seat] and not seed_sent:
+                needed = (
+                    msg.get("seed_needed") or (msg.get("fairness") or {}).get("seed_needed") or []
+                )
+                if (
+                    msg.get("phase") == "seeding"
+                    and len(needed) > self.seat
+                    and needed[self.seat]
+                    and not seed_sent
+                ):
                     seed_sent = True
                     self.seed = self.seed or f"bot-{self.rng.getrandbits(64):016x}"
                     await ws.send(json.dumps({"type": "seed", "seed": self.seed}))
-                if self.outcome is None and self.decider == self.seat and self.legal and self.msg_ply == len(self.events):
+                if (
+                    self.outcome is None
+                    and self.decider == self.seat
+                    and self.legal
+                    and self.msg_ply == len(self.events)
+                ):
                     # One move per ply; a move being sent is never cancelled (a half-sent frame).
-                    if pending is None or pending.done() or self._pending_ply != len(self.events) or sync_asked:
+                    if (
+                        pending is None
+                        or pending.done()
+                        or self._pending_ply != len(self.events)
+                        or sync_asked
+                    ):
                         self._pending_ply = len(self.events)
-                        pending = asyncio.create_task(self._move(ws, len(self.events), list(self.legal)))
+                        pending = asyncio.create_task(
+                            self._move(ws, len(self.events), list(self.legal))
+                        )
                 sync_asked = False
         finally:
             if pending is not None:
@@ -209,19 +266,34 @@ class Bot:
             # received it, and if it did, the second is answered stale.)
             return
         self._sent_here.add(ply)
-        move = self.sent[ply] if self.sent.get(ply) in legal else self.rng.choice(legal)  # the same move again
+        move = (
+            self.sent[ply] if self.sent.get(ply) in legal else self.rng.choice(legal)
+        )  # the same move again
         self.sent[ply] = move
         self.sent_at[ply] = time.perf_counter()
         await ws.send(json.dumps({"type": "move", "ply": ply, "move": move}))
 
 
-async def play_game(seats: GameSeats, servers: list[list[str]], deadline: float, think: float = 0.0,
-                    seed: int | None = None) -> tuple[Bot, Bot]:  # fmt: skip
+async def play_game(
+    seats: GameSeats,
+    servers: list[list[str]],
+    deadline: float,
+    think: float = 0.0,
+    seed: int | None = None,
+) -> tuple[Bot, Bot]:
     """Two bots play one game to the end; ``servers[seat]`` is that seat's list of ws bases."""
     sent_at: dict[int, float] = {}
     rng = random.Random(seed)
     bots = tuple(
-        Bot(seats.game_id, seat, seats.tokens[seat], servers[seat], sent_at, think, random.Random(rng.random()))
+        Bot(
+            seats.game_id,
+            seat,
+            seats.tokens[seat],
+            servers[seat],
+            sent_at,
+            think,
+            random.Random(rng.random()),
+        )
         for seat in (0, 1)
     )
     await asyncio.gather(*(b.run(deadline) for b in bots))

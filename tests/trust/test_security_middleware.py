@@ -29,7 +29,13 @@ async def ws_echo(websocket: WebSocket) -> None:
 
 
 def make_app(**options) -> SecurityMiddleware:
-    inner = Starlette(routes=[Route("/", page), Route("/echo", echo, methods=["POST"]), WebSocketRoute("/ws", ws_echo)])
+    inner = Starlette(
+        routes=[
+            Route("/", page),
+            Route("/echo", echo, methods=["POST"]),
+            WebSocketRoute("/ws", ws_echo),
+        ]
+    )
     return SecurityMiddleware(inner, **options)
 
 
@@ -37,7 +43,11 @@ def test_every_response_carries_the_security_headers() -> None:
     client = TestClient(make_app())
     response = client.get("/")
     assert response.headers["content-security-policy"] == CSP
-    assert "script-src 'self'" in CSP and "unsafe-inline" not in CSP and "frame-ancestors 'none'" in CSP
+    assert (
+        "script-src 'self'" in CSP
+        and "unsafe-inline" not in CSP
+        and "frame-ancestors 'none'" in CSP
+    )
     assert response.headers["referrer-policy"] == "no-referrer"
     assert response.headers["x-content-type-options"] == "nosniff"
     assert response.headers["x-frame-options"] == "DENY"

@@ -19,7 +19,9 @@ from senet.service.verify import verify_text
 def fair_game(variant: str, seed: int) -> GameRecord:
     """A whole game whose throws come from the fair dice, moves chosen at random."""
     secret = new_secret()
-    dice = FairDice("g" + str(seed), secret, "alice-seed|bob-seed", find_variant(variant).instrument)
+    dice = FairDice(
+        "g" + str(seed), secret, "alice-seed|bob-seed", find_variant(variant).instrument
+    )
     game = Game(variant)
     rng = random.Random(seed)
     number = 0
@@ -30,7 +32,11 @@ def fair_game(variant: str, seed: int) -> GameRecord:
         else:
             game.push(rng.choice(game.position.legal_moves()))
     return GameRecord.from_game(
-        game, GameId=dice.game_id, Commitment=commitment_of(secret), Seed=secret.hex(), PlayerSeeds=dice.player_seeds
+        game,
+        GameId=dice.game_id,
+        Commitment=commitment_of(secret),
+        Seed=secret.hex(),
+        PlayerSeeds=dice.player_seeds,
     )
 
 
@@ -50,7 +56,11 @@ def test_one_altered_throw_fails_and_is_named() -> None:
     assert not result.ok
     assert len(result.mismatches) == 1
     mismatch = result.mismatches[0]
-    assert (mismatch.turn, mismatch.line, mismatch.recorded) == (3, body + 1, int(lines[body][lines[body].index("(") + 1]))
+    assert (mismatch.turn, mismatch.line, mismatch.recorded) == (
+        3,
+        body + 1,
+        int(lines[body][lines[body].index("(") + 1]),
+    )
     assert f"turn 3, line {body + 1}" in str(mismatch)
     assert verify_text(text).ok  # the unaltered record still verifies
 
@@ -73,12 +83,16 @@ def test_a_record_without_the_proof_cannot_be_verified() -> None:
 def test_verify_command(tmp_path: Path) -> None:
     good = tmp_path / "good.senet"
     good.write_text(fair_game("bell", 5).text(), encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "senet.cli", "verify", str(good)], capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "senet.cli", "verify", str(good)], capture_output=True, text=True
+    )
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("verified:")
     record = fair_game("bell", 5)
     record.tags["Commitment"] = "0" * 64
     bad = tmp_path / "bad.senet"
     bad.write_text(record.text(), encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "senet.cli", "verify", str(bad)], capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "senet.cli", "verify", str(bad)], capture_output=True, text=True
+    )
     assert run.returncode == 1 and "NOT VERIFIED" in run.stdout

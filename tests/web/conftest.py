@@ -4,8 +4,8 @@ with its own SQLite file; it can be stopped and started again on the same port a
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -33,7 +33,9 @@ class SiteServer(ServeProcess):
 
     def actions_count(self, game_id: str) -> int:
         with sqlite3.connect(self.db) as conn:
-            return conn.execute("SELECT count(*) FROM actions WHERE game_id = ?", (game_id,)).fetchone()[0]
+            return conn.execute(
+                "SELECT count(*) FROM actions WHERE game_id = ?", (game_id,)
+            ).fetchone()[0]
 
 
 @pytest.fixture(scope="session")
@@ -54,8 +56,14 @@ def own_site(tmp_path: Path) -> Iterator[SiteServer]:
 
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]  # fmt: skip
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 @pytest.fixture(scope="session")

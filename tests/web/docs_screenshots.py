@@ -1,6 +1,6 @@
 """Regenerate the README screenshots under docs/screenshots/ with a real server and Chromium:
 
-    .venv/bin/python -m tests.web.docs_screenshots
+.venv/bin/python -m tests.web.docs_screenshots
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ def main() -> None:
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            context = browser.new_context(viewport={"width": 1280, "height": 860}, base_url=server.url)
+            context = browser.new_context(
+                viewport={"width": 1280, "height": 860}, base_url=server.url
+            )
             page = context.new_page()
             page.goto("/")
             page.screenshot(path=str(OUT / "home.png"))
@@ -38,18 +40,26 @@ def main() -> None:
             page.check("input[name=colour][value=A]")
             page.click("form.start-form button[type=submit]")
             page.wait_for_selector("#game[data-ply]")
-            guest = browser.new_context(viewport={"width": 390, "height": 844}, base_url=server.url).new_page()
+            guest = browser.new_context(
+                viewport={"width": 390, "height": 844}, base_url=server.url
+            ).new_page()
             guest.goto(page.input_value("#invite-url"))
             guest.wait_for_selector("#game[data-ply]")
             for p in (page, guest):  # both pages give their seeds, then the first throw comes
-                p.wait_for_function("() => document.getElementById('game').dataset.phase === 'playing'")
+                p.wait_for_function(
+                    "() => document.getElementById('game').dataset.phase === 'playing'"
+                )
             for _ in range(60):
                 for p in (page, guest):
-                    moves = p.eval_on_selector_all("#moves button[data-move]", "bs => bs.map(b => b.dataset.move)")
+                    moves = p.eval_on_selector_all(
+                        "#moves button[data-move]", "bs => bs.map(b => b.dataset.move)"
+                    )
                     if moves:
                         before = p.get_attribute("#game", "data-ply")
                         p.click(f'#moves button[data-move="{best_move(moves)}"]')
-                        p.wait_for_function(f"() => document.getElementById('game').dataset.ply !== '{before}'")
+                        p.wait_for_function(
+                            f"() => document.getElementById('game').dataset.ply !== '{before}'"
+                        )
                 if page.eval_on_selector_all("#moves button[data-move]", "bs => bs.length") > 1:
                     break
             time.sleep(0.8)

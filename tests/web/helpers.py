@@ -15,11 +15,17 @@ class TwoSeats:
     tokens: dict[int, str]  # seat -> seat secret
 
 
-def friend_game(base: str, variant: str = "standard", colour: str = "A",
-                seeds: tuple[str, str] | None = ("seed of A", "seed of B")) -> TwoSeats:  # fmt: skip
+def friend_game(
+    base: str,
+    variant: str = "standard",
+    colour: str = "A",
+    seeds: tuple[str, str] | None = ("seed of A", "seed of B"),
+) -> TwoSeats:
     """A friend game with both seats taken; with ``seeds`` (seat A's, seat B's) both players
     give theirs (issue 6: player seeds), so the first throw is made; None leaves it seeding."""
-    created = httpx.post(f"{base}/api/games", json={"variant": variant, "mode": "friend", "colour": colour})
+    created = httpx.post(
+        f"{base}/api/games", json={"variant": variant, "mode": "friend", "colour": colour}
+    )
     assert created.status_code == 201, created.text
     data = created.json()
     (mine,) = data["seats"]
@@ -69,7 +75,10 @@ def play_out(base: str, game: TwoSeats) -> dict:
             return seen
         token = game.tokens[seen["decider"]]
         mine = state(base, game.game_id, token)
-        answer = httpx.post(f"{base}/api/games/{game.game_id}/moves", headers={"X-Seat-Token": token},
-                            json={"ply": mine["ply"], "move": best_move(mine["legal"])})  # fmt: skip
+        answer = httpx.post(
+            f"{base}/api/games/{game.game_id}/moves",
+            headers={"X-Seat-Token": token},
+            json={"ply": mine["ply"], "move": best_move(mine["legal"])},
+        )
         assert answer.status_code == 200, answer.text
     raise AssertionError("the game did not end")

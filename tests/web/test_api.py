@@ -43,10 +43,16 @@ def test_a_legal_move_is_stored_and_the_throw_that_follows(site) -> None:
     game = friend_game(site.url)
     decider, _, s = decider_and_other(site, game)
     assert s["legal"] and s["ply"] == 1 and site.actions_count(game.game_id) == 1  # the first throw
-    response = post_move(site, game.game_id, {"ply": s["ply"], "move": best_move(s["legal"])}, game.tokens[decider])
+    response = post_move(
+        site, game.game_id, {"ply": s["ply"], "move": best_move(s["legal"])}, game.tokens[decider]
+    )
     assert response.status_code == 200, response.text
     after = response.json()
-    assert after["ply"] >= 3 and after["history"][1]["kind"] == "move" and after["history"][2]["kind"] == "throw"
+    assert (
+        after["ply"] >= 3
+        and after["history"][1]["kind"] == "move"
+        and after["history"][2]["kind"] == "throw"
+    )
     assert site.actions_count(game.game_id) == after["ply"]
 
 
@@ -75,24 +81,51 @@ def test_illegal_out_of_turn_stale_and_forged_moves_change_nothing(site) -> None
     decider, other, s = decider_and_other(site, game)
     before = snapshot(site, game)
     legal = set(s["legal"])
-    illegal = next(f"{a}-{b}" for a in range(1, 30) for b in range(a + 1, 31) if f"{a}-{b}" not in legal
-                   and f"{a}x{b}" not in legal)  # fmt: skip
-    body = assert_error(post_move(site, game.game_id, {"ply": s["ply"], "move": illegal}, game.tokens[decider]),
-                        422, "illegal")  # fmt: skip
+    illegal = next(
+        f"{a}-{b}"
+        for a in range(1, 30)
+        for b in range(a + 1, 31)
+        if f"{a}-{b}" not in legal and f"{a}x{b}" not in legal
+    )
+    body = assert_error(
+        post_move(site, game.game_id, {"ply": s["ply"], "move": illegal}, game.tokens[decider]),
+        422,
+        "illegal",
+    )
     assert "legal:" in body["message"]
     move = best_move(s["legal"])
-    assert_error(post_move(site, game.game_id, {"ply": s["ply"], "move": move}, game.tokens[other]), 409, "not_your_turn")
-    assert_error(post_move(site, game.game_id, {"ply": s["ply"] - 1, "move": move}, game.tokens[decider]), 409, "stale")
-    assert_error(post_move(site, game.game_id, {"ply": s["ply"] + 5, "move": move}, game.tokens[decider]), 409, "stale")
+    assert_error(
+        post_move(site, game.game_id, {"ply": s["ply"], "move": move}, game.tokens[other]),
+        409,
+        "not_your_turn",
+    )
+    assert_error(
+        post_move(site, game.game_id, {"ply": s["ply"] - 1, "move": move}, game.tokens[decider]),
+        409,
+        "stale",
+    )
+    assert_error(
+        post_move(site, game.game_id, {"ply": s["ply"] + 5, "move": move}, game.tokens[decider]),
+        409,
+        "stale",
+    )
     forged = game.tokens[decider][:-2] + ("AA" if not game.tokens[decider].endswith("AA") else "BB")
-    assert_error(post_move(site, game.game_id, {"ply": s["ply"], "move": move}, forged), 403, "forbidden")
-    assert_error(post_move(site, game.game_id, {"ply": s["ply"], "move": move}, None), 403, "forbidden")
+    assert_error(
+        post_move(site, game.game_id, {"ply": s["ply"], "move": move}, forged), 403, "forbidden"
+    )
+    assert_error(
+        post_move(site, game.game_id, {"ply": s["ply"], "move": move}, None), 403, "forbidden"
+    )
     assert snapshot(site, game) == before
     # a double click: the same move twice with the same ply is played once
     first = post_move(site, game.game_id, {"ply": s["ply"], "move": move}, game.tokens[decider])
     assert first.status_code == 200
     after_first = snapshot(site, game)
-    assert_error(post_move(site, game.game_id, {"ply": s["ply"], "move": move}, game.tokens[decider]), 409, "stale")
+    assert_error(
+        post_move(site, game.game_id, {"ply": s["ply"], "move": move}, game.tokens[decider]),
+        409,
+        "stale",
+    )
     assert snapshot(site, game) == after_first
 
 
@@ -103,15 +136,32 @@ def test_unknown_game_is_a_clear_error(site) -> None:
     assert page.status_code == 404 and "nope" in page.text
     with connect(f"{site.ws_url}/ws/games/nope") as ws:
         message = json.loads(ws.recv(timeout=5))
-        assert message == {"type": "error", "code": "unknown_game", "message": "there is no game 'nope'"}
+        assert message == {
+            "type": "error",
+            "code": "unknown_game",
+            "message": "there is no game 'nope'",
+        }
 
 
 def test_creating_a_game_validates_its_input(site) -> None:
-    assert_error(httpx.post(f"{site.url}/api/games", json={"variant": "chess"}), 400, "unknown_variant")
-    assert_error(httpx.post(f"{site.url}/api/games", json={"mode": "telepathy"}), 400, "bad_request")
-    assert_error(httpx.post(f"{site.url}/api/games", content="{oops", headers={"Content-Type": "application/json"}),
-                 400, "bad_request")  # fmt: skip
-    assert_error(httpx.post(f"{site.url}/api/games", json={"mode": "computer", "level": "god"}), 400, "bad_level")
+    assert_error(
+        httpx.post(f"{site.url}/api/games", json={"variant": "chess"}), 400, "unknown_variant"
+    )
+    assert_error(
+        httpx.post(f"{site.url}/api/games", json={"mode": "telepathy"}), 400, "bad_request"
+    )
+    assert_error(
+        httpx.post(
+            f"{site.url}/api/games", content="{oops", headers={"Content-Type": "application/json"}
+        ),
+        400,
+        "bad_request",
+    )
+    assert_error(
+        httpx.post(f"{site.url}/api/games", json={"mode": "computer", "level": "god"}),
+        400,
+        "bad_level",
+    )
     assert httpx.get(f"{site.url}/api/openapi.json").json()["paths"]["/api/games"]["post"]
 
 
@@ -131,7 +181,10 @@ def test_websocket_bad_input_is_an_error_and_changes_nothing(site) -> None:
     game = friend_game(site.url, "kendall")
     decider, other, _ = decider_and_other(site, game)
     before = snapshot(site, game)
-    with ws_for(site, game.game_id, game.tokens[decider]) as ws, ws_for(site, game.game_id, game.tokens[other]) as ws2:
+    with (
+        ws_for(site, game.game_id, game.tokens[decider]) as ws,
+        ws_for(site, game.game_id, game.tokens[other]) as ws2,
+    ):
         s = recv_type(ws, "state")
         assert s["legal"] and s["you"] == [decider]
         assert recv_type(ws2, "state")["legal"] == []  # only the deciding seat sees its moves
@@ -160,12 +213,17 @@ def test_websocket_bad_input_is_an_error_and_changes_nothing(site) -> None:
 def test_websocket_move_reaches_every_viewer(site) -> None:
     game = friend_game(site.url)
     decider, other, _ = decider_and_other(site, game)
-    with ws_for(site, game.game_id, game.tokens[decider]) as ws, ws_for(site, game.game_id, None) as spectator:
+    with (
+        ws_for(site, game.game_id, game.tokens[decider]) as ws,
+        ws_for(site, game.game_id, None) as spectator,
+    ):
         s = recv_type(ws, "state")
         recv_type(spectator, "state")
         ws.send(json.dumps({"type": "move", "ply": s["ply"], "move": best_move(s["legal"])}))
         seen = recv_type(spectator, "state")
-        assert seen["ply"] > s["ply"] and seen["last_move"]["seat"] == decider and seen["legal"] == []
+        assert (
+            seen["ply"] > s["ply"] and seen["last_move"]["seat"] == decider and seen["legal"] == []
+        )
 
 
 def test_cross_origin_websocket_is_refused(site) -> None:
@@ -176,10 +234,16 @@ def test_cross_origin_websocket_is_refused(site) -> None:
 
 
 def test_invitation_takes_the_free_seat_once(site) -> None:
-    created = httpx.post(f"{site.url}/api/games", json={"variant": "bell", "mode": "friend", "colour": "B"}).json()
+    created = httpx.post(
+        f"{site.url}/api/games", json={"variant": "bell", "mode": "friend", "colour": "B"}
+    ).json()
     cookie_name = f"senet_seat_{created['id']}"
     preview = httpx.get(created["invite_url"], follow_redirects=False)  # a link preview robot, say
-    assert preview.status_code == 200 and not preview.cookies.get(cookie_name) and 'method="post"' in preview.text
+    assert (
+        preview.status_code == 200
+        and not preview.cookies.get(cookie_name)
+        and 'method="post"' in preview.text
+    )
     assert state(site.url, created["id"])["seats"][0]["taken"] is False  # looking takes nothing
     first = httpx.post(created["invite_url"], follow_redirects=False)
     assert first.cookies.get(cookie_name)

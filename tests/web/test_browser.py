@@ -27,7 +27,10 @@ def new_page(browser, site, width: int = 1280, height: int = 900):
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     # the site's Content Security Policy forbids inline scripts and styles: our pages break none of it
-    page.on("console", lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None)
+    page.on(
+        "console",
+        lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None,
+    )
     page.js_errors = errors  # type: ignore[attr-defined]
     frames: list[str] = []
     page.frames_log = frames  # type: ignore[attr-defined]
@@ -52,14 +55,18 @@ def is_over(page) -> bool:
 
 
 def legal_buttons(page) -> list[str]:
-    return page.eval_on_selector_all("#moves button[data-move]", "bs => bs.map(b => b.dataset.move)")
+    return page.eval_on_selector_all(
+        "#moves button[data-move]", "bs => bs.map(b => b.dataset.move)"
+    )
 
 
 def click_move(page, move: str) -> None:
     before = ply(page)
     page.click(f'#moves button[data-move="{move}"]')
     try:
-        page.wait_for_function(f"() => document.getElementById('game').dataset.ply !== '{before}'", timeout=10_000)
+        page.wait_for_function(
+            f"() => document.getElementById('game').dataset.ply !== '{before}'", timeout=10_000
+        )
     except Exception as exc:
         details = page.evaluate("""() => { const g = document.getElementById('game'), e = document.getElementById('error');
             return {ply: g.dataset.ply, connected: g.dataset.connected, cls: g.className, error: e && e.textContent,
@@ -71,11 +78,15 @@ def click_move(page, move: str) -> None:
 def wait_started(page, timeout: float = 15_000) -> None:
     """Until the first throw: a new game first collects the players' seeds (issue 6), which
     every seat holder's page gives by itself."""
-    page.wait_for_function("() => ['playing', 'over'].includes(document.getElementById('game').dataset.phase)",
-                           timeout=timeout)  # fmt: skip
+    page.wait_for_function(
+        "() => ['playing', 'over'].includes(document.getElementById('game').dataset.phase)",
+        timeout=timeout,
+    )
 
 
-def start_game(page, variant: str, mode: str, colour: str = "random", level: str | None = None) -> str:
+def start_game(
+    page, variant: str, mode: str, colour: str = "random", level: str | None = None
+) -> str:
     page.goto("/")
     page.select_option("#variant", variant)
     page.check(f"input[name=mode][value={mode}]")
@@ -122,7 +133,10 @@ def play_until_over(pages, limit_seconds: float = 150, on_ply=None) -> None:
     if on_ply:
         on_ply(pages[0])
     for page in pages:
-        page.wait_for_function("() => document.getElementById('game').dataset.over === '1'", timeout=limit_seconds * 1000)
+        page.wait_for_function(
+            "() => document.getElementById('game').dataset.over === '1'",
+            timeout=limit_seconds * 1000,
+        )
     assert sum(page.evaluate("window.__clicks") for page in pages) > 10
 
 
@@ -141,7 +155,9 @@ def open_friend_game(browser, site, variant: str) -> tuple[str, object, object]:
     return game_id, host, guest
 
 
-def test_two_browsers_play_a_whole_game_of_every_variant_through_the_invitation(browser, site, artifacts) -> None:
+def test_two_browsers_play_a_whole_game_of_every_variant_through_the_invitation(
+    browser, site, artifacts
+) -> None:
     """Five games at once (one per variant), each between two browser contexts, to the result."""
     games = {variant: open_friend_game(browser, site, variant) for variant in VARIANTS}
     for variant, (_, host, guest) in games.items():
@@ -155,23 +171,35 @@ def test_two_browsers_play_a_whole_game_of_every_variant_through_the_invitation(
         for page in (host, guest):
             page.evaluate(AUTOPLAY)
     for variant, (_, host, guest) in games.items():  # the board in mid-game
-        host.wait_for_function("() => Number(document.getElementById('game').dataset.ply) > 40 || "
-                               "document.getElementById('game').dataset.over === '1'", timeout=60_000)  # fmt: skip
+        host.wait_for_function(
+            "() => Number(document.getElementById('game').dataset.ply) > 40 || "
+            "document.getElementById('game').dataset.over === '1'",
+            timeout=60_000,
+        )
         host.screenshot(path=str(artifacts / f"board-{variant}-midgame.png"))
         guest.screenshot(path=str(artifacts / f"board-{variant}-phone.png"), full_page=True)
     seen = ply(games["standard"][1])  # the spectator sees the moves live, and has none to make
-    spectator.wait_for_function(f"() => Number(document.getElementById('game').dataset.ply) >= {seen}")
+    spectator.wait_for_function(
+        f"() => Number(document.getElementById('game').dataset.ply) >= {seen}"
+    )
     assert legal_buttons(spectator) == []
     for variant, (game_id, host, guest) in games.items():
         for page in (host, guest):
-            page.wait_for_function("() => document.getElementById('game').dataset.over === '1'", timeout=240_000)
+            page.wait_for_function(
+                "() => document.getElementById('game').dataset.over === '1'", timeout=240_000
+            )
             page.wait_for_selector("#over:not([hidden])")
         assert host.evaluate("window.__clicks") + guest.evaluate("window.__clicks") > 20, variant
         results = {host.text_content("#result"), guest.text_content("#result")}
-        assert any("You won" in r for r in results) or any("draw" in r.lower() for r in results), (variant, results)
+        assert any("You won" in r for r in results) or any("draw" in r.lower() for r in results), (
+            variant,
+            results,
+        )
         host.screenshot(path=str(artifacts / f"board-{variant}-over.png"), full_page=True)
         record = httpx.get(f"{site.url}/g/{game_id}/record").text
-        assert parse_record(record).replay().position.fen() == host.get_attribute("#game", "data-fen"), variant
+        assert parse_record(record).replay().position.fen() == host.get_attribute(
+            "#game", "data-fen"
+        ), variant
         assert verify_text(record).ok, variant
         assert host.js_errors == [] and guest.js_errors == [], variant
     spectator.wait_for_selector("#over:not([hidden])")
@@ -180,7 +208,7 @@ def test_two_browsers_play_a_whole_game_of_every_variant_through_the_invitation(
     game_id, host, guest = games["bell"]
     host_side, guest_side = host.text_content("#you"), guest.text_content("#you")
     host.click("#rematch")
-    host.wait_for_url(re.compile(r"/g/(?!%s)" % re.escape(game_id)))
+    host.wait_for_url(re.compile(rf"/g/(?!{re.escape(game_id)})"))
     new_id = host.url.rsplit("/", 1)[-1]
     guest.wait_for_selector("#rematch-offer:not([hidden])")
     guest.click("#rematch")
@@ -214,10 +242,14 @@ def test_reload_and_new_tab_keep_the_seat(browser, site) -> None:
     if legal_buttons(guest):  # the guest's turn: it can act from the reloaded page
         click_move(guest, best_move(legal_buttons(guest)))
     # presence: the host sees the guest online
-    host.wait_for_function("() => document.getElementById('presence').textContent.includes('online')")
+    host.wait_for_function(
+        "() => document.getElementById('presence').textContent.includes('online')"
+    )
 
 
-def test_a_game_on_this_screen_runs_to_the_end_with_the_board_and_keyboard(browser, site, artifacts) -> None:
+def test_a_game_on_this_screen_runs_to_the_end_with_the_board_and_keyboard(
+    browser, site, artifacts
+) -> None:
     page = new_page(browser, site)
     start_game(page, "adelaida", "local")
     assert page.js_errors == []  # type: ignore[attr-defined]
@@ -256,7 +288,9 @@ def test_a_game_against_the_computer_runs_to_the_end(browser, site, artifacts) -
     play_until_over([page], limit_seconds=180)
     result = page.text_content("#result")
     assert "You won" in result or "won" in result
-    movers = page.eval_on_selector_all("#move-list li", "ls => ls.map(l => l.textContent.split(':')[0])")
+    movers = page.eval_on_selector_all(
+        "#move-list li", "ls => ls.map(l => l.textContent.split(':')[0])"
+    )
     assert {"spools", "cones"} <= set(movers)
     page.screenshot(path=str(artifacts / "computer-game-over.png"), full_page=True)
 
@@ -272,7 +306,9 @@ def test_language_switch_is_remembered(browser, site) -> None:
     assert "Сенет по Беллу" in page.text_content("h1")
     assert "Перейти к содержимому" in page.text_content(".skip-link")
     page.goto("/")
-    assert page.get_attribute("html", "lang") == "ru" and "Начать партию" in page.text_content("body")
+    assert page.get_attribute("html", "lang") == "ru" and "Начать партию" in page.text_content(
+        "body"
+    )
     start_game(page, "standard", "local")
     page.wait_for_function("() => document.getElementById('status').textContent.includes('бросок')")
     page.click(".lang-switch a[data-lang=en]")
@@ -317,7 +353,9 @@ def test_a_game_survives_a_server_restart(browser, own_site) -> None:
     host.wait_for_function("() => document.getElementById('game').dataset.connected === ''")
     own_site.start()
     for page in (host, guest):
-        page.wait_for_function("() => document.getElementById('game').dataset.connected === '1'", timeout=15_000)
+        page.wait_for_function(
+            "() => document.getElementById('game').dataset.connected === '1'", timeout=15_000
+        )
         assert ply(page) == before and page.get_attribute("#game", "data-fen") == fen
     # both players continue
     progressed = 0

@@ -45,30 +45,51 @@ def test_http_api_never_fails_on_any_input(site, target) -> None:
         def fuzz(case) -> None:
             COUNTS["http"] += 1
             response = case.call(base_url=site.url, timeout=10)
-            assert response.status_code < 500, (case.method, case.formatted_path, response.text[:300])
-            content_type = " ".join(response.headers.get("content-type") or [])  # schemathesis: header lists
+            assert response.status_code < 500, (
+                case.method,
+                case.formatted_path,
+                response.text[:300],
+            )
+            content_type = " ".join(
+                response.headers.get("content-type") or []
+            )  # schemathesis: header lists
             if response.status_code >= 400 and content_type.startswith("application/json"):
                 body = response.json()
-                assert body.get("type") == "error" and body.get("code") and body.get("message"), body
+                assert body.get("type") == "error" and body.get("code") and body.get("message"), (
+                    body
+                )
 
         fuzz()
 
 
 _json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False) | st.text(max_size=40),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**12), 10**12)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=40),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 _moves = st.one_of(
-    st.sampled_from(["pass", "revive", "risk", "return", "1-4", "9x12", "28-off", "30-31", "0-1", "", "12-15 x"]),
+    st.sampled_from(
+        ["pass", "revive", "risk", "return", "1-4", "9x12", "28-off", "30-31", "0-1", "", "12-15 x"]
+    ),
     st.from_regex(r"\d{1,3}[-x](\d{1,3}|off)", fullmatch=True),
     _json_values,
 )
 _messages = st.one_of(
     st.fixed_dictionaries(
         {"type": st.sampled_from(["move", "seed", "state", "sync", "ping", "teleport", "", None])},
-        optional={"ply": _json_values, "move": _moves, "since": _json_values,
-                  "seed": st.text(max_size=70) | _json_values, "seat": _json_values},
+        optional={
+            "ply": _json_values,
+            "move": _moves,
+            "since": _json_values,
+            "seed": st.text(max_size=70) | _json_values,
+            "seat": _json_values,
+        },
     ).map(json.dumps),
     st.text(max_size=200),  # not JSON at all, or JSON of the wrong shape
     _json_values.map(json.dumps),
@@ -89,7 +110,9 @@ def _replies(ws) -> list[dict]:
 
 
 @pytest.mark.parametrize("as_seat", [False, True], ids=["spectator", "seat-holder"])
-def test_websocket_protocol_never_fails_and_never_changes_the_game(site, target, as_seat: bool) -> None:
+def test_websocket_protocol_never_fails_and_never_changes_the_game(
+    site, target, as_seat: bool
+) -> None:
     game, before = target
     seat = before["decider"] if before["decider"] is not None else 0
     headers = {"Cookie": f"senet_seat_{game.game_id}={game.tokens[seat]}"} if as_seat else {}
@@ -104,8 +127,15 @@ def test_websocket_protocol_never_fails_and_never_changes_the_game(site, target,
                 data = json.loads(message)
             except ValueError:
                 pass
-            if as_seat and isinstance(data, dict) and data.get("type") == "move" and data.get("ply") == before["ply"]:
-                data["ply"] = before["ply"] - 1  # a seat may move; here every move must be stale or illegal
+            if (
+                as_seat
+                and isinstance(data, dict)
+                and data.get("type") == "move"
+                and data.get("ply") == before["ply"]
+            ):
+                data["ply"] = (
+                    before["ply"] - 1
+                )  # a seat may move; here every move must be stale or illegal
                 message = json.dumps(data)
             COUNTS["websocket"] += 1
             ws.send(message)
@@ -126,5 +156,7 @@ def test_after_fuzzing_the_server_is_healthy_and_logged_no_traceback(site, targe
     log = site.log.read_text(errors="replace")
     assert "Traceback" not in log, log[-3000:]
     ARTIFACTS.mkdir(exist_ok=True)
-    (ARTIFACTS / "fuzz-counts.txt").write_text(f"http inputs: {COUNTS['http']}\nwebsocket inputs: {COUNTS['websocket']}\n")
+    (ARTIFACTS / "fuzz-counts.txt").write_text(
+        f"http inputs: {COUNTS['http']}\nwebsocket inputs: {COUNTS['websocket']}\n"
+    )
     assert COUNTS["http"] >= 100 and COUNTS["websocket"] >= 200, COUNTS

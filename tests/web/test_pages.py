@@ -28,15 +28,20 @@ def test_every_variant_has_its_page_in_both_languages(site, name: str, lang: str
     book = rulebook(name)
     assert f'<html lang="{lang}">' in html
     assert v.title(lang).replace("«", "&laquo;")[:8] in html or v.title(lang)[:8] in html
-    assert 'action="/games"' in html and f'name="variant" value="{name}"' in html  # the start button
+    assert (
+        'action="/games"' in html and f'name="variant" value="{name}"' in html
+    )  # the start button
     rows = difference_table(name, "standard", lang)
     if name != "standard":
         assert len(rows) >= 2 and html.count('<th scope="row">') >= len(rows)
         for row in rows:
             assert row.label in html
-    assert html.count('<dt>') == len(book.decisions)
+    assert html.count("<dt>") == len(book.decisions)
     first_clause = book.clauses[0].text(lang)
-    assert first_clause[:30].replace("'", "&#39;").replace('"', "&#34;") in html or first_clause[:30] in html
+    assert (
+        first_clause[:30].replace("'", "&#39;").replace('"', "&#34;") in html
+        or first_clause[:30] in html
+    )
     assert ("Перейти к содержимому" if lang == "ru" else "Skip to main content") in html
     assert page.cookies.get("lang") == lang  # the choice is remembered
 
@@ -59,23 +64,41 @@ def test_aliases_redirect_and_unknown_pages_are_404(site) -> None:
 
 
 def test_language_switch_only_redirects_locally(site) -> None:
-    switch = httpx.get(f"{site.url}/lang/ru", params={"next": "https://evil.example/"}, follow_redirects=False)
-    assert switch.status_code == 303 and switch.headers["location"] == "/" and switch.cookies.get("lang") == "ru"
-    back = httpx.get(f"{site.url}/lang/en", params={"next": "/variants/bell"}, follow_redirects=False)
+    switch = httpx.get(
+        f"{site.url}/lang/ru", params={"next": "https://evil.example/"}, follow_redirects=False
+    )
+    assert (
+        switch.status_code == 303
+        and switch.headers["location"] == "/"
+        and switch.cookies.get("lang") == "ru"
+    )
+    back = httpx.get(
+        f"{site.url}/lang/en", params={"next": "/variants/bell"}, follow_redirects=False
+    )
     assert back.headers["location"] == "/variants/bell"
 
 
 def test_start_form_creates_a_game_and_seats_its_creator(site) -> None:
-    response = httpx.post(f"{site.url}/games", data={"variant": "bell", "mode": "local", "colour": "random"},
-                          follow_redirects=False)  # fmt: skip
+    response = httpx.post(
+        f"{site.url}/games",
+        data={"variant": "bell", "mode": "local", "colour": "random"},
+        follow_redirects=False,
+    )
     assert response.status_code == 303
     game_id = response.headers["location"].rsplit("/", 1)[-1]
     token = response.cookies.get(f"senet_seat_{game_id}")
     state = httpx.get(f"{site.url}/api/games/{game_id}", headers={"X-Seat-Token": token}).json()
     assert state["variant"] == "bell" and state["you"] == [0, 1] and state["phase"] == "seeding"
-    assert state["legal"] == [] and state["fairness"]["seed_needed"] == [True, True]  # issue 6: player seeds
+    assert state["legal"] == [] and state["fairness"]["seed_needed"] == [
+        True,
+        True,
+    ]  # issue 6: player seeds
     for seed in ("first", "second"):  # one secret holds both seats: each seed goes to the next seat
         state = give_seed(site.url, game_id, token, seed).json()
-    assert state["phase"] == "playing" and state["legal"] and state["fairness"]["seeds"] == ["first", "second"]
+    assert (
+        state["phase"] == "playing"
+        and state["legal"]
+        and state["fairness"]["seeds"] == ["first", "second"]
+    )
     bad = httpx.post(f"{site.url}/games", data={"variant": "bell", "mode": "solitaire"})
     assert bad.status_code == 400 and "mode" in bad.text

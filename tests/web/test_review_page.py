@@ -18,7 +18,13 @@ def test_review_page_draws_the_chance_graph_and_marks_mistakes(site) -> None:
     points = re.search(r'class="chance-line" points="([^"]*)"', html).group(1).split()
     record = httpx.get(f"{site.url}/g/{game_id}/record").text
     body = record.split("\n\n", 1)[1]
-    decisions = len([tok for tok in body.split() if not tok.startswith("(") and not re.fullmatch(r"\d+\.|[AB]:", tok)])
+    decisions = len(
+        [
+            tok
+            for tok in body.split()
+            if not tok.startswith("(") and not re.fullmatch(r"\d+\.|[AB]:", tok)
+        ]
+    )
     assert len(points) == decisions + 1  # the start, then one point after every decision
     for point in points:
         x, y = map(float, point.split(","))

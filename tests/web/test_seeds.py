@@ -47,14 +47,24 @@ def recv_type(ws, kind: str) -> dict:
 def test_no_throw_before_every_human_seed_and_the_commitment_comes_first(site) -> None:
     """issue 6: player seeds — the commitment is shown before any seed is accepted, nothing is
     thrown until both seats have given theirs, and the revealed secret hashes to it."""
-    created = httpx.post(f"{site.url}/api/games", json={"variant": "kendall", "mode": "friend", "colour": "A"}).json()
+    created = httpx.post(
+        f"{site.url}/api/games", json={"variant": "kendall", "mode": "friend", "colour": "A"}
+    ).json()
     gid = created["id"]
     first = state(site.url, gid)
-    assert first["phase"] == "seeding" and first["ply"] == 0 and first["history"] == [] and first["last_throw"] is None
+    assert (
+        first["phase"] == "seeding"
+        and first["ply"] == 0
+        and first["history"] == []
+        and first["last_throw"] is None
+    )
     assert site.actions_count(gid) == 0
     commitment = first["fairness"]["commitment"]
     assert commitment == created["commitment"] and len(commitment) == 64
-    assert first["fairness"]["seeds"] == [None, None] and first["fairness"]["seed_needed"] == [True, True]
+    assert first["fairness"]["seeds"] == [None, None] and first["fairness"]["seed_needed"] == [
+        True,
+        True,
+    ]
     assert first["fairness"]["secret"] is None
     answer = give_seed(site.url, gid, created["token"], "alpha words")
     assert answer.status_code == 200, answer.text
@@ -62,21 +72,28 @@ def test_no_throw_before_every_human_seed_and_the_commitment_comes_first(site) -
     assert after_a["phase"] == "seeding" and after_a["ply"] == 0 and site.actions_count(gid) == 0
     assert after_a["fairness"]["seeds"] == ["alpha words", None] and after_a["seats"][0]["seeded"]
     # nothing to play yet, for anyone
-    move = httpx.post(f"{site.url}/api/games/{gid}/moves", headers={"X-Seat-Token": created["token"]},
-                      json={"ply": 0, "move": "10-13"})  # fmt: skip
+    move = httpx.post(
+        f"{site.url}/api/games/{gid}/moves",
+        headers={"X-Seat-Token": created["token"]},
+        json={"ply": 0, "move": "10-13"},
+    )
     assert_error(move, 409, "seeding")
     joined = httpx.post(created["invite_url"], follow_redirects=False)
     token_b = joined.cookies.get(f"senet_seat_{gid}")
     assert state(site.url, gid)["ply"] == 0  # B is seated but has given no seed: still no throw
     started = give_seed(site.url, gid, token_b, "beta-2").json()
     assert started["phase"] == "playing" and started["ply"] == 1 and site.actions_count(gid) == 1
-    assert started["history"][0]["kind"] == "throw" and started["fairness"]["commitment"] == commitment
+    assert (
+        started["history"][0]["kind"] == "throw" and started["fairness"]["commitment"] == commitment
+    )
     assert started["fairness"]["player_seeds"] == "alpha words:beta-2"
     over = play_out(site.url, TwoSeats(gid, {0: created["token"], 1: token_b}))
     secret = bytes.fromhex(over["fairness"]["secret"])
     assert hashlib.sha256(secret).hexdigest() == commitment
     record = httpx.get(f"{site.url}/g/{gid}/record").text
-    assert '[PlayerSeeds "alpha words:beta-2"]' in record and f'[Commitment "{commitment}"]' in record
+    assert (
+        '[PlayerSeeds "alpha words:beta-2"]' in record and f'[Commitment "{commitment}"]' in record
+    )
     assert verify_text(record).ok
 
 
@@ -111,12 +128,18 @@ def test_both_seeds_go_into_every_throw(site, finished) -> None:
     assert result.player_seeds == ("my lucky day", "R2-D2 says hi")
 
 
-@pytest.mark.parametrize("altered", ["my lucky dax:R2-D2 says hi", "my lucky day:R2-D2 says ho", "my lucky day"])
-def test_a_record_with_an_altered_seed_fails_and_names_the_throw(finished, altered: str, tmp_path) -> None:
+@pytest.mark.parametrize(
+    "altered", ["my lucky dax:R2-D2 says hi", "my lucky day:R2-D2 says ho", "my lucky day"]
+)
+def test_a_record_with_an_altered_seed_fails_and_names_the_throw(
+    finished, altered: str, tmp_path
+) -> None:
     """issue 6: player seeds — change a player's seed in the PlayerSeeds tag and the record no
     longer verifies, at a named throw; `senet verify FILE` says so too."""
     _, record = finished
-    forged = record.replace('[PlayerSeeds "my lucky day:R2-D2 says hi"]', f'[PlayerSeeds "{altered}"]')
+    forged = record.replace(
+        '[PlayerSeeds "my lucky day:R2-D2 says hi"]', f'[PlayerSeeds "{altered}"]'
+    )
     assert forged != record
     result = verify_text(forged)
     assert not result.ok and result.commitment_ok and result.mismatches
@@ -124,12 +147,18 @@ def test_a_record_with_an_altered_seed_fails_and_names_the_throw(finished, alter
     assert str(first).startswith(f"throw {first.number + 1} (turn ")
     path = tmp_path / "forged.txt"
     path.write_text(forged)
-    cli = subprocess.run([sys.executable, "-m", "senet.cli", "verify", str(path)], capture_output=True, text=True)
+    cli = subprocess.run(
+        [sys.executable, "-m", "senet.cli", "verify", str(path)], capture_output=True, text=True
+    )
     assert cli.returncode == 1 and f"NOT VERIFIED: throw {first.number + 1} (turn" in cli.stdout
     good = tmp_path / "good.txt"
     good.write_text(record)
-    ok = subprocess.run([sys.executable, "-m", "senet.cli", "verify", str(good)], capture_output=True, text=True)
-    assert ok.returncode == 0 and "A 'my lucky day', B 'R2-D2 says hi'" in ok.stdout, ok.stdout + ok.stderr
+    ok = subprocess.run(
+        [sys.executable, "-m", "senet.cli", "verify", str(good)], capture_output=True, text=True
+    )
+    assert ok.returncode == 0 and "A 'my lucky day', B 'R2-D2 says hi'" in ok.stdout, (
+        ok.stdout + ok.stderr
+    )
 
 
 BAD_SEEDS = ["", "a:b", "x" * 65, "tab\there", "кириллица", 42, None, ["list"], {"seed": "x"}]
@@ -149,10 +178,20 @@ def test_refused_seeds_over_rest_change_nothing(site) -> None:
     for bad in BAD_SEEDS:
         assert_error(give_seed(site.url, gid, game.tokens[0], bad), 400, "bad_seed")
     for seat in ("0", True, 2, -1):
-        assert_error(give_seed(site.url, gid, game.tokens[0], "fine", seat=seat), 400, "bad_request")
+        assert_error(
+            give_seed(site.url, gid, game.tokens[0], "fine", seat=seat), 400, "bad_request"
+        )
     headers = {"X-Seat-Token": game.tokens[0], "Content-Type": "application/json"}
-    assert_error(httpx.post(f"{site.url}/api/games/{gid}/seed", content="{oops", headers=headers), 400, "bad_json")
-    assert_error(httpx.post(f"{site.url}/api/games/{gid}/seed", content="[1]", headers=headers), 400, "bad_request")
+    assert_error(
+        httpx.post(f"{site.url}/api/games/{gid}/seed", content="{oops", headers=headers),
+        400,
+        "bad_json",
+    )
+    assert_error(
+        httpx.post(f"{site.url}/api/games/{gid}/seed", content="[1]", headers=headers),
+        400,
+        "bad_request",
+    )
     assert_error(give_seed(site.url, "nope", game.tokens[0], "x"), 404, "unknown_game")
     assert snapshot(site, gid) == before
     assert give_seed(site.url, gid, game.tokens[0], "first and only").status_code == 200
@@ -179,8 +218,12 @@ def test_refused_seeds_over_the_websocket_change_nothing(site) -> None:
         headers = {"Cookie": f"senet_seat_{gid}={token}"} if token else {}
         return connect(f"{site.ws_url}/ws/games/{gid}", additional_headers=headers)
 
-    with ws_for(game.tokens[0]) as a, ws_for(game.tokens[1]) as b, ws_for(None) as spectator, \
-            ws_for("forged-secret") as forger:  # fmt: skip
+    with (
+        ws_for(game.tokens[0]) as a,
+        ws_for(game.tokens[1]) as b,
+        ws_for(None) as spectator,
+        ws_for("forged-secret") as forger,
+    ):
         for ws in (a, b, spectator, forger):
             first = recv_type(ws, "state")
             assert first["phase"] == "seeding" and first["fairness"]["seed_needed"] == [True, True]
@@ -209,7 +252,11 @@ def test_refused_seeds_over_the_websocket_change_nothing(site) -> None:
             seen = recv_type(ws, "state")
             while seen["ply"] == 0:
                 seen = recv_type(ws, "state")
-            assert seen["ply"] == 1 and seen["phase"] == "playing" and seen["fairness"]["seeds"] == ["from A", "from B"]
+            assert (
+                seen["ply"] == 1
+                and seen["phase"] == "playing"
+                and seen["fairness"]["seeds"] == ["from A", "from B"]
+            )
         started = snapshot(site, gid)
         b.send(json.dumps({"type": "seed", "seed": "late"}))
         assert recv_type(b, "error")["code"] == "not_seeding"
@@ -219,7 +266,9 @@ def test_refused_seeds_over_the_websocket_change_nothing(site) -> None:
 def test_computer_game_starts_after_the_human_seed(site) -> None:
     """issue 6: player seeds — the computer gives no seed and makes no move before the first
     throw, which waits for the human's seed; then it plays."""
-    created = httpx.post(f"{site.url}/api/games", json={"mode": "computer", "colour": "B", "variant": "standard"})
+    created = httpx.post(
+        f"{site.url}/api/games", json={"mode": "computer", "colour": "B", "variant": "standard"}
+    )
     data = created.json()
     gid = data["id"]
     s = state(site.url, gid)
@@ -234,15 +283,28 @@ def test_computer_game_starts_after_the_human_seed(site) -> None:
         if any(h["kind"] == "move" and h["seat"] == 0 for h in s["history"]):
             break
         time.sleep(0.05)
-    assert s["history"][0]["kind"] == "throw" and s["history"][1]["kind"] == "move" and s["history"][1]["seat"] == 0
+    assert (
+        s["history"][0]["kind"] == "throw"
+        and s["history"][1]["kind"] == "move"
+        and s["history"][1]["seat"] == 0
+    )
     assert s["fairness"]["player_seeds"] == ":human only"  # the computer's seat adds nothing
 
 
 def test_an_api_client_may_give_its_seed_at_creation(site) -> None:
     """issue 6: player seeds — ``seed`` in the creation body seeds every seat the creator holds."""
-    data = httpx.post(f"{site.url}/api/games", json={"mode": "local", "variant": "bell", "seed": "bot"}).json()
+    data = httpx.post(
+        f"{site.url}/api/games", json={"mode": "local", "variant": "bell", "seed": "bot"}
+    ).json()
     s = state(site.url, data["id"], data["token"])
-    assert s["phase"] == "playing" and s["ply"] == 1 and s["fairness"]["player_seeds"] == "bot:bot" and s["legal"]
+    assert (
+        s["phase"] == "playing"
+        and s["ply"] == 1
+        and s["fairness"]["player_seeds"] == "bot:bot"
+        and s["legal"]
+    )
     refused = httpx.post(f"{site.url}/api/games", json={"mode": "local", "seed": "no:colons"})
     assert_error(refused, 400, "bad_seed")
-    assert_error(httpx.post(f"{site.url}/api/games", json={"mode": "local", "seed": ""}), 400, "bad_request")
+    assert_error(
+        httpx.post(f"{site.url}/api/games", json={"mode": "local", "seed": ""}), 400, "bad_request"
+    )

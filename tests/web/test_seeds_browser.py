@@ -57,8 +57,12 @@ def test_two_players_each_add_a_seed_and_the_record_shows_both(browser, site, ar
     for page in (host, guest):
         wait_started(page)
     guest_seed = seed_shown(guest, 1)
-    assert guest_seed and re.fullmatch(r"[0-9a-f]{32}", guest_seed)  # crypto.getRandomValues, 128 bits
-    host.wait_for_function(f"() => document.querySelector({SEAT_1!r})?.dataset.seed === '{guest_seed}'")
+    assert guest_seed and re.fullmatch(
+        r"[0-9a-f]{32}", guest_seed
+    )  # crypto.getRandomValues, 128 bits
+    host.wait_for_function(
+        f"() => document.querySelector({SEAT_1!r})?.dataset.seed === '{guest_seed}'"
+    )
     assert seed_shown(guest, 0) == TYPED
     assert any('"type":"seed"' in f.replace(" ", "") for f in guest.frames_log)  # type: ignore[attr-defined]
     record = httpx.get(f"{site.url}/g/{game_id}/record").text

@@ -24,8 +24,11 @@ def play_to_the_end(base: str, variant: str) -> str:
             return game.game_id
         decider = seen["decider"]
         mine = state(base, game.game_id, game.tokens[decider])
-        answer = httpx.post(f"{base}/api/games/{game.game_id}/moves", headers={"X-Seat-Token": game.tokens[decider]},
-                            json={"ply": mine["ply"], "move": best_move(mine["legal"])})  # fmt: skip
+        answer = httpx.post(
+            f"{base}/api/games/{game.game_id}/moves",
+            headers={"X-Seat-Token": game.tokens[decider]},
+            json={"ply": mine["ply"], "move": best_move(mine["legal"])},
+        )
         assert answer.status_code == 200, answer.text
     raise AssertionError("the game did not end")
 
@@ -43,7 +46,10 @@ def test_pages_have_no_inline_script(site) -> None:
     for path in ("/", "/variants/adelaida", f"/g/{game.game_id}", f"/g/{game.game_id}/verify"):
         html = httpx.get(site.url + path).text
         for chunk in html.split("<script")[1:]:
-            assert 'src="/static/' in chunk.split(">")[0], (path, chunk[:80])  # every script is a file
+            assert 'src="/static/' in chunk.split(">")[0], (
+                path,
+                chunk[:80],
+            )  # every script is a file
         assert " onclick=" not in html and " onload=" not in html
 
 
@@ -59,10 +65,14 @@ def test_oversize_body_is_refused_and_creates_nothing(site) -> None:
 def test_oversize_websocket_frame_is_refused_and_changes_nothing(site) -> None:
     game = friend_game(site.url, "kendall")
     before = state(site.url, game.game_id)
-    with connect(f"{site.ws_url}/ws/games/{game.game_id}",
-                 additional_headers={"Cookie": f"senet_seat_{game.game_id}={game.tokens[0]}"}) as ws:  # fmt: skip
+    with connect(
+        f"{site.ws_url}/ws/games/{game.game_id}",
+        additional_headers={"Cookie": f"senet_seat_{game.game_id}={game.tokens[0]}"},
+    ) as ws:
         json.loads(ws.recv(timeout=5))
-        ws.send(json.dumps({"type": "move", "ply": before["ply"], "move": "x" * MAX_WS_MESSAGE_BYTES}))
+        ws.send(
+            json.dumps({"type": "move", "ply": before["ply"], "move": "x" * MAX_WS_MESSAGE_BYTES})
+        )
         codes = []
         try:
             while True:

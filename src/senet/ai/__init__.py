@@ -37,7 +37,15 @@ from .evaluation import evaluator_for, terminal_value
 from .search import Searcher
 from .solver import for_seat
 
-__all__ = ["Level", "LEVELS", "find_level", "choose_move", "choose_move_async", "move_values", "searcher_for"]
+__all__ = [
+    "Level",
+    "LEVELS",
+    "find_level",
+    "choose_move",
+    "choose_move_async",
+    "move_values",
+    "searcher_for",
+]
 
 
 @dataclass(frozen=True)
@@ -65,23 +73,43 @@ class Level:
 
 #: The levels, weakest first.
 LEVELS: tuple[Level, ...] = (
-    Level("beginner", "Beginner", "Новичок",
-          "Plays almost at random, but never misses a winning move.",
-          "Ходит почти наугад, но не упустит выигрывающий ход.",
-          depth=1, temperature=0.5),
-    Level("casual", "Casual", "Любитель",
-          "Knows which moves are good, yet often picks a worse one.",
-          "Понимает, какие ходы хороши, но часто выбирает похуже.",
-          depth=1, temperature=0.03),
-    Level("expert", "Expert", "Знаток",
-          "Weighs every move by its learned judgement of the position.",
-          "Взвешивает каждый ход по выученной оценке позиции.",
-          depth=1),
-    Level("master", "Master", "Мастер",
-          "Looks ahead over every throw with a deeper judgement, and plays small endgames perfectly.",
-          "Просчитывает все броски вперёд с более глубокой оценкой и безупречно играет короткие эндшпили.",
-          depth=2, solve_states=30_000, model="net"),
-)  # fmt: skip
+    Level(
+        "beginner",
+        "Beginner",
+        "Новичок",
+        "Plays almost at random, but never misses a winning move.",
+        "Ходит почти наугад, но не упустит выигрывающий ход.",
+        depth=1,
+        temperature=0.5,
+    ),
+    Level(
+        "casual",
+        "Casual",
+        "Любитель",
+        "Knows which moves are good, yet often picks a worse one.",
+        "Понимает, какие ходы хороши, но часто выбирает похуже.",
+        depth=1,
+        temperature=0.03,
+    ),
+    Level(
+        "expert",
+        "Expert",
+        "Знаток",
+        "Weighs every move by its learned judgement of the position.",
+        "Взвешивает каждый ход по выученной оценке позиции.",
+        depth=1,
+    ),
+    Level(
+        "master",
+        "Master",
+        "Мастер",
+        "Looks ahead over every throw with a deeper judgement, and plays small endgames perfectly.",
+        "Просчитывает все броски вперёд с более глубокой оценкой и безупречно играет короткие эндшпили.",
+        depth=2,
+        solve_states=30_000,
+        model="net",
+    ),
+)
 
 _BY_KEY = {level.key: level for level in LEVELS}
 
@@ -147,7 +175,11 @@ _delays = random.Random()  # the pause is cosmetic: it never touches the level's
 
 
 async def choose_move_async(
-    position: Position, level: Level | str, rng: random.Random, *, delay: tuple[float, float] = (0.7, 1.6)
+    position: Position,
+    level: Level | str,
+    rng: random.Random,
+    *,
+    delay: tuple[float, float] = (0.7, 1.6),
 ) -> Move:
     """:func:`choose_move` for the site: the search runs in a worker thread, so the event loop
     keeps serving everyone else, and the answer comes after a natural pause of ``delay``

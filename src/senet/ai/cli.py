@@ -42,8 +42,15 @@ def _read_position(variant: str | None, text: str):  # -> Position
 
 @click.command()
 @click.option("--variant", "-v", help="Variant name (optional when the position starts with it).")
-@click.option("--position", "-p", "position_text", required=True, help="Position in one-line notation.")
-@click.option("--max-states", default=DEFAULT_MAX_STATES, show_default=True, help="Give up beyond this many positions.")
+@click.option(
+    "--position", "-p", "position_text", required=True, help="Position in one-line notation."
+)
+@click.option(
+    "--max-states",
+    default=DEFAULT_MAX_STATES,
+    show_default=True,
+    help="Give up beyond this many positions.",
+)
 def solve(variant: str | None, position_text: str, max_states: int) -> None:
     """Exact value of an endgame position and of every legal move (optimal play on both sides)."""
     position = _read_position(variant, position_text)
@@ -52,7 +59,9 @@ def solve(variant: str | None, position_text: str, max_states: int) -> None:
     try:
         solution = solve_many([position], max_states=max_states)
     except TooLarge as exc:
-        raise click.ClickException(f"not a solvable endgame: {exc} (raise --max-states to try harder)") from None
+        raise click.ClickException(
+            f"not a solvable endgame: {exc} (raise --max-states to try harder)"
+        ) from None
     v = position.variant
     unit = "expected result (win 1, draw 1/2)" if v.scoring == "points" else "winning chance"
     click.echo(f"{len(solution.index)} positions solved in {solution.iterations} sweeps")
@@ -64,7 +73,9 @@ def solve(variant: str | None, position_text: str, max_states: int) -> None:
         return
     seat = position.decider
     assert seat is not None
-    click.echo(f"{'AB'[seat]} to decide; {unit} of {'AB'[seat]} with best play: {for_seat(value_a, seat):.6f}")
+    click.echo(
+        f"{'AB'[seat]} to decide; {unit} of {'AB'[seat]} with best play: {for_seat(value_a, seat):.6f}"
+    )
     best = set(solution.best_moves(position))
     for move, va in sorted(solution.move_values(position), key=lambda mv: -for_seat(mv[1], seat)):
         mark = "  best" if move in best else ""
@@ -73,7 +84,9 @@ def solve(variant: str | None, position_text: str, max_states: int) -> None:
 
 @click.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--level", default="master", show_default=True, help="The level that judges the moves.")
+@click.option(
+    "--level", default="master", show_default=True, help="The level that judges the moves."
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per decision.")
 def review(file: Path, level: str, as_json: bool) -> None:
     """Judge every move of a game record: chances before and after, best move, loss."""

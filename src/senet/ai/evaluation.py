@@ -22,10 +22,30 @@ import numpy as np
 
 from senet.engine import Position, Variant
 
-__all__ = ["Evaluator", "FEATURES", "N_FEATURES", "MODELS", "seat_features", "feature_vector", "evaluator_for"]
+__all__ = [
+    "Evaluator",
+    "FEATURES",
+    "N_FEATURES",
+    "MODELS",
+    "seat_features",
+    "feature_vector",
+    "evaluator_for",
+]
 
 #: Per-seat feature names (after the 30 occupancy features ``sq1`` .. ``sq30``).
-SCALARS = ("off", "captured", "drowned", "extra", "skip", "protected", "att1", "att2", "att3", "att4", "att5")
+SCALARS = (
+    "off",
+    "captured",
+    "drowned",
+    "extra",
+    "skip",
+    "protected",
+    "att1",
+    "att2",
+    "att3",
+    "att4",
+    "att5",
+)
 FEATURES = tuple(f"sq{i}" for i in range(1, 31)) + SCALARS
 #: Length of the model's input: the per-seat difference plus the tempo term (who throws next).
 N_FEATURES = len(FEATURES) + 1
@@ -100,18 +120,27 @@ class Evaluator:
         self._scal = w[_S : _S + len(SCALARS)]
         self._tempo_w = w[-1]
 
-    def _seat_score(self, me: int, opp: int, off: int, capt: int, drown: int, extra: int, skip: int) -> float:
+    def _seat_score(
+        self, me: int, opp: int, off: int, capt: int, drown: int, extra: int, skip: int
+    ) -> float:
         s = self._scal
         prot = me & ((me << 1) | (me >> 1))
         vul = me & ~prot
         return (
-            self._lo[me & _MASK15] + self._hi[me >> 15]
-            + s[0] * off + s[1] * capt + s[2] * drown + s[3] * extra + s[4] * skip
+            self._lo[me & _MASK15]
+            + self._hi[me >> 15]
+            + s[0] * off
+            + s[1] * capt
+            + s[2] * drown
+            + s[3] * extra
+            + s[4] * skip
             + s[5] * prot.bit_count()
-            + s[6] * (vul & (opp << 1)).bit_count() + s[7] * (vul & (opp << 2)).bit_count()
-            + s[8] * (vul & (opp << 3)).bit_count() + s[9] * (vul & (opp << 4)).bit_count()
+            + s[6] * (vul & (opp << 1)).bit_count()
+            + s[7] * (vul & (opp << 2)).bit_count()
+            + s[8] * (vul & (opp << 3)).bit_count()
+            + s[9] * (vul & (opp << 4)).bit_count()
             + s[10] * (vul & (opp << 5)).bit_count()
-        )  # fmt: skip
+        )
 
     def score(self, position: Position) -> float:
         """The model's log-odds of A's result: ``weights @ x`` (+ the hidden layer's part)."""
@@ -147,19 +176,26 @@ class Evaluator:
         }
         if self.hidden is not None:
             h, bias, v = self.hidden
-            data["hidden"] = {"H": np.round(h, 6).tolist(), "b": np.round(bias, 6).tolist(), "v": np.round(v, 6).tolist()}
+            data["hidden"] = {
+                "H": np.round(h, 6).tolist(),
+                "b": np.round(bias, 6).tolist(),
+                "v": np.round(v, 6).tolist(),
+            }
         return json.dumps(data)
 
     @classmethod
-    def from_json(cls, variant: Variant, text: str) -> "Evaluator":
+    def from_json(cls, variant: Variant, text: str) -> Evaluator:
         data = json.loads(text)
         if data.get("features") != list(FEATURES) + ["tempo"]:
             raise ValueError("weights were trained on a different feature set")
         hidden = None
         if "hidden" in data:
             hd = data["hidden"]
-            hidden = (np.array(hd["H"], dtype=np.float64), np.array(hd["b"], dtype=np.float64),
-                      np.array(hd["v"], dtype=np.float64))  # fmt: skip
+            hidden = (
+                np.array(hd["H"], dtype=np.float64),
+                np.array(hd["b"], dtype=np.float64),
+                np.array(hd["v"], dtype=np.float64),
+            )
         return cls(variant, np.array(data["weights"], dtype=np.float64), hidden)
 
 

@@ -11,8 +11,8 @@ never negative.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from typing import Iterable
 
 from senet.engine import Game, Move, Position, Throw
 from senet.engine.record import GameRecord, parse_record
@@ -74,7 +74,11 @@ def _pairs(source: Source) -> list[tuple[Position, Move]]:
         source = parse_record(source)
     if isinstance(source, GameRecord):
         source = source.replay()
-    return [(pos, action) for pos, action in source if isinstance(action, Move) and not isinstance(action, Throw)]
+    return [
+        (pos, action)
+        for pos, action in source
+        if isinstance(action, Move) and not isinstance(action, Throw)
+    ]
 
 
 def review_game(source: Source, level: Level | str = "master") -> list[ReviewRow]:
@@ -97,18 +101,35 @@ def review_game(source: Source, level: Level | str = "master") -> list[ReviewRow
         if played is None:
             raise ValueError(f"ply {ply}: {move} is not legal in {pos.fen()}")
         loss = max(0.0, best - played)
-        rows.append(ReviewRow(ply, mover, pos.fen(), pos.move_text(move), pos.move_text(best_move),
-                              best, played, loss, len(legal), exact, classify(loss)))  # fmt: skip
+        rows.append(
+            ReviewRow(
+                ply,
+                mover,
+                pos.fen(),
+                pos.move_text(move),
+                pos.move_text(best_move),
+                best,
+                played,
+                loss,
+                len(legal),
+                exact,
+                classify(loss),
+            )
+        )
     return rows
 
 
 def format_review(rows: list[ReviewRow]) -> str:
     """A plain-text table of the review, one decision a line, mistakes marked."""
-    lines = [f"{'ply':>4} {'seat':4} {'move':>9} {'best':>9} {'before':>7} {'after':>7} {'loss':>7}  verdict"]
+    lines = [
+        f"{'ply':>4} {'seat':4} {'move':>9} {'best':>9} {'before':>7} {'after':>7} {'loss':>7}  verdict"
+    ]
     for r in rows:
         mark = r.verdict + (" (exact)" if r.exact else "")
-        lines.append(f"{r.ply:>4} {'AB'[r.mover]:4} {r.move:>9} {r.best:>9} {r.before:7.1%} {r.after:7.1%} "
-                     f"{r.loss:7.3f}  {mark}")  # fmt: skip
+        lines.append(
+            f"{r.ply:>4} {'AB'[r.mover]:4} {r.move:>9} {r.best:>9} {r.before:7.1%} {r.after:7.1%} "
+            f"{r.loss:7.3f}  {mark}"
+        )
     total = {seat: sum(r.loss for r in rows if r.mover == seat) for seat in (0, 1)}
     lines.append(f"total loss: A {total[0]:.3f}, B {total[1]:.3f}")
     return "\n".join(lines)

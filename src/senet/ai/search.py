@@ -103,7 +103,11 @@ class Searcher:
         hit = self._tt.get(key)
         if hit is not None:
             value, flag = hit
-            if flag == _EXACT or (flag == _LOWER and value >= beta) or (flag == _UPPER and value <= alpha):
+            if (
+                flag == _EXACT
+                or (flag == _LOWER and value >= beta)
+                or (flag == _UPPER and value <= alpha)
+            ):
                 return value
         a0, b0 = alpha, beta
         if pos.is_chance():
@@ -170,5 +174,11 @@ def _material(position: Position) -> tuple[int, ...]:
     for seat in (0, 1):
         mask = position.mask(seat)
         rear = (mask & -mask).bit_length()
-        out += [mask.bit_count(), rear, position.off(seat), position.captured(seat), position.drowned(seat)]
+        out += [
+            mask.bit_count(),
+            rear,
+            position.off(seat),
+            position.captured(seat),
+            position.drowned(seat),
+        ]
     return tuple(out)

@@ -21,18 +21,37 @@ probability under sensible play, so it only matters for contrived positions.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import AbstractSet, Iterable
 
 import numpy as np
 
 from senet.engine import Move, Position, Variant
-from senet.engine.flow import _PEND, _THROW, _TURN, DRAW, PENDING_FATE, PENDING_WATER, legal_moves, play, winner
+from senet.engine.flow import (
+    _PEND,
+    _THROW,
+    _TURN,
+    DRAW,
+    PENDING_FATE,
+    PENDING_WATER,
+    legal_moves,
+    play,
+    winner,
+)
 from senet.engine.rules import tables_for
 
 from .evaluation import terminal_value
 
-__all__ = ["Solution", "TooLarge", "solve", "solve_many", "move_values", "for_seat", "DEFAULT_MAX_STATES"]
+__all__ = [
+    "Solution",
+    "TooLarge",
+    "solve",
+    "solve_many",
+    "move_values",
+    "for_seat",
+    "DEFAULT_MAX_STATES",
+]
 
 #: States a :func:`solve` call may enumerate before giving up (a few seconds of work).
 DEFAULT_MAX_STATES = 400_000
@@ -135,10 +154,14 @@ def solve_many(
     return Solution(index, values, name, iterations, residual, variant)
 
 
-_Graph = tuple[dict[tuple[int, ...], int], list[int], dict[int, float], list[int], list[int], list[float]]
+_Graph = tuple[
+    dict[tuple[int, ...], int], list[int], dict[int, float], list[int], list[int], list[float]
+]
 
 
-def _numbered(roots: list[tuple[int, ...]]) -> tuple[dict[tuple[int, ...], int], list[tuple[int, ...]]]:
+def _numbered(
+    roots: list[tuple[int, ...]],
+) -> tuple[dict[tuple[int, ...], int], list[tuple[int, ...]]]:
     """The distinct roots numbered in order: the start of every enumeration."""
     index: dict[tuple[int, ...], int] = {}
     states: list[tuple[int, ...]] = []
@@ -167,7 +190,13 @@ def _enumerate_raw(
     targets: list[int] = []
     probs: list[float] = []
     starts: list[int] = []
-    get, add_kind, add_start, add_target, add_prob = index.get, kinds.append, starts.append, targets.append, probs.append
+    get, add_kind, add_start, add_target, add_prob = (
+        index.get,
+        kinds.append,
+        starts.append,
+        targets.append,
+        probs.append,
+    )
     i = 0
     while i < len(states):
         s = states[i]
@@ -301,6 +330,8 @@ def solve(position: Position, *, max_states: int = DEFAULT_MAX_STATES) -> float:
     return solve_many([position], max_states=max_states).value(position)
 
 
-def move_values(position: Position, *, max_states: int = DEFAULT_MAX_STATES) -> list[tuple[Move, float]]:
+def move_values(
+    position: Position, *, max_states: int = DEFAULT_MAX_STATES
+) -> list[tuple[Move, float]]:
     """Every legal move with seat A's exact expected result after it."""
     return solve_many([position], max_states=max_states).move_values(position)

@@ -22,14 +22,23 @@ tuples (layout in :mod:`senet.engine.flow`), ``values`` — float64 (n,), ``spec
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
 from senet.engine import HouseKind, Move, Position, Variant, find_variant
-from senet.engine.flow import _PEND, _THROW, DRAW, PENDING_FATE, PENDING_WATER, legal_moves, play, winner
+from senet.engine.flow import (
+    _PEND,
+    _THROW,
+    DRAW,
+    PENDING_FATE,
+    PENDING_WATER,
+    legal_moves,
+    play,
+    winner,
+)
 from senet.engine.rules import bit, tables_for
 
 from .solver import _TERMINAL, _enumerate_raw, _iterate
@@ -42,7 +51,13 @@ __all__ = ["EndgameTable", "table_for", "build", "seeds", "TABLE_SPECS", "save"]
 #: when nothing goes forward, and the water returns them to 15), so three in all.
 TABLE_SPECS: dict[str, tuple[int, int, int]] = {"standard": (18, 2, 4), "kendall": (18, 2, 3)}
 
-_MOVING = {HouseKind.SEND_BACK, HouseKind.BA, HouseKind.DROWN, HouseKind.WATER_CHOICE, HouseKind.FATE}
+_MOVING = {
+    HouseKind.SEND_BACK,
+    HouseKind.BA,
+    HouseKind.DROWN,
+    HouseKind.WATER_CHOICE,
+    HouseKind.FATE,
+}
 
 
 def seeds(variant: Variant, low: int, per_side: int, total: int) -> list[tuple[int, ...]]:
@@ -74,7 +89,11 @@ def build(
     if residual >= 1e-12:
         raise RuntimeError(f"value iteration did not converge ({residual})")
     states = np.array(list(index), dtype=np.int64)
-    chance = (states[:, _THROW] == 0) & (states[:, _PEND] != PENDING_WATER) & (np.array(kinds) != _TERMINAL)
+    chance = (
+        (states[:, _THROW] == 0)
+        & (states[:, _PEND] != PENDING_WATER)
+        & (np.array(kinds) != _TERMINAL)
+    )
     if states.max() >= 2**30 or states[:, 2:].max() > 127:
         raise RuntimeError("state out of the stored range")
     return states[chance].astype(np.int32), values[chance]
@@ -160,7 +179,6 @@ def table_for(variant: Variant) -> EndgameTable | None:
     return _loaded[name]
 
 
-
 def main(argv: list[str] | None = None) -> int:
     """Rebuild the shipped tables (``scripts/endgame_tables``; about half a minute in all)."""
     import argparse
@@ -176,7 +194,9 @@ def main(argv: list[str] | None = None) -> int:
         states, values = build(find_variant(name), *spec)
         path = args.out / f"{name}.endgame.npz"
         save(path, states, values, spec)
-        print(f"{name}: {len(states)} chance positions, {path.stat().st_size} bytes, {time.time() - start:.0f}s")
+        print(
+            f"{name}: {len(states)} chance positions, {path.stat().st_size} bytes, {time.time() - start:.0f}s"
+        )
     return 0
 
 

@@ -153,9 +153,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--alpha", type=float, default=0.02)
     parser.add_argument("--lam", type=float, default=0.7)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--hidden", type=int, default=0, help="tanh units of a hidden layer (0: linear)")
-    parser.add_argument("--resume", action="store_true",
-                        help="start from the shipped weights (the net model's with --hidden, if there are any)")  # fmt: skip
+    parser.add_argument(
+        "--hidden", type=int, default=0, help="tanh units of a hidden layer (0: linear)"
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="start from the shipped weights (the net model's with --hidden, if there are any)",
+    )
     parser.add_argument("--init", help="start from this weights file (e.g. a related variant's)")
     parser.add_argument("--out", default=str(Path(__file__).parent / "weights"))
     args = parser.parse_args(argv)
@@ -173,11 +178,21 @@ def main(argv: list[str] | None = None) -> None:
         start = loaded.weights
         if loaded.hidden is not None:
             hidden_init = (loaded.hidden[0], loaded.hidden[2])
-    evaluator = train(variant, args.games, alpha=args.alpha, lam=args.lam, seed=args.seed, weights=start,
-                      hidden=args.hidden, hidden_init=hidden_init)  # fmt: skip
+    evaluator = train(
+        variant,
+        args.games,
+        alpha=args.alpha,
+        lam=args.lam,
+        seed=args.seed,
+        weights=start,
+        hidden=args.hidden,
+        hidden_init=hidden_init,
+    )
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    path = out / (f"{variant.name}.net.json" if evaluator.hidden is not None else f"{variant.name}.json")
+    path = out / (
+        f"{variant.name}.net.json" if evaluator.hidden is not None else f"{variant.name}.json"
+    )
     path.write_text(evaluator.to_json() + "\n")
     print(f"wrote {path}")
 

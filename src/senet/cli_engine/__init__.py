@@ -14,6 +14,13 @@ from .play import play_command
 from .replay import replay_command
 from .simulate import simulate_command
 
-COMMANDS = [variants_command, rules_command, moves_command, play_command, replay_command, simulate_command]
+COMMANDS = [
+    variants_command,
+    rules_command,
+    moves_command,
+    play_command,
+    replay_command,
+    simulate_command,
+]
 
 __all__ = ["COMMANDS"]

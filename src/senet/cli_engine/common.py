@@ -11,7 +11,15 @@ import random
 
 import click
 
-from senet.engine import HouseKind, NotationError, Outcome, Position, UnknownVariant, Variant, find_variant
+from senet.engine import (
+    HouseKind,
+    NotationError,
+    Outcome,
+    Position,
+    UnknownVariant,
+    Variant,
+    find_variant,
+)
 from senet.engine.position import seat_letter
 
 __all__ = [
@@ -27,7 +35,11 @@ __all__ = [
 
 #: ``--lang en|ru``: every text the engine has exists in both languages.
 LANG_OPTION = click.option(
-    "--lang", type=click.Choice(["en", "ru"]), default="en", show_default=True, help="Language of titles and rule texts."
+    "--lang",
+    type=click.Choice(["en", "ru"]),
+    default="en",
+    show_default=True,
+    help="Language of titles and rule texts.",
 )
 
 
@@ -101,7 +113,9 @@ def render_board(position: Position, lang: str = "en", legend: bool = True) -> s
     variant = position.variant
     lines = []
     for row, arrow in zip(_ROWS, _ARROWS):
-        numbers = "   " + " ".join((f"[{sq}]" if sq in variant.houses else str(sq)).center(4) for sq in row)
+        numbers = "   " + " ".join(
+            (f"[{sq}]" if sq in variant.houses else str(sq)).center(4) for sq in row
+        )
         cells = []
         for sq in row:
             owner = position.owner(sq)
@@ -116,7 +130,8 @@ def render_board(position: Position, lang: str = "en", legend: bool = True) -> s
         lines.append("  |" + "|".join(cells) + "|  " + arrow)
     if legend:
         houses = ", ".join(
-            f"{sq} {house.name(lang)} ({_house_tag(variant, sq)})" for sq, house in sorted(variant.houses.items())
+            f"{sq} {house.name(lang)} ({_house_tag(variant, sq)})"
+            for sq, house in sorted(variant.houses.items())
         )
         lines.append(f"  Houses: {houses}")
     lines.extend(status_lines(position, lang))

@@ -29,7 +29,9 @@ def variants_command(lang: str) -> None:
     """List the variants: name, title, pieces a side, throwing instrument, aliases."""
     rows = [_HEAD[lang]]
     for v in VARIANTS.values():
-        rows.append((v.name, v.title(lang), str(v.pieces), v.instrument.name, ", ".join(v.aliases) or "—"))
+        rows.append(
+            (v.name, v.title(lang), str(v.pieces), v.instrument.name, ", ".join(v.aliases) or "—")
+        )
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for index, row in enumerate(rows):
         click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
@@ -43,23 +45,37 @@ def _wrap(text: str, indent: str = "  ") -> str:
 
 _LABELS = {
     "en": {
-        "summary": "Summary", "clauses": "Rules", "diff": "Differences from the standard game",
+        "summary": "Summary",
+        "clauses": "Rules",
+        "diff": "Differences from the standard game",
         "same": "This is the standard game; other variants are compared with it.",
         "nodiff": "No differences from the standard game.",
-        "decisions": "Decisions on open points", "history": "History", "q": "Q", "a": "A",
-        "this": "this variant", "standard": "standard",
+        "decisions": "Decisions on open points",
+        "history": "History",
+        "q": "Q",
+        "a": "A",
+        "this": "this variant",
+        "standard": "standard",
     },
     "ru": {
-        "summary": "Кратко", "clauses": "Правила", "diff": "Отличия от стандартной игры",
+        "summary": "Кратко",
+        "clauses": "Правила",
+        "diff": "Отличия от стандартной игры",
         "same": "Это стандартная игра; остальные варианты сравниваются с ней.",
         "nodiff": "Отличий от стандартной игры нет.",
-        "decisions": "Решения по открытым вопросам", "history": "История", "q": "В", "a": "О",
-        "this": "этот вариант", "standard": "стандарт",
+        "decisions": "Решения по открытым вопросам",
+        "history": "История",
+        "q": "В",
+        "a": "О",
+        "this": "этот вариант",
+        "standard": "стандарт",
     },
-}  # fmt: skip
+}
 
 
-@click.command("rules", short_help="A variant's rules, differences from standard, decisions, history.")
+@click.command(
+    "rules", short_help="A variant's rules, differences from standard, decisions, history."
+)
 @click.argument("variant")
 @LANG_OPTION
 def rules_command(variant: str, lang: str) -> None:

@@ -30,7 +30,11 @@ def moves_report(position: Position) -> dict:
     outcome = position.outcome()
     if outcome is not None:
         report["moves"] = []
-        report["outcome"] = {"result": outcome.result, "score": list(outcome.score), "reason": outcome.reason}
+        report["outcome"] = {
+            "result": outcome.result,
+            "score": list(outcome.score),
+            "reason": outcome.reason,
+        }
         return report
     if position.is_chance():
         report["chance"] = [
@@ -39,17 +43,34 @@ def moves_report(position: Position) -> dict:
         ]
         return report
     report["moves"] = [
-        {"move": move.text(), "capture": position.is_capture(move), "result": position._play(move).fen()}
+        {
+            "move": move.text(),
+            "capture": position.is_capture(move),
+            "result": position._play(move).fen(),
+        }
         for move in position.legal_moves()
     ]
     return report
 
 
 @click.command("moves", short_help="Legal moves of a position, or the odds of the next throw.")
-@click.option("--position", "position_text", required=True, help='A position in notation, e.g. "standard ABABABABAB/........../.......... A 3".')
-@click.option("--throw", "throw", type=int, default=None, help="Apply this throw first (the position must have none).")
+@click.option(
+    "--position",
+    "position_text",
+    required=True,
+    help='A position in notation, e.g. "standard ABABABABAB/........../.......... A 3".',
+)
+@click.option(
+    "--throw",
+    "throw",
+    type=int,
+    default=None,
+    help="Apply this throw first (the position must have none).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-@click.option("--board/--no-board", default=True, show_default=True, help="Draw the board (text output only).")
+@click.option(
+    "--board/--no-board", default=True, show_default=True, help="Draw the board (text output only)."
+)
 def moves_command(position_text: str, throw: int | None, as_json: bool, board: bool) -> None:
     """List the legal moves of a position (after --throw, if given), or the throws with their
     odds when a throw is due."""

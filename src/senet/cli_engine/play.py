@@ -35,7 +35,9 @@ revive, risk, return).  Other commands:
 class _Session:
     """The game being played, plus which actions were people's decisions (undo points)."""
 
-    def __init__(self, start: Position, humans: set[int], opponent_name: str, seed: int, lang: str) -> None:
+    def __init__(
+        self, start: Position, humans: set[int], opponent_name: str, seed: int, lang: str
+    ) -> None:
         self.game = Game(start)
         self.humans = humans
         computer_seats = {0, 1} - humans
@@ -47,12 +49,19 @@ class _Session:
         self.decisions: list[int] = []  # game lengths just before each human decision
 
     def player_label(self, seat: int) -> str:
-        return "you" if seat in self.humans and len(self.humans) == 1 else (
-            "human" if seat in self.humans else self.opponent_name)  # fmt: skip
+        return (
+            "you"
+            if seat in self.humans and len(self.humans) == 1
+            else ("human" if seat in self.humans else self.opponent_name)
+        )
 
     def record_text(self) -> str:
-        tags = {"Event": "senet play", "PlayerA": self.player_label(0), "PlayerB": self.player_label(1),
-                "Seed": str(self.seed)}  # fmt: skip
+        tags = {
+            "Event": "senet play",
+            "PlayerA": self.player_label(0),
+            "PlayerB": self.player_label(1),
+            "Seed": str(self.seed),
+        }
         return write_record(GameRecord.from_game(self.game, **tags))
 
     def undo(self) -> str:
@@ -82,7 +91,9 @@ def _read_move(session: _Session, position: Position, legal: list[Move]) -> Move
     click.echo(f"  moves: {_legal_list(position, legal)}")
     while True:
         try:
-            answer = click.prompt(f"{seat_letter(seat)}", prompt_suffix="> ", default="", show_default=False)
+            answer = click.prompt(
+                f"{seat_letter(seat)}", prompt_suffix="> ", default="", show_default=False
+            )
         except click.Abort:
             click.echo("\n(input ended: game left unfinished)")
             return None
@@ -121,20 +132,44 @@ def _read_move(session: _Session, position: Position, legal: list[Move]) -> Move
             continue
         if move in legal:
             return move
-        click.echo(f"{position.move_text(move)} is not legal here; legal: {_legal_list(position, legal)}")
+        click.echo(
+            f"{position.move_text(move)} is not legal here; legal: {_legal_list(position, legal)}"
+        )
 
 
 @click.command("play", short_help="Play a game in the terminal.")
 @click.option("--variant", default=None, help="Variant name or alias (default: standard).")
-@click.option("--opponent", default="random", show_default=True,
-              help="human (two people at one terminal), random, greedy, or an AI level; 'list' shows them.")
-@click.option("--seat", type=click.Choice(["A", "B"], case_sensitive=False), default="A", show_default=True,
-              help="Your seat; A moves first.")
-@click.option("--seed", type=int, default=None, help="Seed of the throws (default: a fresh one, printed).")
-@click.option("--position", "start_text", default=None, help="Start from this position (notation) instead of the initial one.")
+@click.option(
+    "--opponent",
+    default="random",
+    show_default=True,
+    help="human (two people at one terminal), random, greedy, or an AI level; 'list' shows them.",
+)
+@click.option(
+    "--seat",
+    type=click.Choice(["A", "B"], case_sensitive=False),
+    default="A",
+    show_default=True,
+    help="Your seat; A moves first.",
+)
+@click.option(
+    "--seed", type=int, default=None, help="Seed of the throws (default: a fresh one, printed)."
+)
+@click.option(
+    "--position",
+    "start_text",
+    default=None,
+    help="Start from this position (notation) instead of the initial one.",
+)
 @LANG_OPTION
-def play_command(variant: str | None, opponent: str, seat: str, seed: int | None, start_text: str | None,
-                 lang: str) -> None:  # fmt: skip
+def play_command(
+    variant: str | None,
+    opponent: str,
+    seat: str,
+    seed: int | None,
+    start_text: str | None,
+    lang: str,
+) -> None:
     """Play a game in the terminal: numbered legal moves, undo, record, help, quit."""
     if opponent.strip().lower() == "list":
         click.echo("opponents: " + ", ".join(["human"] + player_names()))
@@ -142,7 +177,9 @@ def play_command(variant: str | None, opponent: str, seat: str, seed: int | None
     if start_text is not None:
         start = get_position(start_text)
         if variant is not None and get_variant(variant) is not start.variant:
-            raise click.ClickException(f"--variant {variant} disagrees with the position's variant {start.variant.name}")
+            raise click.ClickException(
+                f"--variant {variant} disagrees with the position's variant {start.variant.name}"
+            )
     else:
         start = Position.initial(get_variant(variant or "standard"))
     if seed is None:
@@ -169,7 +206,11 @@ def play_command(variant: str | None, opponent: str, seat: str, seed: int | None
         if position.is_chance():
             value = random_throw(session.rng, v)
             game.push_throw(value)
-            what = "throw of fate" if position.pending_name == "fate" else f"{seat_letter(position.turn)} throws"
+            what = (
+                "throw of fate"
+                if position.pending_name == "fate"
+                else f"{seat_letter(position.turn)} throws"
+            )
             click.echo(f"{what}: {value}")
             continue
         decider = position.decider
@@ -181,8 +222,12 @@ def play_command(variant: str | None, opponent: str, seat: str, seed: int | None
             try:
                 game.push(move)
             except IllegalMove as exc:  # a buggy AI must not take the game down silently
-                raise click.ClickException(f"the {session.opponent_name} player chose an illegal move: {exc}") from None
-            click.echo(f"{seat_letter(decider)} ({session.opponent_name}) plays {position.move_text(move)}")
+                raise click.ClickException(
+                    f"the {session.opponent_name} player chose an illegal move: {exc}"
+                ) from None
+            click.echo(
+                f"{seat_letter(decider)} ({session.opponent_name}) plays {position.move_text(move)}"
+            )
             continue
         if legal == [Move("pass")]:
             game.push(legal[0])

@@ -9,13 +9,21 @@ from __future__ import annotations
 
 import importlib
 import random
-from typing import Callable
+from collections.abc import Callable
 
 import click
 
 from senet.engine import Move, Position, parse_move
 
-__all__ = ["Player", "BUILTIN", "random_player", "greedy_player", "ai_levels", "resolve_player", "player_names"]
+__all__ = [
+    "Player",
+    "BUILTIN",
+    "random_player",
+    "greedy_player",
+    "ai_levels",
+    "resolve_player",
+    "player_names",
+]
 
 #: A computer player: the decision for ``position.decider``, using ``rng`` for any randomness.
 Player = Callable[[Position, random.Random], Move]
@@ -32,8 +40,12 @@ def _greedy_key(position: Position, move: Move) -> tuple[int, int, int, int]:
     among them ``return``/``revive`` (safe) beat ``risk``/``pass``."""
     if move.is_step:
         forward = move.target > move.origin
-        return (int(move.bears_off), int(position.is_capture(move)), int(forward),
-                (move.target * 32 + move.origin) if forward else -move.origin)  # fmt: skip
+        return (
+            int(move.bears_off),
+            int(position.is_capture(move)),
+            int(forward),
+            (move.target * 32 + move.origin) if forward else -move.origin,
+        )
     return (0, 0, -1, {"return": 2, "revive": 2, "risk": 1}.get(move.kind, 0))
 
 
@@ -54,7 +66,7 @@ def ai_levels() -> dict[str, tuple[Callable, object]]:
     try:
         ai = importlib.import_module("senet.ai")  # via sys.modules, so tests can stand in for it
         choose, levels = ai.choose_move, ai.LEVELS
-    except Exception as exc:  # noqa: BLE001 - a broken optional layer must not break the game
+    except Exception as exc:
         _ai_error = f"{type(exc).__name__}: {exc}"
         return {}
     return {_level_key(level): (choose, level) for level in levels}
@@ -87,7 +99,9 @@ def resolve_player(name: str) -> Player:
         move = choose(position, level, rng)
         move = parse_move(move) if isinstance(move, str) else move
         if move not in position.legal_moves():  # callers play it unchecked; catch AI bugs here
-            raise click.ClickException(f"AI level {name!r} chose the illegal move {move} in {position.fen()}")
+            raise click.ClickException(
+                f"AI level {name!r} chose the illegal move {move} in {position.fen()}"
+            )
         return move
 
     ai_player.__name__ = f"ai_{key}"

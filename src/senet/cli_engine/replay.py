@@ -27,7 +27,11 @@ def _begins_turn(position, first: bool) -> bool:
 
 @click.command("replay", short_help="Validate a game record and show how it went.")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--step", is_flag=True, help="Show the board after each action, turn by turn (a key press between turns on a terminal).")
+@click.option(
+    "--step",
+    is_flag=True,
+    help="Show the board after each action, turn by turn (a key press between turns on a terminal).",
+)
 @LANG_OPTION
 def replay_command(file: str, step: bool, lang: str) -> None:
     """Validate a game record (FILE, or - for stdin); print the final position and the outcome."""
@@ -48,7 +52,7 @@ def replay_command(file: str, step: bool, lang: str) -> None:
     if step:
         _step(game, lang)
     for key, value in record.tags.items():
-        click.echo(f"[{key} \"{value}\"]")
+        click.echo(f'[{key} "{value}"]')
     click.echo()
     click.echo(render_board(game.position, lang))
     click.echo(f"position: {game.position.fen()}")

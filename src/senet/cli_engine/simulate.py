@@ -12,8 +12,8 @@ import math
 import random
 import statistics
 import sys
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterator, Sequence
 
 import click
 
@@ -90,7 +90,9 @@ def _progress(games: int, force: bool) -> Iterator[int]:
             click.echo(f"games: {index + 1}/{games}", err=True)
 
 
-def summarize(variant: Variant, results: list[GameStats], seed: int, names: tuple[str, str]) -> dict:
+def summarize(
+    variant: Variant, results: list[GameStats], seed: int, names: tuple[str, str]
+) -> dict:
     """Everything the command prints, as a JSON-able dict."""
     n = len(results)
     finished = [r for r in results if r.outcome is not None]
@@ -100,7 +102,11 @@ def summarize(variant: Variant, results: list[GameStats], seed: int, names: tupl
     lo, hi = wilson_interval(a_wins, n)
 
     def spread(values: list[int]) -> dict:
-        return {"mean": statistics.fmean(values), "median": statistics.median(values)} if values else {}
+        return (
+            {"mean": statistics.fmean(values), "median": statistics.median(values)}
+            if values
+            else {}
+        )
 
     return {
         "variant": variant.name,
@@ -120,13 +126,28 @@ def summarize(variant: Variant, results: list[GameStats], seed: int, names: tupl
 
 @click.command("simulate", short_help="Many computer games: first-player win rate, game length.")
 @click.option("--variant", default="standard", show_default=True, help="Variant name or alias.")
-@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
-@click.option("--seed", type=int, default=None, help="Seed of throws and random players (default: fresh, printed).")
-@click.option("--players", default="random", show_default=True,
-              help="One player for both seats, or A,B: random, greedy or a senet.ai level.")
+@click.option(
+    "--games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games."
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="Seed of throws and random players (default: fresh, printed).",
+)
+@click.option(
+    "--players",
+    default="random",
+    show_default=True,
+    help="One player for both seats, or A,B: random, greedy or a senet.ai level.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--progress", is_flag=True, help="Show progress on stderr even when it is not a terminal.")
-def simulate_command(variant: str, games: int, seed: int | None, players: str, as_json: bool, progress: bool) -> None:
+@click.option(
+    "--progress", is_flag=True, help="Show progress on stderr even when it is not a terminal."
+)
+def simulate_command(
+    variant: str, games: int, seed: int | None, players: str, as_json: bool, progress: bool
+) -> None:
     """Play GAMES computer games and report the first player's (A's) win rate with a 95 % Wilson
     interval, draws, and game length in throws and turns."""
     v = get_variant(variant)
@@ -134,7 +155,9 @@ def simulate_command(variant: str, games: int, seed: int | None, players: str, a
     if len(names) == 1:
         names *= 2
     if len(names) != 2 or not all(names):
-        raise click.ClickException(f"--players takes one name or two separated by a comma, not {players!r}")
+        raise click.ClickException(
+            f"--players takes one name or two separated by a comma, not {players!r}"
+        )
     seat_players = (resolve_player(names[0]), resolve_player(names[1]))
     if seed is None:
         seed = random.SystemRandom().randrange(10**9)
@@ -146,12 +169,21 @@ def simulate_command(variant: str, games: int, seed: int | None, players: str, a
         click.echo(json.dumps(report, indent=2))
         return
     lo, hi = report["a_win_rate_ci95"]
-    click.echo(f"variant: {v.name}   games: {games}   seed: {seed}   players: A {names[0]}, B {names[1]}")
-    click.echo(f"A (moves first) wins: {report['wins']['A']}  rate {report['a_win_rate']:.1%}"
-               f"  95% CI {lo:.1%}-{hi:.1%} (Wilson)")  # fmt: skip
+    click.echo(
+        f"variant: {v.name}   games: {games}   seed: {seed}   players: A {names[0]}, B {names[1]}"
+    )
+    click.echo(
+        f"A (moves first) wins: {report['wins']['A']}  rate {report['a_win_rate']:.1%}"
+        f"  95% CI {lo:.1%}-{hi:.1%} (Wilson)"
+    )
     click.echo(f"B wins: {report['wins']['B']}")
-    click.echo(f"draws: {report['draws']}" + ("" if v.scoring == "points" else "  (no draws in a race variant)"))
+    click.echo(
+        f"draws: {report['draws']}"
+        + ("" if v.scoring == "points" else "  (no draws in a race variant)")
+    )
     if report["unfinished"]:
         click.echo(f"unfinished (stopped after {MAX_ACTIONS} actions): {report['unfinished']}")
     for key, label in (("throws", "throws"), ("turns", "turns"), ("moves", "moves (decisions)")):
-        click.echo(f"length in {label}: mean {report[key]['mean']:.1f}, median {report[key]['median']:g}")
+        click.echo(
+            f"length in {label}: mean {report[key]['mean']:.1f}, median {report[key]['median']:g}"
+        )

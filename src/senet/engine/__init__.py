@@ -13,11 +13,41 @@ from .moves import Move, parse_move
 from .notation import format_position, parse_position
 from .position import Outcome, Position, seat_letter
 from .throws import DIE4, STICKS, Instrument, sticks_value
-from .variants import OFF, VARIANTS, House, HouseKind, UnknownVariant, Variant, find_variant, variant_names
+from .variants import (
+    OFF,
+    VARIANTS,
+    House,
+    HouseKind,
+    UnknownVariant,
+    Variant,
+    find_variant,
+    variant_names,
+)
 
 __all__ = [
-    "Action", "DIE4", "Game", "House", "HouseKind", "IllegalMove", "Instrument", "Move", "NotationError",
-    "OFF", "Outcome", "Position", "STICKS", "SenetError", "Throw", "UnknownVariant", "VARIANTS", "Variant",
-    "find_variant", "format_position", "parse_move", "parse_position", "seat_letter", "sticks_value",
+    "Action",
+    "DIE4",
+    "Game",
+    "House",
+    "HouseKind",
+    "IllegalMove",
+    "Instrument",
+    "Move",
+    "NotationError",
+    "OFF",
+    "Outcome",
+    "Position",
+    "STICKS",
+    "SenetError",
+    "Throw",
+    "UnknownVariant",
+    "VARIANTS",
+    "Variant",
+    "find_variant",
+    "format_position",
+    "parse_move",
+    "parse_position",
+    "seat_letter",
+    "sticks_value",
     "variant_names",
-]  # fmt: skip
+]

@@ -7,8 +7,8 @@ differ, so the table can never disagree with the rules the engine actually plays
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .variants import HouseKind, Variant, find_variant
 
@@ -39,7 +39,9 @@ def _pieces(v: Variant, lang: str) -> str:
 
 
 def _throws(v: Variant, lang: str) -> str:
-    odds = ", ".join(f"{value}: {p.numerator}/{p.denominator}" for value, p in v.instrument.outcomes)
+    odds = ", ".join(
+        f"{value}: {p.numerator}/{p.denominator}" for value, p in v.instrument.outcomes
+    )
     text = v.instrument.description_ru if lang == "ru" else v.instrument.description_en
     return f"{text[0].upper()}{text[1:]} ({odds})."
 
@@ -60,12 +62,19 @@ def _extra(v: Variant, lang: str) -> str:
 def _capture(v: Variant, lang: str) -> str:
     ru = lang == "ru"
     if v.capture == "remove":
-        base = "Фишка соперника взята и покидает игру." if ru else "The opponent's piece is captured and leaves the game."
+        base = (
+            "Фишка соперника взята и покидает игру."
+            if ru
+            else "The opponent's piece is captured and leaves the game."
+        )
     else:
         base = "Фишки меняются местами." if ru else "The two pieces swap places."
     protection = {
         "none": ("Соседи не защищают.", "Neighbours do not protect."),
-        "neighbour": ("Фишка с соседом своего цвета защищена.", "A piece with a neighbour of its colour is protected."),
+        "neighbour": (
+            "Фишка с соседом своего цвета защищена.",
+            "A piece with a neighbour of its colour is protected.",
+        ),
         "neighbour-but-triple-middle": (
             "Фишка с соседом своего цвета защищена, кроме средней в тройке.",
             "A piece with a neighbour of its colour is protected, except the middle of a triple.",
@@ -73,11 +82,17 @@ def _capture(v: Variant, lang: str) -> str:
     }[v.protection][0 if ru else 1]
     text = f"{base} {protection}"
     if v.unprotected:
-        text += (f" На {_squares(v.unprotected, lang)} защиты нет." if ru
-                 else f" Pieces on {_squares(v.unprotected, lang)} give and get no protection.")  # fmt: skip
+        text += (
+            f" На {_squares(v.unprotected, lang)} защиты нет."
+            if ru
+            else f" Pieces on {_squares(v.unprotected, lang)} give and get no protection."
+        )
     if v.drown_on_attack:
-        text += (f" Атакованная на {_squares(v.drown_on_attack, lang)} тонет в Доме воды." if ru
-                 else f" A piece attacked on {_squares(v.drown_on_attack, lang)} drowns in the House of Water.")  # fmt: skip
+        text += (
+            f" Атакованная на {_squares(v.drown_on_attack, lang)} тонет в Доме воды."
+            if ru
+            else f" A piece attacked on {_squares(v.drown_on_attack, lang)} drowns in the House of Water."
+        )
     return text
 
 
@@ -105,20 +120,29 @@ def _houses(v: Variant, lang: str) -> str:
     parts = []
     for sq, house in sorted(v.houses.items()):
         effect = _EFFECTS.get(house.kind)
-        parts.append(f"{sq} — {house.name(lang)}" + (f" ({effect[0 if lang == 'ru' else 1]})" if effect else ""))
+        parts.append(
+            f"{sq} — {house.name(lang)}"
+            + (f" ({effect[0 if lang == 'ru' else 1]})" if effect else "")
+        )
     return "; ".join(parts) + "."
 
 
 def _passing(v: Variant, lang: str) -> str:
     ru = lang == "ru"
     if v.passing == "singles":
-        text = ("Только через одиночные фишки; две рядом не перепрыгнуть." if ru
-                else "Only over single pieces; two side by side cannot be passed.")  # fmt: skip
+        text = (
+            "Только через одиночные фишки; две рядом не перепрыгнуть."
+            if ru
+            else "Only over single pieces; two side by side cannot be passed."
+        )
     else:
         text = "Через любые фишки." if ru else "Over any pieces."
     if v.must_stop:
-        text += (f" Клетку {_squares(v.must_stop, lang)} миновать нельзя." if ru
-                 else f" No piece may pass square {_squares(v.must_stop, lang)}.")  # fmt: skip
+        text += (
+            f" Клетку {_squares(v.must_stop, lang)} миновать нельзя."
+            if ru
+            else f" No piece may pass square {_squares(v.must_stop, lang)}."
+        )
     return text
 
 
@@ -126,17 +150,30 @@ def _backward(v: Variant, lang: str) -> str:
     ru = lang == "ru"
     return {
         "none": ("Нет.", "None."),
-        "player": ("Только если ни одна фишка не может вперёд.", "Only if no piece can move forward."),
-        "piece": ("Любая фишка, которая не может вперёд, идёт назад.", "Any piece that cannot go forward goes back."),
+        "player": (
+            "Только если ни одна фишка не может вперёд.",
+            "Only if no piece can move forward.",
+        ),
+        "piece": (
+            "Любая фишка, которая не может вперёд, идёт назад.",
+            "Any piece that cannot go forward goes back.",
+        ),
     }[v.backward][0 if ru else 1]
 
 
 def _forced(v: Variant, lang: str) -> str:
     if v.priority:
         sq = _squares(v.priority, lang)
-        return (f"Если фишка на {sq} может ходить, ходить нужно одной из них." if lang == "ru"
-                else f"If a piece on {sq} can move, one of them must.")  # fmt: skip
-    return "Можно ходить любой фишкой, которая может ходить." if lang == "ru" else "Any piece that can move may move."
+        return (
+            f"Если фишка на {sq} может ходить, ходить нужно одной из них."
+            if lang == "ru"
+            else f"If a piece on {sq} can move, one of them must."
+        )
+    return (
+        "Можно ходить любой фишкой, которая может ходить."
+        if lang == "ru"
+        else "Any piece that can move may move."
+    )
 
 
 def _bearing_off(v: Variant, lang: str) -> str:
@@ -158,10 +195,16 @@ def _bearing_off(v: Variant, lang: str) -> str:
 
 def _winning(v: Variant, lang: str) -> str:
     if v.scoring == "points":
-        return ("Очко за фишку; конец, когда исход ясен; равный счёт — ничья." if lang == "ru"
-                else "A point a piece; over when the result is certain; equal scores draw.")  # fmt: skip
-    return (f"Первым вывести все {v.pieces} фишек." if lang == "ru"
-            else f"Be first to bear off all {v.pieces} pieces.")  # fmt: skip
+        return (
+            "Очко за фишку; конец, когда исход ясен; равный счёт — ничья."
+            if lang == "ru"
+            else "A point a piece; over when the result is certain; equal scores draw."
+        )
+    return (
+        f"Первым вывести все {v.pieces} фишек."
+        if lang == "ru"
+        else f"Be first to bear off all {v.pieces} pieces."
+    )
 
 
 @dataclass(frozen=True)
@@ -204,7 +247,9 @@ class DifferenceRow:
     b: str
 
 
-def difference_table(a: Variant | str, b: Variant | str = "standard", lang: str = "en") -> list[DifferenceRow]:
+def difference_table(
+    a: Variant | str, b: Variant | str = "standard", lang: str = "en"
+) -> list[DifferenceRow]:
     """The aspects on which ``a`` and ``b`` differ, each with both sentences.
 
     Comparison is on the English sentences (the Russian ones say the same things); the rows
@@ -215,7 +260,12 @@ def difference_table(a: Variant | str, b: Variant | str = "standard", lang: str 
     rows = []
     for aspect in ASPECTS:
         if aspect.describe(va, "en") != aspect.describe(vb, "en"):
-            rows.append(DifferenceRow(aspect.key, aspect.label(lang), aspect.describe(va, lang), aspect.describe(vb, lang)))
+            rows.append(
+                DifferenceRow(
+                    aspect.key,
+                    aspect.label(lang),
+                    aspect.describe(va, lang),
+                    aspect.describe(vb, lang),
+                )
+            )
     return rows
-
-

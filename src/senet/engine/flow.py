@@ -19,14 +19,31 @@ building a single object per move.  The state layout (a flat tuple of 15 integer
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from random import Random
-from typing import Sequence
 
 from .moves import MOVE, PASS, RETURN, REVIVE, RISK, Move
-from .rules import TARGET, VICTIM, Tables, bit, forward_origins, free_square_behind, iter_squares, step
+from .rules import (
+    TARGET,
+    VICTIM,
+    Tables,
+    bit,
+    forward_origins,
+    free_square_behind,
+    iter_squares,
+    step,
+)
 from .variants import OFF, HouseKind
 
-__all__ = ["legal_moves", "play", "winner", "random_playout", "NO_PENDING", "PENDING_FATE", "PENDING_WATER"]
+__all__ = [
+    "legal_moves",
+    "play",
+    "winner",
+    "random_playout",
+    "NO_PENDING",
+    "PENDING_FATE",
+    "PENDING_WATER",
+]
 
 _A, _B, _TURN, _THROW, _EXTRA, _SKIP, _OFF, _CAPT, _DROWN, _PEND = 0, 1, 2, 3, 4, 6, 8, 10, 12, 14
 NO_PENDING, PENDING_FATE, PENDING_WATER = 0, 1, 2
@@ -90,7 +107,9 @@ def legal_moves(t: Tables, s: Sequence[int]) -> list[Move]:
     return moves or [_PASS]
 
 
-def _collect(t: Tables, me: int, opp: int, mask: int, n: int, per_piece: bool, moves: list[Move]) -> None:
+def _collect(
+    t: Tables, me: int, opp: int, mask: int, n: int, per_piece: bool, moves: list[Move]
+) -> None:
     """Append the move of every piece of ``mask`` (forward, or back where §16 allows it)."""
     table = t.moves
     if t.parallel:
@@ -132,12 +151,16 @@ def play(t: Tables, s: list[int], move: Move) -> bool:
     else:
         p = s[_TURN]
         if move.kind == MOVE:
-            _move_piece(t, s, p, move.origin, n, move.target > move.origin, gain=n in t.extra_throws)
+            _move_piece(
+                t, s, p, move.origin, n, move.target > move.origin, gain=n in t.extra_throws
+            )
         elif move.kind == REVIVE:
             s[_DROWN + p] -= 1
             s[p] |= bit(t.rebirth)
             if n in t.extra_throws:
-                s[_EXTRA + p] += 1  # the throw's own extra throw stands (§4); no Rebirth throw (§30)
+                s[_EXTRA + p] += (
+                    1  # the throw's own extra throw stands (§4); no Rebirth throw (§30)
+                )
         elif s[p] & t.water_bit:
             s[_EXTRA + p] = 0  # kendall: a failed risk loses the whole turn
     return False if s[_PEND] else _advance(t, s)
@@ -151,7 +174,9 @@ def _net(s: list[int], seat: int) -> None:
         s[_SKIP + seat] += 1
 
 
-def _move_piece(t: Tables, s: list[int], p: int, origin: int, n: int, forward: bool, gain: bool) -> None:
+def _move_piece(
+    t: Tables, s: list[int], p: int, origin: int, n: int, forward: bool, gain: bool
+) -> None:
     """Move ``p``'s piece from ``origin`` by ``n``, with every effect of the landing square."""
     q = 1 - p
     me, opp = s[p], s[q]

@@ -7,8 +7,8 @@ dropping the top of a stack, never recomputing.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator, Union
 
 from .errors import IllegalMove
 from .moves import Move, parse_move
@@ -28,7 +28,7 @@ class Throw:
         return f"({self.value})"
 
 
-Action = Union[Throw, Move]
+Action = Throw | Move
 
 
 class Game:
@@ -76,7 +76,7 @@ class Game:
     def push_action(self, action: Action) -> Position:
         return self.push_throw(action.value) if isinstance(action, Throw) else self.push(action)
 
-    def extend(self, continuation: "Game") -> None:
+    def extend(self, continuation: Game) -> None:
         """Append every action of ``continuation``, a game that starts from this game's current
         position, with the positions it already computed (nothing is applied twice: the server
         builds a batch of actions on a scratch game, stores it, then adopts it)."""

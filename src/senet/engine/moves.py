@@ -45,7 +45,7 @@ class Move(NamedTuple):
     target: int = 0
 
     @classmethod
-    def step(cls, origin: int, target: int) -> "Move":
+    def step(cls, origin: int, target: int) -> Move:
         return cls(MOVE, origin, target)
 
     @property
@@ -81,14 +81,22 @@ def parse_move(text: str, *, line: int = 1, column: int = 1) -> Move:
     match = _STEP.match(word)
     if not match:
         raise NotationError(
-            f"not a move: {text!r}", line, column, "a move such as 12-15, 12x15, 28-off, pass, revive, risk or return"
+            f"not a move: {text!r}",
+            line,
+            column,
+            "a move such as 12-15, 12x15, 28-off, pass, revive, risk or return",
         )
     origin = int(match.group(1))
     target = OFF if match.group(3) == "off" else int(match.group(3))
     if not 1 <= origin <= 30:
-        raise NotationError(f"square {origin} is off the track", line, column, "an origin square 1-30")
+        raise NotationError(
+            f"square {origin} is off the track", line, column, "an origin square 1-30"
+        )
     if not 1 <= target <= OFF or target == origin:
         raise NotationError(
-            f"target {match.group(3)} is not a square", line, column + match.start(3), "a target square 1-30 or off"
+            f"target {match.group(3)} is not a square",
+            line,
+            column + match.start(3),
+            "a target square 1-30 or off",
         )
     return Move(MOVE, origin, target)

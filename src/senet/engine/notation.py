@@ -46,7 +46,12 @@ def format_position(position: Position) -> str:
         owner = position.owner(sq)
         cells.append("." if owner is None else "AB"[owner])
     board = "/".join("".join(cells[i : i + 10]) for i in (0, 10, 20))
-    parts = [position.variant.name, board, "AB"[position.turn], str(position.throw) if position.throw else "-"]
+    parts = [
+        position.variant.name,
+        board,
+        "AB"[position.turn],
+        str(position.throw) if position.throw else "-",
+    ]
     getters = {
         "extra": position.extra,
         "skip": position.skip,
@@ -73,8 +78,12 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
     """
     bad_space = re.search(r"^\s|\s\Z|\s\s|[^\S ]", text)
     if bad_space:
-        raise NotationError("fields are separated by single spaces, with no space around the line", line,
-                            column + bad_space.start(), "single spaces between fields")  # fmt: skip
+        raise NotationError(
+            "fields are separated by single spaces, with no space around the line",
+            line,
+            column + bad_space.start(),
+            "single spaces between fields",
+        )
     tokens: list[tuple[int, str]] = []
     pos = 0
     for token in text.split(" "):
@@ -82,7 +91,9 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
         pos += len(token) + 1
     if len(tokens) < 4:
         where = tokens[-1][0] + len(tokens[-1][1]) if tokens else column
-        missing = ("variant name", "board", "side on turn (A or B)", "throw (1-5 or -)")[len(tokens)]
+        missing = ("variant name", "board", "side on turn (A or B)", "throw (1-5 or -)")[
+            len(tokens)
+        ]
         raise NotationError("the position ends too early", line, where, missing)
     (c_var, name), (c_board, board), (c_turn, turn), (c_throw, throw) = tokens[:4]
     try:
@@ -90,13 +101,28 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
     except UnknownVariant as exc:
         raise NotationError(str(exc), line, c_var, "a variant name") from None
     if variant.name != name:
-        raise NotationError(f"write the variant's name {variant.name!r}, not {name!r}", line, c_var, variant.name)
+        raise NotationError(
+            f"write the variant's name {variant.name!r}, not {name!r}", line, c_var, variant.name
+        )
     if not _BOARD.match(board):
         # the first character that breaks the grammar: '/' after squares 10 and 20, else A, B or .
-        bad = next((i for i, ch in enumerate(board[:32]) if ch != "/" and (i in (10, 21) or ch not in "AB.")
-                    or ch == "/" and i not in (10, 21)), min(len(board), 32))  # fmt: skip
-        raise NotationError(f"malformed board {board!r}", line, c_board + bad,
-                            "three rows of ten squares (A, B or .) separated by /")  # fmt: skip
+        bad = next(
+            (
+                i
+                for i, ch in enumerate(board[:32])
+                if ch != "/"
+                and (i in (10, 21) or ch not in "AB.")
+                or ch == "/"
+                and i not in (10, 21)
+            ),
+            min(len(board), 32),
+        )
+        raise NotationError(
+            f"malformed board {board!r}",
+            line,
+            c_board + bad,
+            "three rows of ten squares (A, B or .) separated by /",
+        )
     if turn not in ("A", "B"):
         raise NotationError(f"side on turn {turn!r}", line, c_turn, "A or B")
     if throw == "-":
@@ -104,10 +130,16 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
     elif throw.isdigit() and len(throw) == 1:
         throw_value = int(throw)
     else:
-        raise NotationError(f"throw {throw!r}", line, c_throw, "a throw such as 3, or - when a throw is due")
+        raise NotationError(
+            f"throw {throw!r}", line, c_throw, "a throw such as 3, or - when a throw is due"
+        )
     if throw_value and throw_value not in variant.instrument.values:
-        raise NotationError(f"a throw of {throw_value} is impossible in {variant.name}", line, c_throw,
-                            "one of " + ", ".join(map(str, variant.instrument.values)) + " or -")  # fmt: skip
+        raise NotationError(
+            f"a throw of {throw_value} is impossible in {variant.name}",
+            line,
+            c_throw,
+            "one of " + ", ".join(map(str, variant.instrument.values)) + " or -",
+        )
     values = {"extra": (0, 0), "skip": (0, 0), "captured": (0, 0), "drowned": (0, 0)}
     pending = NO_PENDING
     field_cols: dict[str, int] = {}
@@ -115,12 +147,21 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
     for col, token in tokens[4:]:
         key, eq, value = token.partition("=")
         if not eq or key not in _FIELD_ORDER:
-            raise NotationError(f"unknown field {token!r}", line, col, "extra=, skip=, captured=, drowned= or pending=")
+            raise NotationError(
+                f"unknown field {token!r}",
+                line,
+                col,
+                "extra=, skip=, captured=, drowned= or pending=",
+            )
         order = _FIELD_ORDER.index(key)
         field_cols[key] = col
         if order <= last:
-            raise NotationError(f"field {key!r} out of order or repeated", line, col,
-                                "fields in the order " + ", ".join(_FIELD_ORDER))  # fmt: skip
+            raise NotationError(
+                f"field {key!r} out of order or repeated",
+                line,
+                col,
+                "fields in the order " + ", ".join(_FIELD_ORDER),
+            )
         last = order
         vcol = col + len(key) + 1
         if key == "pending":
@@ -133,7 +174,9 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
             raise NotationError(f"{key} {value!r}", line, vcol, "two counts such as 1/0")
         pair = (int(match.group(1)), int(match.group(2)))
         if pair == (0, 0):
-            raise NotationError(f"{key}=0/0 is written by leaving the field out", line, col, "no zero fields")
+            raise NotationError(
+                f"{key}=0/0 is written by leaving the field out", line, col, "no zero fields"
+            )
         values[key] = pair
     squares = board.replace("/", "")
     pieces = (
@@ -143,8 +186,12 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
     captured, drowned = values["captured"], values["drowned"]
     off = tuple(variant.pieces - len(pieces[s]) - captured[s] - drowned[s] for s in (0, 1))
     if min(off) < 0:
-        raise NotationError(f"more pieces than {variant.name} has ({variant.pieces} a side)", line, c_board,
-                            f"at most {variant.pieces} pieces a side")  # fmt: skip
+        raise NotationError(
+            f"more pieces than {variant.name} has ({variant.pieces} a side)",
+            line,
+            c_board,
+            f"at most {variant.pieces} pieces a side",
+        )
     try:
         return Position.from_parts(
             variant,
@@ -160,11 +207,24 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
         )
     except ValueError as exc:
         # point at the field at fault when we can
-        words = {"pending": "pending", "extra throw": "extra", "skipped": "skip", "captured": "captured",
-                 "drowned": "drowned"}  # fmt: skip
-        where = next((field_cols[key] for word, key in words.items() if word in str(exc) and key in field_cols),
-                     column)  # fmt: skip
+        words = {
+            "pending": "pending",
+            "extra throw": "extra",
+            "skipped": "skip",
+            "captured": "captured",
+            "drowned": "drowned",
+        }
+        where = next(
+            (
+                field_cols[key]
+                for word, key in words.items()
+                if word in str(exc) and key in field_cols
+            ),
+            column,
+        )
         square = re.search(r"stand on (\d+)", str(exc))
         if square:
             where = c_board + int(square.group(1)) - 1 + (int(square.group(1)) - 1) // 10
-        raise NotationError(f"impossible position: {exc}", line, where, "a position the rules allow") from None
+        raise NotationError(
+            f"impossible position: {exc}", line, where, "a position the rules allow"
+        ) from None

@@ -13,25 +13,47 @@ one tuple, not a tree of objects.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable
 
 from .errors import IllegalMove
 from .flow import (
-    _A, _B, _CAPT, _DROWN, _EXTRA, _OFF, _PEND, _SKIP, _THROW, _TURN, DRAW,
-    NO_PENDING, PENDING_FATE, PENDING_WATER, legal_moves, play, winner,
-)  # fmt: skip
+    _A,
+    _B,
+    _CAPT,
+    _DROWN,
+    _EXTRA,
+    _OFF,
+    _PEND,
+    _SKIP,
+    _THROW,
+    _TURN,
+    DRAW,
+    NO_PENDING,
+    PENDING_FATE,
+    PENDING_WATER,
+    legal_moves,
+    play,
+    winner,
+)
 from .moves import MOVE, Move
 from .rules import Tables, bit, iter_squares, tables_for
 from .variants import OFF, HouseKind, Variant
 
-__all__ = ["Position", "Outcome", "SEATS", "seat_letter", "NO_PENDING", "PENDING_FATE", "PENDING_WATER"]
+__all__ = [
+    "Position",
+    "Outcome",
+    "SEATS",
+    "seat_letter",
+    "NO_PENDING",
+    "PENDING_FATE",
+    "PENDING_WATER",
+]
 
 SEATS = (0, 1)
 # Indices into the state tuple.
 _PENDING_NAMES = {NO_PENDING: "", PENDING_FATE: "fate", PENDING_WATER: "water"}
-
 
 
 def seat_letter(seat: int) -> str:
@@ -63,7 +85,11 @@ class Position:
     __slots__ = ("variant", "_t", "_s", "_hash", "new_turn", "_outcome")
 
     def __init__(
-        self, variant: Variant, state: tuple[int, ...], tables: Tables | None = None, new_turn: bool = True
+        self,
+        variant: Variant,
+        state: tuple[int, ...],
+        tables: Tables | None = None,
+        new_turn: bool = True,
     ) -> None:
         self.variant = variant
         self._t = tables or tables_for(variant)
@@ -77,13 +103,13 @@ class Position:
 
     # ----------------------------------------------------------------- construction
     @classmethod
-    def initial(cls, variant: Variant) -> "Position":
+    def initial(cls, variant: Variant) -> Position:
         a = sum(bit(sq) for sq in variant.start[0])
         b = sum(bit(sq) for sq in variant.start[1])
         return cls(variant, (a, b, 0, 0) + (0,) * 11)
 
     @classmethod
-    def from_fen(cls, text: str) -> "Position":
+    def from_fen(cls, text: str) -> Position:
         from .notation import parse_position
 
         return parse_position(text)
@@ -102,7 +128,7 @@ class Position:
         captured: tuple[int, int] = (0, 0),
         drowned: tuple[int, int] = (0, 0),
         pending: int = NO_PENDING,
-    ) -> "Position":
+    ) -> Position:
         """Build any position; ``off`` defaults to the pieces not accounted for elsewhere.
 
         Raises ValueError for an inconsistent position (overlapping pieces, too many pieces, ...).
@@ -131,7 +157,10 @@ class Position:
         s, v, t = self._s, self.variant, self._t
         if s[_A] & s[_B]:
             raise ValueError("two pieces on one square")
-        for sq, house in v.houses.items():  # a piece passes through these Houses, never stays on them
+        for (
+            sq,
+            house,
+        ) in v.houses.items():  # a piece passes through these Houses, never stays on them
             if house.kind in _TRANSIT and (s[_A] | s[_B]) & bit(sq):
                 raise ValueError(f"no piece can stand on {sq}, the {house.name_en}")
         if s[_TURN] not in SEATS:
@@ -157,7 +186,9 @@ class Position:
                 raise ValueError(f"no turn is ever skipped in {v.name}")
         pending = s[_PEND]
         if pending == PENDING_FATE and not (t.fate_bit and (s[_A] | s[_B]) & t.fate_bit):
-            raise ValueError("a fate throw is pending but no piece stands on the House of Rejuvenation")
+            raise ValueError(
+                "a fate throw is pending but no piece stands on the House of Rejuvenation"
+            )
         if pending == PENDING_WATER and not (t.water_bit and (s[_A] | s[_B]) & t.water_bit):
             raise ValueError("a House of Water choice is pending but no piece stands there")
         if pending == PENDING_WATER and s[_THROW]:
@@ -285,7 +316,7 @@ class Position:
         """Notation of ``move`` in this position (``x`` when it lands on an opponent)."""
         return move.text(capture=self.is_capture(move))
 
-    def apply(self, move: Move) -> "Position":
+    def apply(self, move: Move) -> Position:
         """The position after ``move``; raises IllegalMove (naming the legal moves) otherwise."""
         legal = self.legal_moves()
         if move not in legal:
@@ -297,7 +328,7 @@ class Position:
             )
         return self._play(move)
 
-    def apply_throw(self, value: int) -> "Position":
+    def apply_throw(self, value: int) -> Position:
         """The position after chance shows ``value``."""
         if not self.is_chance():
             raise IllegalMove("no throw is due now" if not self.is_over() else "the game is over")
@@ -308,7 +339,7 @@ class Position:
         s = self._s
         return Position(self.variant, s[:_THROW] + (value,) + s[_THROW + 1 :], self._t, False)
 
-    def _play(self, move: Move) -> "Position":
+    def _play(self, move: Move) -> Position:
         """Apply a move known to be legal (search and playouts call this directly)."""
         s = list(self._s)
         new_turn = play(self._t, s, move)
@@ -321,12 +352,14 @@ class Position:
 
         return format_position(self)
 
-    def copy(self) -> "Position":
+    def copy(self) -> Position:
         return self  # immutable: a copy is the same value
 
     def __eq__(self, other: object) -> bool:
         return (
-            isinstance(other, Position) and self._s == other._s and self.variant.name == other.variant.name
+            isinstance(other, Position)
+            and self._s == other._s
+            and self.variant.name == other.variant.name
         )
 
     def __hash__(self) -> int:

@@ -60,7 +60,7 @@ class GameRecord:
     actions: list[Action] = field(default_factory=list)
 
     @classmethod
-    def from_game(cls, game: Game, **tags: str) -> "GameRecord":
+    def from_game(cls, game: Game, **tags: str) -> GameRecord:
         all_tags = {"Variant": game.variant.name, **tags}
         outcome = game.outcome()
         all_tags["Result"] = outcome.result if outcome else "*"
@@ -142,7 +142,9 @@ def read_tags(lines: list[str]) -> tuple[dict[str, str], int]:
                 column = len(lines[index]) - len(lines[index].lstrip()) + 1
                 raise NotationError(f"malformed tag {line!r}", index + 1, column, '[Name "value"]')
             if match.group(1) in tags:
-                raise NotationError(f"tag {match.group(1)} is repeated", index + 1, 1, "each tag once")
+                raise NotationError(
+                    f"tag {match.group(1)} is repeated", index + 1, 1, "each tag once"
+                )
             tags[match.group(1)] = _unescape(match.group(2))
         index += 1
     return tags, index
@@ -153,8 +155,12 @@ def parse_record(text: str) -> GameRecord:
     lines = text.splitlines()
     tags, index = read_tags(lines)
     if "Variant" not in tags:
-        raise NotationError("the record has no Variant tag", 1, 1, '[Variant "standard"] (or bell, kendall, ...)')
-    tag_line = {k: i + 1 for i, l in enumerate(lines[:index]) for k in re.findall(r"^\s*\[(\w+)", l)}
+        raise NotationError(
+            "the record has no Variant tag", 1, 1, '[Variant "standard"] (or bell, kendall, ...)'
+        )
+    tag_line = {
+        k: i + 1 for i, text in enumerate(lines[:index]) for k in re.findall(r"^\s*\[(\w+)", text)
+    }
     try:
         variant = find_variant(tags["Variant"])
     except UnknownVariant as exc:
@@ -162,7 +168,9 @@ def parse_record(text: str) -> GameRecord:
     if "Start" in tags:
         start = parse_position(tags["Start"], line=tag_line["Start"], column=len('[Start "') + 1)
         if start.variant is not variant:
-            raise NotationError("the Start position is of another variant", tag_line["Start"], 1, variant.name)
+            raise NotationError(
+                "the Start position is of another variant", tag_line["Start"], 1, variant.name
+            )
     else:
         start = Position.initial(variant)
     result = tags.get("Result", "*")
@@ -183,20 +191,32 @@ def parse_record(text: str) -> GameRecord:
                 continue
             if re.fullmatch(r"\d+\.", token):
                 if marker is not None:
-                    raise NotationError("turn number without a seat", marker[1], marker[2], "A: or B: after it")
+                    raise NotationError(
+                        "turn number without a seat", marker[1], marker[2], "A: or B: after it"
+                    )
                 marker = (int(token[:-1]), *where)
                 continue
             if token in ("A:", "B:"):
                 if marker is None:
-                    raise NotationError(f"seat {token} without a turn number", *where, "a turn number such as 3.")
+                    raise NotationError(
+                        f"seat {token} without a turn number", *where, "a turn number such as 3."
+                    )
                 position = game.position
                 seat = "AB".index(token[0])
                 if game.actions and not _begins_turn(position, False):
-                    raise NotationError("a new turn cannot start here", marker[1], marker[2],
-                                        "more actions of the current turn")  # fmt: skip
+                    raise NotationError(
+                        "a new turn cannot start here",
+                        marker[1],
+                        marker[2],
+                        "more actions of the current turn",
+                    )
                 if marker[0] != turn_number + 1 or seat != position.turn:
-                    raise NotationError(f"turn marker {marker[0]}. {token}", marker[1], marker[2],
-                                        f"{turn_number + 1}. {seat_letter(position.turn)}:")  # fmt: skip
+                    raise NotationError(
+                        f"turn marker {marker[0]}. {token}",
+                        marker[1],
+                        marker[2],
+                        f"{turn_number + 1}. {seat_letter(position.turn)}:",
+                    )
                 marker = None
                 continue
             if marker is not None:
@@ -220,11 +240,19 @@ def parse_record(text: str) -> GameRecord:
     outcome = game.outcome()
     actual = outcome.result if outcome else "*"
     if result != actual:
-        raise NotationError(f"the Result tag says {result!r} but the moves give {actual!r}",
-                            tag_line.get("Result", len(lines)), 1, actual)  # fmt: skip
+        raise NotationError(
+            f"the Result tag says {result!r} but the moves give {actual!r}",
+            tag_line.get("Result", len(lines)),
+            1,
+            actual,
+        )
     if outcome and "Score" in tags and tags["Score"] != f"{outcome.score[0]}-{outcome.score[1]}":
-        raise NotationError(f"the Score tag says {tags['Score']!r}", tag_line["Score"], 1,
-                            f"{outcome.score[0]}-{outcome.score[1]}")  # fmt: skip
+        raise NotationError(
+            f"the Score tag says {tags['Score']!r}",
+            tag_line["Score"],
+            1,
+            f"{outcome.score[0]}-{outcome.score[1]}",
+        )
     return GameRecord(tags, start, list(game.actions))
 
 

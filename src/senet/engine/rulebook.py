@@ -88,66 +88,122 @@ STANDARD = Rulebook(
     "Стандартная игра сайта: по пять фишек, четыре палочки с дополнительным броском за 1, 4 и 5, обмен местами "
     "с защитой соседями и четыре дома на клетках 27–30.",
     (
-        _c("standard: pieces", "Five pieces each, alternating on squares 1-10: the first player on the odd squares, "
-           "and the first player moves first.",
-           "По пять фишек, через одну на клетках 1–10: первого игрока — на нечётных; первый игрок ходит первым."),
-        _c("standard: throws", "Four sticks: count the marked sides up, 1 to 4; none up is 5.",
-           "Четыре палочки: считаются палочки лицевой стороной вверх, от 1 до 4; ни одной — 5."),
-        _c("standard: extra throws", "A throw of 1, 4 or 5 gives another throw after the move.",
-           "Бросок 1, 4 или 5 даёт после хода ещё один бросок."),
-        _c("standard: swap", "Landing on an opponent's piece swaps the two pieces, unless that piece has a "
-           "neighbour of its own colour.",
-           "Ход на фишку соперника меняет фишки местами, если рядом с ней не стоит фишка её цвета."),
-        _c("standard: safe squares", "The four Houses on 27-30 are safe: no piece on them can be attacked.",
-           "Четыре дома на клетках 27–30 безопасны: фишку на них нельзя атаковать."),
-        _c("standard: houses", "27 House of Beauty, 28 House of Water (sends the piece to 15), 29 House of Three "
-           "Truths, 30 House of Ra-Atum.",
-           "27 — Дом красоты, 28 — Дом воды (отправляет фишку на клетку 15), 29 — Дом трёх истин, 30 — Дом Ра-Атума."),
-        _c("standard: free choice", "Any piece that can move may move.", "Можно ходить любой фишкой, которая может ходить."),
-        _c("standard: bearing off", "Pieces bear off from 27 on by a throw that takes them past 30; from 29 only "
-           "with a 3, from 30 only with a 2.",
-           "Вывод с клетки 27 и дальше броском, который уводит фишку за клетку 30; с клетки 29 — только при 3, "
-           "с клетки 30 — только при 2."),
-        _c("standard: winning", "The first to bear off all five pieces wins.", "Побеждает первый, кто вывел все пять фишек."),
+        _c(
+            "standard: pieces",
+            "Five pieces each, alternating on squares 1-10: the first player on the odd squares, "
+            "and the first player moves first.",
+            "По пять фишек, через одну на клетках 1–10: первого игрока — на нечётных; первый игрок ходит первым.",
+        ),
+        _c(
+            "standard: throws",
+            "Four sticks: count the marked sides up, 1 to 4; none up is 5.",
+            "Четыре палочки: считаются палочки лицевой стороной вверх, от 1 до 4; ни одной — 5.",
+        ),
+        _c(
+            "standard: extra throws",
+            "A throw of 1, 4 or 5 gives another throw after the move.",
+            "Бросок 1, 4 или 5 даёт после хода ещё один бросок.",
+        ),
+        _c(
+            "standard: swap",
+            "Landing on an opponent's piece swaps the two pieces, unless that piece has a "
+            "neighbour of its own colour.",
+            "Ход на фишку соперника меняет фишки местами, если рядом с ней не стоит фишка её цвета.",
+        ),
+        _c(
+            "standard: safe squares",
+            "The four Houses on 27-30 are safe: no piece on them can be attacked.",
+            "Четыре дома на клетках 27–30 безопасны: фишку на них нельзя атаковать.",
+        ),
+        _c(
+            "standard: houses",
+            "27 House of Beauty, 28 House of Water (sends the piece to 15), 29 House of Three "
+            "Truths, 30 House of Ra-Atum.",
+            "27 — Дом красоты, 28 — Дом воды (отправляет фишку на клетку 15), 29 — Дом трёх истин, 30 — Дом Ра-Атума.",
+        ),
+        _c(
+            "standard: free choice",
+            "Any piece that can move may move.",
+            "Можно ходить любой фишкой, которая может ходить.",
+        ),
+        _c(
+            "standard: bearing off",
+            "Pieces bear off from 27 on by a throw that takes them past 30; from 29 only "
+            "with a 3, from 30 only with a 2.",
+            "Вывод с клетки 27 и дальше броском, который уводит фишку за клетку 30; с клетки 29 — только при 3, "
+            "с клетки 30 — только при 2.",
+        ),
+        _c(
+            "standard: winning",
+            "The first to bear off all five pieces wins.",
+            "Побеждает первый, кто вывел все пять фишек.",
+        ),
     ),
     (
-        _d("backward", "May a piece move backward when no forward move exists?",
-           "Можно ли ходить назад, если вперёд ходить нельзя?",
-           "No. The source describes no backward moves; with no forward move the player passes.",
-           "Нет. Источник не описывает ходов назад; если ходить вперёд нельзя, игрок пропускает ход."),
-        _d("water-occupied", "Where does a piece from the House of Water go when 15 is occupied?",
-           "Куда идёт фишка из Дома воды, если клетка 15 занята?",
-           "To the nearest free square behind 15 (14, 13, ...).",
-           "На ближайшую свободную клетку позади 15 (14, 13, ...)."),
-        _d("passing", "May pieces pass over other pieces, or over a row of three?",
-           "Можно ли перепрыгивать через фишки, в том числе через ряд из трёх?",
-           "Yes, over any pieces: the source names no blockade.",
-           "Да, через любые фишки: источник не называет блокады."),
-        _d("beauty-exact", "Must a piece land exactly on the House of Beauty (27)?",
-           "Обязана ли фишка точно встать на Дом красоты (27)?",
-           "No. Nothing in the source requires it; pieces may pass 27.",
-           "Нет. Источник этого не требует; фишки могут проходить клетку 27."),
-        _d("late-houses", "May a piece on 29 or 30 move at all other than off?",
-           "Может ли фишка на 29 или 30 ходить иначе, чем с доски?",
-           "A piece on 29 may move 1 to a free 30 (an ordinary move on the board); otherwise pieces on 29 and 30 "
-           "move only off, with their exact throw (3 and 2).",
-           "Фишка с 29 может пойти на 1 на свободную клетку 30 (обычный ход по доске); в остальном фишки на 29 и 30 "
-           "уходят только с доски и только точным броском (3 и 2)."),
-        _d("extra-after-pass", "Is the extra throw of a 1, 4 or 5 kept when no move is possible?",
-           "Сохраняется ли дополнительный бросок за 1, 4 или 5, если ходить нельзя?",
-           "No. The extra throw comes after the move; a throw with no move is a lost turn.",
-           "Нет. Дополнительный бросок даётся после хода; бросок без хода — потерянный ход."),
-        _d("pass", "What happens when no piece can move?", "Что происходит, если ходить нечем?",
-           "The player passes (the move is written 'pass') and the turn goes over.",
-           "Игрок пропускает ход (записывается 'pass'), ход переходит к сопернику."),
-        _d("numbering", "Other tables put these Houses one square earlier (26-30). Which numbering?",
-           "Другие таблицы ставят эти дома на клетку раньше (26–30). Какая нумерация?",
-           "The site's own numbering as written: Houses on 27-30.",
-           "Нумерация самого сайта, как написано: дома на клетках 27–30."),
+        _d(
+            "backward",
+            "May a piece move backward when no forward move exists?",
+            "Можно ли ходить назад, если вперёд ходить нельзя?",
+            "No. The source describes no backward moves; with no forward move the player passes.",
+            "Нет. Источник не описывает ходов назад; если ходить вперёд нельзя, игрок пропускает ход.",
+        ),
+        _d(
+            "water-occupied",
+            "Where does a piece from the House of Water go when 15 is occupied?",
+            "Куда идёт фишка из Дома воды, если клетка 15 занята?",
+            "To the nearest free square behind 15 (14, 13, ...).",
+            "На ближайшую свободную клетку позади 15 (14, 13, ...).",
+        ),
+        _d(
+            "passing",
+            "May pieces pass over other pieces, or over a row of three?",
+            "Можно ли перепрыгивать через фишки, в том числе через ряд из трёх?",
+            "Yes, over any pieces: the source names no blockade.",
+            "Да, через любые фишки: источник не называет блокады.",
+        ),
+        _d(
+            "beauty-exact",
+            "Must a piece land exactly on the House of Beauty (27)?",
+            "Обязана ли фишка точно встать на Дом красоты (27)?",
+            "No. Nothing in the source requires it; pieces may pass 27.",
+            "Нет. Источник этого не требует; фишки могут проходить клетку 27.",
+        ),
+        _d(
+            "late-houses",
+            "May a piece on 29 or 30 move at all other than off?",
+            "Может ли фишка на 29 или 30 ходить иначе, чем с доски?",
+            "A piece on 29 may move 1 to a free 30 (an ordinary move on the board); otherwise pieces on 29 and 30 "
+            "move only off, with their exact throw (3 and 2).",
+            "Фишка с 29 может пойти на 1 на свободную клетку 30 (обычный ход по доске); в остальном фишки на 29 и 30 "
+            "уходят только с доски и только точным броском (3 и 2).",
+        ),
+        _d(
+            "extra-after-pass",
+            "Is the extra throw of a 1, 4 or 5 kept when no move is possible?",
+            "Сохраняется ли дополнительный бросок за 1, 4 или 5, если ходить нельзя?",
+            "No. The extra throw comes after the move; a throw with no move is a lost turn.",
+            "Нет. Дополнительный бросок даётся после хода; бросок без хода — потерянный ход.",
+        ),
+        _d(
+            "pass",
+            "What happens when no piece can move?",
+            "Что происходит, если ходить нечем?",
+            "The player passes (the move is written 'pass') and the turn goes over.",
+            "Игрок пропускает ход (записывается 'pass'), ход переходит к сопернику.",
+        ),
+        _d(
+            "numbering",
+            "Other tables put these Houses one square earlier (26-30). Which numbering?",
+            "Другие таблицы ставят эти дома на клетку раньше (26–30). Какая нумерация?",
+            "The site's own numbering as written: Houses on 27-30.",
+            "Нумерация самого сайта, как написано: дома на клетках 27–30.",
+        ),
     ),
-    _HISTORY_EN + " This standard game is a modern reconstruction with four sticks and extra throws, the one our "
+    _HISTORY_EN
+    + " This standard game is a modern reconstruction with four sticks and extra throws, the one our "
     "source site offers by default.",
-    _HISTORY_RU + " Эта стандартная игра — современная реконструкция с четырьмя палочками и дополнительными "
+    _HISTORY_RU
+    + " Эта стандартная игра — современная реконструкция с четырьмя палочками и дополнительными "
     "бросками, которую исходный сайт предлагает по умолчанию.",
 )
 
@@ -158,50 +214,97 @@ BELL = Rulebook(
     "Реконструкция Р. Ч. Белла 1960 года: по десять фишек, четырёхгранная длинная кость, взятия, которые убирают "
     "фишки с доски, и очко за каждую выведенную фишку.",
     (
-        _c("bell: pieces", "Ten pieces each: the first player on the odd squares 1-19, the second on the even "
-           "squares 2-20; the first seat moves first.",
-           "По десять фишек: первого игрока — на нечётных клетках 1–19, второго — на чётных 2–20; "
-           "первым ходит первое место."),
-        _c("bell: throws", "One four-sided long die: 1, 2, 3 or 4; no extra throws.",
-           "Одна четырёхгранная длинная кость: 1, 2, 3 или 4; дополнительных бросков нет."),
-        _c("bell: own piece", "A piece may not land on its own.", "Фишка не может встать на свою фишку."),
-        _c("bell: capture", "Landing on an opponent captures it: it leaves the game; neighbours do not protect.",
-           "Ход на фишку соперника берёт её: она покидает игру; соседние фишки не защищают."),
+        _c(
+            "bell: pieces",
+            "Ten pieces each: the first player on the odd squares 1-19, the second on the even "
+            "squares 2-20; the first seat moves first.",
+            "По десять фишек: первого игрока — на нечётных клетках 1–19, второго — на чётных 2–20; "
+            "первым ходит первое место.",
+        ),
+        _c(
+            "bell: throws",
+            "One four-sided long die: 1, 2, 3 or 4; no extra throws.",
+            "Одна четырёхгранная длинная кость: 1, 2, 3 или 4; дополнительных бросков нет.",
+        ),
+        _c(
+            "bell: own piece",
+            "A piece may not land on its own.",
+            "Фишка не может встать на свою фишку.",
+        ),
+        _c(
+            "bell: capture",
+            "Landing on an opponent captures it: it leaves the game; neighbours do not protect.",
+            "Ход на фишку соперника берёт её: она покидает игру; соседние фишки не защищают.",
+        ),
         _c("bell: safe squares", "Squares 26-30 are safe.", "Клетки 26–30 безопасны."),
-        _c("bell: house of beauty", "26, the House of Beauty, is a gate: a piece on it must move on as soon as it can.",
-           "26 — Дом красоты — ворота: фишка на нём должна идти дальше, как только сможет."),
-        _c("bell: marked squares", "27, 28, 29, 30 are marked X, III, II, I: a piece leaves only from them and only "
-           "with the exact throw 4, 3, 2, 1.",
-           "27, 28, 29, 30 помечены X, III, II, I: фишка уходит с доски только с них и только точным броском 4, 3, 2, 1."),
-        _c("bell: forced moves", "If any piece on 26-30 can move, one of them must move.",
-           "Если какая-то фишка на клетках 26–30 может ходить, ходить нужно одной из них."),
-        _c("bell: scoring", "Each piece borne off scores one point; the game ends as soon as one player has more "
-           "points than the other can still reach; equal scores with an empty board is a draw.",
-           "Каждая выведенная фишка — очко; игра кончается, как только у одного игрока больше очков, чем другой ещё "
-           "может набрать; равный счёт при пустой доске — ничья."),
+        _c(
+            "bell: house of beauty",
+            "26, the House of Beauty, is a gate: a piece on it must move on as soon as it can.",
+            "26 — Дом красоты — ворота: фишка на нём должна идти дальше, как только сможет.",
+        ),
+        _c(
+            "bell: marked squares",
+            "27, 28, 29, 30 are marked X, III, II, I: a piece leaves only from them and only "
+            "with the exact throw 4, 3, 2, 1.",
+            "27, 28, 29, 30 помечены X, III, II, I: фишка уходит с доски только с них и только точным броском 4, 3, 2, 1.",
+        ),
+        _c(
+            "bell: forced moves",
+            "If any piece on 26-30 can move, one of them must move.",
+            "Если какая-то фишка на клетках 26–30 может ходить, ходить нужно одной из них.",
+        ),
+        _c(
+            "bell: scoring",
+            "Each piece borne off scores one point; the game ends as soon as one player has more "
+            "points than the other can still reach; equal scores with an empty board is a draw.",
+            "Каждая выведенная фишка — очко; игра кончается, как только у одного игрока больше очков, чем другой ещё "
+            "может набрать; равный счёт при пустой доске — ничья.",
+        ),
     ),
     (
-        _d("beauty-exact", "Must a piece land exactly on 26 before going on?",
-           "Обязана ли фишка точно встать на 26, прежде чем идти дальше?",
-           "No. A piece may pass over 26 and land on 27-30 directly.",
-           "Нет. Фишка может пройти клетку 26 и встать прямо на 27–30."),
-        _d("marked-moves", "May pieces on 27-30 move within 27-30?", "Могут ли фишки на 27–30 ходить в пределах 27–30?",
-           "No. A piece on a marked square waits for its exact throw and then leaves.",
-           "Нет. Фишка на помеченной клетке ждёт своего точного броска и уходит."),
-        _d("passing", "May a piece pass over others?", "Можно ли перепрыгивать через фишки?",
-           "Yes, over any pieces.", "Да, через любые фишки."),
-        _d("pass", "What happens when no move exists?", "Что, если ходить нечем?",
-           "The player passes.", "Игрок пропускает ход."),
-        _d("options", "Other accounts (Ludii, Wikipedia) add compulsory captures and a marked square 15. Included?",
-           "Другие описания (Ludii, Википедия) добавляют обязательные взятия и отмеченную клетку 15. Включены ли они?",
-           "No. They are not in this source; they are named here and not applied.",
-           "Нет. Их нет в этом источнике; они названы здесь и не применяются."),
+        _d(
+            "beauty-exact",
+            "Must a piece land exactly on 26 before going on?",
+            "Обязана ли фишка точно встать на 26, прежде чем идти дальше?",
+            "No. A piece may pass over 26 and land on 27-30 directly.",
+            "Нет. Фишка может пройти клетку 26 и встать прямо на 27–30.",
+        ),
+        _d(
+            "marked-moves",
+            "May pieces on 27-30 move within 27-30?",
+            "Могут ли фишки на 27–30 ходить в пределах 27–30?",
+            "No. A piece on a marked square waits for its exact throw and then leaves.",
+            "Нет. Фишка на помеченной клетке ждёт своего точного броска и уходит.",
+        ),
+        _d(
+            "passing",
+            "May a piece pass over others?",
+            "Можно ли перепрыгивать через фишки?",
+            "Yes, over any pieces.",
+            "Да, через любые фишки.",
+        ),
+        _d(
+            "pass",
+            "What happens when no move exists?",
+            "Что, если ходить нечем?",
+            "The player passes.",
+            "Игрок пропускает ход.",
+        ),
+        _d(
+            "options",
+            "Other accounts (Ludii, Wikipedia) add compulsory captures and a marked square 15. Included?",
+            "Другие описания (Ludii, Википедия) добавляют обязательные взятия и отмеченную клетку 15. Включены ли они?",
+            "No. They are not in this source; they are named here and not applied.",
+            "Нет. Их нет в этом источнике; они названы здесь и не применяются.",
+        ),
     ),
-    _HISTORY_EN + " R. C. Bell published his rules in Board and Table Games from Many Civilizations (1960) as "
+    _HISTORY_EN
+    + " R. C. Bell published his rules in Board and Table Games from Many Civilizations (1960) as "
     "'Suggested Rules for the Game of Thirty Squares'. Where his text is silent the source site decided: the "
     "first seat starts (Bell threw for it), the first player takes the odd squares (his worked examples need it), "
     "and the game ends as soon as the trailing player cannot catch up, which gives the same result as playing on.",
-    _HISTORY_RU + " Р. Ч. Белл опубликовал свои правила в книге Board and Table Games from Many Civilizations "
+    _HISTORY_RU
+    + " Р. Ч. Белл опубликовал свои правила в книге Board and Table Games from Many Civilizations "
     "(1960) под заголовком «Suggested Rules for the Game of Thirty Squares». Где текст Белла молчит, исходный сайт "
     "сделал выбор: начинает первое место (у Белла бросали жребий), первый игрок занимает нечётные клетки (этого "
     "требуют его примеры), а игра кончается, как только отстающий не может догнать, — это даёт тот же итог.",
@@ -214,250 +317,483 @@ KENDALL = Rulebook(
     "Игра в духе Кендалла: Дом красоты, на котором останавливается каждая фишка, Дом воды с выбором между риском "
     "и возвратом, Дома трёх и двух судей и Дом Хоруса.",
     (
-        _c("kendall: throws", "Four sticks: 1-4 light sides up, none up = 5; a 1, 4 or 5 gives another move.",
-           "Четыре палочки: 1–4 светлых стороны вверх, ни одной — 5; при 1, 4 или 5 — дополнительный ход."),
-        _c("kendall: rule 1", "Moving onto an opponent's stone swaps the two (except rule 3).",
-           "Ход на камень противника меняет их местами (кроме правила 3)."),
-        _c("kendall: rule 2", "A stone may not move onto a stone of its own colour.",
-           "Нельзя ходить на поле, занятое камнем своего цвета."),
-        _c("kendall: rule 3", "Two or more stones of one colour on adjacent squares protect each other.",
-           "Два или более камня одного цвета на соседних полях защищают друг друга."),
-        _c("kendall: rule 4", "Move forward if any forward move exists; else one stone backward by the same count; "
-           "else the turn is lost.",
-           "Ходить вперёд; если нельзя — один камень назад на столько же; если и это нельзя — ход теряется."),
-        _c("kendall: rule 5", "Stones on 27-30 do not protect each other.", "Камни на 27–30 не защищают друг друга."),
-        _c("kendall: House of Beauty", "26 cannot be passed: every stone stops there first; from it a 5 bears the "
-           "stone off.",
-           "Поле 26 нельзя миновать: каждый камень сначала останавливается на нём; с него при 5 камень уходит."),
-        _c("kendall: House of Water", "27: the owner chooses to risk (a 4 later bears the stone off, any other throw "
-           "loses the turn) or to return the stone to 15, the House of Second Life; while a stone drowns no other "
-           "stone may move.",
-           "27: владелец выбирает риск (позже 4 выводит камень, любой другой бросок — потеря хода) или возврат на "
-           "поле 15, Дом второй жизни; пока камень тонет, другими ходить нельзя."),
-        _c("kendall: House of Three Judges", "28: the stone only leaves, and only with a 3.",
-           "28: камень можно только вывести, и только при 3."),
-        _c("kendall: House of Two Judges", "29: the stone only leaves, and only with a 2.",
-           "29: камень можно только вывести, и только при 2."),
-        _c("kendall: House of Horus", "30: the stone leaves with any throw.", "30: камень уходит при любом броске."),
-        _c("kendall: attacked in the last houses", "A stone on 28-30 that is attacked goes at once to 27 and drowns, "
-           "unless 27 is occupied.",
-           "Камень на 28–30, атакованный противником, сразу отправляется на 27 и тонет, если 27 не занято."),
+        _c(
+            "kendall: throws",
+            "Four sticks: 1-4 light sides up, none up = 5; a 1, 4 or 5 gives another move.",
+            "Четыре палочки: 1–4 светлых стороны вверх, ни одной — 5; при 1, 4 или 5 — дополнительный ход.",
+        ),
+        _c(
+            "kendall: rule 1",
+            "Moving onto an opponent's stone swaps the two (except rule 3).",
+            "Ход на камень противника меняет их местами (кроме правила 3).",
+        ),
+        _c(
+            "kendall: rule 2",
+            "A stone may not move onto a stone of its own colour.",
+            "Нельзя ходить на поле, занятое камнем своего цвета.",
+        ),
+        _c(
+            "kendall: rule 3",
+            "Two or more stones of one colour on adjacent squares protect each other.",
+            "Два или более камня одного цвета на соседних полях защищают друг друга.",
+        ),
+        _c(
+            "kendall: rule 4",
+            "Move forward if any forward move exists; else one stone backward by the same count; "
+            "else the turn is lost.",
+            "Ходить вперёд; если нельзя — один камень назад на столько же; если и это нельзя — ход теряется.",
+        ),
+        _c(
+            "kendall: rule 5",
+            "Stones on 27-30 do not protect each other.",
+            "Камни на 27–30 не защищают друг друга.",
+        ),
+        _c(
+            "kendall: House of Beauty",
+            "26 cannot be passed: every stone stops there first; from it a 5 bears the stone off.",
+            "Поле 26 нельзя миновать: каждый камень сначала останавливается на нём; с него при 5 камень уходит.",
+        ),
+        _c(
+            "kendall: House of Water",
+            "27: the owner chooses to risk (a 4 later bears the stone off, any other throw "
+            "loses the turn) or to return the stone to 15, the House of Second Life; while a stone drowns no other "
+            "stone may move.",
+            "27: владелец выбирает риск (позже 4 выводит камень, любой другой бросок — потеря хода) или возврат на "
+            "поле 15, Дом второй жизни; пока камень тонет, другими ходить нельзя.",
+        ),
+        _c(
+            "kendall: House of Three Judges",
+            "28: the stone only leaves, and only with a 3.",
+            "28: камень можно только вывести, и только при 3.",
+        ),
+        _c(
+            "kendall: House of Two Judges",
+            "29: the stone only leaves, and only with a 2.",
+            "29: камень можно только вывести, и только при 2.",
+        ),
+        _c(
+            "kendall: House of Horus",
+            "30: the stone leaves with any throw.",
+            "30: камень уходит при любом броске.",
+        ),
+        _c(
+            "kendall: attacked in the last houses",
+            "A stone on 28-30 that is attacked goes at once to 27 and drowns, "
+            "unless 27 is occupied.",
+            "Камень на 28–30, атакованный противником, сразу отправляется на 27 и тонет, если 27 не занято.",
+        ),
     ),
     (
-        _d("pieces", "How many pieces, and where do they start?", "Сколько фишек и где они стоят?",
-           "Five a side, alternating on 1-10, the first player on the odd squares (the common set-up; Kendall's "
-           "commercial set had seven on 1-14).",
-           "По пять, через одну на 1–10, первый игрок на нечётных (обычная расстановка; в наборе Кендалла было семь "
-           "на 1–14)."),
-        _d("first-player", "Who starts?", "Кто начинает?", "The first seat (A).", "Первое место (A)."),
-        _d("water-choice", "When is the Water choice made, and may a failed risk be changed to a return?",
-           "Когда делается выбор в Доме воды и можно ли потом сменить риск на возврат?",
-           "At once, by the owner, when the stone arrives (even out of turn, after an attack). A risk stands: it "
-           "cannot later be changed.",
-           "Сразу, владельцем, когда камень попадает туда (даже не в свой ход, после атаки). Риск окончателен."),
-        _d("drowning-freeze", "'While a stone drowns no other stone may move': whose stones?",
-           "«Пока камень тонет, другими ходить нельзя»: чьими камнями?",
-           "The owner's only: while his stone risks on 27 he may move nothing else and only a 4 saves it; the "
-           "opponent plays on as usual (freezing both sides would let one stone stop the game for both).",
-           "Только камнями владельца: пока его камень рискует на 27, он не ходит другими, спасает только 4; "
-           "соперник ходит как обычно (иначе один камень останавливал бы игру обоих)."),
-        _d("return-occupied", "Where does a returned stone go if 15 is occupied?",
-           "Куда идёт возвращённый камень, если 15 занято?",
-           "To the nearest free square behind 15.", "На ближайшее свободное поле позади 15."),
-        _d("beauty-attack", "Can a stone on 26 be attacked?", "Можно ли атаковать камень на 26?",
-           "Yes: 26 is not among the protected last squares; only a neighbour on 25 protects it (27 gives no "
-           "protection by rule 5).",
-           "Да: 26 не входит в последние поля; защищает только сосед на 25 (27 не защищает по правилу 5)."),
-        _d("attack-water-occupied", "What happens to an attack on 28-30 when 27 is occupied?",
-           "Что происходит при атаке на 28–30, если 27 занято?",
-           "The two stones swap as usual (rule 1): the attacked stone goes to 26.",
-           "Камни меняются местами по правилу 1: атакованный камень идёт на 26."),
-        _d("water-occupied", "May a stone land on 27 while another stone is there?",
-           "Можно ли встать на 27, если там уже камень?",
-           "No: the House of Water holds one stone.", "Нет: в Доме воды помещается один камень."),
-        _d("extra-bearing-off", "Does bearing off from 26 or 30 with a 1, 4 or 5 still give another move?",
-           "Даёт ли вывод с 26 или 30 при 1, 4 или 5 дополнительный ход?",
-           "Yes: the throw gives it, whatever the move.", "Да: дополнительный ход даёт бросок, каким бы ни был ход."),
-        _d("turn-lost", "Does a lost turn keep the extra move of a 1 or 5?",
-           "Сохраняется ли дополнительный ход за 1 или 5 при потере хода?",
-           "No: a lost turn (no move possible, or a failed risk) ends the turn.",
-           "Нет: потерянный ход (ходить нечем или риск не удался) завершает ход."),
-        _d("passing", "May stones pass over other stones?", "Можно ли перепрыгивать через камни?",
-           "Yes: the summary names no blockade; pairs protect only the squares they stand on.",
-           "Да: сводка не называет блокады; пары защищают только свои поля."),
+        _d(
+            "pieces",
+            "How many pieces, and where do they start?",
+            "Сколько фишек и где они стоят?",
+            "Five a side, alternating on 1-10, the first player on the odd squares (the common set-up; Kendall's "
+            "commercial set had seven on 1-14).",
+            "По пять, через одну на 1–10, первый игрок на нечётных (обычная расстановка; в наборе Кендалла было семь "
+            "на 1–14).",
+        ),
+        _d(
+            "first-player",
+            "Who starts?",
+            "Кто начинает?",
+            "The first seat (A).",
+            "Первое место (A).",
+        ),
+        _d(
+            "water-choice",
+            "When is the Water choice made, and may a failed risk be changed to a return?",
+            "Когда делается выбор в Доме воды и можно ли потом сменить риск на возврат?",
+            "At once, by the owner, when the stone arrives (even out of turn, after an attack). A risk stands: it "
+            "cannot later be changed.",
+            "Сразу, владельцем, когда камень попадает туда (даже не в свой ход, после атаки). Риск окончателен.",
+        ),
+        _d(
+            "drowning-freeze",
+            "'While a stone drowns no other stone may move': whose stones?",
+            "«Пока камень тонет, другими ходить нельзя»: чьими камнями?",
+            "The owner's only: while his stone risks on 27 he may move nothing else and only a 4 saves it; the "
+            "opponent plays on as usual (freezing both sides would let one stone stop the game for both).",
+            "Только камнями владельца: пока его камень рискует на 27, он не ходит другими, спасает только 4; "
+            "соперник ходит как обычно (иначе один камень останавливал бы игру обоих).",
+        ),
+        _d(
+            "return-occupied",
+            "Where does a returned stone go if 15 is occupied?",
+            "Куда идёт возвращённый камень, если 15 занято?",
+            "To the nearest free square behind 15.",
+            "На ближайшее свободное поле позади 15.",
+        ),
+        _d(
+            "beauty-attack",
+            "Can a stone on 26 be attacked?",
+            "Можно ли атаковать камень на 26?",
+            "Yes: 26 is not among the protected last squares; only a neighbour on 25 protects it (27 gives no "
+            "protection by rule 5).",
+            "Да: 26 не входит в последние поля; защищает только сосед на 25 (27 не защищает по правилу 5).",
+        ),
+        _d(
+            "attack-water-occupied",
+            "What happens to an attack on 28-30 when 27 is occupied?",
+            "Что происходит при атаке на 28–30, если 27 занято?",
+            "The two stones swap as usual (rule 1): the attacked stone goes to 26.",
+            "Камни меняются местами по правилу 1: атакованный камень идёт на 26.",
+        ),
+        _d(
+            "water-occupied",
+            "May a stone land on 27 while another stone is there?",
+            "Можно ли встать на 27, если там уже камень?",
+            "No: the House of Water holds one stone.",
+            "Нет: в Доме воды помещается один камень.",
+        ),
+        _d(
+            "extra-bearing-off",
+            "Does bearing off from 26 or 30 with a 1, 4 or 5 still give another move?",
+            "Даёт ли вывод с 26 или 30 при 1, 4 или 5 дополнительный ход?",
+            "Yes: the throw gives it, whatever the move.",
+            "Да: дополнительный ход даёт бросок, каким бы ни был ход.",
+        ),
+        _d(
+            "turn-lost",
+            "Does a lost turn keep the extra move of a 1 or 5?",
+            "Сохраняется ли дополнительный ход за 1 или 5 при потере хода?",
+            "No: a lost turn (no move possible, or a failed risk) ends the turn.",
+            "Нет: потерянный ход (ходить нечем или риск не удался) завершает ход.",
+        ),
+        _d(
+            "passing",
+            "May stones pass over other stones?",
+            "Можно ли перепрыгивать через камни?",
+            "Yes: the summary names no blockade; pairs protect only the squares they stand on.",
+            "Да: сводка не называет блокады; пары защищают только свои поля.",
+        ),
     ),
-    _HISTORY_EN + " Timothy Kendall's reconstruction (1978) gave names to the last Houses and sold a boxed set; "
+    _HISTORY_EN
+    + " Timothy Kendall's reconstruction (1978) gave names to the last Houses and sold a boxed set; "
     "this summary describes a game in that family.",
-    _HISTORY_RU + " Реконструкция Тимоти Кендалла (1978) дала имена последним домам и продавалась в коробке; "
+    _HISTORY_RU
+    + " Реконструкция Тимоти Кендалла (1978) дала имена последним домам и продавалась в коробке; "
     "эта сводка описывает игру из этого семейства.",
 )
 
 
 def _adelaida_clauses() -> tuple[Clause, ...]:
     items = [
-        ("§1", "A 10x3 board as one snake track of three rows; 5 (or 7 in the long game) black spools and white "
-               "cones; 4 two-coloured sticks.",
-               "Доска 10×3 — сплошная дорожка змейкой из трёх рядов; 5 (или 7 в «долгом Сенете») чёрных катушек и "
-               "белых конусов; 4 двухцветные дощечки."),
-        ("§2", "Start: spools and cones alternate on 1-10 (1-14), a spool first.",
-               "Начало: катушки и конусы чередуются на 1–10 (1–14), первой ставится катушка."),
-        ("§3", "Whoever first throws a 1 plays the spools and moves first.",
-               "Кто первым выбросит единицу, играет катушками и ходит первым."),
-        ("§4", "Throws: one white side up 1 and another throw; two 2; three 3; four 4 and another throw; none 5 and "
-               "another throw.",
-               "Броски: одна белая сторона — 1 и ещё бросок; две — 2; три — 3; четыре — 4 и ещё бросок; ни одной — 5 "
-               "и ещё бросок."),
+        (
+            "§1",
+            "A 10x3 board as one snake track of three rows; 5 (or 7 in the long game) black spools and white "
+            "cones; 4 two-coloured sticks.",
+            "Доска 10×3 — сплошная дорожка змейкой из трёх рядов; 5 (или 7 в «долгом Сенете») чёрных катушек и "
+            "белых конусов; 4 двухцветные дощечки.",
+        ),
+        (
+            "§2",
+            "Start: spools and cones alternate on 1-10 (1-14), a spool first.",
+            "Начало: катушки и конусы чередуются на 1–10 (1–14), первой ставится катушка.",
+        ),
+        (
+            "§3",
+            "Whoever first throws a 1 plays the spools and moves first.",
+            "Кто первым выбросит единицу, играет катушками и ходит первым.",
+        ),
+        (
+            "§4",
+            "Throws: one white side up 1 and another throw; two 2; three 3; four 4 and another throw; none 5 and "
+            "another throw.",
+            "Броски: одна белая сторона — 1 и ещё бросок; две — 2; три — 3; четыре — 4 и ещё бросок; ни одной — 5 "
+            "и ещё бросок.",
+        ),
         ("§5", "One throw moves one piece.", "Очки одного броска нельзя делить между фишками."),
-        ("§6", "Any extra throw may move any piece of one's colour.",
-               "Дополнительный бросок можно использовать на любую свою фишку."),
-        ("§7", "A piece moves as many squares as the throw.", "Фишка идёт на столько полей, сколько выпало."),
-        ("§8", "A piece may jump over single pieces, of either colour, if there are free squares between and after "
-               "them.",
-               "Фишка может перепрыгнуть через одиночные фишки любого цвета, если между ними и после них есть "
-               "свободные поля."),
+        (
+            "§6",
+            "Any extra throw may move any piece of one's colour.",
+            "Дополнительный бросок можно использовать на любую свою фишку.",
+        ),
+        (
+            "§7",
+            "A piece moves as many squares as the throw.",
+            "Фишка идёт на столько полей, сколько выпало.",
+        ),
+        (
+            "§8",
+            "A piece may jump over single pieces, of either colour, if there are free squares between and after "
+            "them.",
+            "Фишка может перепрыгнуть через одиночные фишки любого цвета, если между ними и после них есть "
+            "свободные поля.",
+        ),
         ("§9", "Two pieces never share a square.", "Две фишки не стоят на одном поле."),
-        ("§10", "A piece may take an opponent's piece on its last square: the two swap places.",
-                "Фишка может побить фишку противника на последнем поле хода: они меняются местами."),
-        ("§11", "It may also take an opponent standing behind one of its own pieces.",
-                "Можно побить фишку противника, стоящую за своей фишкой."),
-        ("§12", "A piece with a neighbour of its colour cannot be taken: a pair blocks.",
-                "Фишку с соседом своего цвета побить нельзя: пара блокирует."),
-        ("§13", "A triple is broken by landing on its middle piece, which swaps with the attacker.",
-                "Тройка разбивается ходом на её среднюю фишку, которая меняется местами с атакующей."),
-        ("§14", "Four or more in a row can be neither broken nor jumped.",
-                "Четвёрки и более нельзя ни разбить, ни перепрыгнуть."),
+        (
+            "§10",
+            "A piece may take an opponent's piece on its last square: the two swap places.",
+            "Фишка может побить фишку противника на последнем поле хода: они меняются местами.",
+        ),
+        (
+            "§11",
+            "It may also take an opponent standing behind one of its own pieces.",
+            "Можно побить фишку противника, стоящую за своей фишкой.",
+        ),
+        (
+            "§12",
+            "A piece with a neighbour of its colour cannot be taken: a pair blocks.",
+            "Фишку с соседом своего цвета побить нельзя: пара блокирует.",
+        ),
+        (
+            "§13",
+            "A triple is broken by landing on its middle piece, which swaps with the attacker.",
+            "Тройка разбивается ходом на её среднюю фишку, которая меняется местами с атакующей.",
+        ),
+        (
+            "§14",
+            "Four or more in a row can be neither broken nor jumped.",
+            "Четвёрки и более нельзя ни разбить, ни перепрыгнуть.",
+        ),
         ("§15", "One may not take one's own pieces.", "Бить свои фишки нельзя."),
-        ("§16", "A piece that cannot go forward by the throw must go back by it.",
-                "Фишка, которая не может пойти вперёд, обязана пойти назад."),
-        ("§17", "No move either way: the player passes.", "Ни вперёд, ни назад: игрок пропускает ход."),
-        ("§18", "Touch-move (a table manner; not enforced online).", "«Тронул — ходи» (правило стола; онлайн не действует)."),
-        ("§19", "The first to bear off all pieces wins; there are no draws.",
-                "Побеждает первый, кто вывел все фишки; ничьих нет."),
-        ("§20", "15, House of Rebirth: landing there earns another throw; drowned pieces come back there.",
-                "15 — Дом Возрождения: вставший получает дополнительный бросок; сюда возвращаются утонувшие."),
-        ("§21", "No piece can be taken on any of the eight Houses, but a swap may put a piece into 15, 16, 21 or 26.",
-                "Никого нельзя побить в восьми Домах, но обменом фишка может попасть в 15, 16, 21 или 26."),
-        ("§22", "A piece swapped into a House is subject to that House's rules.",
-                "На фишку, выбитую в Дом, действуют правила этого Дома."),
-        ("§23", "16, House of the Net: the piece's owner skips a turn.", "16 — Дом Сетки: вставший пропускает ход."),
-        ("§24", "Extra throws accumulate; a skip in the Net may cancel one extra throw.",
-                "Дополнительные броски суммируются; пропуск в Доме Сетки может аннулировать один из них."),
-        ("§25", "21, House of Ba: the piece goes on in the same direction by the same count.",
-                "21 — Дом Ба: фишка продолжает движение в ту же сторону на то же число полей."),
-        ("§26", "A move into Ba whose doubling is impossible is illegal.",
-                "Если удвоение хода в Доме Ба невозможно, ход в Дом Ба недопустим."),
-        ("§27", "26, House of Rejuvenation: a throw of fate for that piece: 5 back five, 1 to the Water, 2/3/4 to "
-                "the House 2/3/4 squares on; an impossible fate move is lost.",
-                "26 — Дом Омоложения: бросок судьбы для этой фишки: 5 — на пять назад, 1 — в Дом Воды, 2/3/4 — в Дом "
-                "на 2/3/4 поля дальше; невозможный ход судьбы пропадает."),
-        ("§28", "27, House of Water: the piece leaves the board, not borne off; instead of a later move it comes "
-                "back to 15 if free (compulsory when nothing else can move).",
-                "27 — Дом Воды: фишка снимается с доски, не считаясь выведенной; вместо следующего хода её можно "
-                "вернуть на свободное 15 (обязательно, если больше ходить нечем)."),
-        ("§29", "Falling into the Water cancels extra throws.", "Попадание в Дом Воды аннулирует дополнительные броски."),
-        ("§30", "A reborn piece moves only from the next throw.", "Возрождённая фишка ходит только со следующего броска."),
-        ("§31", "28, House of Three Truths: the piece leaves with a 3, otherwise it stays.",
-                "28 — Дом Трёх Истин: фишка уходит при 3, иначе остаётся."),
-        ("§32", "29, House of Isis and Nephthys: the piece leaves with a 2, otherwise it stays.",
-                "29 — Дом Исиды и Нефтиды: фишка уходит при 2, иначе остаётся."),
-        ("§33", "30, House of the Rising Sun: the piece leaves with a 1, otherwise it stays.",
-                "30 — Дом Восходящего Солнца: фишка уходит при 1, иначе остаётся."),
-        ("§34", "Instead of bearing off from 28-30 the player may make any other legal move.",
-                "Вместо вывода фишки с 28–30 можно сделать любой другой допустимый ход."),
+        (
+            "§16",
+            "A piece that cannot go forward by the throw must go back by it.",
+            "Фишка, которая не может пойти вперёд, обязана пойти назад.",
+        ),
+        (
+            "§17",
+            "No move either way: the player passes.",
+            "Ни вперёд, ни назад: игрок пропускает ход.",
+        ),
+        (
+            "§18",
+            "Touch-move (a table manner; not enforced online).",
+            "«Тронул — ходи» (правило стола; онлайн не действует).",
+        ),
+        (
+            "§19",
+            "The first to bear off all pieces wins; there are no draws.",
+            "Побеждает первый, кто вывел все фишки; ничьих нет.",
+        ),
+        (
+            "§20",
+            "15, House of Rebirth: landing there earns another throw; drowned pieces come back there.",
+            "15 — Дом Возрождения: вставший получает дополнительный бросок; сюда возвращаются утонувшие.",
+        ),
+        (
+            "§21",
+            "No piece can be taken on any of the eight Houses, but a swap may put a piece into 15, 16, 21 or 26.",
+            "Никого нельзя побить в восьми Домах, но обменом фишка может попасть в 15, 16, 21 или 26.",
+        ),
+        (
+            "§22",
+            "A piece swapped into a House is subject to that House's rules.",
+            "На фишку, выбитую в Дом, действуют правила этого Дома.",
+        ),
+        (
+            "§23",
+            "16, House of the Net: the piece's owner skips a turn.",
+            "16 — Дом Сетки: вставший пропускает ход.",
+        ),
+        (
+            "§24",
+            "Extra throws accumulate; a skip in the Net may cancel one extra throw.",
+            "Дополнительные броски суммируются; пропуск в Доме Сетки может аннулировать один из них.",
+        ),
+        (
+            "§25",
+            "21, House of Ba: the piece goes on in the same direction by the same count.",
+            "21 — Дом Ба: фишка продолжает движение в ту же сторону на то же число полей.",
+        ),
+        (
+            "§26",
+            "A move into Ba whose doubling is impossible is illegal.",
+            "Если удвоение хода в Доме Ба невозможно, ход в Дом Ба недопустим.",
+        ),
+        (
+            "§27",
+            "26, House of Rejuvenation: a throw of fate for that piece: 5 back five, 1 to the Water, 2/3/4 to "
+            "the House 2/3/4 squares on; an impossible fate move is lost.",
+            "26 — Дом Омоложения: бросок судьбы для этой фишки: 5 — на пять назад, 1 — в Дом Воды, 2/3/4 — в Дом "
+            "на 2/3/4 поля дальше; невозможный ход судьбы пропадает.",
+        ),
+        (
+            "§28",
+            "27, House of Water: the piece leaves the board, not borne off; instead of a later move it comes "
+            "back to 15 if free (compulsory when nothing else can move).",
+            "27 — Дом Воды: фишка снимается с доски, не считаясь выведенной; вместо следующего хода её можно "
+            "вернуть на свободное 15 (обязательно, если больше ходить нечем).",
+        ),
+        (
+            "§29",
+            "Falling into the Water cancels extra throws.",
+            "Попадание в Дом Воды аннулирует дополнительные броски.",
+        ),
+        (
+            "§30",
+            "A reborn piece moves only from the next throw.",
+            "Возрождённая фишка ходит только со следующего броска.",
+        ),
+        (
+            "§31",
+            "28, House of Three Truths: the piece leaves with a 3, otherwise it stays.",
+            "28 — Дом Трёх Истин: фишка уходит при 3, иначе остаётся.",
+        ),
+        (
+            "§32",
+            "29, House of Isis and Nephthys: the piece leaves with a 2, otherwise it stays.",
+            "29 — Дом Исиды и Нефтиды: фишка уходит при 2, иначе остаётся.",
+        ),
+        (
+            "§33",
+            "30, House of the Rising Sun: the piece leaves with a 1, otherwise it stays.",
+            "30 — Дом Восходящего Солнца: фишка уходит при 1, иначе остаётся.",
+        ),
+        (
+            "§34",
+            "Instead of bearing off from 28-30 the player may make any other legal move.",
+            "Вместо вывода фишки с 28–30 можно сделать любой другой допустимый ход.",
+        ),
     ]
     return tuple(_c(f"adelaida {num}", en, ru) for num, en, ru in items)
 
 
 _ADELAIDA_DECISIONS = (
-    _d("backward-per-piece", "Is §16 per piece or per player?", "§16 — для фишки или для игрока?",
-       "Per piece, as written: every piece that cannot go forward may go back by the throw, even when other "
-       "pieces can go forward.",
-       "Для фишки, как написано: любая фишка, которая не может пойти вперёд, может пойти назад, даже если другие "
-       "могут вперёд."),
-    _d("first-throw", "Is the deciding 1 of §3 also the first move's throw?",
-       "Служит ли решающая единица §3 и броском первого хода?",
-       "No. The throw-off only assigns the spools (seat A); the spools' first turn begins with a fresh throw. On "
-       "the site 'leave it to chance' means this throw-off.",
-       "Нет. Жеребьёвка лишь отдаёт катушки (место A); первый ход катушек начинается новым броском. На сайте "
-       "«доверить случаю» означает эту жеребьёвку."),
-    _d("jump-pairs", "May a piece jump a pair of its own colour, or a mixed pair? (§12 says a pair blocks the "
-       "other colour, §14 says fours block both colours.)",
-       "Можно ли перепрыгнуть пару своих фишек или пару из фишек разного цвета? (§12 говорит, что пара блокирует "
-       "фишки другого цвета, §14 — что четвёрки блокируют фишки обоих цветов.)",
-       "No: §8 lets a piece jump only pieces with a free square between them, of either colour; any two pieces "
-       "side by side bar the way, whoever owns them. §12 and §14 follow from §8 and add nothing to it.",
-       "Нет: по §8 перепрыгивать можно только фишки, между которыми есть свободное поле, любого цвета; любые две "
-       "фишки рядом преграждают путь, чьи бы они ни были. §12 и §14 следуют из §8 и ничего к нему не добавляют."),
-    _d("pass-26", "May a piece pass 26 and land directly on 27-30?",
-       "Может ли фишка миновать 26 и встать прямо на 27–30?",
-       "Yes: §27 acts on a piece that lands on 26; nothing requires stopping there.",
-       "Да: §27 действует на фишку, вставшую на 26; останавливаться там не требуется."),
-    _d("fate-extra", "Does a fate throw of 1, 4 or 5 earn another throw?",
-       "Даёт ли бросок судьбы 1, 4 или 5 дополнительный бросок?",
-       "No: §27 sets the fate throw apart from other throws; its result serves that piece only.",
-       "Нет: §27 отделяет бросок судьбы от прочих; его результат — только для этой фишки."),
-    _d("fate-ba", "Does the House of Ba act on a fate move of 5 back?",
-       "Действует ли Дом Ба на ход судьбы на 5 назад?",
-       "Yes: the piece lands on 21 and goes on five more squares back, to 16 (the Net); if that is impossible the "
-       "fate move is lost and the piece stays on 26.",
-       "Да: фишка встаёт на 21 и идёт ещё на пять назад, на 16 (Дом Сетки); если это невозможно, ход судьбы "
-       "пропадает и фишка остаётся на 26."),
-    _d("revival-throw", "Does a revival on 15 earn the Rebirth throw (§20 against §30)?",
-       "Даёт ли возрождение на 15 бросок Дома Возрождения (§20 против §30)?",
-       "No: §30 holds the reborn piece until the next throw. The throw used to revive keeps its own extra throw if "
-       "it was a 1, 4 or 5 (§4).",
-       "Нет: по §30 возрождённая фишка ждёт следующего броска. Бросок, потраченный на возрождение, сохраняет свой "
-       "дополнительный бросок, если это 1, 4 или 5 (§4)."),
-    _d("net-extra", "Which turn does the Net's skip consume when extra throws are pending?",
-       "Какой ход отнимает Дом Сетки, если есть дополнительные броски?",
-       "It cancels one pending extra throw (counting the one the landing throw earned); with none pending, the "
-       "owner's next turn is skipped.",
-       "Он аннулирует один дополнительный бросок (считая заработанный этим броском); если их нет, пропускается "
-       "следующий ход владельца."),
-    _d("revival-timing", "When is a drowned piece revived?", "Когда возрождается утонувшая фишка?",
-       "After a throw, instead of a move: the throw is used up. Only when 15 is free.",
-       "После броска, вместо хода: бросок расходуется. Только если 15 свободно."),
-    _d("revival-later", "§28 gives the right to revive 'instead of the next move': does it lapse if not used then?",
-       "§28 даёт право возродить фишку «вместо следующего хода»: пропадает ли оно, если им тогда не воспользоваться?",
-       "No: the right stands at every later move while 15 is free. Read literally the piece could stay off for "
-       "good and its owner could never bear off all pieces (§19), so the text cannot be played literally here.",
-       "Нет: право сохраняется при каждом следующем ходе, пока 15 свободно. При буквальном чтении фишка могла бы "
-       "навсегда остаться вне доски и её владелец не смог бы вывести все фишки (§19), так что буквально это "
-       "правило неиграбельно."),
-    _d("ba-capture", "Where does a piece captured at the end of a Ba move go?",
-       "Куда идёт фишка, побитая в конце хода через Дом Ба?",
-       "To the square the move started from: the move is one move, so Ba never chains and no piece rests on 21.",
-       "На поле, с которого начался ход: это один ход, поэтому Дом Ба не срабатывает повторно и на 21 никто не стоит."),
-    _d("swapped-into-house", "What does a House do to a piece swapped into it (§21-22)?",
-       "Что делает Дом с фишкой, выбитой в него (§21–22)?",
-       "15: its owner gets an extra throw in his next turn; 16: his next turn is skipped (or one pending extra "
-       "throw cancelled); 26: a throw of fate for that piece at once.",
-       "15: владелец получает дополнительный бросок в свой следующий ход; 16: его следующий ход пропускается (или "
-       "аннулируется один дополнительный бросок); 26: сразу бросок судьбы для этой фишки."),
-    _d("fate-lost", "What becomes of a piece whose fate move is impossible?",
-       "Что с фишкой, ход судьбы которой невозможен?",
-       "It stays on 26 and later moves like any other piece (no new fate throw).",
-       "Она остаётся на 26 и потом ходит как любая фишка (без нового броска судьбы)."),
-    _d("last-houses-still", "May a piece on 28-30 move back or within the board?",
-       "Может ли фишка на 28–30 ходить назад или по доске?",
-       "No: 'otherwise it stays' (§31-33); it leaves only with its exact throw.",
-       "Нет: «иначе остаётся на месте» (§31–33); она уходит только точным броском."),
-    _d("pass-extra", "After a pass, are extra throws owed from earlier in the turn still thrown?",
-       "Если пришлось пропустить ход, бросаются ли ранее заработанные дополнительные броски?",
-       "Yes: they accumulate (§24); only the throw that could not be used earns nothing.",
-       "Да: они накапливаются (§24); ничего не даёт лишь бросок, который нельзя было использовать."),
-    _d("touch-move", "Is touch-move (§18) enforced?", "Действует ли «тронул — ходи» (§18)?",
-       "No: it is a table manner; online, a move counts when it is made.",
-       "Нет: это правило стола; онлайн ход считается, когда он сделан."),
+    _d(
+        "backward-per-piece",
+        "Is §16 per piece or per player?",
+        "§16 — для фишки или для игрока?",
+        "Per piece, as written: every piece that cannot go forward may go back by the throw, even when other "
+        "pieces can go forward.",
+        "Для фишки, как написано: любая фишка, которая не может пойти вперёд, может пойти назад, даже если другие "
+        "могут вперёд.",
+    ),
+    _d(
+        "first-throw",
+        "Is the deciding 1 of §3 also the first move's throw?",
+        "Служит ли решающая единица §3 и броском первого хода?",
+        "No. The throw-off only assigns the spools (seat A); the spools' first turn begins with a fresh throw. On "
+        "the site 'leave it to chance' means this throw-off.",
+        "Нет. Жеребьёвка лишь отдаёт катушки (место A); первый ход катушек начинается новым броском. На сайте "
+        "«доверить случаю» означает эту жеребьёвку.",
+    ),
+    _d(
+        "jump-pairs",
+        "May a piece jump a pair of its own colour, or a mixed pair? (§12 says a pair blocks the "
+        "other colour, §14 says fours block both colours.)",
+        "Можно ли перепрыгнуть пару своих фишек или пару из фишек разного цвета? (§12 говорит, что пара блокирует "
+        "фишки другого цвета, §14 — что четвёрки блокируют фишки обоих цветов.)",
+        "No: §8 lets a piece jump only pieces with a free square between them, of either colour; any two pieces "
+        "side by side bar the way, whoever owns them. §12 and §14 follow from §8 and add nothing to it.",
+        "Нет: по §8 перепрыгивать можно только фишки, между которыми есть свободное поле, любого цвета; любые две "
+        "фишки рядом преграждают путь, чьи бы они ни были. §12 и §14 следуют из §8 и ничего к нему не добавляют.",
+    ),
+    _d(
+        "pass-26",
+        "May a piece pass 26 and land directly on 27-30?",
+        "Может ли фишка миновать 26 и встать прямо на 27–30?",
+        "Yes: §27 acts on a piece that lands on 26; nothing requires stopping there.",
+        "Да: §27 действует на фишку, вставшую на 26; останавливаться там не требуется.",
+    ),
+    _d(
+        "fate-extra",
+        "Does a fate throw of 1, 4 or 5 earn another throw?",
+        "Даёт ли бросок судьбы 1, 4 или 5 дополнительный бросок?",
+        "No: §27 sets the fate throw apart from other throws; its result serves that piece only.",
+        "Нет: §27 отделяет бросок судьбы от прочих; его результат — только для этой фишки.",
+    ),
+    _d(
+        "fate-ba",
+        "Does the House of Ba act on a fate move of 5 back?",
+        "Действует ли Дом Ба на ход судьбы на 5 назад?",
+        "Yes: the piece lands on 21 and goes on five more squares back, to 16 (the Net); if that is impossible the "
+        "fate move is lost and the piece stays on 26.",
+        "Да: фишка встаёт на 21 и идёт ещё на пять назад, на 16 (Дом Сетки); если это невозможно, ход судьбы "
+        "пропадает и фишка остаётся на 26.",
+    ),
+    _d(
+        "revival-throw",
+        "Does a revival on 15 earn the Rebirth throw (§20 against §30)?",
+        "Даёт ли возрождение на 15 бросок Дома Возрождения (§20 против §30)?",
+        "No: §30 holds the reborn piece until the next throw. The throw used to revive keeps its own extra throw if "
+        "it was a 1, 4 or 5 (§4).",
+        "Нет: по §30 возрождённая фишка ждёт следующего броска. Бросок, потраченный на возрождение, сохраняет свой "
+        "дополнительный бросок, если это 1, 4 или 5 (§4).",
+    ),
+    _d(
+        "net-extra",
+        "Which turn does the Net's skip consume when extra throws are pending?",
+        "Какой ход отнимает Дом Сетки, если есть дополнительные броски?",
+        "It cancels one pending extra throw (counting the one the landing throw earned); with none pending, the "
+        "owner's next turn is skipped.",
+        "Он аннулирует один дополнительный бросок (считая заработанный этим броском); если их нет, пропускается "
+        "следующий ход владельца.",
+    ),
+    _d(
+        "revival-timing",
+        "When is a drowned piece revived?",
+        "Когда возрождается утонувшая фишка?",
+        "After a throw, instead of a move: the throw is used up. Only when 15 is free.",
+        "После броска, вместо хода: бросок расходуется. Только если 15 свободно.",
+    ),
+    _d(
+        "revival-later",
+        "§28 gives the right to revive 'instead of the next move': does it lapse if not used then?",
+        "§28 даёт право возродить фишку «вместо следующего хода»: пропадает ли оно, если им тогда не воспользоваться?",
+        "No: the right stands at every later move while 15 is free. Read literally the piece could stay off for "
+        "good and its owner could never bear off all pieces (§19), so the text cannot be played literally here.",
+        "Нет: право сохраняется при каждом следующем ходе, пока 15 свободно. При буквальном чтении фишка могла бы "
+        "навсегда остаться вне доски и её владелец не смог бы вывести все фишки (§19), так что буквально это "
+        "правило неиграбельно.",
+    ),
+    _d(
+        "ba-capture",
+        "Where does a piece captured at the end of a Ba move go?",
+        "Куда идёт фишка, побитая в конце хода через Дом Ба?",
+        "To the square the move started from: the move is one move, so Ba never chains and no piece rests on 21.",
+        "На поле, с которого начался ход: это один ход, поэтому Дом Ба не срабатывает повторно и на 21 никто не стоит.",
+    ),
+    _d(
+        "swapped-into-house",
+        "What does a House do to a piece swapped into it (§21-22)?",
+        "Что делает Дом с фишкой, выбитой в него (§21–22)?",
+        "15: its owner gets an extra throw in his next turn; 16: his next turn is skipped (or one pending extra "
+        "throw cancelled); 26: a throw of fate for that piece at once.",
+        "15: владелец получает дополнительный бросок в свой следующий ход; 16: его следующий ход пропускается (или "
+        "аннулируется один дополнительный бросок); 26: сразу бросок судьбы для этой фишки.",
+    ),
+    _d(
+        "fate-lost",
+        "What becomes of a piece whose fate move is impossible?",
+        "Что с фишкой, ход судьбы которой невозможен?",
+        "It stays on 26 and later moves like any other piece (no new fate throw).",
+        "Она остаётся на 26 и потом ходит как любая фишка (без нового броска судьбы).",
+    ),
+    _d(
+        "last-houses-still",
+        "May a piece on 28-30 move back or within the board?",
+        "Может ли фишка на 28–30 ходить назад или по доске?",
+        "No: 'otherwise it stays' (§31-33); it leaves only with its exact throw.",
+        "Нет: «иначе остаётся на месте» (§31–33); она уходит только точным броском.",
+    ),
+    _d(
+        "pass-extra",
+        "After a pass, are extra throws owed from earlier in the turn still thrown?",
+        "Если пришлось пропустить ход, бросаются ли ранее заработанные дополнительные броски?",
+        "Yes: they accumulate (§24); only the throw that could not be used earns nothing.",
+        "Да: они накапливаются (§24); ничего не даёт лишь бросок, который нельзя было использовать.",
+    ),
+    _d(
+        "touch-move",
+        "Is touch-move (§18) enforced?",
+        "Действует ли «тронул — ходи» (§18)?",
+        "No: it is a table manner; online, a move counts when it is made.",
+        "Нет: это правило стола; онлайн ход считается, когда он сделан.",
+    ),
 )
 
 _ADELAIDA_HISTORY_EN = (
-    _HISTORY_EN + " The Kaliningrad art club «Adelaida» and the college «Telema-93» held the city's first master "
+    _HISTORY_EN
+    + " The Kaliningrad art club «Adelaida» and the college «Telema-93» held the city's first master "
     "class and test tournament on 10 January and adopted these rules: not an exact reconstruction, but a "
     "practical compilation of published hypotheses with the club's own additions for situations met in play."
 )
 _ADELAIDA_HISTORY_RU = (
-    _HISTORY_RU + " Калининградский арт-клуб «Аделаида» и колледж «Телема-93» провели 10 января первый в городе "
+    _HISTORY_RU
+    + " Калининградский арт-клуб «Аделаида» и колледж «Телема-93» провели 10 января первый в городе "
     "мастер-класс и испытательный турнир и утвердили эти правила: не точную реконструкцию, а удобную на практике "
     "компиляцию гипотез с собственными дополнениями клуба для ситуаций, возникших в игре."
 )
@@ -484,7 +820,9 @@ ADELAIDA_LONG = Rulebook(
     _ADELAIDA_HISTORY_RU,
 )
 
-RULEBOOKS: dict[str, Rulebook] = {rb.variant: rb for rb in (STANDARD, BELL, KENDALL, ADELAIDA, ADELAIDA_LONG)}
+RULEBOOKS: dict[str, Rulebook] = {
+    rb.variant: rb for rb in (STANDARD, BELL, KENDALL, ADELAIDA, ADELAIDA_LONG)
+}
 assert set(RULEBOOKS) == set(VARIANTS), "every variant needs a rulebook"
 
 

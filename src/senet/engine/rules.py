@@ -8,11 +8,19 @@ never build objects.  :mod:`senet.engine.position` turns their answers into move
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from .variants import OFF, SQUARES, HouseKind, Variant
 
-__all__ = ["Tables", "tables_for", "step", "forward_origins", "VICTIM", "iter_squares", "free_square_behind"]
+__all__ = [
+    "Tables",
+    "tables_for",
+    "step",
+    "forward_origins",
+    "VICTIM",
+    "iter_squares",
+    "free_square_behind",
+]
 
 #: Added to a target square returned by :func:`step` when the move lands on an opponent.
 VICTIM = 64
@@ -32,12 +40,39 @@ class Tables:
     """
 
     __slots__ = (
-        "variant", "path", "neigh", "both", "far", "safe", "kind", "bear_off", "exit_only",
-        "stop_mask", "singles", "protection", "drown_attack", "capture_remove", "backward",
-        "priority", "extra_throws", "water_sq", "water_bit", "fate_sq", "fate_bit",
-        "rebirth", "revival", "race", "pieces", "throws", "ba_sq", "moves",
-        "parallel", "board_origins", "off_origins", "shielded",
-    )  # fmt: skip
+        "variant",
+        "path",
+        "neigh",
+        "both",
+        "far",
+        "safe",
+        "kind",
+        "bear_off",
+        "exit_only",
+        "stop_mask",
+        "singles",
+        "protection",
+        "drown_attack",
+        "capture_remove",
+        "backward",
+        "priority",
+        "extra_throws",
+        "water_sq",
+        "water_bit",
+        "fate_sq",
+        "fate_bit",
+        "rebirth",
+        "revival",
+        "race",
+        "pieces",
+        "throws",
+        "ba_sq",
+        "moves",
+        "parallel",
+        "board_origins",
+        "off_origins",
+        "shielded",
+    )
 
     def __init__(self, v: Variant) -> None:
         self.variant = v
@@ -115,7 +150,7 @@ class Tables:
         self.shielded = sum(bit(sq) for sq in range(1, SQUARES + 1) if sq not in v.unprotected)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tables_by_name(name: str) -> Tables:
     from .variants import VARIANTS
 
@@ -215,7 +250,9 @@ def step(t: Tables, me: int, opp: int, origin: int, n: int, forward: bool) -> in
             if t.protection:
                 near = opp & t.neigh[d]
                 # adelaida §12-14: a neighbour protects, except the middle piece of exactly three.
-                if near and (t.protection == _PROTECT_NEIGHBOUR or near != t.both[d] or opp & t.far[d]):
+                if near and (
+                    t.protection == _PROTECT_NEIGHBOUR or near != t.both[d] or opp & t.far[d]
+                ):
                     return 0
             return d | VICTIM
         if d != t.ba_sq:

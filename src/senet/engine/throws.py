@@ -59,7 +59,9 @@ class Instrument:
         for pattern in range(self.patterns):
             value = self.value_of(pattern)
             counts[value] = counts.get(value, 0) + 1
-        return tuple((value, Fraction(count, self.patterns)) for value, count in sorted(counts.items()))
+        return tuple(
+            (value, Fraction(count, self.patterns)) for value, count in sorted(counts.items())
+        )
 
     @cached_property
     def values(self) -> tuple[int, ...]:

@@ -15,10 +15,10 @@ player.  The rule-difference table of the site is computed from these definition
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import Mapping
 
 from .throws import DIE4, STICKS, Instrument
 
@@ -258,7 +258,9 @@ KENDALL = Variant(
 )
 
 
-def _adelaida(pieces: int, name: str, title_en: str, title_ru: str, aliases: tuple[str, ...]) -> Variant:
+def _adelaida(
+    pieces: int, name: str, title_en: str, title_ru: str, aliases: tuple[str, ...]
+) -> Variant:
     houses = _squares(15, 16, 21, range(26, 31))
     return Variant(
         name=name,
@@ -295,7 +297,9 @@ def _adelaida(pieces: int, name: str, title_en: str, title_ru: str, aliases: tup
     )
 
 
-ADELAIDA = _adelaida(5, "adelaida", "Senet of the «Adelaida» club", "Сенет клуба «Аделаида»", ("аделаида",))
+ADELAIDA = _adelaida(
+    5, "adelaida", "Senet of the «Adelaida» club", "Сенет клуба «Аделаида»", ("аделаида",)
+)
 ADELAIDA_LONG = _adelaida(
     7,
     "adelaida-long",
@@ -327,6 +331,10 @@ def find_variant(name: str) -> Variant:
     if key in VARIANTS:
         return VARIANTS[key]
     for variant in VARIANTS.values():
-        if key in variant.aliases or key == variant.title_en.lower() or key == variant.title_ru.lower():
+        if (
+            key in variant.aliases
+            or key == variant.title_en.lower()
+            or key == variant.title_ru.lower()
+        ):
             return variant
     raise UnknownVariant(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")

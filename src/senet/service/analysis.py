@@ -17,7 +17,7 @@ from .games import LiveGame
 
 __all__ = ["GameReview", "review_of", "chart"]
 
-_CACHE: OrderedDict[str, "GameReview"] = OrderedDict()
+_CACHE: OrderedDict[str, GameReview] = OrderedDict()
 _CACHE_SIZE = 64
 
 
@@ -53,7 +53,12 @@ def chart(review: GameReview, width: int = 640, height: int = 200) -> dict[str, 
     points = [(0.0, y(rows[0].chance_a_before))] if rows else []
     points += [(round((i + 1) * step, 1), y(row.chance_a_after)) for i, row in enumerate(rows)]
     marks = [
-        {"x": round((i + 1) * step, 1), "y": y(row.chance_a_after), "verdict": row.verdict, "ply": row.ply}
+        {
+            "x": round((i + 1) * step, 1),
+            "y": y(row.chance_a_after),
+            "verdict": row.verdict,
+            "ply": row.ply,
+        }
         for i, row in enumerate(rows)
         if row.verdict
     ]

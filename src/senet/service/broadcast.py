@@ -19,12 +19,18 @@ import json
 import logging
 import os
 import secrets
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Callable, Protocol
+from typing import Any, Protocol
 
 __all__ = [
-    "Broadcast", "MemoryBroadcast", "RedisBroadcast", "Subscription", "broadcast_from_url", "DEFAULT_BROADCAST_URL",
-]  # fmt: skip
+    "Broadcast",
+    "MemoryBroadcast",
+    "RedisBroadcast",
+    "Subscription",
+    "broadcast_from_url",
+    "DEFAULT_BROADCAST_URL",
+]
 
 log = logging.getLogger("senet.broadcast")
 
@@ -41,7 +47,7 @@ class Subscription:
     async def get(self) -> dict[str, Any]:
         return await self.queue.get()
 
-    def __aiter__(self) -> "Subscription":
+    def __aiter__(self) -> Subscription:
         return self
 
     async def __anext__(self) -> dict[str, Any]:
@@ -129,7 +135,9 @@ class RedisBroadcast(MemoryBroadcast):
         self.origin = secrets.token_hex(8)
         self._redis_module = redis
         # Bounded waits: a publish happens while a game is locked, it must never hang.
-        self._client = redis.from_url(url, socket_connect_timeout=1.0, socket_timeout=2.0, socket_keepalive=True)
+        self._client = redis.from_url(
+            url, socket_connect_timeout=1.0, socket_timeout=2.0, socket_keepalive=True
+        )
         self._task: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[None] | None = None
         self._outbox: list[tuple[str, str]] = []
@@ -150,7 +158,7 @@ class RedisBroadcast(MemoryBroadcast):
         self._start()
         try:
             await asyncio.wait_for(self._ready.wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False
         return True
 
@@ -188,11 +196,13 @@ class RedisBroadcast(MemoryBroadcast):
                     delay = 0.1
                 except asyncio.CancelledError:
                     raise
-                except Exception as exc:  # noqa: BLE001 - Redis down or slow: drop, others resync
+                except Exception as exc:
                     # The actions are stored; other processes resync when Redis is back.
                     (log.warning if delay <= 0.1 else log.debug)(
                         "cannot publish %d messages to Redis (%r): other processes catch up on reconnect",
-                        len(batch), exc)  # fmt: skip
+                        len(batch),
+                        exc,
+                    )
                     await asyncio.sleep(delay)
                     delay = min(delay * 2, 2.0)
                 finally:
@@ -215,10 +225,16 @@ class RedisBroadcast(MemoryBroadcast):
         redis = self._redis_module
         delay = 0.1
         connected_before = False
-        own = json.dumps({"o": self.origin}).encode()[:-1]  # how our own payloads begin (see publish)
+        own = json.dumps({"o": self.origin}).encode()[
+            :-1
+        ]  # how our own payloads begin (see publish)
         while not self._closing:
-            client = redis.from_url(self.url, socket_connect_timeout=1.0, socket_keepalive=True,
-                                    health_check_interval=10)  # fmt: skip
+            client = redis.from_url(
+                self.url,
+                socket_connect_timeout=1.0,
+                socket_keepalive=True,
+                health_check_interval=10,
+            )
             pubsub = client.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.psubscribe(self.prefix + "*")
@@ -247,24 +263,26 @@ class RedisBroadcast(MemoryBroadcast):
                     channel = msg["channel"]
                     if isinstance(channel, bytes):
                         channel = channel.decode()
-                    channel, message = channel[len(self.prefix):], data.get("m") or {}
+                    channel, message = channel[len(self.prefix) :], data.get("m") or {}
                     for observe in self.observers:
                         try:
                             observe(channel, message)
-                        except Exception:  # noqa: BLE001 - an observer's bug must not stop the listener
+                        except Exception:
                             log.exception("observer of %s failed", channel)
                     await MemoryBroadcast.publish(self, channel, message)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # noqa: BLE001 - any failure: reconnect
+            except Exception as exc:
                 self._ready.clear()
                 if not self._closing:
-                    (log.warning if delay <= 0.1 else log.debug)("lost Redis (%r): reconnecting, backoff %.1f s", exc, delay)
+                    (log.warning if delay <= 0.1 else log.debug)(
+                        "lost Redis (%r): reconnecting, backoff %.1f s", exc, delay
+                    )
             finally:
                 try:
                     await pubsub.aclose()
                     await client.aclose()
-                except Exception:  # noqa: BLE001
+                except Exception:
                     pass
             if self._closing:
                 break
@@ -280,12 +298,12 @@ class RedisBroadcast(MemoryBroadcast):
                 task.cancel()
                 try:
                     await task
-                except BaseException:  # noqa: BLE001
+                except BaseException:
                     pass
         self._task = self._writer = None
         try:
             await self._client.aclose()
-        except Exception:  # noqa: BLE001
+        except Exception:
             pass
         await super().close()
 

@@ -27,7 +27,9 @@ def verify(file: Path) -> None:
         click.echo(f"NOT VERIFIED: {result.replay_error}")
     if not result.ok:
         raise SystemExit(1)
-    click.echo(f"verified: the seed matches the commitment and all {result.throws_checked} throws follow from it")
+    click.echo(
+        f"verified: the seed matches the commitment and all {result.throws_checked} throws follow from it"
+    )
     if result.player_seeds is not None:
         a, b = (repr(s) if s else "none (the computer's seat)" for s in result.player_seeds)
         click.echo(f"with both players' own seeds in every throw: A {a}, B {b}")

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import importlib
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from senet.engine import OFF, Move, Position
 
@@ -21,7 +22,7 @@ BUILTIN_LEVELS = ("random", "greedy")
 def _ai() -> tuple[Callable[..., Move], tuple[Any, ...]] | None:
     try:
         module = importlib.import_module("senet.ai")
-    except Exception:  # noqa: BLE001 - a half-written AI package must not take the site down
+    except Exception:
         return None
     choose = getattr(module, "choose_move", None)
     ai_levels = getattr(module, "LEVELS", None)
@@ -85,9 +86,11 @@ def choose_move(position: Position, level: str, rng: random.Random) -> Move:
         choose, ai_levels = ai
         matching = [lv for lv in ai_levels if _key(lv) == level]
         try:
-            move = choose(position, matching[0] if matching else ai_levels[len(ai_levels) // 2], rng)
+            move = choose(
+                position, matching[0] if matching else ai_levels[len(ai_levels) // 2], rng
+            )
             if move in position.legal_moves():
                 return move
-        except Exception:  # noqa: BLE001 - fall back rather than stall the game
+        except Exception:
             pass
     return _builtin(position, level if level in BUILTIN_LEVELS else "greedy", rng)

@@ -40,9 +40,17 @@ from dataclasses import dataclass
 from senet.engine import Instrument, sticks_value
 
 __all__ = [
-    "FairDice", "commitment_of", "derive_pattern", "pattern_value", "verify_throws", "new_secret",
-    "SEED_MAX_LENGTH", "check_seed", "encode_player_seeds", "decode_player_seeds",
-]  # fmt: skip
+    "FairDice",
+    "commitment_of",
+    "derive_pattern",
+    "pattern_value",
+    "verify_throws",
+    "new_secret",
+    "SEED_MAX_LENGTH",
+    "check_seed",
+    "encode_player_seeds",
+    "decode_player_seeds",
+]
 
 #: the longest seed a player may give (characters)
 SEED_MAX_LENGTH = 64
@@ -91,7 +99,9 @@ def commitment_of(secret: bytes) -> str:
     return hashlib.sha256(secret).hexdigest()
 
 
-def derive_pattern(secret: bytes, game_id: str, n: int, player_seeds: str, instrument: Instrument) -> int:
+def derive_pattern(
+    secret: bytes, game_id: str, n: int, player_seeds: str, instrument: Instrument
+) -> int:
     """The raw pattern of throw ``n``: 0-15 for the sticks, 0-3 for the long die."""
     if n < 0:
         raise ValueError("throw numbers start at 0")

@@ -34,8 +34,8 @@ import hmac
 import logging
 import os
 import random
-from collections import OrderedDict
 import secrets
+from collections import OrderedDict
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -112,8 +112,12 @@ class LiveGame:
         return sum(1 for a in self.history if a.kind == "throw")
 
     def dice(self) -> FairDice:
-        return FairDice(self.id, bytes.fromhex(self.stored.secret), self.stored.player_seeds,
-                        self.game.variant.instrument)  # fmt: skip
+        return FairDice(
+            self.id,
+            bytes.fromhex(self.stored.secret),
+            self.stored.player_seeds,
+            self.game.variant.instrument,
+        )
 
     def seats_of(self, token: str | None) -> tuple[int, ...]:
         """The seats a secret controls (both in an on-this-screen game), () for a spectator."""
@@ -121,22 +125,31 @@ class LiveGame:
             return ()
         digest = hash_token(token)
         return tuple(
-            s.seat for s in self.stored.seats if s.token_hash and hmac.compare_digest(s.token_hash, digest)
+            s.seat
+            for s in self.stored.seats
+            if s.token_hash and hmac.compare_digest(s.token_hash, digest)
         )
 
     def computer_seat(self) -> int | None:
         return next((s.seat for s in self.stored.seats if s.kind == "computer"), None)
 
     def free_seat(self) -> int | None:
-        return next((s.seat for s in self.stored.seats if s.kind == "human" and not s.claimed), None)
+        return next(
+            (s.seat for s in self.stored.seats if s.kind == "human" and not s.claimed), None
+        )
 
 
-def update_message(start: int, new: list[StoredAction], finish: dict[str, Any] | None) -> dict[str, Any]:
+def update_message(
+    start: int, new: list[StoredAction], finish: dict[str, Any] | None
+) -> dict[str, Any]:
     """The message announcing actions ``start`` .. ``start + len(new) - 1`` (see :meth:`GameService.absorb`)."""
     return {
-        "type": "update", "ply": start + len(new), "from": start,
-        "actions": [[a.kind, a.seat, a.notation, a.pattern] for a in new], "finish": finish,
-    }  # fmt: skip
+        "type": "update",
+        "ply": start + len(new),
+        "from": start,
+        "actions": [[a.kind, a.seat, a.notation, a.pattern] for a in new],
+        "finish": finish,
+    }
 
 
 def _replay(game: Game, action: StoredAction) -> None:
@@ -149,7 +162,9 @@ def _replay(game: Game, action: StoredAction) -> None:
 class GameService:
     """Create and drive games.  One instance per process; ``await start()`` before use."""
 
-    def __init__(self, storage: Storage, broadcast: MemoryBroadcast, *, computer_delay: float = 0.7) -> None:
+    def __init__(
+        self, storage: Storage, broadcast: MemoryBroadcast, *, computer_delay: float = 0.7
+    ) -> None:
         self.storage = storage
         self.broadcast = broadcast
         self.computer_delay = computer_delay
@@ -162,7 +177,9 @@ class GameService:
         self._backup_tasks: set[str] = set()  # games whose computer task is only a stand-by
         # Several processes share the games: a cached copy is verified against the database
         # before it is shown (load), not only before a decision.
-        self.shared = bool(getattr(broadcast, "shared", False)) or not storage.url.startswith("sqlite")
+        self.shared = bool(getattr(broadcast, "shared", False)) or not storage.url.startswith(
+            "sqlite"
+        )
         self.backup_delay = 3.0  # a stand-by computer acts if the game did not move meanwhile
         self.people = Presence(broadcast)  # who is connected, over every process
         broadcast.observers.append(self._observe)
@@ -175,7 +192,7 @@ class GameService:
         for game_id in await self.storage.unfinished_computer_games():
             try:
                 live = await self.load(game_id)
-            except Exception:  # noqa: BLE001 - one broken game must not stop the server
+            except Exception:
                 log.exception("cannot resume game %s", game_id)
                 continue
             self._schedule_computer(live, backup=self.shared)
@@ -188,7 +205,7 @@ class GameService:
         for task in list(self._computer_tasks.values()):
             try:
                 await task
-            except BaseException:  # noqa: BLE001
+            except BaseException:
                 pass
 
     def _lock(self, game_id: str) -> asyncio.Lock:
@@ -212,7 +229,9 @@ class GameService:
         except UnknownVariant as exc:
             raise GameError("unknown_variant", str(exc), 400) from None
         if mode not in MODES:
-            raise GameError("bad_mode", f"mode must be one of {', '.join(MODES)}, not {mode!r}", 400)
+            raise GameError(
+                "bad_mode", f"mode must be one of {', '.join(MODES)}, not {mode!r}", 400
+            )
         colour = (colour or "random").strip()
         if colour in ("A", "a", "0"):
             mine = 0
@@ -225,7 +244,9 @@ class GameService:
         if mode == "computer":
             level = level or computer.default_level()
             if level not in computer.levels():
-                raise GameError("bad_level", f"level must be one of {', '.join(computer.levels())}", 400)
+                raise GameError(
+                    "bad_level", f"level must be one of {', '.join(computer.levels())}", 400
+                )
         else:
             level = None
         if seed is not None:
@@ -237,17 +258,39 @@ class GameService:
         seat_rows: list[dict[str, Any]] = []
         for seat in (0, 1):
             if seat == mine or mode == "local":
-                seat_rows.append({"seat": seat, "kind": "human", "token_hash": hash_token(token), "claimed": True})
+                seat_rows.append(
+                    {
+                        "seat": seat,
+                        "kind": "human",
+                        "token_hash": hash_token(token),
+                        "claimed": True,
+                    }
+                )
             elif mode == "computer":
-                seat_rows.append({"seat": seat, "kind": "computer", "token_hash": None, "claimed": True})
+                seat_rows.append(
+                    {"seat": seat, "kind": "computer", "token_hash": None, "claimed": True}
+                )
             else:
-                seat_rows.append({"seat": seat, "kind": "human", "token_hash": None, "invite_token": invite,
-                                  "claimed": False})  # fmt: skip
+                seat_rows.append(
+                    {
+                        "seat": seat,
+                        "kind": "human",
+                        "token_hash": None,
+                        "invite_token": invite,
+                        "claimed": False,
+                    }
+                )
         await self.storage.create_game(
             {
-                "id": game_id, "variant": v.name, "mode": mode, "level": level, "secret": secret.hex(),
-                "commitment": commitment_of(secret), "player_seeds": "", "rematch_of": rematch_of,
-            },  # fmt: skip
+                "id": game_id,
+                "variant": v.name,
+                "mode": mode,
+                "level": level,
+                "secret": secret.hex(),
+                "commitment": commitment_of(secret),
+                "player_seeds": "",
+                "rematch_of": rematch_of,
+            },
             seat_rows,
         )
         seats = (0, 1) if mode == "local" else (mine,)
@@ -350,7 +393,9 @@ class GameService:
         if stored.actions and min_ply is None:
             # Actions nobody announced here (their process may have died between storing and
             # publishing): tell this process's connections.
-            await self.broadcast.publish_local(f"game:{game_id}", {"type": "update", "ply": live.ply})
+            await self.broadcast.publish_local(
+                f"game:{game_id}", {"type": "update", "ply": live.ply}
+            )
         return live
 
     # ------------------------------------------------------------------ seats
@@ -401,19 +446,27 @@ class GameService:
         Nothing is stored or changed when it raises.
         """
         if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
-            raise GameError("bad_request", "ply must be a non-negative integer (the number of actions so far)")
+            raise GameError(
+                "bad_request", "ply must be a non-negative integer (the number of actions so far)"
+            )
         if not isinstance(move, str) or not move.strip() or len(move) > 16:
             raise GameError("bad_request", "move must be a move in notation such as 12-15 or pass")
         # The cached copy is enough to find the seats: _decide verifies it against the database.
         live = self._cache.get(game_id) or await self.load(game_id)
         seats = live.seats_of(token)
         if not seats and token:
-            seats = (await self.refresh(game_id)).seats_of(token)  # claimed through another process?
+            seats = (await self.refresh(game_id)).seats_of(
+                token
+            )  # claimed through another process?
         if not seats:
-            raise GameError("forbidden", "you hold no seat in this game (a missing or wrong seat secret)", 403)
+            raise GameError(
+                "forbidden", "you hold no seat in this game (a missing or wrong seat secret)", 403
+            )
         return await self._decide(live, seats, ply, move)
 
-    async def _decide(self, live: LiveGame, seats: tuple[int, ...], ply: int, text: str) -> LiveGame:
+    async def _decide(
+        self, live: LiveGame, seats: tuple[int, ...], ply: int, text: str
+    ) -> LiveGame:
         try:
             move = parse_move(text)
         except NotationError as exc:
@@ -442,9 +495,13 @@ class GameService:
         if pos.is_over():
             raise GameError("game_over", "the game is over", 409)
         if live.seeding:
-            raise GameError("seeding", "the game starts when every player has given a seed: no move yet", 409)
+            raise GameError(
+                "seeding", "the game starts when every player has given a seed: no move yet", 409
+            )
         if ply != live.ply:
-            raise GameError("stale", f"the game is at ply {live.ply}, not {ply}: reload the state", 409)
+            raise GameError(
+                "stale", f"the game is at ply {live.ply}, not {ply}: reload the state", 409
+            )
         decider = pos.decider
         if decider not in seats:
             raise GameError("not_your_turn", "it is not your decision now", 409)
@@ -463,23 +520,35 @@ class GameService:
             for action in new:
                 game.push(parse_move(action.notation))
             dice = live.dice()
-            player_seeds = live.stored.player_seeds if live.seeding else None  # stored with the first throw
+            player_seeds = (
+                live.stored.player_seeds if live.seeding else None
+            )  # stored with the first throw
             n = live.throws + sum(1 for a in new if a.kind == "throw")
             while game.position.is_chance():
                 pattern, value = dice.throw(n)
-                new.append(StoredAction(live.ply + len(new), "throw", game.position.turn, str(value), pattern))
+                new.append(
+                    StoredAction(
+                        live.ply + len(new), "throw", game.position.turn, str(value), pattern
+                    )
+                )
                 game.push_throw(value)
                 n += 1
             outcome = game.outcome()
             finish = None
             if outcome is not None:
-                finish = {"result": outcome.result, "reason": outcome.reason,
-                          "score_a": outcome.score[0], "score_b": outcome.score[1]}  # fmt: skip
+                finish = {
+                    "result": outcome.result,
+                    "reason": outcome.reason,
+                    "score_a": outcome.score[0],
+                    "score_b": outcome.score[1],
+                }
             if new:
                 await self.storage.append(live.id, live.ply, new, finish, player_seeds)
         except ConflictError:
             await self.reload(live.id)
-            raise GameError("stale", "another action was stored first: reload the state", 409) from None
+            raise GameError(
+                "stale", "another action was stored first: reload the state", 409
+            ) from None
         live.game.extend(game)
         live.history.extend(new)
         live.stored.ply = live.ply
@@ -506,14 +575,23 @@ class GameService:
         if live.ply >= ply:
             return True
         if live.seeding:
-            return False  # the first throw: the seats' seeds and player_seeds come from the database
+            return (
+                False  # the first throw: the seats' seeds and player_seeds come from the database
+            )
         start, rows = message.get("from"), message.get("actions")
         lock = self._locks.get(game_id)
-        if start != live.ply or not isinstance(rows, list) or start + len(rows) != ply or (lock and lock.locked()):
+        if (
+            start != live.ply
+            or not isinstance(rows, list)
+            or start + len(rows) != ply
+            or (lock and lock.locked())
+        ):
             return False
         try:
-            new = [StoredAction(live.ply + i, str(kind), seat, str(notation), pattern)
-                   for i, (kind, seat, notation, pattern) in enumerate(rows)]  # fmt: skip
+            new = [
+                StoredAction(live.ply + i, str(kind), seat, str(notation), pattern)
+                for i, (kind, seat, notation, pattern) in enumerate(rows)
+            ]
             game = Game(live.game.position)
             dice, n = live.dice(), live.throws
             for action in new:
@@ -554,9 +632,13 @@ class GameService:
         else:
             self._backup_tasks.discard(live.id)
         delay = self.computer_delay + (self.backup_delay if backup else 0.0)
-        self._computer_tasks[live.id] = asyncio.create_task(self._computer_turns(live.id, seat, delay))
+        self._computer_tasks[live.id] = asyncio.create_task(
+            self._computer_turns(live.id, seat, delay)
+        )
 
-    async def _computer_turns(self, game_id: str, seat: int, first_delay: float | None = None) -> None:
+    async def _computer_turns(
+        self, game_id: str, seat: int, first_delay: float | None = None
+    ) -> None:
         rng = random.Random(secrets.randbits(64))
         delay = self.computer_delay if first_delay is None else first_delay
         try:
@@ -568,14 +650,16 @@ class GameService:
                 pos = live.position
                 if pos.decider != seat:
                     return
-                move = await asyncio.to_thread(computer.choose_move, pos, live.stored.level or "", rng)
+                move = await asyncio.to_thread(
+                    computer.choose_move, pos, live.stored.level or "", rng
+                )
                 try:
                     await self._decide(live, (seat,), live.ply, move.text())
                 except GameError as exc:  # the position moved on meanwhile: look again
                     log.info("computer move in %s refused: %s", game_id, exc.message)
         except asyncio.CancelledError:
             raise
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("the computer failed in game %s", game_id)
         finally:
             if self._computer_tasks.get(game_id) is asyncio.current_task():

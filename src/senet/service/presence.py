@@ -31,7 +31,9 @@ class Presence:
         self.broadcast = broadcast
         self.origin = secrets.token_hex(6)  # this process, in presence messages
         self.local: dict[str, dict[str, int]] = {}  # game -> this process's counts
-        self.remote: dict[str, dict[str, tuple[dict[str, int], float]]] = {}  # game -> origin -> (counts, seen)
+        self.remote: dict[
+            str, dict[str, tuple[dict[str, int], float]]
+        ] = {}  # game -> origin -> (counts, seen)
         self._task: asyncio.Task[None] | None = None
 
     def count(self, game_id: str, seats: tuple[int, ...], delta: int) -> dict[str, Any]:
@@ -65,7 +67,10 @@ class Presence:
             if now - seen <= self.TTL:
                 for key, n in counts.items():
                     total[key] = total.get(key, 0) + n
-        return {"online": [total.get("0", 0) > 0, total.get("1", 0) > 0], "spectators": total.get("spectators", 0)}
+        return {
+            "online": [total.get("0", 0) > 0, total.get("1", 0) > 0],
+            "spectators": total.get("spectators", 0),
+        }
 
     def absorb_all(self, message: dict[str, Any], now: float | None = None) -> None:
         """Take an origin's repeated counts of every game (games it no longer lists are gone)."""
@@ -107,10 +112,14 @@ class Presence:
                 now = time.monotonic()
                 if now >= next_at:
                     next_at = now + self.EVERY
-                    await self.broadcast.publish("presence", {"origin": self.origin, "games": self.local})
+                    await self.broadcast.publish(
+                        "presence", {"origin": self.origin, "games": self.local}
+                    )
                     self.expire(now)
                 try:
-                    message = await asyncio.wait_for(sub.get(), max(0.01, next_at - time.monotonic()))
-                except asyncio.TimeoutError:
+                    message = await asyncio.wait_for(
+                        sub.get(), max(0.01, next_at - time.monotonic())
+                    )
+                except TimeoutError:
                     continue
                 self.absorb_all(message)

@@ -50,12 +50,17 @@ def seed_needed(live: LiveGame) -> list[bool]:
     taken or not: a friend game waits for the friend)."""
     by_seat = {s.seat: s for s in live.stored.seats}
     return [
-        live.seeding and seat in by_seat and by_seat[seat].kind == "human" and by_seat[seat].seed is None
+        live.seeding
+        and seat in by_seat
+        and by_seat[seat].kind == "human"
+        and by_seat[seat].seed is None
         for seat in (0, 1)
     ]
 
 
-async def give_seed(service: GameService, game_id: str, token: str | None, seed: Any, seat: Any = None) -> LiveGame:
+async def give_seed(
+    service: GameService, game_id: str, token: str | None, seed: Any, seat: Any = None
+) -> LiveGame:
     """Store ``seed`` as the own seed of a seat that ``token`` holds and, once every human seat
     has one, make the first throw.  ``seat`` may be left out: then the first of the secret's
     seats still without a seed (a game on one screen holds both).
@@ -65,15 +70,21 @@ async def give_seed(service: GameService, game_id: str, token: str | None, seed:
     first throw is made), ``unknown_game``; nothing is stored or changed when it raises.
     """
     checked_seed(seed)
-    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1)):
+    if seat is not None and (
+        not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1)
+    ):
         raise GameError("bad_request", "seat must be 0 (A) or 1 (B)")
     live = service._cache.get(game_id) or await service.load(game_id)
     seats = live.seats_of(token)
     if not seats and token:
         seats = (await service.refresh(game_id)).seats_of(token)  # claimed through another process?
     if not seats or (seat is not None and seat not in seats):
-        raise GameError("forbidden", "you hold no such seat in this game (a missing or wrong seat secret)", 403)
-    not_seeding = GameError("not_seeding", "the first throw is made: seeds are taken only before it", 409)
+        raise GameError(
+            "forbidden", "you hold no such seat in this game (a missing or wrong seat secret)", 403
+        )
+    not_seeding = GameError(
+        "not_seeding", "the first throw is made: seeds are taken only before it", 409
+    )
     async with service._lock(game_id):
         live = await service._refresh(game_id)  # before the first throw this reads the seats' seeds
         if not live.seeding:
@@ -90,7 +101,9 @@ async def give_seed(service: GameService, game_id: str, token: str | None, seed:
         live = await service._refresh(game_id)  # this seat's seed, and any other stored meanwhile
         started = False
         if live.seeding and not any(seed_needed(live)):
-            live.stored.player_seeds = encode_player_seeds(seeds_of(live))  # what every throw derives from
+            live.stored.player_seeds = encode_player_seeds(
+                seeds_of(live)
+            )  # what every throw derives from
             try:
                 await service._commit(live, [])  # the first throw, stored with the seeds
                 started = True

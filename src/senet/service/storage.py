@@ -15,23 +15,43 @@ for the queries; a change to it needs a new migration.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from sqlalchemy import (
-    Boolean, Column, DateTime, ForeignKey, Integer, MetaData, String, Table, UniqueConstraint,
-    event, insert, select, text, update,
-)  # fmt: skip
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+    event,
+    insert,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 __all__ = [
-    "DEFAULT_DATABASE_URL", "Storage", "StoredAction", "StoredGame", "StoredSeat", "ConflictError",
-    "database_url", "metadata", "upgrade_schema",
-]  # fmt: skip
+    "DEFAULT_DATABASE_URL",
+    "Storage",
+    "StoredAction",
+    "StoredGame",
+    "StoredSeat",
+    "ConflictError",
+    "database_url",
+    "metadata",
+    "upgrade_schema",
+]
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./var/senet.sqlite3"
 
@@ -65,9 +85,13 @@ seats = Table(
     Column("seat", Integer, primary_key=True),  # 0 = A, 1 = B
     Column("kind", String(16), nullable=False),  # human | computer
     Column("token_hash", String(64)),  # sha256 of the seat secret (never the secret itself)
-    Column("invite_token", String(64)),  # the invitation secret of a free seat (shown again to the creator until used)
+    Column(
+        "invite_token", String(64)
+    ),  # the invitation secret of a free seat (shown again to the creator until used)
     Column("claimed", Boolean, nullable=False, default=False),
-    Column("seed", String(64)),  # the seat holder's own seed (issue 6), given once before the first throw
+    Column(
+        "seed", String(64)
+    ),  # the seat holder's own seed (issue 6), given once before the first throw
 )
 
 actions = Table(
@@ -162,7 +186,7 @@ def database_url(explicit: str | None = None) -> str:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -232,10 +256,15 @@ class Storage:
         if self.engine.dialect.name == "postgresql":
             import asyncpg
 
-            dsn = make_url(self.url).set(drivername="postgresql").render_as_string(hide_password=False)
+            dsn = (
+                make_url(self.url)
+                .set(drivername="postgresql")
+                .render_as_string(hide_password=False)
+            )
             size = max(1, int(os.environ.get("SENET_DB_POOL", "10")))
-            self._pg = await asyncpg.create_pool(dsn, min_size=1, max_size=size, command_timeout=10, timeout=5,
-                                                 reset=_keep_session)  # fmt: skip
+            self._pg = await asyncpg.create_pool(
+                dsn, min_size=1, max_size=size, command_timeout=10, timeout=5, reset=_keep_session
+            )
 
     async def close(self) -> None:
         if self.engine is not None:
@@ -278,7 +307,9 @@ class Storage:
             if action.ply != expected_ply + offset:
                 raise ValueError("actions must be numbered consecutively from the expected ply")
         if self._pg is not None and new_actions:
-            return await self._append_one_statement(game_id, expected_ply, new_actions, finish, now, player_seeds)
+            return await self._append_one_statement(
+                game_id, expected_ply, new_actions, finish, now, player_seeds
+            )
         try:
             async with self._engine.begin() as conn:
                 values: dict[str, Any] = {"ply": expected_ply + len(new_actions), "updated_at": now}
@@ -287,23 +318,39 @@ class Storage:
                 if player_seeds is not None:
                     values["player_seeds"] = player_seeds
                 res = await conn.execute(
-                    update(games).where(games.c.id == game_id, games.c.ply == expected_ply).values(**values)
+                    update(games)
+                    .where(games.c.id == game_id, games.c.ply == expected_ply)
+                    .values(**values)
                 )
                 if res.rowcount != 1:
                     raise ConflictError(f"game {game_id} is no longer at ply {expected_ply}")
                 rows = []
                 for action in new_actions:
-                    rows.append(dict(game_id=game_id, ply=action.ply, kind=action.kind, seat=action.seat,
-                                     notation=action.notation, pattern=action.pattern, created_at=now))  # fmt: skip
+                    rows.append(
+                        dict(
+                            game_id=game_id,
+                            ply=action.ply,
+                            kind=action.kind,
+                            seat=action.seat,
+                            notation=action.notation,
+                            pattern=action.pattern,
+                            created_at=now,
+                        )
+                    )
                 if rows:
                     await conn.execute(insert(actions), rows)
         except IntegrityError as exc:
             raise ConflictError(f"ply {expected_ply} of game {game_id} is already stored") from exc
 
     async def _append_one_statement(
-        self, game_id: str, expected_ply: int, new_actions: Sequence[StoredAction],
-        finish: dict[str, Any] | None, now: datetime, player_seeds: str | None = None,
-    ) -> None:  # fmt: skip
+        self,
+        game_id: str,
+        expected_ply: int,
+        new_actions: Sequence[StoredAction],
+        finish: dict[str, Any] | None,
+        now: datetime,
+        player_seeds: str | None = None,
+    ) -> None:
         """PostgreSQL: the same append as one statement (one round trip, its own transaction).
 
         The UPDATE of the game row and the INSERT of the actions are one statement, so they
@@ -317,12 +364,22 @@ class Storage:
         assert self._pg is not None
         try:
             status = await self._pg.execute(
-                _PG_APPEND, expected_ply + len(new_actions), now, game_id, expected_ply,
-                [a.ply for a in new_actions], [a.kind for a in new_actions], [a.seat for a in new_actions],
-                [a.notation for a in new_actions], [a.pattern for a in new_actions],
-                finish.get("result"), finish.get("reason"), finish.get("score_a"), finish.get("score_b"),
+                _PG_APPEND,
+                expected_ply + len(new_actions),
+                now,
+                game_id,
+                expected_ply,
+                [a.ply for a in new_actions],
+                [a.kind for a in new_actions],
+                [a.seat for a in new_actions],
+                [a.notation for a in new_actions],
+                [a.pattern for a in new_actions],
+                finish.get("result"),
+                finish.get("reason"),
+                finish.get("score_a"),
+                finish.get("score_b"),
                 player_seeds,
-            )  # fmt: skip
+            )
         except asyncpg.UniqueViolationError as exc:
             raise ConflictError(f"ply {expected_ply} of game {game_id} is already stored") from exc
         if status != f"INSERT 0 {len(new_actions)}":
@@ -334,9 +391,11 @@ class Storage:
             res = await conn.execute(
                 update(seats)
                 .where(
-                    seats.c.game_id == game_id, seats.c.seat == seat,
-                    seats.c.invite_token == invite_token, seats.c.claimed.is_(False),
-                )  # fmt: skip
+                    seats.c.game_id == game_id,
+                    seats.c.seat == seat,
+                    seats.c.invite_token == invite_token,
+                    seats.c.claimed.is_(False),
+                )
                 .values(claimed=True, token_hash=token_hash)
             )
             return res.rowcount == 1
@@ -350,9 +409,13 @@ class Storage:
             res = await conn.execute(
                 update(seats)
                 .where(
-                    seats.c.game_id == game_id, seats.c.seat == seat, seats.c.seed.is_(None),
-                    seats.c.kind == "human", seats.c.claimed.is_(True), started,
-                )  # fmt: skip
+                    seats.c.game_id == game_id,
+                    seats.c.seat == seat,
+                    seats.c.seed.is_(None),
+                    seats.c.kind == "human",
+                    seats.c.claimed.is_(True),
+                    started,
+                )
                 .values(seed=seed)
             )
             return res.rowcount == 1
@@ -371,11 +434,15 @@ class Storage:
     async def get_game(self, game_id: str, since_ply: int = 0) -> StoredGame | None:
         """The game with its seats and its actions from ``since_ply`` on (None if unknown)."""
         async with self._engine.connect() as conn:
-            row = (await conn.execute(select(games).where(games.c.id == game_id))).mappings().first()
+            row = (
+                (await conn.execute(select(games).where(games.c.id == game_id))).mappings().first()
+            )
             if row is None:
                 return None
             seat_rows = (
-                await conn.execute(select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat))
+                await conn.execute(
+                    select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat)
+                )
             ).mappings()
             action_rows = (
                 await conn.execute(
@@ -386,11 +453,20 @@ class Storage:
             ).mappings()
             game = StoredGame(**dict(row))
             game.seats = [
-                StoredSeat(r["seat"], r["kind"], r["token_hash"], r["invite_token"], bool(r["claimed"]), r["seed"])
+                StoredSeat(
+                    r["seat"],
+                    r["kind"],
+                    r["token_hash"],
+                    r["invite_token"],
+                    bool(r["claimed"]),
+                    r["seed"],
+                )
                 for r in seat_rows
             ]
             game.actions = [
-                StoredAction(r["ply"], r["kind"], r["seat"], r["notation"], r["pattern"], r["created_at"])
+                StoredAction(
+                    r["ply"], r["kind"], r["seat"], r["notation"], r["pattern"], r["created_at"]
+                )
                 for r in action_rows
             ]
             if game.actions and game.actions[-1].ply >= game.ply:
@@ -404,10 +480,16 @@ class Storage:
     async def head(self, game_id: str) -> tuple[int, str | None] | None:
         """``(ply, rematch_id)`` of a game as stored now (one query), None if unknown."""
         if self._pg is not None:  # asked on every connection: straight through the driver
-            row = await self._pg.fetchrow("SELECT ply, rematch_id FROM games WHERE id = $1", game_id)
+            row = await self._pg.fetchrow(
+                "SELECT ply, rematch_id FROM games WHERE id = $1", game_id
+            )
             return (row[0], row[1]) if row is not None else None
         async with self._engine.connect() as conn:
-            row = (await conn.execute(select(games.c.ply, games.c.rematch_id).where(games.c.id == game_id))).first()
+            row = (
+                await conn.execute(
+                    select(games.c.ply, games.c.rematch_id).where(games.c.id == game_id)
+                )
+            ).first()
             return (row[0], row[1]) if row is not None else None
 
     async def unfinished_computer_games(self) -> list[str]:

@@ -61,11 +61,18 @@ class Verification:
     mismatches: tuple[ThrowMismatch, ...]
     problem: str = ""
     replay_error: str = ""
-    player_seeds: tuple[str, str] | None = None  # (seat A's, seat B's) own seeds, if the record has the pair
+    player_seeds: tuple[str, str] | None = (
+        None  # (seat A's, seat B's) own seeds, if the record has the pair
+    )
 
     @property
     def ok(self) -> bool:
-        return self.commitment_ok and not self.mismatches and not self.problem and not self.replay_error
+        return (
+            self.commitment_ok
+            and not self.mismatches
+            and not self.problem
+            and not self.replay_error
+        )
 
 
 def verify_text(text: str) -> Verification:
@@ -73,7 +80,9 @@ def verify_text(text: str) -> Verification:
     tags, body_start = read_tags(lines)
     missing = [tag for tag in ("Variant",) + FAIR_TAGS if tag not in tags]
     if missing:
-        return Verification(False, 0, (), f"the record has no {', '.join(missing)} tag: it cannot be verified")
+        return Verification(
+            False, 0, (), f"the record has no {', '.join(missing)} tag: it cannot be verified"
+        )
     try:
         secret = bytes.fromhex(tags["Seed"])
         variant = find_variant(tags["Variant"])
@@ -99,6 +108,10 @@ def verify_text(text: str) -> Verification:
         parse_record(text)
     except NotationError as exc:
         replay_error = f"the moves do not replay: {exc}"
-    problem = "" if commitment_ok else "the revealed Seed does not match the Commitment published at the start"
+    problem = (
+        ""
+        if commitment_ok
+        else "the revealed Seed does not match the Commitment published at the start"
+    )
     seeds = decode_player_seeds(tags["PlayerSeeds"])
     return Verification(commitment_ok, number, tuple(mismatches), problem, replay_error, seeds)

@@ -10,7 +10,7 @@ seed (issue 6: player seeds) and which seats must still give one are public from
 from __future__ import annotations
 
 from collections import OrderedDict
-from datetime import timezone
+from datetime import UTC
 from typing import Any
 
 from senet.engine import OFF, Game, Position, parse_move
@@ -37,10 +37,16 @@ def history_entries(live: LiveGame, start: int = 0) -> list[dict[str, Any]]:
     """Every action (from ply ``start`` on) with who did it and, for moves, the squares."""
     out: list[dict[str, Any]] = []
     positions = live.game.positions
-    for action, before, after in zip(live.history[start:], positions[start:], positions[start + 1 :]):
+    for action, before, after in zip(
+        live.history[start:], positions[start:], positions[start + 1 :]
+    ):
         entry: dict[str, Any] = {"ply": action.ply, "kind": action.kind, "seat": action.seat}
         if action.kind == "throw":
-            entry.update(value=int(action.notation), pattern=action.pattern, fate=before.pending_name == "fate")
+            entry.update(
+                value=int(action.notation),
+                pattern=action.pattern,
+                fate=before.pending_name == "fate",
+            )
         else:
             entry.update(_move_json(before, action.notation))
             seat = action.seat if action.seat is not None else before.turn
@@ -50,7 +56,7 @@ def history_entries(live: LiveGame, start: int = 0) -> list[dict[str, Any]]:
     return out
 
 
-_ENTRIES: "OrderedDict[str, tuple[LiveGame, list[dict[str, Any]]]]" = OrderedDict()
+_ENTRIES: OrderedDict[str, tuple[LiveGame, list[dict[str, Any]]]] = OrderedDict()
 _ENTRIES_MAX = 500
 
 
@@ -88,7 +94,11 @@ def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) 
     history = cached_history(live)
     last_throw = next((h for h in reversed(history) if h["kind"] == "throw"), None)
     last_move = next((h for h in reversed(history) if h["kind"] == "move"), None)
-    legal = [pos.move_text(m) for m in pos.legal_moves()] if decider is not None and decider in seats else []
+    legal = (
+        [pos.move_text(m) for m in pos.legal_moves()]
+        if decider is not None and decider in seats
+        else []
+    )
     stored = live.stored
     return {
         "type": "state",
@@ -114,14 +124,21 @@ def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) 
         "pieces_per_side": v.pieces,
         "legal": legal,
         "you": list(seats),
-        "seats": [{"seat": s.seat, "kind": s.kind, "taken": s.claimed, "seeded": s.seed is not None}
-                  for s in stored.seats],  # fmt: skip
+        "seats": [
+            {"seat": s.seat, "kind": s.kind, "taken": s.claimed, "seeded": s.seed is not None}
+            for s in stored.seats
+        ],
         "presence": service.presence(live.id),
         "last_throw": last_throw,
         "last_move": last_move,
         "history": history,
         "outcome": (
-            {"winner": outcome.winner, "score": list(outcome.score), "reason": outcome.reason, "result": outcome.result}
+            {
+                "winner": outcome.winner,
+                "score": list(outcome.score),
+                "reason": outcome.reason,
+                "result": outcome.result,
+            }
             if outcome
             else None
         ),
@@ -156,10 +173,17 @@ def events_message(live: LiveGame, seats: tuple[int, ...], since: int) -> dict[s
         "fen": pos.fen(),
         "turn": pos.turn,
         "decider": decider,
-        "legal": [pos.move_text(m) for m in pos.legal_moves()] if decider is not None and decider in seats else [],
+        "legal": [pos.move_text(m) for m in pos.legal_moves()]
+        if decider is not None and decider in seats
+        else [],
         "you": list(seats),
         "outcome": (
-            {"winner": outcome.winner, "score": list(outcome.score), "reason": outcome.reason, "result": outcome.result}
+            {
+                "winner": outcome.winner,
+                "score": list(outcome.score),
+                "reason": outcome.reason,
+                "result": outcome.result,
+            }
             if outcome
             else None
         ),
@@ -176,7 +200,7 @@ def game_record(live: LiveGame, site: str = "") -> str:
         "Event": "Senet game " + stored.id,
         "GameId": stored.id,
         "Site": site,
-        "Date": stored.created_at.astimezone(timezone.utc).strftime("%Y.%m.%d")
+        "Date": stored.created_at.astimezone(UTC).strftime("%Y.%m.%d")
         if stored.created_at.tzinfo
         else stored.created_at.strftime("%Y.%m.%d"),
         "PlayerA": names.get(0, "?"),

@@ -31,15 +31,19 @@ router = APIRouter(prefix="/api", tags=["games"])
 
 
 class NewGame(BaseModel):
-    variant: str = Field("standard", description="standard, bell, kendall, adelaida or adelaida-long")
+    variant: str = Field(
+        "standard", description="standard, bell, kendall, adelaida or adelaida-long"
+    )
     mode: Literal["friend", "computer", "local"] = "friend"
     colour: Literal["A", "B", "random"] = "random"
     level: str | None = Field(None, description="the computer's level (computer games)")
     seed: str | None = Field(
-        None, min_length=1, max_length=64,
+        None,
+        min_length=1,
+        max_length=64,
         description="your own seed for your seat(s), given right after creation (1-64 printable ASCII "
         "characters, no ':'); to give it only after seeing the commitment, use POST /api/games/{id}/seed",
-    )  # fmt: skip
+    )
 
 
 class CreatedGame(BaseModel):
@@ -63,13 +67,23 @@ def token_of(request: Request, game_id: str) -> str | None:
 @router.get("/variants")
 async def variants(request: Request) -> list[dict[str, Any]]:
     lang = lang_of(request)
-    return [{"name": v.name, "title": v.title(lang), "pieces": v.pieces, "instrument": v.instrument.name}
-            for v in VARIANTS.values()]  # fmt: skip
+    return [
+        {
+            "name": v.name,
+            "title": v.title(lang),
+            "pieces": v.pieces,
+            "instrument": v.instrument.name,
+        }
+        for v in VARIANTS.values()
+    ]
 
 
 @router.get("/levels")
 async def levels(request: Request) -> list[dict[str, str]]:
-    return [{"key": k, "name": n, "description": d} for k, n, d in computer.level_options(lang_of(request))]
+    return [
+        {"key": k, "name": n, "description": d}
+        for k, n, d in computer.level_options(lang_of(request))
+    ]
 
 
 @router.post("/games", response_model=CreatedGame, status_code=201)
@@ -79,11 +93,14 @@ async def create_game(request: Request, body: NewGame) -> Any:
     base = str(request.base_url).rstrip("/")
     gid = created.game_id
     data = CreatedGame(
-        id=gid, url=f"{base}/g/{gid}", commitment=(await service.load(gid)).stored.commitment,
-        seats=list(created.seats), token=created.token,
+        id=gid,
+        url=f"{base}/g/{gid}",
+        commitment=(await service.load(gid)).stored.commitment,
+        seats=list(created.seats),
+        token=created.token,
         private_url=f"{base}/g/{gid}/seat/{created.token}",
         invite_url=f"{base}/g/{gid}/join/{created.invite}" if created.invite else None,
-    )  # fmt: skip
+    )
     response = JSONResponse(data.model_dump(), status_code=201)
     set_seat_cookie(response, request, gid, created.token)
     return response
@@ -121,14 +138,24 @@ async def play(request: Request, game_id: str) -> Any:
 
 _SEED_BODY = {
     "required": True,
-    "content": {"application/json": {"schema": {
-        "type": "object", "required": ["seed"],
-        "properties": {
-            "seed": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[ -9;-~]+$"},
-            "seat": {"type": "integer", "enum": [0, 1]},
-        },
-    }}},
-}  # fmt: skip
+    "content": {
+        "application/json": {
+            "schema": {
+                "type": "object",
+                "required": ["seed"],
+                "properties": {
+                    "seed": {
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": 64,
+                        "pattern": "^[ -9;-~]+$",
+                    },
+                    "seat": {"type": "integer", "enum": [0, 1]},
+                },
+            }
+        }
+    },
+}
 
 
 @router.post("/games/{game_id}/seed", openapi_extra={"requestBody": _SEED_BODY})

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -28,7 +29,7 @@ from senet.service.storage import Storage
 from .i18n import LANG_COOKIE, pick_lang, translator
 from .security import SecurityMiddleware
 
-__all__ = ["create_app", "app", "commit_id", "seat_cookie", "lang_of", "render"]
+__all__ = ["create_app", "commit_id", "seat_cookie", "lang_of", "render"]
 
 HERE = Path(__file__).parent
 
@@ -39,7 +40,11 @@ def commit_id() -> str:
         return os.environ["SENET_COMMIT"][:12]
     try:
         out = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=HERE, capture_output=True, text=True, timeout=5
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=HERE,
+            capture_output=True,
+            text=True,
+            timeout=5,
         )
         return out.stdout.strip() or "unknown"
     except (OSError, subprocess.SubprocessError):
@@ -51,8 +56,11 @@ def seat_cookie(game_id: str) -> str:
 
 
 def lang_of(request: Request) -> str:
-    return pick_lang(request.query_params.get("lang"), request.cookies.get(LANG_COOKIE),
-                     request.headers.get("accept-language"))  # fmt: skip
+    return pick_lang(
+        request.query_params.get("lang"),
+        request.cookies.get(LANG_COOKIE),
+        request.headers.get("accept-language"),
+    )
 
 
 def error_json(code: str, message: str, status: int) -> JSONResponse:
@@ -63,9 +71,13 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
     app = request.app
     lang = lang_of(request)
     context.update(
-        request=request, lang=lang, t=translator(lang), version=__version__, commit=app.state.commit,
+        request=request,
+        lang=lang,
+        t=translator(lang),
+        version=__version__,
+        commit=app.state.commit,
         path=request.url.path,
-    )  # fmt: skip
+    )
     response = app.state.templates.TemplateResponse(request, template, context, status_code=status)
     if request.query_params.get("lang") == lang:
         response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, samesite="lax")
@@ -113,20 +125,40 @@ def create_app(
         if request.url.path.startswith("/api/"):
             return error_json(exc.code, exc.message, exc.status)
         t = translator(lang_of(request))
-        return render(request, "error.html", exc.status, title=t("error.title"), message=exc.message, code=exc.code)
+        return render(
+            request,
+            "error.html",
+            exc.status,
+            title=t("error.title"),
+            message=exc.message,
+            code=exc.code,
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Any:
-        parts = ["{}: {}".format(".".join(str(p) for p in e.get("loc", ())), e.get("msg", "")) for e in exc.errors()]
+        parts = [
+            "{}: {}".format(".".join(str(p) for p in e.get("loc", ())), e.get("msg", ""))
+            for e in exc.errors()
+        ]
         return error_json("bad_request", "; ".join(parts) or "invalid request", 400)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> Any:
         if request.url.path.startswith("/api/") or exc.status_code not in (404, 405):
-            return error_json("not_found" if exc.status_code == 404 else "http_error", str(exc.detail), exc.status_code)
+            return error_json(
+                "not_found" if exc.status_code == 404 else "http_error",
+                str(exc.detail),
+                exc.status_code,
+            )
         t = translator(lang_of(request))
-        return render(request, "error.html", exc.status_code, title=t("error.not_found"), message=str(exc.detail),
-                      code="not_found")  # fmt: skip
+        return render(
+            request,
+            "error.html",
+            exc.status_code,
+            title=t("error.not_found"),
+            message=str(exc.detail),
+            code="not_found",
+        )
 
     from . import api, live, pages
 
@@ -145,7 +177,12 @@ def security_limits() -> dict[str, float]:
     if spec == "off":
         return {"http_rate": 1e9, "http_burst": 1e9, "ws_rate": 1e9, "ws_burst": 1e9}
     http_rate, http_burst, ws_rate, ws_burst = (float(part) for part in spec.split(","))
-    return {"http_rate": http_rate, "http_burst": http_burst, "ws_rate": ws_rate, "ws_burst": ws_burst}
+    return {
+        "http_rate": http_rate,
+        "http_burst": http_burst,
+        "ws_rate": ws_rate,
+        "ws_burst": ws_burst,
+    }
 
 
 def __getattr__(name: str) -> Any:  # ``uvicorn senet.web.app:app`` builds the app on first use

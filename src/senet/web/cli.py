@@ -14,11 +14,22 @@ __all__ = ["serve", "migrate", "COMMANDS"]
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
-@click.option("--database-url", default=None, envvar="DATABASE_URL",
-              help="SQLAlchemy URL [default: sqlite+aiosqlite:///./var/senet.sqlite3].")  # fmt: skip
-@click.option("--broadcast-url", default=None, envvar="BROADCAST_URL", help="Broadcast URL [default: memory://].")
+@click.option(
+    "--database-url",
+    default=None,
+    envvar="DATABASE_URL",
+    help="SQLAlchemy URL [default: sqlite+aiosqlite:///./var/senet.sqlite3].",
+)
+@click.option(
+    "--broadcast-url",
+    default=None,
+    envvar="BROADCAST_URL",
+    help="Broadcast URL [default: memory://].",
+)
 @click.option("--log-level", default="info", show_default=True)
-def serve(host: str, port: int, database_url: str | None, broadcast_url: str | None, log_level: str) -> None:
+def serve(
+    host: str, port: int, database_url: str | None, broadcast_url: str | None, log_level: str
+) -> None:
     """Serve the Senet web site."""
     import uvicorn
 
@@ -28,13 +39,22 @@ def serve(host: str, port: int, database_url: str | None, broadcast_url: str | N
 
     app = create_app(database_url=database_url, broadcast_url=broadcast_url)
     shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, f"[{host}]" if ":" in host else host)
-    click.echo(f"Senet is served at http://{shown}:{port}/  (database: {resolve(database_url)})", err=False)
+    click.echo(
+        f"Senet is served at http://{shown}:{port}/  (database: {resolve(database_url)})", err=False
+    )
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     _tune_gc()
     # No per-message compression: a game's messages are a few hundred bytes, and compressing
     # every one of them cost more CPU than anything else on the way out (bench/load.py).
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=64 * 1024,
-                ws="websockets-sansio" if _has_sansio() else "auto", ws_per_message_deflate=False)  # fmt: skip
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=64 * 1024,
+        ws="websockets-sansio" if _has_sansio() else "auto",
+        ws_per_message_deflate=False,
+    )
 
 
 def _tune_gc() -> None:
@@ -58,7 +78,11 @@ def _tune_gc() -> None:
         if phase == "start":
             started[0] = time.perf_counter()
         elif (pause := time.perf_counter() - started[0]) > 0.1:
-            log.warning("garbage collection of generation %d paused the server %.0f ms", info["generation"], pause * 1e3)
+            log.warning(
+                "garbage collection of generation %d paused the server %.0f ms",
+                info["generation"],
+                pause * 1e3,
+            )
 
     gc.callbacks.append(watch)
 
@@ -72,9 +96,15 @@ def _has_sansio() -> bool:
 
 
 @click.command()
-@click.option("--database-url", default=None, envvar="DATABASE_URL",
-              help="SQLAlchemy URL [default: sqlite+aiosqlite:///./var/senet.sqlite3].")  # fmt: skip
-@click.option("--revision", default="head", show_default=True, help="Alembic revision to upgrade to.")
+@click.option(
+    "--database-url",
+    default=None,
+    envvar="DATABASE_URL",
+    help="SQLAlchemy URL [default: sqlite+aiosqlite:///./var/senet.sqlite3].",
+)
+@click.option(
+    "--revision", default="head", show_default=True, help="Alembic revision to upgrade to."
+)
 def migrate(database_url: str | None, revision: str) -> None:
     """Create or upgrade the database schema (Alembic migrations shipped with the package)."""
     import asyncio

@@ -4,9 +4,10 @@ choice of language (``?lang=`` > the ``lang`` cookie > Accept-Language > English
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 __all__ = ["LANGS", "DEFAULT_LANG", "catalog", "translator", "pick_lang", "LANG_COOKIE"]
 
@@ -16,7 +17,7 @@ LANG_COOKIE = "lang"
 _DIR = Path(__file__).parent / "locales"
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalog(lang: str) -> dict[str, str]:
     with open(_DIR / f"{lang}.json", encoding="utf-8") as fh:
         return json.load(fh)

@@ -64,7 +64,9 @@ def _error(code: str, message: str) -> dict[str, Any]:
 def _same_origin(ws: WebSocket) -> bool:
     origin = ws.headers.get("origin")
     if not origin:
-        return True  # not a browser (a script or a test client): it has only the cookies it was given
+        return (
+            True  # not a browser (a script or a test client): it has only the cookies it was given
+        )
     return urlsplit(origin).netloc == ws.headers.get("host", "")
 
 
@@ -94,7 +96,9 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         await _serve(ws, service, game_id, live, sub)
 
 
-async def _serve(ws: WebSocket, service: GameService, game_id: str, live: LiveGame, sub: Subscription) -> None:
+async def _serve(
+    ws: WebSocket, service: GameService, game_id: str, live: LiveGame, sub: Subscription
+) -> None:
     """The connection's two tasks: ``pump`` (updates to the client) and ``read`` (its messages)."""
     token = ws.cookies.get(seat_cookie(game_id)) or ws.query_params.get("token")
     seats = live.seats_of(token)
@@ -102,7 +106,9 @@ async def _serve(ws: WebSocket, service: GameService, game_id: str, live: LiveGa
     update_lock = asyncio.Lock()
     since_param = ws.query_params.get("since")
     events_mode = since_param is not None
-    sent = [_int_or_none(since_param) if events_mode else None]  # events the client has (events mode)
+    sent = [
+        _int_or_none(since_param) if events_mode else None
+    ]  # events the client has (events mode)
 
     async def send(message: dict[str, Any]) -> None:
         async with send_lock:
@@ -115,7 +121,9 @@ async def _serve(ws: WebSocket, service: GameService, game_id: str, live: LiveGa
         current = await service.load(game_id)
         await send(state_message(service, current, current.seats_of(token)))
 
-    async def send_update(min_ply: int | None = None, force: bool = False, since: int | None = None) -> None:
+    async def send_update(
+        min_ply: int | None = None, force: bool = False, since: int | None = None
+    ) -> None:
         """What changed: the full state, or in events mode the events the client has not got."""
         async with update_lock:
             current = await (service.refresh(game_id) if force else service.load(game_id, min_ply))
@@ -139,13 +147,17 @@ async def _serve(ws: WebSocket, service: GameService, game_id: str, live: LiveGa
                 # Its actions are in the cached game already (stored here, or absorbed as the
                 # message arrived); if not, load() reads the database up to that ply.
                 ply = message.get("ply")
-                await send_update(ply if isinstance(ply, int) else None, force=bool(message.get("refresh")))
+                await send_update(
+                    ply if isinstance(ply, int) else None, force=bool(message.get("refresh"))
+                )
             elif message.get("type") == "resync":  # messages may have been lost: read the database
                 await send_update(force=True)
             elif message.get("type") == "presence":  # counts of one process changed: send the sum
                 await send({"type": "presence", **service.presence(game_id)})
             if time.monotonic() - started > SLOW_ACTION:
-                log.warning("an update of game %s took %.1f s to send", game_id, time.monotonic() - started)
+                log.warning(
+                    "an update of game %s took %.1f s to send", game_id, time.monotonic() - started
+                )
 
     bucket = TokenBucket(rate=WS_MESSAGES_PER_SECOND, burst=WS_MESSAGE_BURST)
 
@@ -153,7 +165,9 @@ async def _serve(ws: WebSocket, service: GameService, game_id: str, live: LiveGa
         while True:
             text = await ws.receive_text()
             if len(text.encode()) > MAX_WS_MESSAGE_BYTES:
-                await send(_error("too_large", f"a message is at most {MAX_WS_MESSAGE_BYTES} bytes"))
+                await send(
+                    _error("too_large", f"a message is at most {MAX_WS_MESSAGE_BYTES} bytes")
+                )
                 await ws.close(code=1009)
                 return
             if not bucket.take():
@@ -174,7 +188,9 @@ async def _serve(ws: WebSocket, service: GameService, game_id: str, live: LiveGa
                 await send_state()
             elif kind == "sync":
                 since = data.get("since")
-                await send_update(force=True, since=since if isinstance(since, int) and since >= 0 else -1)
+                await send_update(
+                    force=True, since=since if isinstance(since, int) and since >= 0 else -1
+                )
             elif kind == "move":
                 started = time.monotonic()
                 try:
@@ -183,14 +199,21 @@ async def _serve(ws: WebSocket, service: GameService, game_id: str, live: LiveGa
                     await send(_error(exc.code, exc.message))
                 finally:
                     if time.monotonic() - started > SLOW_ACTION:
-                        log.warning("a move in game %s took %.1f s", game_id, time.monotonic() - started)
+                        log.warning(
+                            "a move in game %s took %.1f s", game_id, time.monotonic() - started
+                        )
             elif kind == "seed":
                 try:
                     await give_seed(service, game_id, token, data.get("seed"), data.get("seat"))
                 except GameError as exc:
                     await send(_error(exc.code, exc.message))
             else:
-                await send(_error("unknown_type", f"unknown message type {kind!r}: use move, seed, state or ping"))
+                await send(
+                    _error(
+                        "unknown_type",
+                        f"unknown message type {kind!r}: use move, seed, state or ping",
+                    )
+                )
 
     tasks = [asyncio.create_task(pump()), asyncio.create_task(read())]
     try:

@@ -30,9 +30,14 @@ def _service(request: Request) -> GameService:
 
 def set_seat_cookie(response: Response, request: Request, game_id: str, token: str) -> None:
     response.set_cookie(
-        seat_cookie(game_id), token, max_age=COOKIE_AGE, httponly=True, samesite="lax",
-        secure=request.url.scheme == "https", path="/",
-    )  # fmt: skip
+        seat_cookie(game_id),
+        token,
+        max_age=COOKIE_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path="/",
+    )
 
 
 def _rulebook(name: str) -> Any:
@@ -65,7 +70,9 @@ def variant_json(name: str, lang: str) -> str:
             "seatNames": [v.seat_name(0, lang), v.seat_name(1, lang)],
             # the seat whose pieces are drawn dark: cones, or Kendall's "dark stones" (seat A)
             "darkSeat": v.dark_seat,
-            "houses": {str(sq): {"symbol": h.symbol, "name": h.name(lang)} for sq, h in v.houses.items()},
+            "houses": {
+                str(sq): {"symbol": h.symbol, "name": h.name(lang)} for sq, h in v.houses.items()
+            },
             "instrument": v.instrument.name,
             "scoring": v.scoring,
         },
@@ -77,15 +84,23 @@ def _variants(lang: str) -> list[dict[str, Any]]:
     out = []
     for v in VARIANTS.values():
         rb = _rulebook(v.name)
-        out.append({"name": v.name, "title": v.title(lang), "summary": rb.summary(lang) if rb else ""})
+        out.append(
+            {"name": v.name, "title": v.title(lang), "summary": rb.summary(lang) if rb else ""}
+        )
     return out
 
 
 @router.get("/")
 async def home(request: Request) -> Any:
     lang = lang_of(request)
-    return render(request, "home.html", variants=_variants(lang), levels=computer.level_options(lang),
-                  default_level=computer.default_level(), selected=request.query_params.get("variant", "standard"))  # fmt: skip
+    return render(
+        request,
+        "home.html",
+        variants=_variants(lang),
+        levels=computer.level_options(lang),
+        default_level=computer.default_level(),
+        selected=request.query_params.get("variant", "standard"),
+    )
 
 
 @router.get("/variants/{name}")
@@ -98,10 +113,16 @@ async def variant_page(request: Request, name: str) -> Any:
     if v.name != name:
         return RedirectResponse(f"/variants/{v.name}", status_code=301)
     return render(
-        request, "variant.html", variant=v, rulebook=_rulebook(v.name), rows=_differences(v.name, lang),
-        standard=find_variant("standard"), levels=computer.level_options(lang),
-        default_level=computer.default_level(), variants=_variants(lang),
-    )  # fmt: skip
+        request,
+        "variant.html",
+        variant=v,
+        rulebook=_rulebook(v.name),
+        rows=_differences(v.name, lang),
+        standard=find_variant("standard"),
+        levels=computer.level_options(lang),
+        default_level=computer.default_level(),
+        variants=_variants(lang),
+    )
 
 
 async def form_fields(request: Request) -> dict[str, str]:
@@ -114,9 +135,11 @@ async def form_fields(request: Request) -> dict[str, str]:
 async def start_game(request: Request) -> Any:
     form = await form_fields(request)
     created = await _service(request).create(
-        form.get("variant", "standard"), form.get("mode", "friend"), form.get("colour", "random"),
+        form.get("variant", "standard"),
+        form.get("mode", "friend"),
+        form.get("colour", "random"),
         form.get("level") or None,
-    )  # fmt: skip
+    )
     response = RedirectResponse(f"/g/{created.game_id}", status_code=303)
     set_seat_cookie(response, request, created.game_id, created.token)
     return response
@@ -132,12 +155,16 @@ async def game_page(request: Request, game_id: str) -> Any:
     invite = service.invite_for(live, seats)
     base = str(request.base_url).rstrip("/")
     response = render(
-        request, "game.html", live=live, variant=live.game.variant, seats=seats,
+        request,
+        "game.html",
+        live=live,
+        variant=live.game.variant,
+        seats=seats,
         variant_json=variant_json(live.stored.variant, lang),
         invite_url=f"{base}/g/{game_id}/join/{invite}" if invite else None,
         private_url=f"{base}/g/{game_id}/seat/{token}" if seats else None,
         public_url=f"{base}/g/{game_id}",
-    )  # fmt: skip
+    )
     response.headers["Cache-Control"] = "no-store"  # it may show the seat's private link
     return response
 
@@ -149,7 +176,9 @@ async def join_page(request: Request, game_id: str, invite: str) -> Any:
     GETs the page takes nothing.  A used or wrong invitation leads to the game as a spectator."""
     service = _service(request)
     live = await service.load(game_id)
-    if live.seats_of(request.cookies.get(seat_cookie(game_id))) or not service.invite_valid(live, invite):
+    if live.seats_of(request.cookies.get(seat_cookie(game_id))) or not service.invite_valid(
+        live, invite
+    ):
         return RedirectResponse(f"/g/{game_id}", status_code=303)
     seat = live.free_seat()
     response = render(request, "join.html", live=live, variant=live.game.variant, seat=seat)
@@ -183,7 +212,9 @@ async def private_link(request: Request, game_id: str, token: str) -> Any:
 
 @router.post("/g/{game_id}/rematch")
 async def rematch(request: Request, game_id: str) -> Any:
-    new_id, token = await _service(request).rematch(game_id, request.cookies.get(seat_cookie(game_id)))
+    new_id, token = await _service(request).rematch(
+        game_id, request.cookies.get(seat_cookie(game_id))
+    )
     response = RedirectResponse(f"/g/{new_id}", status_code=303)
     if token:
         set_seat_cookie(response, request, new_id, token)
@@ -198,8 +229,14 @@ async def review_page(request: Request, game_id: str) -> Any:
         review = await review_of(live)
     except ValueError:
         raise GameError("not_over", "the review is ready when the game is over", 409) from None
-    return render(request, "review.html", game_id=live.id, variant=live.game.variant, review=review,
-                  chart=chart(review))  # fmt: skip
+    return render(
+        request,
+        "review.html",
+        game_id=live.id,
+        variant=live.game.variant,
+        review=review,
+        chart=chart(review),
+    )
 
 
 @router.get("/g/{game_id}/verify")
@@ -214,7 +251,10 @@ async def record(request: Request, game_id: str) -> Any:
     live = await _service(request).load(game_id)
     text = game_record(live, site=str(request.base_url).rstrip("/"))
     return PlainTextResponse(
-        text, headers={"Content-Disposition": f'attachment; filename="senet-{live.stored.variant}-{game_id}.txt"'}
+        text,
+        headers={
+            "Content-Disposition": f'attachment; filename="senet-{live.stored.variant}-{game_id}.txt"'
+        },
     )
 
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 __all__ = [
@@ -61,7 +62,9 @@ class TokenBucket:
 
     __slots__ = ("rate", "burst", "tokens", "stamp", "clock")
 
-    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.rate = rate
         self.burst = burst
         self.tokens = burst
@@ -82,7 +85,11 @@ class AddressLimiter:
     """One token bucket per client address, remembering at most ``capacity`` addresses."""
 
     def __init__(
-        self, rate: float, burst: float, capacity: int = 10_000, clock: Callable[[], float] = time.monotonic
+        self,
+        rate: float,
+        burst: float,
+        capacity: int = 10_000,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.rate, self.burst, self.capacity, self.clock = rate, burst, capacity, clock
         self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
@@ -163,11 +170,15 @@ class SecurityMiddleware:
             await send(message)
 
         if not self.http_limiter.allow(_client(scope)):
-            await _plain(send_with_headers, 429, "Too many requests: slow down and try again in a moment.")
+            await _plain(
+                send_with_headers, 429, "Too many requests: slow down and try again in a moment."
+            )
             return
         length = _header(scope, b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            await _plain(send_with_headers, 413, f"Request body too large (at most {self.max_body} bytes).")
+            await _plain(
+                send_with_headers, 413, f"Request body too large (at most {self.max_body} bytes)."
+            )
             return
         if length is None and scope.get("method") not in ("GET", "HEAD", "OPTIONS"):
             # A streamed body: read it here, at most max_body bytes, then hand it on whole.
@@ -180,7 +191,11 @@ class SecurityMiddleware:
                 chunk = message.get("body", b"")
                 size += len(chunk)
                 if size > self.max_body:
-                    await _plain(send_with_headers, 413, f"Request body too large (at most {self.max_body} bytes).")
+                    await _plain(
+                        send_with_headers,
+                        413,
+                        f"Request body too large (at most {self.max_body} bytes).",
+                    )
                     return
                 chunks.append(chunk)
                 if not message.get("more_body", False):
@@ -200,7 +215,9 @@ class SecurityMiddleware:
         await self.app(scope, receive, send_with_headers)
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
-        allowed = origin_allowed(_header(scope, b"origin"), _header(scope, b"host"), self.allowed_origins)
+        allowed = origin_allowed(
+            _header(scope, b"origin"), _header(scope, b"host"), self.allowed_origins
+        )
         if not allowed or not self.ws_limiter.allow(_client(scope)):
             message = await receive()  # the websocket.connect event
             if message["type"] == "websocket.connect":
@@ -215,7 +232,10 @@ async def _plain(send: Send, status: int, text: str) -> None:
         {
             "type": "http.response.start",
             "status": status,
-            "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())],
+            "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+            ],
         }
     )
     await send({"type": "http.response.body", "body": body})
