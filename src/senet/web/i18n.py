@@ -1,5 +1,9 @@
-"""Russian and English: JSON catalogs (``locales/en.json``, ``locales/ru.json``) and the
-choice of language (``?lang=`` > the ``lang`` cookie > Accept-Language > English)."""
+"""Russian and English: JSON catalogs and the choice of language (``?lang=`` > the ``lang``
+cookie > Accept-Language > English).
+
+A language's catalog is every ``locales/<lang>/*.json`` file merged, one file per part of the
+site (``site.json``, and one per feature), so that features keep their texts apart.  A key
+defined in two files of one language is an error."""
 
 from __future__ import annotations
 
@@ -19,8 +23,17 @@ _DIR = Path(__file__).parent / "locales"
 
 @cache
 def catalog(lang: str) -> dict[str, str]:
-    with open(_DIR / f"{lang}.json", encoding="utf-8") as fh:
-        return json.load(fh)
+    merged: dict[str, str] = {}
+    for path in sorted((_DIR / lang).glob("*.json")):
+        with open(path, encoding="utf-8") as fh:
+            part = json.load(fh)
+        twice = merged.keys() & part.keys()
+        if twice:
+            raise ValueError(
+                f"{path}: keys already defined in another {lang} catalog: {sorted(twice)}"
+            )
+        merged.update(part)
+    return merged
 
 
 def translator(lang: str) -> Callable[..., str]:
