@@ -16,7 +16,7 @@ from senet.engine import (
     find_variant,
     parse_move,
 )
-from senet.engine.record import GameRecord, parse_record, write_record
+from senet.engine.record import TERMINATIONS, GameRecord, parse_record, write_record
 
 from .conftest import ALL_VARIANTS, fen, random_game
 
@@ -255,3 +255,56 @@ def test_bell_draw_record():
     record = GameRecord.from_game(game)
     assert record.tags["Result"] == "draw" and record.tags["Score"] == "9-9"
     assert parse_record(record.text()).actions == list(game.actions)
+
+
+# ---------------------------------------------------------------- games ended by a player
+@settings(max_examples=20, deadline=None)
+@given(
+    name=st.sampled_from(ALL_VARIANTS),
+    seed=st.integers(0, 10**9),
+    cut=st.integers(1, 200),
+    winner=st.sampled_from([0, 1]),
+    termination=st.sampled_from(["resignation", "time forfeit", "abandoned"]),
+)
+def test_record_of_a_game_ended_by_a_player_round_trips(name, seed, cut, winner, termination):
+    """A resigned, timed-out or abandoned game: Result names the winner, Termination says why,
+    a closing comment names the loser, and the record still reads back and replays."""
+    game = random_full_game(name, seed, limit=cut)
+    if game.is_over():
+        game.pop()
+    record = GameRecord.from_game(game, winner=winner, termination=termination)
+    text = record.text()
+    assert record.tags["Result"] == "AB"[winner] and record.tags["Termination"] == termination
+    loser = "AB"[1 - winner]
+    assert text.rstrip().endswith("{" + TERMINATIONS[termination].format(loser) + "}")
+    back = parse_record(text)
+    assert back.tags == record.tags and back.actions == list(game.actions)
+    assert back.replay().position == game.position
+
+
+def test_a_termination_needs_an_unfinished_game_and_a_winner():
+    game = random_full_game("standard", 3)
+    assert game.is_over()
+    with pytest.raises(ValueError):
+        GameRecord.from_game(game, winner=0, termination="resignation")
+    with pytest.raises(ValueError):
+        GameRecord.from_game(Game(find_variant("standard")), winner=None, termination="resignation")
+    with pytest.raises(ValueError):
+        GameRecord.from_game(Game(find_variant("standard")), winner=1, termination="boredom")
+
+
+def test_error_termination_tag():
+    body = "\n1. A: (3) 9-12\n"
+    err = _error('[Variant "standard"]\n[Result "*"]\n[Termination "resignation"]\n' + body)
+    assert err.line == 2 and err.expected == "the winner: A or B"
+    err = _error('[Variant "standard"]\n[Result "B"]\n[Termination "boredom"]\n' + body)
+    assert err.line == 3 and "time forfeit" in err.expected
+    ok = parse_record('[Variant "standard"]\n[Result "B"]\n[Termination "resignation"]\n' + body)
+    assert ok.tags["Result"] == "B" and len(ok.actions) == 2
+    # a game the rules ended cannot also have been resigned
+    over = GameRecord.from_game(random_full_game("standard", 3)).text()
+    forged = over.replace("[Result", '[Termination "resignation"]\n[Result', 1)
+    err = _error(forged)
+    assert "rules ended the game" in str(err) and err.expected.startswith('[Termination "normal"]')
+    # "normal" is the rules' own end
+    assert parse_record(over.replace("[Result", '[Termination "normal"]\n[Result', 1)).tags

@@ -23,7 +23,9 @@ The body is a sequence of tokens separated by white space:
 * ``{...}``: a comment (the writer notes skipped turns of the House of Net this way).
 
 Tags: ``Variant`` is required; ``Result`` is ``A``, ``B``, ``draw`` or ``*`` (unfinished) and
-must agree with the replay; ``Start`` holds a start position in position notation when the
+must agree with the replay, unless ``Termination`` says that a player ended the game before
+the rules did (``resignation``, ``time forfeit`` or ``abandoned``: the replay is then not
+over and ``Result`` names the winner; ``normal`` or no tag: the rules ended it); ``Start`` holds a start position in position notation when the
 game did not start from the variant's initial position; ``Score`` (Bell) is ``a-b``; other
 tags (``Event``, ``Site``, ``Date``, ``PlayerA``, ``PlayerB``, ``Seed``, ``Commitment``,
 ``PlayerSeeds``, ``Levels``...) are kept as they are.  Every error names the line and the
@@ -42,12 +44,38 @@ from .notation import parse_position
 from .position import Position, seat_letter
 from .variants import UnknownVariant, find_variant
 
-__all__ = ["GameRecord", "parse_record", "read_tags", "write_record", "turn_lines"]
+__all__ = [
+    "GameRecord",
+    "TERMINATIONS",
+    "parse_record",
+    "read_tags",
+    "write_record",
+    "turn_lines",
+]
 
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]\Z')
 _TOKEN = re.compile(r"\s+|\{[^}]*\}|\(\d\)|\d+\.|[AB]:|[^\s{}()]+|.", re.S)
-_TAG_ORDER = ("Event", "Site", "Date", "Variant", "PlayerA", "PlayerB", "Result", "Score", "Start")
+_TAG_ORDER = (
+    "Event",
+    "Site",
+    "Date",
+    "Variant",
+    "PlayerA",
+    "PlayerB",
+    "Result",
+    "Termination",
+    "Score",
+    "Start",
+)
 _RESULTS = ("A", "B", "draw", "*")
+
+#: How a game can end before the rules end it, as written in the ``Termination`` tag, with the
+#: comment the writer closes the record with (``{}`` is the losing seat's letter).
+TERMINATIONS = {
+    "resignation": "{} resigns",
+    "time forfeit": "{} loses on time",
+    "abandoned": "{} left the game",
+}
 
 
 @dataclass
@@ -60,10 +88,21 @@ class GameRecord:
     actions: list[Action] = field(default_factory=list)
 
     @classmethod
-    def from_game(cls, game: Game, **tags: str) -> GameRecord:
+    def from_game(
+        cls, game: Game, *, winner: int | None = None, termination: str | None = None, **tags: str
+    ) -> GameRecord:
+        """The record of ``game``.  ``winner`` and ``termination`` (a key of
+        :data:`TERMINATIONS`) record a game that a player ended before the rules did."""
         all_tags = {"Variant": game.variant.name, **tags}
         outcome = game.outcome()
         all_tags["Result"] = outcome.result if outcome else "*"
+        if termination is not None:
+            if termination not in TERMINATIONS or winner not in (0, 1) or outcome is not None:
+                raise ValueError(
+                    f"termination {termination!r} needs a winner (0 or 1) and an unfinished game"
+                )
+            all_tags["Result"] = seat_letter(winner)
+            all_tags["Termination"] = termination
         if outcome and game.variant.scoring == "points":
             all_tags["Score"] = f"{outcome.score[0]}-{outcome.score[1]}"
         if game.start != Position.initial(game.variant):
@@ -127,6 +166,10 @@ def write_record(record: GameRecord) -> str:
     lines.append("")
     for number, seat, tokens in turn_lines(record.start, record.actions):
         lines.append(f"{number}. {seat_letter(seat)}: " + " ".join(tokens))
+    ending = TERMINATIONS.get(tags.get("Termination", ""))
+    if ending and tags.get("Result") in ("A", "B"):
+        loser = "B" if tags["Result"] == "A" else "A"
+        lines.append("{" + ending.format(loser) + "}")
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -239,6 +282,31 @@ def parse_record(text: str) -> GameRecord:
         raise NotationError("turn number at the end of the record", marker[1], marker[2], "a turn")
     outcome = game.outcome()
     actual = outcome.result if outcome else "*"
+    termination = tags.get("Termination", "normal")
+    if termination in TERMINATIONS:
+        where = tag_line.get("Termination", len(lines))
+        if outcome is not None:
+            raise NotationError(
+                f"Termination {termination!r} but the rules ended the game ({actual})",
+                where,
+                1,
+                '[Termination "normal"] or no Termination tag',
+            )
+        if result not in ("A", "B"):
+            raise NotationError(
+                f"Termination {termination!r} with Result {result!r}",
+                tag_line.get("Result", where),
+                1,
+                "the winner: A or B",
+            )
+        actual = result
+    elif termination != "normal":
+        raise NotationError(
+            f"Termination {termination!r}",
+            tag_line["Termination"],
+            1,
+            "normal, " + ", ".join(TERMINATIONS),
+        )
     if result != actual:
         raise NotationError(
             f"the Result tag says {result!r} but the moves give {actual!r}",

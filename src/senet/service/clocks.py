@@ -1,0 +1,140 @@
+"""Time controls: what a player's time is, and how a decision spends it.  Pure: no I/O.
+
+The server is the only clock.  A timed game stores, with every action, each seat's remaining
+time and the *deadline* of the decision now due (an absolute time), so that a restart, a
+reconnection or another server process sees the same clock; the browser only draws it.
+
+Three kinds, chosen when the game is created and written as text:
+
+* ``untimed``: no clock (the default);
+* ``move:S``: S seconds for every decision, whatever was left from the last one;
+* ``clock:S+I``: S seconds for the whole game, I seconds added after each decision.
+
+Only decisions cost time: while a throw is due or a computer seat decides, no clock runs.
+A decision that the server plays for a player (a forced pass) costs that player nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["TimeControl", "ClockState", "UNTIMED", "PRESETS", "parse_time_control"]
+
+Kind = Literal["untimed", "move", "clock"]
+
+_FORM = re.compile(r"untimed|move:(\d{1,4})|clock:(\d{1,5})\+(\d{1,3})")
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    kind: Kind
+    seconds: int = 0  # per decision (move) or for the whole game (clock)
+    increment: int = 0  # added after each decision (clock)
+
+    @property
+    def timed(self) -> bool:
+        return self.kind != "untimed"
+
+    def text(self) -> str:
+        if self.kind == "move":
+            return f"move:{self.seconds}"
+        if self.kind == "clock":
+            return f"clock:{self.seconds}+{self.increment}"
+        return "untimed"
+
+    def start(self) -> ClockState:
+        """The clocks before the first decision: each seat's whole allowance, nothing running."""
+        allowance = self.seconds * 1000 if self.kind == "clock" else 0
+        return ClockState(self, (allowance, allowance), None, None)
+
+
+UNTIMED = TimeControl("untimed")
+
+#: The choices offered on the site (any well-formed control is accepted from API clients).
+PRESETS = (
+    UNTIMED,
+    TimeControl("move", 30),
+    TimeControl("move", 60),
+    TimeControl("move", 180),
+    TimeControl("clock", 180, 2),
+    TimeControl("clock", 300, 5),
+    TimeControl("clock", 600, 10),
+)
+
+
+def parse_time_control(text: str | None) -> TimeControl:
+    """``untimed``, ``move:30`` or ``clock:300+5``; ValueError naming the form otherwise."""
+    text = (text or "untimed").strip()
+    match = _FORM.fullmatch(text)
+    if not match:
+        raise ValueError(
+            f"time control {text!r}: expected untimed, move:SECONDS or clock:SECONDS+INCREMENT"
+        )
+    if match.group(1):
+        seconds = int(match.group(1))
+        if not 5 <= seconds <= 3600:
+            raise ValueError(f"time control {text!r}: move:SECONDS takes 5 to 3600 seconds")
+        return TimeControl("move", seconds)
+    if match.group(2):
+        seconds, increment = int(match.group(2)), int(match.group(3))
+        if not 30 <= seconds <= 36000 or increment > 600:
+            raise ValueError(
+                f"time control {text!r}: clock:SECONDS+INCREMENT takes 30 to 36000 s, +0 to 600 s"
+            )
+        return TimeControl("clock", seconds, increment)
+    return UNTIMED
+
+
+@dataclass(frozen=True)
+class ClockState:
+    """Each seat's remaining time (ms) when its clock is stopped, and the running decision.
+
+    ``running`` is the seat whose decision is due and timed, ``deadline`` (ms since the epoch)
+    when its time runs out; both None when no clock runs.
+    """
+
+    control: TimeControl
+    remaining: tuple[int, int]
+    running: int | None
+    deadline: int | None
+
+    def left(self, seat: int, now: int) -> int:
+        """The time ``seat`` has left at ``now`` (ms; never below 0)."""
+        if seat == self.running and self.deadline is not None:
+            return max(0, self.deadline - now)
+        if self.control.kind == "move":
+            return self.control.seconds * 1000
+        return self.remaining[seat]
+
+    def expired(self, now: int) -> bool:
+        return self.deadline is not None and now >= self.deadline
+
+    def after(
+        self, now: int, decided: int | None, next_decider: int | None, *, free: bool = False
+    ) -> ClockState:
+        """The clocks after actions stored at ``now``.
+
+        ``decided``: the seat whose decision was among them (None for throws alone);
+        ``next_decider``: the timed seat that must decide next (None when no clock runs — a
+        computer decides, a throw is due, the game is over); ``free``: the decision was played
+        for the player by the server (a forced pass) and costs no time.
+        """
+        if not self.control.timed:
+            return self
+        remaining = list(self.remaining)
+        if (
+            self.control.kind == "clock"
+            and decided is not None
+            and decided == self.running
+            and self.deadline is not None
+            and not free
+        ):
+            remaining[decided] = max(0, self.deadline - now) + self.control.increment * 1000
+        if next_decider is None:
+            return ClockState(self.control, (remaining[0], remaining[1]), None, None)
+        allowance = (
+            self.control.seconds * 1000 if self.control.kind == "move" else remaining[next_decider]
+        )
+        return ClockState(self.control, (remaining[0], remaining[1]), next_decider, now + allowance)
