@@ -160,11 +160,13 @@ def create_app(
             code="not_found",
         )
 
-    from . import api, live, pages
+    from . import api, learn, live, pages
 
     app.include_router(pages.router)
     app.include_router(api.router)
     app.include_router(live.router)
+    app.include_router(learn.pages)
+    app.include_router(learn.api)
     app.add_middleware(SecurityMiddleware, **security_limits())
     return app
 

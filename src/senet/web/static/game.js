@@ -1,6 +1,7 @@
 // The game page: one WebSocket to the server, which checks every action; this only shows and asks.
 import { drawBoard, drawThrow, pieceIcon, setDarkSeat, OFF } from "./board.js";
 import { ownSeed } from "./seed.js";
+import { explainTaps } from "./why.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -347,6 +348,10 @@ for (const button of document.querySelectorAll("button[data-copy]")) {
     try { await navigator.clipboard.writeText(input.value); button.textContent = t("g.copied"); } catch { /* selected: copy by hand */ }
   });
 }
+
+// A tap on one of your pieces that cannot move says why, in one line (the engine's reason).
+explainTaps($("board"), () => (state && state.decider !== null && state.you.includes(state.decider)
+  ? { fen: state.fen, seat: state.decider } : null), lang);
 
 fetch(`/api/i18n/${lang}`).then((r) => r.json()).then((catalog) => { T = catalog; render(); }).finally(connect);
 

@@ -1,0 +1,229 @@
+"""Why a piece cannot move: the rule that stops it, as a small structured value.
+
+:func:`why_not` answers "I tapped the piece on 12 with a throw of 3; why can it not move?" with
+a :class:`Reason` — a *kind* (one per rule family) and the squares and throws that the rule
+names — or ``None`` when the piece does have a legal move.  It follows the same decisions as
+the move generator (:func:`senet.engine.rules.step` and :func:`senet.engine.flow.legal_moves`),
+in the same order, so that a reason is given exactly when ``legal_moves`` has no move of that
+piece (a property test holds the two together).  The words are the web layer's business: the
+kinds are stable keys for its catalogs.
+
+Kinds, and what ``squares`` / ``throws`` hold:
+
+================= ==========================================================================
+``no_decision``   no move is due: a throw is due or the game is over
+``empty``         no piece on the square (``squares``: the square)
+``not_yours``     the piece belongs to the other player (``squares``: the square)
+``own_piece``     the target holds a piece of the mover (target)
+``safe``          the target holds an opponent on a square where none can be attacked (target)
+``protected``     the target's opponent is protected by its neighbours (target, first, last
+                  square of the row of protecting pieces, the target included)
+``blocked``       two pieces side by side stand in the way (the two squares)
+``must_stop``     the move would pass a square every piece must stop on first (that square)
+``exit_throw``    the piece can only leave the board, and only with ``throws`` (origin)
+``beyond_end``    the throw carries the piece past 30; pieces leave only with ``throws``
+                  from this square (origin); ``throws`` empty: never from here
+``ba``            the House of Ba would carry it on to a square it cannot take (Ba square,
+                  onward square), ``cause`` saying why (``off_board`` when past the track)
+``off_board``     moving back, the piece would leave the track at the start (origin)
+``priority``      another piece on the priority squares can move and must (those pieces)
+``drowning``      a piece of the mover drowns in the House of Water: only it may move (its
+                  square)
+``fate``          a throw of fate is pending: only the piece on that House moves (its square)
+``water_choice``  the House of Water choice is pending: risk or return (the House's square)
+================= ==========================================================================
+
+``back`` holds the reason against the backward move where the rules try one after the
+forward move fails (Adelaida's per-piece backward moves; Kendall's backward moves when no
+piece can go forward).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .position import PENDING_FATE, PENDING_WATER, Position
+from .rules import Tables, bit, step, tables_for
+from .variants import SQUARES
+
+__all__ = ["Reason", "KINDS", "why_not", "piece_can_move"]
+
+KINDS = (
+    "no_decision",
+    "empty",
+    "not_yours",
+    "own_piece",
+    "safe",
+    "protected",
+    "blocked",
+    "must_stop",
+    "exit_throw",
+    "beyond_end",
+    "ba",
+    "off_board",
+    "priority",
+    "drowning",
+    "fate",
+    "water_choice",
+)
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One rule that stops a piece.  See the module docstring for the kinds."""
+
+    kind: str
+    squares: tuple[int, ...] = ()
+    throws: tuple[int, ...] = ()
+    #: for ``ba``: why the onward square cannot be taken
+    cause: Reason | None = None
+    #: the reason against the backward move, where the rules try one
+    back: Reason | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "squares": list(self.squares),
+            "throws": list(self.throws),
+            "cause": self.cause.as_dict() if self.cause else None,
+            "back": self.back.as_dict() if self.back else None,
+        }
+
+
+def piece_can_move(position: Position, square: int) -> bool:
+    """Does ``legal_moves`` hold a move of the piece on ``square``?"""
+    return any(m.is_step and m.origin == square for m in position.legal_moves())
+
+
+def why_not(position: Position, square: int) -> Reason | None:
+    """Why the piece on ``square`` cannot move now, or None when it can.
+
+    Worked out from the rules alone; it agrees with :meth:`Position.legal_moves` (None exactly
+    when a move of this piece is legal), which the tests check on random games of every variant.
+    """
+    if not 1 <= square <= SQUARES:
+        raise ValueError(f"square {square} is not on the track (1-30)")
+    seat = position.decider
+    if seat is None:
+        return Reason("no_decision")
+    owner = position.owner(square)
+    if owner is None:
+        return Reason("empty", (square,))
+    if owner != seat:
+        return Reason("not_yours", (square,))
+    t = tables_for(position.variant)
+    me, opp = position.mask(seat), position.mask(1 - seat)
+    n = position.throw
+    if position.pending == PENDING_WATER:
+        return Reason("water_choice", (t.water_sq,))
+    if position.pending == PENDING_FATE:
+        if square != t.fate_sq:
+            return Reason("fate", (t.fate_sq,))
+        # adelaida §27: 1-4 carry the piece forward, 5 carries it back five squares.
+        return _step_reason(t, me, opp, square, n, n < 5)
+    if me & t.water_bit:
+        if square != t.water_sq:
+            return Reason("drowning", (t.water_sq,))
+        return _step_reason(t, me, opp, square, n, True)
+    forward = _step_reason(t, me, opp, square, n, True)
+    if forward is None:
+        # It can go forward unless Bell's priority squares hold a piece that can move.
+        movers = tuple(
+            sq
+            for sq in position.pieces(seat)
+            if bit(sq) & t.priority and step(t, me, opp, sq, n, True)
+        )
+        return Reason("priority", movers) if movers and not bit(square) & t.priority else None
+    if t.exit_only[square]:
+        return forward  # it only leaves the board: there is no way back
+    if t.backward == "piece" or (
+        t.backward == "player" and not _any_forward(t, me, opp, position.pieces(seat), n)
+    ):
+        # adelaida §16, kendall rule 4: the piece may go back instead.
+        back = _step_reason(t, me, opp, square, n, False)
+        if back is None:
+            return None
+        return Reason(forward.kind, forward.squares, forward.throws, forward.cause, back)
+    return forward
+
+
+def _any_forward(t: Tables, me: int, opp: int, squares: tuple[int, ...], n: int) -> bool:
+    return any(step(t, me, opp, sq, n, True) for sq in squares)
+
+
+def _step_reason(t: Tables, me: int, opp: int, origin: int, n: int, forward: bool) -> Reason | None:
+    """The first rule of :func:`senet.engine.rules.step` that refuses the move, or None."""
+    if forward:
+        if t.exit_only[origin]:
+            return None if n in t.bear_off[origin] else _exit(t, "exit_throw", origin)
+        d = origin + n
+        if d > SQUARES:
+            return None if n in t.bear_off[origin] else _exit(t, "beyond_end", origin)
+        if t.stop_mask and t.path[origin][d] & t.stop_mask:
+            stop = (t.path[origin][d] & t.stop_mask).bit_length()
+            return Reason("must_stop", (stop,))
+    else:
+        if t.exit_only[origin]:
+            return _exit(t, "exit_throw", origin)
+        d = origin - n
+        if d < 1:
+            return Reason("off_board", (origin,))
+    pair = _blocking_pair(t, me | opp, origin, d)
+    if pair:
+        return Reason("blocked", pair)
+    return _landing_reason(t, me, opp, d, n, forward)
+
+
+def _landing_reason(t: Tables, me: int, opp: int, d: int, n: int, forward: bool) -> Reason | None:
+    b = bit(d)
+    if me & b:
+        return Reason("own_piece", (d,))
+    if opp & b:
+        if t.drown_attack[d]:
+            return None
+        if t.safe & b:
+            return Reason("safe", (d,))
+        if t.protection:
+            near = opp & t.neigh[d]
+            # adelaida §12-14: a neighbour protects, except the middle piece of exactly three.
+            if near and (
+                t.variant.protection == "neighbour" or near != t.both[d] or opp & t.far[d]
+            ):
+                first, last = _row(t, opp, d)
+                return Reason("protected", (d, first, last))
+        return None
+    if d != t.ba_sq:
+        return None
+    # adelaida §25-26: from the House of Ba the piece goes on by the same count.
+    d2 = d + n if forward else d - n
+    if not 1 <= d2 <= SQUARES:
+        return Reason("ba", (d,), cause=Reason("off_board", (d,)))
+    onward = _blocking_pair(t, me | opp, d, d2)
+    cause = Reason("blocked", onward) if onward else _landing_reason(t, me, opp, d2, n, forward)
+    return Reason("ba", (d, d2), cause=cause) if cause else None
+
+
+def _blocking_pair(t: Tables, occupied: int, a: int, b: int) -> tuple[int, int] | None:
+    """adelaida §8, §12, §14: the first two pieces side by side strictly between a and b."""
+    if not t.singles:
+        return None
+    lo, hi = min(a, b), max(a, b)
+    for sq in range(lo + 1, hi - 1):
+        if occupied & bit(sq) and occupied & bit(sq + 1):
+            return (sq, sq + 1)
+    return None
+
+
+def _row(t: Tables, opp: int, d: int) -> tuple[int, int]:
+    """The first and last square of the row of protecting pieces that holds ``d``."""
+    first = last = d
+    while first > 1 and opp & t.shielded & bit(first - 1):
+        first -= 1
+    while last < SQUARES and opp & t.shielded & bit(last + 1):
+        last += 1
+    return first, last
+
+
+def _exit(t: Tables, kind: str, origin: int) -> Reason:
+    return Reason(kind, (origin,), tuple(sorted(t.bear_off[origin])))
