@@ -284,18 +284,18 @@ def parse_record(text: str) -> GameRecord:
     actual = outcome.result if outcome else "*"
     termination = tags.get("Termination", "normal")
     if termination in TERMINATIONS:
-        where = tag_line.get("Termination", len(lines))
+        termination_line = tag_line.get("Termination", len(lines))
         if outcome is not None:
             raise NotationError(
                 f"Termination {termination!r} but the rules ended the game ({actual})",
-                where,
+                termination_line,
                 1,
                 '[Termination "normal"] or no Termination tag',
             )
         if result not in ("A", "B"):
             raise NotationError(
                 f"Termination {termination!r} with Result {result!r}",
-                tag_line.get("Result", where),
+                tag_line.get("Result", termination_line),
                 1,
                 "the winner: A or B",
             )
