@@ -47,6 +47,7 @@ from .broadcast import MemoryBroadcast
 from .fairness import FairDice, commitment_of, new_secret
 from .presence import Presence
 from .storage import ConflictError, Storage, StoredAction, StoredGame
+from .unstoppable import Unstoppable
 
 __all__ = ["GameService", "GameError", "LiveGame", "Created", "MODES", "hash_token", "new_token"]
 
@@ -184,6 +185,9 @@ class GameService:
         self.people = Presence(broadcast)  # who is connected, over every process
         broadcast.observers.append(self._observe)
         self._closing = False
+        # An action, once started, is decided, stored and published even if whoever asked for
+        # it goes away meanwhile (a closed WebSocket cancels its reader): see unstoppable.py.
+        self.actions = Unstoppable("an action")
 
     async def start(self) -> None:
         """Resume the computer's turn in every unfinished computer game (after a restart)."""
@@ -199,6 +203,7 @@ class GameService:
 
     async def close(self) -> None:
         self._closing = True
+        await self.actions.drain()
         await self.people.close()
         for task in list(self._computer_tasks.values()):
             task.cancel()
@@ -402,6 +407,9 @@ class GameService:
     async def claim(self, game_id: str, invite: str) -> tuple[str, int] | None:
         """Take the free seat with an invitation: ``(seat secret, seat)``, or None if it is taken
         already or the invitation is wrong (the visitor then watches)."""
+        return await self.actions.run(self._claim(game_id, invite))
+
+    async def _claim(self, game_id: str, invite: str) -> tuple[str, int] | None:
         live = await self.load(game_id)
         seat = live.free_seat()
         if seat is None or not invite:
@@ -462,7 +470,7 @@ class GameService:
             raise GameError(
                 "forbidden", "you hold no seat in this game (a missing or wrong seat secret)", 403
             )
-        return await self._decide(live, seats, ply, move)
+        return await self.actions.run(self._decide(live, seats, ply, move))
 
     async def _decide(
         self, live: LiveGame, seats: tuple[int, ...], ply: int, text: str
@@ -673,6 +681,9 @@ class GameService:
         Colours swap: whoever held A now holds B.  The first request creates the game; the other
         player's request takes their seat in it; further requests return the same game.
         """
+        return await self.actions.run(self._rematch(game_id, token))
+
+    async def _rematch(self, game_id: str, token: str | None) -> tuple[str, str | None]:
         live = await self.refresh(game_id)
         seats = live.seats_of(token)
         if not seats:

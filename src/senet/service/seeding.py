@@ -69,6 +69,12 @@ async def give_seed(
     (a spectator, a wrong secret, another's seat), ``already_seeded``, ``not_seeding`` (the
     first throw is made), ``unknown_game``; nothing is stored or changed when it raises.
     """
+    return await service.actions.run(_give_seed(service, game_id, token, seed, seat))
+
+
+async def _give_seed(
+    service: GameService, game_id: str, token: str | None, seed: Any, seat: Any
+) -> LiveGame:
     checked_seed(seed)
     if seat is not None and (
         not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1)

@@ -14,12 +14,14 @@ for the queries; a change to it needs a new migration.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import os
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import (
     Boolean,
@@ -40,6 +42,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from .unstoppable import Unstoppable
 
 __all__ = [
     "DEFAULT_DATABASE_URL",
@@ -227,13 +231,53 @@ def _engine_options(url: str) -> dict[str, Any]:
     return {}
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _to_the_end(
+    write: bool,
+) -> Callable[
+    [Callable[Concatenate[Storage, P], Awaitable[R]]],
+    Callable[Concatenate[Storage, P], Awaitable[R]],
+]:
+    """Run a method of :class:`Storage` to its end in a task of its own (see
+    :mod:`senet.service.unstoppable`): a cancelled caller never abandons a connection half-way
+    through a transaction.  ``write``: on SQLite, one such method at a time (one writer)."""
+
+    def decorate(
+        method: Callable[Concatenate[Storage, P], Awaitable[R]],
+    ) -> Callable[Concatenate[Storage, P], Awaitable[R]]:
+        @functools.wraps(method)
+        async def wrapper(self: Storage, *args: P.args, **kwargs: P.kwargs) -> R:
+            async def work() -> R:
+                if write and self._writer is not None:
+                    async with self._writer:
+                        return await method(self, *args, **kwargs)
+                return await method(self, *args, **kwargs)
+
+            return await self._work.run(work())
+
+        return wrapper
+
+    return decorate
+
+
 class Storage:
-    """Async access to the tables above.  Create with a URL, ``await init()`` before use."""
+    """Async access to the tables above.  Create with a URL, ``await init()`` before use.
+
+    Every method runs to its end even if its caller is cancelled, and on SQLite the writes
+    take turns (one writer, as SQLite allows anyway): a write transaction never waits on
+    another's lock, and none outlives the call that began it."""
 
     def __init__(self, url: str | None = None) -> None:
         self.url = database_url(url)
         self.engine: AsyncEngine | None = None
         self._pg: Any = None  # PostgreSQL: an asyncpg pool for the statement of every move
+        self._work = Unstoppable("a database call")
+        self._writer: asyncio.Lock | None = (
+            asyncio.Lock() if self.url.startswith("sqlite") else None
+        )
 
     async def init(self, migrate: bool = True) -> None:
         if self.url.startswith("sqlite") and ":///" in self.url:
@@ -267,6 +311,7 @@ class Storage:
             )
 
     async def close(self) -> None:
+        await self._work.drain()
         if self.engine is not None:
             await self.engine.dispose()
             self.engine = None
@@ -281,6 +326,7 @@ class Storage:
         return self.engine
 
     # ------------------------------------------------------------------ writing
+    @_to_the_end(write=True)
     async def create_game(self, game: dict[str, Any], seat_rows: Sequence[dict[str, Any]]) -> None:
         now = _now()
         async with self._engine.begin() as conn:
@@ -288,6 +334,7 @@ class Storage:
             for row in seat_rows:
                 await conn.execute(insert(seats).values(game_id=game["id"], **row))
 
+    @_to_the_end(write=True)
     async def append(
         self,
         game_id: str,
@@ -385,6 +432,7 @@ class Storage:
         if status != f"INSERT 0 {len(new_actions)}":
             raise ConflictError(f"game {game_id} is no longer at ply {expected_ply}")
 
+    @_to_the_end(write=True)
     async def claim_seat(self, game_id: str, seat: int, invite_token: str, token_hash: str) -> bool:
         """Give the free seat to whoever holds the invitation, once.  True if this call took it."""
         async with self._engine.begin() as conn:
@@ -400,6 +448,7 @@ class Storage:
             )
             return res.rowcount == 1
 
+    @_to_the_end(write=True)
     async def set_seed(self, game_id: str, seat: int, seed: str) -> bool:
         """Store a seat's own seed, once, and only before the first throw (the game still at
         ply 0, in the same statement).  True if this call stored it; False if the seat had one,
@@ -420,6 +469,7 @@ class Storage:
             )
             return res.rowcount == 1
 
+    @_to_the_end(write=True)
     async def set_rematch(self, game_id: str, rematch_id: str) -> bool:
         """Link a rematch to a game, once.  True if this call set it."""
         async with self._engine.begin() as conn:
@@ -431,6 +481,7 @@ class Storage:
             return res.rowcount == 1
 
     # ------------------------------------------------------------------ reading
+    @_to_the_end(write=False)
     async def get_game(self, game_id: str, since_ply: int = 0) -> StoredGame | None:
         """The game with its seats and its actions from ``since_ply`` on (None if unknown)."""
         async with self._engine.connect() as conn:
@@ -477,6 +528,7 @@ class Storage:
                 game.player_seeds = (await conn.execute(seeds_now)).scalar_one()
             return game
 
+    @_to_the_end(write=False)
     async def head(self, game_id: str) -> tuple[int, str | None] | None:
         """``(ply, rematch_id)`` of a game as stored now (one query), None if unknown."""
         if self._pg is not None:  # asked on every connection: straight through the driver
@@ -492,6 +544,7 @@ class Storage:
             ).first()
             return (row[0], row[1]) if row is not None else None
 
+    @_to_the_end(write=False)
     async def unfinished_computer_games(self) -> list[str]:
         """Ids of computer games not yet over (to resume the computer after a restart)."""
         async with self._engine.connect() as conn:
