@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Column,
     DateTime,
@@ -34,6 +35,7 @@ from sqlalchemy import (
     Table,
     UniqueConstraint,
     event,
+    false,
     insert,
     select,
     text,
@@ -80,6 +82,17 @@ games = Table(
     Column("rematch_id", String(32)),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    # time control and the server's clock (see senet.service.clocks); ms
+    Column("time_control", String(24), nullable=False, server_default="untimed"),
+    Column("clock_a", Integer),
+    Column("clock_b", Integer),
+    Column("clock_seat", Integer),
+    Column("deadline", BigInteger),  # ms since the epoch, of the decision now timed
+    Column("termination", String(16)),  # resignation | time forfeit | abandoned
+    Column("listed", Boolean, nullable=False, server_default=false()),  # an open game in the lobby
+    Column("pairing", String(64)),  # a quick-pairing seeker's request, while it waits
+    Column("colour_choice", String(8), nullable=False, server_default="random"),
+    Column("public", Boolean, nullable=False, server_default=false()),  # listed for spectators
 )
 
 seats = Table(
@@ -181,6 +194,16 @@ class StoredGame:
     rematch_id: str | None
     created_at: datetime
     updated_at: datetime
+    time_control: str = "untimed"
+    clock_a: int | None = None
+    clock_b: int | None = None
+    clock_seat: int | None = None
+    deadline: int | None = None
+    termination: str | None = None
+    listed: bool = False
+    pairing: str | None = None
+    colour_choice: str = "random"
+    public: bool = False
     seats: list[StoredSeat] = field(default_factory=list)
     actions: list[StoredAction] = field(default_factory=list)
 
