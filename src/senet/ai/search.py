@@ -121,8 +121,8 @@ class Searcher:
     def _chance(self, pos: Position, depth: int, alpha: float, beta: float) -> float:
         total = 0.0
         rest = 1.0
-        for n, p in pos.chance_outcomes():
-            p = float(p)
+        for n, exact in pos.chance_outcomes():
+            p = float(exact)
             rest -= p
             lo = max(0.0, (alpha - total - rest) / p)  # unseen throws at 1
             hi = min(1.0, (beta - total) / p)  # unseen throws at 0

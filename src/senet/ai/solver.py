@@ -222,9 +222,9 @@ def _enumerate_raw(
             add_kind(_MAX if decider == 0 else _MIN)
             children = []
             for move in legal_moves(t, s):
-                child = list(s)
-                play(t, child, move)
-                children.append((tuple(child), 1.0))
+                after = list(s)
+                play(t, after, move)
+                children.append((tuple(after), 1.0))
         for child, p in children:
             j = get(child)
             if j is None:

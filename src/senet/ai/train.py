@@ -60,13 +60,13 @@ class _Model:
     def gradient(self, x: np.ndarray, value: float) -> list[np.ndarray]:
         """d value / d parameters at input ``x``."""
         g = value * (1.0 - value)
-        if self.h is None:
+        if self.h is None or self.v is None:
             return [g * x]
         t = np.tanh(self.h @ x)
         return [g * x, g * np.outer(self.v * (1.0 - t * t), x), g * t]
 
     def params(self) -> list[np.ndarray]:
-        return [self.w] if self.h is None else [self.w, self.h, self.v]
+        return [self.w] if self.h is None or self.v is None else [self.w, self.h, self.v]
 
 
 def train(
@@ -142,7 +142,7 @@ def train(
                 break  # a pathological game: stop learning from it
         if log_every and (g + 1) % log_every == 0:
             print(f"{variant.name}: {g + 1} games, {time.time() - start:.0f}s", flush=True)
-    hidden_layer = None if h is None else (h, np.zeros(len(v)), v)  # type: ignore[arg-type]
+    hidden_layer = None if h is None or v is None else (h, np.zeros(len(v)), v)
     return Evaluator(variant, w, hidden_layer)
 
 

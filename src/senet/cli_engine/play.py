@@ -233,11 +233,11 @@ def play_command(
             game.push(legal[0])
             click.echo(f"{seat_letter(decider)} cannot move with {position.throw}: pass")
             continue
-        move = _read_move(session, position, legal)
-        if move is None:
+        answer = _read_move(session, position, legal)
+        if answer is None:
             return
-        if isinstance(move, str):  # undone: the position changed
+        if isinstance(answer, str):  # undone: the position changed
             continue
         session.decisions.append(len(game))
-        game.push(move)
-        click.echo(f"{seat_letter(decider)} plays {position.move_text(move)}")
+        game.push(answer)
+        click.echo(f"{seat_letter(decider)} plays {position.move_text(answer)}")

@@ -95,10 +95,8 @@ def summarize(
 ) -> dict:
     """Everything the command prints, as a JSON-able dict."""
     n = len(results)
-    finished = [r for r in results if r.outcome is not None]
-    a_wins = sum(1 for r in finished if r.outcome.winner == 0)  # type: ignore[union-attr]
-    b_wins = sum(1 for r in finished if r.outcome.winner == 1)  # type: ignore[union-attr]
-    draws = sum(1 for r in finished if r.outcome.winner is None)  # type: ignore[union-attr]
+    winners = [r.outcome.winner for r in results if r.outcome is not None]
+    a_wins, b_wins, draws = winners.count(0), winners.count(1), winners.count(None)
     lo, hi = wilson_interval(a_wins, n)
 
     def spread(values: list[int]) -> dict:
@@ -115,7 +113,7 @@ def summarize(
         "players": {"A": names[0], "B": names[1]},
         "wins": {"A": a_wins, "B": b_wins},
         "draws": draws,
-        "unfinished": n - len(finished),
+        "unfinished": n - len(winners),
         "a_win_rate": a_wins / n if n else 0.0,
         "a_win_rate_ci95": [lo, hi],
         "throws": spread([r.throws for r in results]),

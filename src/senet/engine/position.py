@@ -144,9 +144,10 @@ class Position:
                 mask |= bit(sq)
             masks.append(mask)
         if off is None:
-            off = tuple(
-                variant.pieces - masks[s].bit_count() - captured[s] - drowned[s] for s in SEATS
-            )  # type: ignore[assignment]
+            off = (
+                variant.pieces - masks[0].bit_count() - captured[0] - drowned[0],
+                variant.pieces - masks[1].bit_count() - captured[1] - drowned[1],
+            )
         state = (masks[0], masks[1], turn, throw, *extra, *skip, *off, *captured, *drowned, pending)
         position = cls(variant, state)
         position.validate()

@@ -433,7 +433,7 @@ class GameService:
         if seat is None or not invite:
             return False
         free = next(s for s in live.stored.seats if s.seat == seat)
-        return bool(free.invite_token) and hmac.compare_digest(free.invite_token, invite)
+        return free.invite_token is not None and hmac.compare_digest(free.invite_token, invite)
 
     def invite_for(self, live: LiveGame, seats: tuple[int, ...]) -> str | None:
         """The invitation secret, shown only to a seat holder while the other seat is free."""
@@ -542,7 +542,7 @@ class GameService:
                 game.push_throw(value)
                 n += 1
             outcome = game.outcome()
-            finish = None
+            finish: dict[str, Any] | None = None
             if outcome is not None:
                 finish = {
                     "result": outcome.result,

@@ -12,7 +12,7 @@ import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -171,7 +171,16 @@ def create_app(
     return app
 
 
-def security_limits() -> dict[str, float]:
+class RateLimits(TypedDict):
+    """The rate-limit arguments of :class:`SecurityMiddleware`."""
+
+    http_rate: float
+    http_burst: float
+    ws_rate: float
+    ws_burst: float
+
+
+def security_limits() -> RateLimits:
     """Rate limits per client address, from ``SENET_RATE_LIMITS`` = ``http_rate,http_burst,ws_rate,ws_burst``
     (requests or WebSocket connections per second, and the burst allowed), or ``off`` for load tests
     where every bot shares the loopback address."""

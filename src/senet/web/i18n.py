@@ -50,7 +50,7 @@ def translator(lang: str) -> Callable[..., str]:
 def pick_lang(query: str | None, cookie: str | None, accept: str | None) -> str:
     for candidate in (query, cookie):
         if candidate in LANGS:
-            return candidate  # type: ignore[return-value]
+            return candidate
     for part in (accept or "").split(","):
         code = part.split(";")[0].strip().lower()[:2]
         if code in LANGS:
