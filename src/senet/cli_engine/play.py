@@ -56,13 +56,14 @@ class _Session:
         )
 
     def record_text(self) -> str:
-        tags = {
-            "Event": "senet play",
-            "PlayerA": self.player_label(0),
-            "PlayerB": self.player_label(1),
-            "Seed": str(self.seed),
-        }
-        return write_record(GameRecord.from_game(self.game, **tags))
+        record = GameRecord.from_game(
+            self.game,
+            Event="senet play",
+            PlayerA=self.player_label(0),
+            PlayerB=self.player_label(1),
+            Seed=str(self.seed),
+        )
+        return write_record(record)
 
     def undo(self) -> str:
         if not self.decisions:

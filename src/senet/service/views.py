@@ -215,7 +215,7 @@ def game_record(live: LiveGame, site: str = "") -> str:
     try:
         from senet.engine.record import GameRecord
 
-        return GameRecord.from_game(game, **tags).text()
+        return GameRecord.from_game(game, winner=None, termination=None, **tags).text()
     except ImportError:  # pragma: no cover - the record module is part of the engine now
         lines = [f'[{k} "{v}"]' for k, v in tags.items()]
         lines.append(f'[Result "{outcome.result if outcome else "*"}"]')
