@@ -307,7 +307,11 @@ class Storage:
             path = self.url.split(":///", 1)[1]
             if path and path != ":memory:":
                 Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        self.engine = create_async_engine(self.url, **_engine_options(self.url))
+        # hide_parameters: an error's message never carries the values of its statement (a
+        # game's row holds its fairness secret, a seat's the hash of its secret).
+        self.engine = create_async_engine(
+            self.url, hide_parameters=True, **_engine_options(self.url)
+        )
         if self.url.startswith("sqlite"):
 
             @event.listens_for(self.engine.sync_engine, "connect")

@@ -27,7 +27,7 @@ from senet.service.games import GameError, GameService
 from senet.service.storage import Storage
 
 from .i18n import LANG_COOKIE, pick_lang, translator
-from .security import SecurityMiddleware
+from .security import SecurityMiddleware, redact_server_logs
 
 __all__ = ["create_app", "commit_id", "seat_cookie", "lang_of", "render"]
 
@@ -94,6 +94,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        redact_server_logs()  # after the server has configured its logging
         storage = Storage(database_url)
         await storage.init()
         broadcast = broadcast_from_url(broadcast_url)

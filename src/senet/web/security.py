@@ -13,10 +13,15 @@ framework's request objects.  The policies:
   limits use :class:`TokenBucket` directly in the WebSocket handler.
 * **Origin**: a WebSocket handshake whose ``Origin`` is not this site's is refused (a page on
   another site cannot drive a player's seat with the player's cookie).
+* **Logs**: :class:`RedactSecrets` on uvicorn's loggers replaces the secrets that URLs may
+  carry (a seat's private link, an invitation, a WebSocket's ``?token=``) before any line is
+  written.
 """
 
 from __future__ import annotations
 
+import logging
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -29,6 +34,8 @@ __all__ = [
     "TokenBucket",
     "AddressLimiter",
     "origin_allowed",
+    "RedactSecrets",
+    "redact_server_logs",
     "MAX_BODY_BYTES",
     "MAX_WS_MESSAGE_BYTES",
 ]
@@ -119,6 +126,44 @@ def origin_allowed(origin: str | None, host: str | None, extra: tuple[str, ...] 
     if parts.scheme not in ("http", "https") or not parts.netloc:
         return False
     return host is not None and parts.netloc.lower() == host.lower()
+
+
+#: a seat's private link, an invitation link, a ``token`` query parameter: the secret part
+_SECRET_IN_URL = re.compile(r"(/seat/|/join/|[?&]token=)[^/?&#\s\"']+")
+REDACTED = "[redacted]"
+
+
+def redact(text: str) -> str:
+    """``text`` with every secret a URL of this site may carry replaced by ``[redacted]``."""
+    return _SECRET_IN_URL.sub(lambda m: m.group(1) + REDACTED, text)
+
+
+class RedactSecrets(logging.Filter):
+    """Rewrites a log record's message and arguments so that no URL secret reaches a log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {
+                k: redact(v) if isinstance(v, str) else v for k, v in record.args.items()
+            }
+        return True
+
+
+#: the loggers that write request lines: uvicorn's access log, and its error log, where it
+#: writes every WebSocket handshake (``"WebSocket /ws/games/...?token=..." [accepted]``)
+SERVER_LOGGERS = ("uvicorn.access", "uvicorn.error", "uvicorn")
+
+
+def redact_server_logs() -> None:
+    """Put :class:`RedactSecrets` on the server's loggers (once; idempotent)."""
+    for name in SERVER_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactSecrets) for f in logger.filters):
+            logger.addFilter(RedactSecrets())
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
