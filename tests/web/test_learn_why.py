@@ -18,28 +18,28 @@ CASES = [
         "standard .A..A...../.........B/.......... A 3",
         2,
         "5 is taken by your own piece.",
-        "Поле 5 занято вашей же фишкой.",
+        "Клетка 5 занята вашей же фишкой.",
     ),
     (
         "protected",
         "standard .........A/...BB...../.......... A 4",
         10,
         "A pair protects 14: the pieces on 14 and 15 guard each other.",
-        "Пара защищает поле 14: фишки на 14 и 15 прикрывают друг друга.",
+        "Пара защищает клетку 14: фишки на 14 и 15 прикрывают друг друга.",
     ),
     (
         "protected",
         "adelaida A...BBBB../........../.......... A 4",
         1,
         "A row of 4 (5–8) protects 5. Back: It would leave the track before square 1.",
-        "Ряд из 4 фишек (5–8) защищает поле 5. Назад: Фишка ушла бы за начало доски.",
+        "Ряд из 4 фишек (5–8) защищает клетку 5. Назад: Фишка ушла бы за начало доски.",
     ),
     (
         "safe",
         "bell ........../........../...A.B.... A 2",
         24,
         "No piece can be attacked on the House of Beauty (26).",
-        "На поле «Дом красоты» (26) фишку бить нельзя.",
+        "На клетке «Дом красоты» (26) фишку бить нельзя.",
     ),
     (
         "blocked",
@@ -55,14 +55,14 @@ CASES = [
         "kendall ....A...../.........B/...A...... A 3",
         24,
         "Every piece must stop on the House of Beauty (26) first.",
-        "Каждая фишка сначала должна остановиться на поле «Дом красоты» (26).",
+        "Каждая фишка сначала должна остановиться на клетке «Дом красоты» (26).",
     ),
     (
         "exit_throw",
         "adelaida B........./........../.......A.. A 2",
         28,
         "Only a 3 leaves the House of Three Truths (28).",
-        "Покинуть поле «Дом Трёх Истин» (28) можно только броском 3.",
+        "Покинуть клетку «Дом Трёх Истин» (28) можно только броском 3.",
     ),
     (
         "beyond_end",
@@ -70,7 +70,7 @@ CASES = [
         29,
         "A 2 carries it past the end of the board: from the House of Three Truths (29) only a 3"
         " bears it off.",
-        "Бросок 2 уводит за конец доски: с поля «Дом трёх истин» (29) фишка выходит только"
+        "Бросок 2 уводит за конец доски: с клетки «Дом трёх истин» (29) фишка выходит только"
         " броском 3.",
     ),
     (
@@ -79,7 +79,7 @@ CASES = [
         19,
         "The House of Ba (21) would need 23, taken by your own piece. Back: 17 is taken by your"
         " own piece.",
-        "Поле «Дом Ба» (21) перенесло бы фишку на 23, а там ваша же фишка. Назад: Поле 17 занято"
+        "Клетка «Дом Ба» (21) перенесла бы фишку на 23, а там ваша же фишка. Назад: Клетка 17 занята"
         " вашей же фишкой.",
     ),
     (
@@ -87,7 +87,7 @@ CASES = [
         "bell B........A/........../......A... A 4",
         10,
         "A piece on 26–30 can move (27), and those pieces move first.",
-        "Может ходить фишка на полях 26–30 (27), а они ходят первыми.",
+        "Может ходить фишка на клетках 26–30 (27), а они ходят первыми.",
     ),
     (
         "drowning",
@@ -95,21 +95,21 @@ CASES = [
         10,
         "Your piece is drowning in the House of Water (27): no other piece may move until it is"
         " saved.",
-        "Ваша фишка тонет на поле «Дом воды» (27): пока её не спасти, другие не ходят.",
+        "Ваша фишка тонет на клетке «Дом воды» (27): пока её не спасти, другие не ходят.",
     ),
     (
         "fate",
         "adelaida .........A/........../.....A.B.. A 3 pending=fate",
         10,
         "The throw of fate moves only the piece on the House of Rejuvenation (26).",
-        "Бросок судьбы двигает только фишку на поле «Дом Омоложения» (26).",
+        "Бросок судьбы двигает только фишку на клетке «Дом Омоложения» (26).",
     ),
     (
         "water_choice",
         "kendall B........A/........../......A... A - pending=water",
         10,
         "First decide for the piece in the House of Water (27): risk or return.",
-        "Сначала решите судьбу фишки на поле «Дом воды» (27): рискнуть или вернуться.",
+        "Сначала решите судьбу фишки на клетке «Дом воды» (27): рискнуть или вернуться.",
     ),
 ]
 
@@ -173,8 +173,8 @@ def test_tapping_a_piece_that_cannot_move_says_why(browser, site, artifacts, lan
     assert page.get_attribute("#why", "data-kind") == expected["kind"]
     page.screenshot(path=str(artifacts / f"why-tap-{lang}.png"), full_page=True)
     # a movable piece hides the line again
-    movable = page.query_selector("#board .piece.movable")
-    if movable:
-        movable.click()
+    movable = page.locator("#board .piece.movable")
+    if movable.count():
+        movable.first.click()
         page.wait_for_selector("#why", state="hidden")
     assert not page.js_errors  # type: ignore[attr-defined]

@@ -168,6 +168,7 @@ def create_app(
     app.include_router(live.router)
     app.include_router(learn.pages)
     app.include_router(learn.api)
+    app.state.templates.env.globals["rule_diagrams"] = learn.rule_diagrams
     app.add_middleware(SecurityMiddleware, **security_limits())
     return app
 

@@ -17,9 +17,10 @@ from senet.engine.explain import why_not
 from senet.service.games import GameError
 
 from .app import lang_of
+from .diagrams import rule_diagrams
 from .explain_text import reason_text
 
-__all__ = ["api", "pages", "read_position"]
+__all__ = ["api", "pages", "read_position", "rule_diagrams"]
 
 api = APIRouter(prefix="/api/learn", tags=["learn"])
 pages = APIRouter(include_in_schema=False)
