@@ -67,8 +67,9 @@ def _rule_text(example: Example, lang: str) -> tuple[str, str]:
         house = v.houses[sq]
         kind = house.kind
         title = t("diagram.house.title", name=house.name(lang), n=sq)
-        params = {"place": place(v, sq, lang), "rebirth": v.rebirth_square, "n": n}
-        text = t(f"diagram.house.{kind.value}", **params)
+        text = t(
+            f"diagram.house.{kind.value}", place=place(v, sq, lang), rebirth=v.rebirth_square, n=n
+        )
         if kind is HouseKind.PLAIN or kind is HouseKind.WATER_CHOICE:
             facts = []
             if sq in v.safe:
