@@ -497,6 +497,107 @@ class Storage:
             return res.rowcount == 1
 
     @_to_the_end(write=True)
+    async def take_listed_seat(self, game_id: str, seat: int, token_hash: str) -> bool:
+        """Give the free seat of an open game to one taker, once, and withdraw its listing in
+        the same transaction.  True if this call took it (of racing takers exactly one does,
+        on every process: the seat's row is updated only while still unclaimed)."""
+        async with self._engine.begin() as conn:
+            listed = select(games.c.id).where(games.c.id == game_id, games.c.listed.is_(True))
+            res = await conn.execute(
+                update(seats)
+                .where(
+                    seats.c.game_id == game_id,
+                    seats.c.seat == seat,
+                    seats.c.claimed.is_(False),
+                    listed.exists(),
+                )
+                .values(claimed=True, token_hash=token_hash, invite_token=None)
+            )
+            if res.rowcount != 1:
+                return False
+            await conn.execute(
+                update(games)
+                .where(games.c.id == game_id)
+                .values(listed=False, pairing=None, updated_at=_now())
+            )
+            return True
+
+    @_to_the_end(write=True)
+    async def set_listed(self, game_id: str, listed: bool) -> bool:
+        """List an open game in the lobby or withdraw it (only while its free seat waits).
+        True if the listing changed."""
+        free = (
+            select(seats.c.game_id)
+            .where(seats.c.game_id == game_id, seats.c.claimed.is_(False))
+            .exists()
+        )
+        values: dict[str, Any] = {"listed": listed, "updated_at": _now()}
+        if not listed:
+            values["pairing"] = None
+        async with self._engine.begin() as conn:
+            res = await conn.execute(
+                update(games)
+                .where(games.c.id == game_id, games.c.listed.is_(not listed), free)
+                .values(**values)
+            )
+            return res.rowcount == 1
+
+    @_to_the_end(write=True)
+    async def pair(
+        self,
+        key: str,
+        token_hash: str,
+        avoid: Sequence[str],
+        game: dict[str, Any],
+        seat_rows: Sequence[dict[str, Any]],
+    ) -> tuple[str, int] | None:
+        """Quick pairing for the request ``key``: take the free seat of the oldest game whose
+        seeker asked the same (and is not in ``avoid``: the asker's own games) and return
+        ``(game id, seat)``; with nobody waiting, store ``game`` (listed, with ``pairing =
+        key``) and return None.  One transaction, and on PostgreSQL one at a time per key (an
+        advisory lock): two askers are paired, never both left waiting, no seeker taken twice."""
+        now = _now()
+        async with self._engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                await conn.execute(
+                    text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": "pair:" + key}
+                )
+            waiting = (
+                select(seats.c.game_id, seats.c.seat)
+                .join(games, games.c.id == seats.c.game_id)
+                .where(
+                    games.c.pairing == key,
+                    games.c.listed.is_(True),
+                    seats.c.claimed.is_(False),
+                    games.c.id.not_in(list(avoid)),
+                )
+                .order_by(games.c.created_at)
+                .limit(1)
+            )
+            row = (await conn.execute(waiting)).first()
+            if row is not None:
+                game_id, seat = row[0], row[1]
+                await conn.execute(
+                    update(seats)
+                    .where(seats.c.game_id == game_id, seats.c.seat == seat)
+                    .values(claimed=True, token_hash=token_hash, invite_token=None)
+                )
+                await conn.execute(
+                    update(games)
+                    .where(games.c.id == game_id)
+                    .values(listed=False, pairing=None, updated_at=now)
+                )
+                return game_id, seat
+            await conn.execute(
+                insert(games).values(
+                    ply=0, created_at=now, updated_at=now, listed=True, pairing=key, **game
+                )
+            )
+            for seat_row in seat_rows:
+                await conn.execute(insert(seats).values(game_id=game["id"], **seat_row))
+            return None
+
+    @_to_the_end(write=True)
     async def set_rematch(self, game_id: str, rematch_id: str) -> bool:
         """Link a rematch to a game, once.  True if this call set it."""
         async with self._engine.begin() as conn:
@@ -570,6 +671,55 @@ class Storage:
                 )
             ).first()
             return (row[0], row[1]) if row is not None else None
+
+    @_to_the_end(write=False)
+    async def listed_games(self, variant: str | None = None, limit: int = 50) -> list[StoredGame]:
+        """Open games waiting for a taker, oldest first (seats included, no actions)."""
+        query = select(games).where(games.c.listed.is_(True))
+        if variant is not None:
+            query = query.where(games.c.variant == variant)
+        return await self._games_with_seats(query.order_by(games.c.created_at).limit(limit))
+
+    @_to_the_end(write=False)
+    async def public_games(self, limit: int = 50) -> list[StoredGame]:
+        """Games in progress that anyone may find and watch, most recently active first."""
+        query = (
+            select(games)
+            .where(games.c.public.is_(True), games.c.result.is_(None), games.c.ply > 0)
+            .order_by(games.c.updated_at.desc())
+            .limit(limit)
+        )
+        return await self._games_with_seats(query)
+
+    @_to_the_end(write=False)
+    async def games_by_id(self, ids: Sequence[str]) -> list[StoredGame]:
+        """The games of ``ids`` that exist (seats included, no actions), newest first."""
+        if not ids:
+            return []
+        query = select(games).where(games.c.id.in_(list(ids))).order_by(games.c.created_at.desc())
+        return await self._games_with_seats(query)
+
+    async def _games_with_seats(self, query: Any) -> list[StoredGame]:
+        async with self._engine.connect() as conn:
+            found = [StoredGame(**dict(r)) for r in (await conn.execute(query)).mappings()]
+            if not found:
+                return []
+            by_id = {g.id: g for g in found}
+            rows = await conn.execute(
+                select(seats).where(seats.c.game_id.in_(list(by_id))).order_by(seats.c.seat)
+            )
+            for r in rows.mappings():
+                by_id[r["game_id"]].seats.append(
+                    StoredSeat(
+                        r["seat"],
+                        r["kind"],
+                        r["token_hash"],
+                        r["invite_token"],
+                        bool(r["claimed"]),
+                        r["seed"],
+                    )
+                )
+            return found
 
     @_to_the_end(write=False)
     async def unfinished_computer_games(self) -> list[str]:
