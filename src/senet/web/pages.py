@@ -152,6 +152,16 @@ async def game_page(request: Request, game_id: str) -> Any:
     lang = lang_of(request)
     token = request.cookies.get(seat_cookie(game_id))
     seats = live.seats_of(token)
+    if not seats and live.stored.rematch_of:
+        # A player of the previous game arriving by any way (the button, the "go to the
+        # rematch" link, a typed address) takes their seat; nobody else does.
+        earlier = request.cookies.get(seat_cookie(live.stored.rematch_of))
+        if earlier:
+            taken = await _take_rematch_seat(service, live.stored.rematch_of, game_id, earlier)
+            if taken:
+                response = RedirectResponse(f"/g/{game_id}", status_code=303)
+                set_seat_cookie(response, request, game_id, taken)
+                return response
     invite = service.invite_for(live, seats)
     base = str(request.base_url).rstrip("/")
     response = render(
@@ -167,6 +177,21 @@ async def game_page(request: Request, game_id: str) -> Any:
     )
     response.headers["Cache-Control"] = "no-store"  # it may show the seat's private link
     return response
+
+
+async def _take_rematch_seat(
+    service: GameService, earlier_id: str, game_id: str, earlier_token: str
+) -> str | None:
+    """The seat secret of ``game_id`` for a player of ``earlier_id`` (the game it is the
+    rematch of), if their seat there is still free; None for anyone else."""
+    earlier = await service.load(earlier_id)
+    if not earlier.seats_of(earlier_token) or earlier.stored.rematch_id != game_id:
+        return None
+    try:
+        new_id, token = await service.rematch(earlier_id, earlier_token)
+    except GameError:
+        return None
+    return token if new_id == game_id else None
 
 
 @router.get("/g/{game_id}/join/{invite}")
@@ -243,7 +268,7 @@ async def review_page(request: Request, game_id: str) -> Any:
 async def verify_page(request: Request, game_id: str) -> Any:
     """Recompute the game's throws in the browser (static/verify.js) from its record."""
     live = await _service(request).load(game_id)
-    return render(request, "verify.html", game_id=live.id)
+    return render(request, "verify.html", game_id=live.id, variant=live.game.variant)
 
 
 @router.get("/g/{game_id}/record")

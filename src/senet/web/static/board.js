@@ -4,8 +4,9 @@
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 64, X0 = 12, Y0 = 14, OFF_GAP = 16;
 export const OFF = 31;
-// Wide screens: three rows of ten. Narrow screens (phones): three columns of ten, the same snake.
-let vertical = false;
+// Every screen: three rows of ten, the snake of the ancient boards; on a phone it is as wide as
+// the screen, so that the board, the throw and the moves fit in one view.
+export const BOARD_WIDTH = 11 * CELL + OFF_GAP + 2 * X0, BOARD_HEIGHT = 3 * CELL + 2 * Y0;
 
 export function squareXY(sq) {
   let row, col;
@@ -14,8 +15,7 @@ export function squareXY(sq) {
     const k = (sq - 1) % 10;
     col = row === 1 ? 9 - k : k;
   }
-  const gap = sq === OFF ? OFF_GAP : 0;
-  return vertical ? [X0 + row * CELL, Y0 + col * CELL + gap] : [X0 + col * CELL + gap, Y0 + row * CELL];
+  return [X0 + col * CELL + (sq === OFF ? OFF_GAP : 0), Y0 + row * CELL];
 }
 
 // Hieroglyphs drawn as simple strokes: many systems have no font for Egyptian hieroglyphs.
@@ -81,15 +81,12 @@ export function pieceIcon(seat) {
 //        targets: [{target, text}], seatNames, t, onSelect(origin), onMove(text), onCancel()}
 export function drawBoard(svg, view) {
   while (svg.firstChild) svg.removeChild(svg.firstChild);
-  vertical = (svg.parentElement ? svg.parentElement.clientWidth : 800) < 520;
-  const [wide, high] = vertical ? [3 * CELL + 2 * X0, 11 * CELL + OFF_GAP + 2 * Y0] : [11 * CELL + OFF_GAP + 2 * X0, 3 * CELL + 2 * Y0];
-  svg.setAttribute("viewBox", `0 0 ${wide} ${high}`);
-  svg.classList.toggle("vertical", vertical);
+  svg.setAttribute("viewBox", `0 0 ${BOARD_WIDTH} ${BOARD_HEIGHT}`);
   const t = view.t;
   const last = view.lastMove;
   const lastSquares = new Set();
   if (last && last.kind === "move") { lastSquares.add(last.origin); lastSquares.add(last.target); }
-  el("rect", { x: X0 - 6, y: Y0 - 6, width: (vertical ? 3 : 10) * CELL + 12, height: (vertical ? 10 : 3) * CELL + 12, rx: 8, class: "board-frame" }, svg);
+  el("rect", { x: X0 - 6, y: Y0 - 6, width: 10 * CELL + 12, height: 3 * CELL + 12, rx: 8, class: "board-frame" }, svg);
   for (let sq = 1; sq <= 30; sq++) {
     const [x, y] = squareXY(sq);
     const house = view.houses[String(sq)];

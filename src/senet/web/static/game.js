@@ -119,6 +119,13 @@ function render() {
   renderFair();
   renderLog();
   renderOver();
+  renderInvite();
+}
+
+// The invitation box: only while the other seat is free (the state's invite is null after).
+function renderInvite() {
+  const box = $("invite");
+  if (box) box.hidden = !state.invite;
 }
 
 function renderFair() {

@@ -1,0 +1,179 @@
+"""The game page as a player meets it, in real Chromium against a real server: the rules link,
+every way into a rematch, the invitation box, the phone layout, sideways scrolling, the seeds
+folded away, forced passes, announcements and the rest of what a player sees."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .helpers import friend_game, play_out
+from .test_browser import new_page, start_game, wait_started
+
+pytestmark = pytest.mark.browser
+
+
+def seat_context(browser, site, game_id: str, token: str, width: int = 1280, height: int = 900):
+    """A browser page holding a seat (its cookie set as the invitation would set it)."""
+    page = new_page(browser, site, width, height)
+    page.context.add_cookies([{"name": f"senet_seat_{game_id}", "value": token, "url": site.url}])
+    return page
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_rules_links_lead_to_the_rules_of_the_games_own_variant(browser, site, lang) -> None:
+    page = new_page(browser, site)
+    page.goto(f"/?lang={lang}")
+    game_id = start_game(page, "adelaida", "local")
+    assert page.get_attribute("#nav-rules", "href") == "/variants/adelaida"
+    assert page.get_attribute("#game-rules", "href").startswith("/variants/adelaida")
+    for where in (f"/g/{game_id}/verify",):
+        page.goto(where)
+        assert page.get_attribute("#nav-rules", "href") == "/variants/adelaida", where
+    page.goto(f"/g/{game_id}")
+    page.click("#game-rules")
+    page.wait_for_url(re.compile(r"/variants/adelaida"))
+    title = "Аделаида" if lang == "ru" else "Adelaida"
+    assert title in page.text_content("h1")
+    assert page.query_selector("#rules-h")
+    page.goto("/")  # outside a game the header's rules are the standard game's
+    assert page.get_attribute("#nav-rules", "href") == "/variants/standard"
+
+
+def finished_game_pages(browser, site, variant: str = "kendall"):
+    """A friend game played to the end through the API, and a page for each seat on it."""
+    game = friend_game(site.url, variant)
+    play_out(site.url, game)
+    pages = [
+        seat_context(browser, site, game.game_id, game.tokens[seat], *size)
+        for seat, size in ((0, (1280, 900)), (1, (390, 844)))
+    ]
+    for page in pages:
+        page.goto(f"/g/{game.game_id}")
+        page.wait_for_selector("#over:not([hidden])")
+    return game, pages
+
+
+@pytest.mark.parametrize("way", ["link", "address"])
+def test_every_way_into_a_rematch_gives_the_opponent_the_seat(browser, site, way) -> None:
+    game, (a, b) = finished_game_pages(browser, site)
+    a_side, b_side = a.text_content("#you"), b.text_content("#you")
+    a.click("#rematch")
+    a.wait_for_url(re.compile(rf"/g/(?!{re.escape(game.game_id)})"))
+    new_id = a.url.rsplit("/", 1)[-1]
+    a.wait_for_selector("#game[data-ply]")
+    a.wait_for_selector("#invite:not([hidden])")  # the friend has not come yet
+    if way == "link":  # "Go to the rematch", not the button
+        b.wait_for_selector("#rematch-link:not([hidden])")
+        b.click("#rematch-link a")
+    else:  # the address, typed or pasted from a message
+        b.goto(f"/g/{new_id}")
+    b.wait_for_url(re.compile(re.escape(new_id) + "$"))
+    b.wait_for_selector("#game[data-ply]")
+    for page in (a, b):
+        wait_started(page)  # both seats gave their seeds: both are seated
+    assert b.text_content("#you") == a_side and a.text_content("#you") == b_side
+    assert "watching" not in b.text_content("#you")
+    a.wait_for_selector("#invite", state="hidden")  # and the host waits for nobody
+    # a stranger who follows the same link only watches
+    stranger = new_page(browser, site)
+    stranger.goto(f"/g/{new_id}")
+    stranger.wait_for_selector("#game[data-ply]")
+    assert "watching" in stranger.text_content("#you")
+    assert a.js_errors == [] and b.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_the_invitation_box_goes_away_when_the_friend_joins(browser, site) -> None:
+    host = new_page(browser, site)
+    game_id = start_game(host, "standard", "friend", "A")
+    assert host.is_visible("#invite")
+    guest = new_page(browser, site, 390, 844)
+    guest.goto(host.input_value("#invite-url"))
+    guest.wait_for_url(re.compile(re.escape(game_id) + "$"))
+    host.wait_for_selector("#invite", state="hidden", timeout=10_000)  # no reload
+    assert not guest.is_visible("#invite")
+
+
+# Inside the page: play the game on this screen to the end (the move going furthest), and at
+# every decision (also with a piece chosen on the board) note which of the board, the sticks,
+# the status and the move buttons is not wholly inside the viewport.
+PLAY_AND_MEASURE = """async (limit) => {
+  const root = document.getElementById('game');
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const key = (m) => {
+    const step = /^(\\d+)[-x](\\d+|off)$/.exec(m);
+    if (step) return 2000 + (step[2] === 'off' ? 31 : Number(step[2]));
+    return (m === 'revive' || m === 'return') ? 1000 : 0;
+  };
+  const outside = [];
+  const check = (when) => {
+    const parts = {board: '#board', sticks: '#sticks', status: '#status', moves: '#moves'};
+    for (const [name, sel] of Object.entries(parts)) {
+      const el = document.querySelector(sel);
+      if (!el || el.hidden) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      if (r.top < -0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5)
+        outside.push(`${when} ${root.dataset.ply}: ${name} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`);
+    }
+  };
+  let decisions = 0;
+  const started = Date.now();
+  while (root.dataset.over !== '1' && Date.now() - started < limit) {
+    const buttons = [...document.querySelectorAll('#moves button[data-move]')];
+    if (!buttons.length || root.classList.contains('waiting')) { await sleep(5); continue; }
+    decisions++;
+    check('decision');
+    let best = buttons[0];
+    for (const b of buttons) if (key(b.dataset.move) > key(best.dataset.move)) best = b;
+    const step = /^(\\d+)[-x]/.exec(best.dataset.move);
+    const piece = step && document.querySelector(`#board .piece.movable[data-square="${step[1]}"]`);
+    if (piece) {
+      piece.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+      await sleep(0);
+      check('chosen');
+      const target = document.querySelector(`#board .target[data-move="${best.dataset.move}"]`);
+      if (target) { target.dispatchEvent(new MouseEvent('click', {bubbles: true})); }
+      else best.click();
+    } else best.click();
+    while (root.classList.contains('waiting')) await sleep(2);
+  }
+  await sleep(50);
+  check('end');
+  return {decisions, outside, over: root.dataset.over === '1',
+          scrollY: scrollY, scrollWidth: document.documentElement.scrollWidth};
+}"""
+
+PHONES = [(390, 844), (360, 740), (844, 390), (740, 360)]
+
+
+@pytest.mark.parametrize("variant,lang", [("standard", "en"), ("adelaida", "ru")])
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_on_a_phone_board_sticks_status_and_moves_are_in_view_at_every_decision(
+    browser, site, artifacts, size, variant, lang
+) -> None:
+    width, height = size
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        base_url=site.url,
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"/?lang={lang}")
+    start_game(page, variant, "local")
+    page.wait_for_selector("#moves button[data-move]")
+    page.screenshot(path=str(artifacts / f"phone-{variant}-{lang}-{width}x{height}.png"))
+    seen = page.evaluate(PLAY_AND_MEASURE, 150_000)
+    page.screenshot(path=str(artifacts / f"phone-{variant}-{lang}-{width}x{height}-over.png"))
+    assert seen["over"], seen
+    assert seen["decisions"] > 10
+    assert seen["outside"] == [], seen["outside"][:10]
+    assert seen["scrollWidth"] <= width
+    assert not page.is_visible(".hint")  # no keyboard on a touch phone
+    assert errors == []
+    context.close()
