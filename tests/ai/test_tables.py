@@ -4,15 +4,18 @@ tables against fresh solves."""
 from __future__ import annotations
 
 import random
+from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from senet.ai import choose_move, find_level, searcher_for
 from senet.ai.solver import TooLarge, _enumerate_positions, _enumerate_raw, solve_many
-from senet.ai.tables import TABLE_SPECS, build, seeds, table_for
+from senet.ai.tables import TABLE_SPECS, StaleTable, build, load, save, seeds, table_for
 from senet.engine import VARIANTS, Position, find_variant
 from senet.engine.rules import bit
+from senet.engine.state import LAYOUT_VERSION, SIZE
 
 
 def _random_endgames(name: str, count: int, seed: int) -> list[Position]:
@@ -172,3 +175,27 @@ def test_master_answers_table_decisions_with_an_optimal_legal_move(fen: str) -> 
     move = choose_move(pos, "master", random.Random(0))
     assert move in pos.legal_moves()
     assert move in solve_many([pos]).best_moves(pos)
+
+
+@pytest.mark.parametrize("name", list(TABLE_SPECS))
+def test_shipped_tables_record_the_engines_raw_state_layout(name: str) -> None:
+    ref = resources.files("senet.ai").joinpath("weights", f"{name}.endgame.npz")
+    with ref.open("rb") as fh, np.load(fh) as data:
+        assert int(data["layout"]) == LAYOUT_VERSION
+        assert data["states"].shape[1] == SIZE
+
+
+def test_a_table_of_another_layout_is_refused(tmp_path: Path) -> None:
+    variant = find_variant("standard")
+    states, values = build(variant, 28, 1, 2)
+    good = tmp_path / "good.npz"
+    save(good, states, values, (28, 1, 2))
+    with good.open("rb") as fh:
+        assert len(load(variant, fh, "good.npz")) == len(states)
+    old = tmp_path / "old.npz"
+    np.savez_compressed(old, states=states, values=values, layout=np.array(LAYOUT_VERSION - 1))
+    none = tmp_path / "none.npz"
+    np.savez_compressed(none, states=states, values=values)
+    for path in (old, none):
+        with path.open("rb") as fh, pytest.raises(StaleTable, match="scripts/endgame_tables"):
+            load(variant, fh, path.name)

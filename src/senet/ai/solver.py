@@ -28,18 +28,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from senet.engine import Move, Position, Variant
-from senet.engine.flow import (
-    _PEND,
-    _THROW,
-    _TURN,
-    DRAW,
-    PENDING_FATE,
-    PENDING_WATER,
-    legal_moves,
-    play,
-    winner,
-)
+from senet.engine.flow import DRAW, legal_moves, play, winner
 from senet.engine.rules import tables_for
+from senet.engine.state import decider, throw_due, with_throw
 
 from .evaluation import terminal_value
 
@@ -129,8 +120,8 @@ def solve_many(
 ) -> Solution:
     """Solve every position reachable from ``roots`` (one shared table); raises :class:`TooLarge`.
 
-    ``raw=True`` (the default) enumerates on the engine's raw state tuples
-    (:mod:`senet.engine.flow`), building no Position per state: several times faster.
+    ``raw=True`` (the default) enumerates on the engine's raw states
+    (:mod:`senet.engine.state`), building no Position per state: several times faster.
     ``raw=False`` walks the same graph through the public Position API; it is kept as the
     reference the tests hold the fast path to (both must give identical tables).
     ``known_large``: states already known to have more than ``max_states`` positions in
@@ -178,12 +169,10 @@ def _enumerate_raw(
     max_states: int,
     known_large: AbstractSet[tuple[int, ...]] = frozenset(),
 ) -> _Graph:
-    """The reachable graph of ``roots`` on raw state tuples (see the layout in
-    :mod:`senet.engine.flow`): the hot loop of every solve, so nothing but tuples and the
+    """The reachable graph of ``roots`` on raw states (see :mod:`senet.engine.state`): the hot loop of every solve, so nothing but tuples and the
     engine's own raw functions (``winner``, ``legal_moves``, ``play``) runs per state."""
     t = tables_for(variant)
     outcomes = [(n, float(p)) for n, p in variant.instrument.outcomes]
-    water_bit, fate_bit = t.water_bit, t.fate_bit
     index, states = _numbered(roots)
     kinds: list[int] = []
     terminal: dict[int, float] = {}
@@ -207,19 +196,11 @@ def _enumerate_raw(
             terminal[i] = 0.5 if won == DRAW else (1.0 if won == 0 else 0.0)
             i += 1
             continue
-        pending = s[_PEND]
-        if not s[_THROW] and pending != PENDING_WATER:
+        if throw_due(s):
             add_kind(_CHANCE)
-            head, tail = s[:_THROW], s[_THROW + 1 :]
-            children = [(head + (n,) + tail, p) for n, p in outcomes]
+            children = [(with_throw(s, n), p) for n, p in outcomes]
         else:
-            if pending == PENDING_WATER:
-                decider = 0 if s[0] & water_bit else 1
-            elif pending == PENDING_FATE:
-                decider = 0 if s[0] & fate_bit else 1
-            else:
-                decider = s[_TURN]
-            add_kind(_MAX if decider == 0 else _MIN)
+            add_kind(_MAX if decider(t, s) == 0 else _MIN)
             children = []
             for move in legal_moves(t, s):
                 after = list(s)

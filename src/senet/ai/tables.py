@@ -15,8 +15,11 @@ of the closed set.  Values are seat A's exact expected result, as everywhere in
 the accuracy benchmark never reads these files (its ground truth is a fresh solve), and the
 tests check a sample of entries against fresh solves.
 
-File layout (numpy ``.npz``, compressed): ``states`` — int16 array (n, 15) of raw state
-tuples (layout in :mod:`senet.engine.flow`), ``values`` — float64 (n,), ``spec`` — the seed region it was built from (:data:`TABLE_SPECS`).
+File layout (numpy ``.npz``, compressed): ``states`` — int32 array (n, 15) of raw states,
+``values`` — float64 (n,), ``spec`` — the seed region it was built from (:data:`TABLE_SPECS`),
+``layout`` — the :data:`senet.engine.state.LAYOUT_VERSION` the states were written in.  A file
+of another layout (or of none) is refused with :class:`StaleTable`: rebuild it with
+``scripts/endgame_tables``.
 """
 
 from __future__ import annotations
@@ -25,25 +28,27 @@ import itertools
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 
 from senet.engine import HouseKind, Move, Position, Variant, find_variant
-from senet.engine.flow import (
-    _PEND,
-    _THROW,
-    DRAW,
-    PENDING_FATE,
-    PENDING_WATER,
-    legal_moves,
-    play,
-    winner,
-)
+from senet.engine.flow import DRAW, legal_moves, play, winner
 from senet.engine.rules import bit, tables_for
+from senet.engine.state import LAYOUT_VERSION, SIZE, decider, raw_state, throw_due
 
 from .solver import _TERMINAL, _enumerate_raw, _iterate
 
-__all__ = ["EndgameTable", "table_for", "build", "seeds", "TABLE_SPECS", "save"]
+__all__ = [
+    "EndgameTable",
+    "StaleTable",
+    "table_for",
+    "build",
+    "seeds",
+    "TABLE_SPECS",
+    "save",
+    "load",
+]
 
 #: Variants with a shipped table: (lowest square of the seed region, most pieces a side, most
 #: pieces in all).  Only the race variants whose closed set stays within a few hundred
@@ -75,7 +80,7 @@ def seeds(variant: Variant, low: int, per_side: int, total: int) -> list[tuple[i
                     ma = sum(bit(sq) for sq in a)
                     mb = sum(bit(sq) for sq in b)
                     for turn in (0, 1):
-                        out.append((ma, mb, turn, 0, 0, 0, 0, 0, n - ka, n - kb, 0, 0, 0, 0, 0))
+                        out.append(raw_state((ma, mb), turn=turn, off=(n - ka, n - kb)))
     return out
 
 
@@ -89,18 +94,36 @@ def build(
     if residual >= 1e-12:
         raise RuntimeError(f"value iteration did not converge ({residual})")
     states = np.array(list(index), dtype=np.int64)
-    chance = (
-        (states[:, _THROW] == 0)
-        & (states[:, _PEND] != PENDING_WATER)
-        & (np.array(kinds) != _TERMINAL)
-    )
+    chance = np.array([throw_due(s) for s in index]) & (np.array(kinds) != _TERMINAL)
     if states.max() >= 2**30 or states[:, 2:].max() > 127:
         raise RuntimeError("state out of the stored range")
     return states[chance].astype(np.int32), values[chance]
 
 
+class StaleTable(RuntimeError):
+    """A table file written in another raw-state layout than the engine's (or in none)."""
+
+
 def save(path: Path, states: np.ndarray, values: np.ndarray, spec: tuple[int, int, int]) -> None:
-    np.savez_compressed(path, states=states, values=values, spec=np.array(spec))
+    """Write a table with the engine's current raw-state layout version."""
+    np.savez_compressed(
+        path, states=states, values=values, spec=np.array(spec), layout=np.array(LAYOUT_VERSION)
+    )
+
+
+def load(variant: Variant, file: IO[bytes], name: str) -> EndgameTable:
+    """Read a table written by :func:`save`; raises :class:`StaleTable` unless its states are
+    in the engine's raw-state layout (``name`` names the file in the message)."""
+    with np.load(file) as data:
+        found = int(data["layout"]) if "layout" in data else None
+        states = data["states"]
+        if found != LAYOUT_VERSION or states.ndim != 2 or states.shape[1] != SIZE:
+            raise StaleTable(
+                f"{name} holds raw states of layout {found} ({states.shape[-1]} fields); the "
+                f"engine's layout is {LAYOUT_VERSION} ({SIZE} fields): rebuild the tables with "
+                "scripts/endgame_tables"
+            )
+        return EndgameTable(variant, states, data["values"])
 
 
 class EndgameTable:
@@ -121,12 +144,12 @@ class EndgameTable:
         won = winner(self._t, s)
         if won is not None:
             return 0.5 if won == DRAW else (1.0 if won == 0 else 0.0)
-        if not s[_THROW] and s[_PEND] != PENDING_WATER:
+        if throw_due(s):
             return self._values.get(tuple(s))
         values = self._child_values(s)
         if values is None:
             return None
-        return max(values) if _decider(self._t, s) == 0 else min(values)
+        return max(values) if decider(self._t, s) == 0 else min(values)
 
     def _child_values(self, s: Sequence[int]) -> list[float] | None:
         out = []
@@ -152,27 +175,20 @@ class EndgameTable:
         return out
 
 
-def _decider(t, s: Sequence[int]) -> int:
-    if s[_PEND] == PENDING_WATER:
-        return 0 if s[0] & t.water_bit else 1
-    if s[_PEND] == PENDING_FATE:
-        return 0 if s[0] & t.fate_bit else 1
-    return s[2]
-
-
 _loaded: dict[str, EndgameTable | None] = {}
 
 
 def table_for(variant: Variant) -> EndgameTable | None:
-    """The shipped table of ``variant`` (loaded once per process), or None if there is none."""
+    """The shipped table of ``variant`` (loaded once per process), or None if there is none.
+    Raises :class:`StaleTable` when the shipped file is of another raw-state layout."""
     name = variant.name
     if name not in _loaded:
         table = None
         if name in TABLE_SPECS and find_variant(name) is variant:
+            ref = resources.files("senet.ai").joinpath("weights", f"{name}.endgame.npz")
             try:
-                ref = resources.files("senet.ai").joinpath("weights", f"{name}.endgame.npz")
-                with ref.open("rb") as fh, np.load(fh) as data:
-                    table = EndgameTable(variant, data["states"], data["values"])
+                with ref.open("rb") as fh:
+                    table = load(variant, fh, f"{name}.endgame.npz")
             except (FileNotFoundError, OSError):
                 table = None
         _loaded[name] = table

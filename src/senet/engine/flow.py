@@ -2,19 +2,8 @@
 
 :class:`senet.engine.position.Position` wraps these for the public API; search and random
 playouts call them directly on a list of integers, so that a whole game can be played without
-building a single object per move.  The state layout (a flat tuple of 15 integers):
-
-====== ======================================================
-0, 1   bit masks of the pieces of seat A and seat B (bit k-1 = square k)
-2      seat on turn
-3      the throw waiting to be used (0: a throw is due)
-4, 5   extra throws owed to A, B
-6, 7   turns to skip (House of Net) for A, B
-8, 9   pieces borne off by A, B
-10, 11 pieces captured (Bell) of A, B
-12, 13 pieces drowned (Adelaida) of A, B
-14     pending House decision: 0 none, 1 fate throw, 2 House of Water choice
-====== ======================================================
+building a single object per move.  The layout of the state (a flat tuple of 15 integers) is
+defined and documented in :mod:`senet.engine.state`.
 """
 
 from __future__ import annotations
@@ -33,6 +22,21 @@ from .rules import (
     iter_squares,
     step,
 )
+from .state import (
+    BORNE_OFF,
+    CAPTURED,
+    DROWNED,
+    EXTRA,
+    MASK,
+    NO_PENDING,
+    PENDING,
+    PENDING_FATE,
+    PENDING_WATER,
+    SKIP,
+    THROW,
+    TURN,
+    throw_due,
+)
 from .variants import OFF, HouseKind
 
 __all__ = [
@@ -45,8 +49,9 @@ __all__ = [
     "PENDING_WATER",
 ]
 
-_A, _B, _TURN, _THROW, _EXTRA, _SKIP, _OFF, _CAPT, _DROWN, _PEND = 0, 1, 2, 3, 4, 6, 8, 10, 12, 14
-NO_PENDING, PENDING_FATE, PENDING_WATER = 0, 1, 2
+# Short local names for the fields of the raw state (see senet.engine.state).
+_A, _B, _TURN, _THROW, _PEND = MASK, MASK + 1, TURN, THROW, PENDING
+_EXTRA, _SKIP, _OFF, _CAPT, _DROWN = EXTRA, SKIP, BORNE_OFF, CAPTURED, DROWNED
 
 _PASS = Move(PASS)
 _REVIVE = Move(REVIVE)
@@ -264,7 +269,7 @@ def random_playout(
     moves = 0
     result = winner(t, s)
     while result is None and moves < max_moves:
-        if not s[_THROW] and s[_PEND] != PENDING_WATER:
+        if throw_due(s):
             s[_THROW] = patterns[getrandbits(bits)]
         options = legal_moves(t, s)
         play(t, s, options[int(random() * len(options))])

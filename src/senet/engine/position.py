@@ -18,27 +18,28 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .errors import IllegalMove
-from .flow import (
-    _A,
-    _B,
-    _CAPT,
-    _DROWN,
-    _EXTRA,
-    _OFF,
-    _PEND,
-    _SKIP,
-    _THROW,
-    _TURN,
-    DRAW,
-    NO_PENDING,
-    PENDING_FATE,
-    PENDING_WATER,
-    legal_moves,
-    play,
-    winner,
-)
+from .flow import DRAW, legal_moves, play, winner
 from .moves import MOVE, Move
 from .rules import Tables, bit, iter_squares, tables_for
+from .state import (
+    BORNE_OFF,
+    CAPTURED,
+    DROWNED,
+    EXTRA,
+    MASK,
+    NO_PENDING,
+    PENDING,
+    PENDING_FATE,
+    PENDING_WATER,
+    SKIP,
+    THROW,
+    TURN,
+    RawState,
+    raw_state,
+    throw_due,
+    with_throw,
+)
+from .state import decider as raw_decider
 from .variants import OFF, HouseKind, Variant
 
 __all__ = [
@@ -52,7 +53,6 @@ __all__ = [
 ]
 
 SEATS = (0, 1)
-# Indices into the state tuple.
 _PENDING_NAMES = {NO_PENDING: "", PENDING_FATE: "fate", PENDING_WATER: "water"}
 
 
@@ -106,7 +106,7 @@ class Position:
     def initial(cls, variant: Variant) -> Position:
         a = sum(bit(sq) for sq in variant.start[0])
         b = sum(bit(sq) for sq in variant.start[1])
-        return cls(variant, (a, b, 0, 0) + (0,) * 11)
+        return cls(variant, raw_state((a, b)))
 
     @classmethod
     def from_fen(cls, text: str) -> Position:
@@ -148,7 +148,17 @@ class Position:
                 variant.pieces - masks[0].bit_count() - captured[0] - drowned[0],
                 variant.pieces - masks[1].bit_count() - captured[1] - drowned[1],
             )
-        state = (masks[0], masks[1], turn, throw, *extra, *skip, *off, *captured, *drowned, pending)
+        state = raw_state(
+            (masks[0], masks[1]),
+            turn=turn,
+            throw=throw,
+            extra=extra,
+            skip=skip,
+            off=off,
+            captured=captured,
+            drowned=drowned,
+            pending=pending,
+        )
         position = cls(variant, state)
         position.validate()
         return position
@@ -156,43 +166,45 @@ class Position:
     def validate(self) -> None:
         """Raise ValueError unless the state is one the rules can reach or start from."""
         s, v, t = self._s, self.variant, self._t
-        if s[_A] & s[_B]:
+        if s[MASK] & s[MASK + 1]:
             raise ValueError("two pieces on one square")
         for (
             sq,
             house,
         ) in v.houses.items():  # a piece passes through these Houses, never stays on them
-            if house.kind in _TRANSIT and (s[_A] | s[_B]) & bit(sq):
+            if house.kind in _TRANSIT and (s[MASK] | s[MASK + 1]) & bit(sq):
                 raise ValueError(f"no piece can stand on {sq}, the {house.name_en}")
-        if s[_TURN] not in SEATS:
+        if s[TURN] not in SEATS:
             raise ValueError("the side on turn must be A or B")
-        if s[_THROW] and s[_THROW] not in t.throws:
-            raise ValueError(f"a throw of {s[_THROW]} is impossible in {v.name}")
+        if s[THROW] and s[THROW] not in t.throws:
+            raise ValueError(f"a throw of {s[THROW]} is impossible in {v.name}")
         for seat in SEATS:
-            total = s[seat].bit_count() + s[_OFF + seat] + s[_CAPT + seat] + s[_DROWN + seat]
+            total = (
+                s[seat].bit_count() + s[BORNE_OFF + seat] + s[CAPTURED + seat] + s[DROWNED + seat]
+            )
             if total != v.pieces:
                 raise ValueError(
                     f"{seat_letter(seat)} has {total} pieces in all (board, off, captured, drowned); "
                     f"{v.name} has {v.pieces}"
                 )
-            if min(s[_EXTRA + seat], s[_SKIP + seat]) < 0:
+            if min(s[EXTRA + seat], s[SKIP + seat]) < 0:
                 raise ValueError("negative counter")
-            if s[_CAPT + seat] and not t.capture_remove:
+            if s[CAPTURED + seat] and not t.capture_remove:
                 raise ValueError(f"no piece is ever captured in {v.name}")
-            if s[_DROWN + seat] and not t.revival:
+            if s[DROWNED + seat] and not t.revival:
                 raise ValueError(f"no piece is ever drowned in {v.name}")
-            if s[_EXTRA + seat] and not v.extra_throws:
+            if s[EXTRA + seat] and not v.extra_throws:
                 raise ValueError(f"no extra throw is ever owed in {v.name}")
-            if s[_SKIP + seat] and not v.squares_of(HouseKind.NET):
+            if s[SKIP + seat] and not v.squares_of(HouseKind.NET):
                 raise ValueError(f"no turn is ever skipped in {v.name}")
-        pending = s[_PEND]
-        if pending == PENDING_FATE and not (t.fate_bit and (s[_A] | s[_B]) & t.fate_bit):
+        pending = s[PENDING]
+        if pending == PENDING_FATE and not (t.fate_bit and (s[MASK] | s[MASK + 1]) & t.fate_bit):
             raise ValueError(
                 "a fate throw is pending but no piece stands on the House of Rejuvenation"
             )
-        if pending == PENDING_WATER and not (t.water_bit and (s[_A] | s[_B]) & t.water_bit):
+        if pending == PENDING_WATER and not (t.water_bit and (s[MASK] | s[MASK + 1]) & t.water_bit):
             raise ValueError("a House of Water choice is pending but no piece stands there")
-        if pending == PENDING_WATER and s[_THROW]:
+        if pending == PENDING_WATER and s[THROW]:
             raise ValueError("a House of Water choice is made before the next throw")
         if pending not in _PENDING_NAMES:
             raise ValueError("unknown pending decision")
@@ -201,20 +213,20 @@ class Position:
     @property
     def turn(self) -> int:
         """The seat whose turn it is (0 = A, who starts; 1 = B)."""
-        return self._s[_TURN]
+        return self._s[TURN]
 
     @property
     def throw(self) -> int:
         """The throw waiting to be used (a fate throw while one is pending); 0 if none."""
-        return self._s[_THROW]
+        return self._s[THROW]
 
     @property
     def pending(self) -> int:
-        return self._s[_PEND]
+        return self._s[PENDING]
 
     @property
     def pending_name(self) -> str:
-        return _PENDING_NAMES[self._s[_PEND]]
+        return _PENDING_NAMES[self._s[PENDING]]
 
     def mask(self, seat: int) -> int:
         return self._s[seat]
@@ -225,26 +237,26 @@ class Position:
 
     def owner(self, square: int) -> int | None:
         b = bit(square)
-        return 0 if self._s[_A] & b else 1 if self._s[_B] & b else None
+        return 0 if self._s[MASK] & b else 1 if self._s[MASK + 1] & b else None
 
     def extra(self, seat: int) -> int:
-        return self._s[_EXTRA + seat]
+        return self._s[EXTRA + seat]
 
     def skip(self, seat: int) -> int:
-        return self._s[_SKIP + seat]
+        return self._s[SKIP + seat]
 
     def off(self, seat: int) -> int:
-        return self._s[_OFF + seat]
+        return self._s[BORNE_OFF + seat]
 
     def captured(self, seat: int) -> int:
-        return self._s[_CAPT + seat]
+        return self._s[CAPTURED + seat]
 
     def drowned(self, seat: int) -> int:
-        return self._s[_DROWN + seat]
+        return self._s[DROWNED + seat]
 
     @property
-    def state(self) -> tuple[int, ...]:
-        """The raw state tuple (for hashing tables in search; layout is internal)."""
+    def state(self) -> RawState:
+        """The raw state (layout and helpers in :mod:`senet.engine.state`)."""
         return self._s
 
     # ----------------------------------------------------------------- whose decision
@@ -259,7 +271,7 @@ class Position:
         result = winner(t, s)
         if result is None:
             return None
-        score = (s[_OFF], s[_OFF + 1])
+        score = (s[BORNE_OFF], s[BORNE_OFF + 1])
         if t.race:
             return Outcome(result, score, "all pieces borne off")
         if result == DRAW:
@@ -271,22 +283,14 @@ class Position:
 
     def is_chance(self) -> bool:
         """True when the next event is a throw (regular or of fate)."""
-        s = self._s
-        return not s[_THROW] and s[_PEND] != PENDING_WATER and self.outcome() is None
+        return throw_due(self._s) and self.outcome() is None
 
     @property
     def decider(self) -> int | None:
         """The seat that must decide now, or None when chance is next or the game is over."""
-        s = self._s
         if self.outcome() is not None:
             return None
-        if s[_PEND] == PENDING_WATER:
-            return 0 if s[_A] & self._t.water_bit else 1
-        if not s[_THROW]:
-            return None
-        if s[_PEND] == PENDING_FATE:
-            return 0 if s[_A] & self._t.fate_bit else 1
-        return s[_TURN]
+        return raw_decider(self._t, self._s)
 
     def chance_outcomes(self) -> tuple[tuple[int, Fraction], ...]:
         """Every possible throw with its exact probability; empty unless chance is next."""
@@ -337,8 +341,7 @@ class Position:
             raise IllegalMove(
                 f"{value} is not a possible throw; possible: {', '.join(map(str, sorted(self._t.throws)))}"
             )
-        s = self._s
-        return Position(self.variant, s[:_THROW] + (value,) + s[_THROW + 1 :], self._t, False)
+        return Position(self.variant, with_throw(self._s, value), self._t, False)
 
     def _play(self, move: Move) -> Position:
         """Apply a move known to be legal (search and playouts call this directly)."""

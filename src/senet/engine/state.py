@@ -1,0 +1,166 @@
+"""The raw state: a position as a flat tuple of 15 small integers.
+
+:class:`senet.engine.position.Position` wraps a raw state for the public API.  Search, exact
+solving and random playouts work on raw states directly (with :func:`senet.engine.flow.
+legal_moves` and :func:`senet.engine.flow.play`), so that a whole game can be played without
+building a single object per move.  This module is the one definition of the layout and of
+the questions every such caller asks: whose decision is next, and is a throw due.
+
+=====  ===================  ==========================================================
+index  name                 meaning
+=====  ===================  ==========================================================
+0, 1   ``MASK + seat``      bit masks of the pieces of seat A and seat B (bit k-1 = square k)
+2      ``TURN``             seat on turn
+3      ``THROW``            the throw waiting to be used (0: a throw is due)
+4, 5   ``EXTRA + seat``     extra throws owed to A, B
+6, 7   ``SKIP + seat``      turns to skip (House of Net) for A, B
+8, 9   ``BORNE_OFF + seat`` pieces borne off by A, B
+10, 11 ``CAPTURED + seat``  pieces captured (Bell) of A, B
+12, 13 ``DROWNED + seat``   pieces drowned (Adelaida) of A, B
+14     ``PENDING``          pending House decision: :data:`NO_PENDING`, :data:`PENDING_FATE`
+                            (a throw of fate, then its move) or :data:`PENDING_WATER` (the
+                            Kendall House of Water choice)
+=====  ===================  ==========================================================
+
+Anything stored outside the process that holds raw states (the shipped endgame tables)
+records :data:`LAYOUT_VERSION` and is refused when it differs: raise the version with any
+change to the table above.
+
+>>> from senet.engine import find_variant
+>>> from senet.engine.rules import tables_for
+>>> t = tables_for(find_variant("standard"))
+>>> s = raw_state((0b101, 0b1010), off=(3, 3))
+>>> throw_due(s), decider(t, s)
+(True, None)
+>>> s = with_throw(s, 2)
+>>> throw_due(s), decider(t, s), s[THROW]
+(False, 0, 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .rules import Tables
+
+__all__ = [
+    "LAYOUT_VERSION",
+    "SIZE",
+    "MASK",
+    "TURN",
+    "THROW",
+    "EXTRA",
+    "SKIP",
+    "BORNE_OFF",
+    "CAPTURED",
+    "DROWNED",
+    "PENDING",
+    "NO_PENDING",
+    "PENDING_FATE",
+    "PENDING_WATER",
+    "RawState",
+    "Fields",
+    "raw_state",
+    "fields",
+    "throw_due",
+    "decider",
+    "with_throw",
+]
+
+#: The version of the layout below; stored with every table of raw states.
+LAYOUT_VERSION = 1
+#: Number of integers in a raw state.
+SIZE = 15
+
+# Indices into the raw state; a per-seat field is at ``FIELD + seat`` (seat 0 = A, 1 = B).
+MASK = 0
+TURN = 2
+THROW = 3
+EXTRA = 4
+SKIP = 6
+BORNE_OFF = 8
+CAPTURED = 10
+DROWNED = 12
+PENDING = 14
+
+# Values of ``state[PENDING]``.
+NO_PENDING, PENDING_FATE, PENDING_WATER = 0, 1, 2
+
+#: A raw state as positions hold it (search may keep a mutable ``list[int]`` copy).
+RawState = tuple[int, ...]
+
+
+class Fields(NamedTuple):
+    """A raw state read by name (for tests, tools and error messages, not for hot loops)."""
+
+    masks: tuple[int, int]
+    turn: int
+    throw: int
+    extra: tuple[int, int]
+    skip: tuple[int, int]
+    borne_off: tuple[int, int]
+    captured: tuple[int, int]
+    drowned: tuple[int, int]
+    pending: int
+
+
+def raw_state(
+    masks: tuple[int, int],
+    *,
+    turn: int = 0,
+    throw: int = 0,
+    extra: tuple[int, int] = (0, 0),
+    skip: tuple[int, int] = (0, 0),
+    off: tuple[int, int] = (0, 0),
+    captured: tuple[int, int] = (0, 0),
+    drowned: tuple[int, int] = (0, 0),
+    pending: int = NO_PENDING,
+) -> RawState:
+    """The raw state with these fields (no check: :meth:`Position.validate` checks)."""
+    return (*masks, turn, throw, *extra, *skip, *off, *captured, *drowned, pending)
+
+
+def fields(s: Sequence[int]) -> Fields:
+    """Every field of raw state ``s`` by name."""
+
+    def pair(index: int) -> tuple[int, int]:
+        return s[index], s[index + 1]
+
+    return Fields(
+        pair(MASK),
+        s[TURN],
+        s[THROW],
+        pair(EXTRA),
+        pair(SKIP),
+        pair(BORNE_OFF),
+        pair(CAPTURED),
+        pair(DROWNED),
+        s[PENDING],
+    )
+
+
+def throw_due(s: Sequence[int]) -> bool:
+    """Is chance next: the regular throw, or the Adelaida throw of fate?  (Only a House of
+    Water choice is made without a throw.)  Says nothing about whether the game is over."""
+    return not s[THROW] and s[PENDING] != PENDING_WATER
+
+
+def decider(t: Tables, s: Sequence[int]) -> int | None:
+    """The seat that decides next, or None when a throw is due.  Usually the seat on turn; a
+    pending House decision belongs to the owner of the piece on that House (the Kendall water
+    choice after an attack, the Adelaida fate move of a piece swapped onto 26), who may be the
+    seat not on turn.  Says nothing about whether the game is over."""
+    pending = s[PENDING]
+    if pending == PENDING_WATER:
+        return 0 if s[MASK] & t.water_bit else 1
+    if not s[THROW]:
+        return None
+    if pending == PENDING_FATE:
+        return 0 if s[MASK] & t.fate_bit else 1
+    return s[TURN]
+
+
+def with_throw(s: RawState, value: int) -> RawState:
+    """``s`` with ``value`` as the throw to be used (chance has spoken)."""
+    return s[:THROW] + (value,) + s[THROW + 1 :]
