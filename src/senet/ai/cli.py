@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from senet.engine import NotationError, find_variant, parse_position
+from senet.engine import NotationError, Scoring, find_variant, parse_position
 from senet.engine.record import parse_record
 
 from .review import format_review, review_game
@@ -63,7 +63,7 @@ def solve(variant: str | None, position_text: str, max_states: int) -> None:
             f"not a solvable endgame: {exc} (raise --max-states to try harder)"
         ) from None
     v = position.variant
-    unit = "expected result (win 1, draw 1/2)" if v.scoring == "points" else "winning chance"
+    unit = "expected result (win 1, draw 1/2)" if v.scoring is Scoring.POINTS else "winning chance"
     click.echo(f"{len(solution.index)} positions solved in {solution.iterations} sweeps")
     value_a = solution.value(position)
     if position.is_chance():

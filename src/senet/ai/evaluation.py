@@ -20,7 +20,7 @@ from importlib import resources
 
 import numpy as np
 
-from senet.engine import Position, Variant
+from senet.engine import Position, Scoring, Variant
 
 __all__ = [
     "Evaluator",
@@ -207,7 +207,7 @@ def default_weights(variant: Variant) -> np.ndarray:
     for sq in range(1, 31):
         w[sq - 1] = scale * sq
     w[_S + 0] = scale * 33  # borne off: a little more than standing on 30
-    w[_S + 1] = -scale * 10 if variant.scoring == "points" else 0.0
+    w[_S + 1] = -scale * 10 if variant.scoring is Scoring.POINTS else 0.0
     w[_S + 2] = scale * 10
     w[_S + 3] = scale * 3
     w[_S + 4] = -scale * 3

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import click
 
-from senet.engine import Outcome, Position, Variant
+from senet.engine import Outcome, Position, Scoring, Variant
 
 from .common import get_variant, random_throw
 from .players import Player, resolve_player
@@ -177,7 +177,7 @@ def simulate_command(
     click.echo(f"B wins: {report['wins']['B']}")
     click.echo(
         f"draws: {report['draws']}"
-        + ("" if v.scoring == "points" else "  (no draws in a race variant)")
+        + ("" if v.scoring is Scoring.POINTS else "  (no draws in a race variant)")
     )
     if report["unfinished"]:
         click.echo(f"unfinished (stopped after {MAX_ACTIONS} actions): {report['unfinished']}")

@@ -10,7 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .variants import HouseKind, Variant, find_variant
+from .variants import (
+    Backward,
+    Capture,
+    HouseKind,
+    Passing,
+    Protection,
+    Scoring,
+    Variant,
+    find_variant,
+)
 
 __all__ = ["Aspect", "ASPECTS", "describe", "difference_table", "DifferenceRow"]
 
@@ -61,7 +70,7 @@ def _extra(v: Variant, lang: str) -> str:
 
 def _capture(v: Variant, lang: str) -> str:
     ru = lang == "ru"
-    if v.capture == "remove":
+    if v.capture is Capture.REMOVE:
         base = (
             "Фишка соперника взята и покидает игру."
             if ru
@@ -70,12 +79,12 @@ def _capture(v: Variant, lang: str) -> str:
     else:
         base = "Фишки меняются местами." if ru else "The two pieces swap places."
     protection = {
-        "none": ("Соседи не защищают.", "Neighbours do not protect."),
-        "neighbour": (
+        Protection.NONE: ("Соседи не защищают.", "Neighbours do not protect."),
+        Protection.NEIGHBOUR: (
             "Фишка с соседом своего цвета защищена.",
             "A piece with a neighbour of its colour is protected.",
         ),
-        "neighbour-but-triple-middle": (
+        Protection.NEIGHBOUR_BUT_TRIPLE_MIDDLE: (
             "Фишка с соседом своего цвета защищена, кроме средней в тройке.",
             "A piece with a neighbour of its colour is protected, except the middle of a triple.",
         ),
@@ -129,7 +138,7 @@ def _houses(v: Variant, lang: str) -> str:
 
 def _passing(v: Variant, lang: str) -> str:
     ru = lang == "ru"
-    if v.passing == "singles":
+    if v.passing is Passing.SINGLES:
         text = (
             "Только через одиночные фишки; две рядом не перепрыгнуть."
             if ru
@@ -149,12 +158,12 @@ def _passing(v: Variant, lang: str) -> str:
 def _backward(v: Variant, lang: str) -> str:
     ru = lang == "ru"
     return {
-        "none": ("Нет.", "None."),
-        "player": (
+        Backward.NONE: ("Нет.", "None."),
+        Backward.PLAYER: (
             "Только если ни одна фишка не может вперёд.",
             "Only if no piece can move forward.",
         ),
-        "piece": (
+        Backward.PIECE: (
             "Любая фишка, которая не может вперёд, идёт назад.",
             "Any piece that cannot go forward goes back.",
         ),
@@ -194,7 +203,7 @@ def _bearing_off(v: Variant, lang: str) -> str:
 
 
 def _winning(v: Variant, lang: str) -> str:
-    if v.scoring == "points":
+    if v.scoring is Scoring.POINTS:
         return (
             "Очко за фишку; конец, когда исход ясен; равный счёт — ничья."
             if lang == "ru"

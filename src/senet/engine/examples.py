@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .explain import why_not
 from .position import PENDING_FATE, Position
-from .variants import OFF, SQUARES, HouseKind, Variant
+from .variants import OFF, SQUARES, Backward, HouseKind, Passing, Protection, Variant
 
 __all__ = ["Example", "examples"]
 
@@ -124,7 +124,7 @@ def _protection(v: Variant) -> Example | None:
 
 def _triple(v: Variant) -> Example | None:
     """adelaida §13: the middle of exactly three can be attacked."""
-    if v.protection != "neighbour-but-triple-middle":
+    if v.protection is not Protection.NEIGHBOUR_BUT_TRIPLE_MIDDLE:
         return None
     return _first(
         _moves_to(_ex(v, "triple", (4,), (3 + n, 4 + n, 5 + n), n, 4), 4 + n)
@@ -134,7 +134,7 @@ def _triple(v: Variant) -> Example | None:
 
 
 def _blocked(v: Variant) -> Example | None:
-    if v.passing != "singles":
+    if v.passing is not Passing.SINGLES:
         return None
     return _first(
         _reason_is(_ex(v, "blocked", (4,), (5, 6, 14), n, 4), "blocked")
@@ -170,7 +170,7 @@ def _must_stop(v: Variant) -> Example | None:
 
 
 def _backward(v: Variant) -> Example | None:
-    if v.backward == "none":
+    if v.backward is Backward.NONE:
         return None
     return _first(
         _moves_to(_ex(v, "backward", (6,), (6 + n, 7 + n), n, 6), 6 - n)

@@ -45,7 +45,7 @@ from typing import Any
 
 from .position import PENDING_FATE, PENDING_WATER, Position
 from .rules import Tables, bit, step, tables_for
-from .variants import SQUARES
+from .variants import SQUARES, Backward, Protection
 
 __all__ = ["Reason", "KINDS", "why_not", "piece_can_move"]
 
@@ -137,8 +137,8 @@ def why_not(position: Position, square: int) -> Reason | None:
         return Reason("priority", movers) if movers and not bit(square) & t.priority else None
     if t.exit_only[square]:
         return forward  # it only leaves the board: there is no way back
-    if t.backward == "piece" or (
-        t.backward == "player" and not _any_forward(t, me, opp, position.pieces(seat), n)
+    if t.backward is Backward.PIECE or (
+        t.backward is Backward.PLAYER and not _any_forward(t, me, opp, position.pieces(seat), n)
     ):
         # adelaida §16, kendall rule 4: the piece may go back instead.
         back = _step_reason(t, me, opp, square, n, False)
@@ -188,7 +188,7 @@ def _landing_reason(t: Tables, me: int, opp: int, d: int, n: int, forward: bool)
             near = opp & t.neigh[d]
             # adelaida §12-14: a neighbour protects, except the middle piece of exactly three.
             if near and (
-                t.variant.protection == "neighbour" or near != t.both[d] or opp & t.far[d]
+                t.variant.protection is Protection.NEIGHBOUR or near != t.both[d] or opp & t.far[d]
             ):
                 first, last = _row(t, opp, d)
                 return Reason("protected", (d, first, last))

@@ -37,7 +37,7 @@ from .state import (
     TURN,
     throw_due,
 )
-from .variants import OFF, HouseKind
+from .variants import OFF, Backward, HouseKind
 
 __all__ = [
     "legal_moves",
@@ -93,7 +93,7 @@ def legal_moves(t: Tables, s: Sequence[int]) -> list[Move]:
         # kendall: while a piece drowns no other piece may move; only a 4 saves it.
         return [t.moves[t.water_sq][OFF]] if n in t.bear_off[t.water_sq] else [_PASS]
     moves: list[Move] = []
-    per_piece = t.backward == "piece"
+    per_piece = t.backward is Backward.PIECE
     if t.priority:
         # bell: if a piece on 26-30 can move, one of them must; look at those pieces first.
         _collect(t, me, opp, me & t.priority, n, per_piece, moves)
@@ -101,7 +101,7 @@ def legal_moves(t: Tables, s: Sequence[int]) -> list[Move]:
             _collect(t, me, opp, me & ~t.priority, n, per_piece, moves)
     else:
         _collect(t, me, opp, me, n, per_piece, moves)
-    if not moves and t.backward == "player":
+    if not moves and t.backward is Backward.PLAYER:
         table = t.moves
         for sq in iter_squares(me):  # kendall rule 4: back only if nothing can go forward
             r = step(t, me, opp, sq, n, False)

@@ -42,7 +42,7 @@ from .game import Action, Game, Throw
 from .moves import parse_move
 from .notation import parse_position
 from .position import Position, seat_letter
-from .variants import UnknownVariant, find_variant
+from .variants import Scoring, UnknownVariant, find_variant
 
 __all__ = [
     "GameRecord",
@@ -103,7 +103,7 @@ class GameRecord:
                 )
             all_tags["Result"] = seat_letter(winner)
             all_tags["Termination"] = termination
-        if outcome and game.variant.scoring == "points":
+        if outcome and game.variant.scoring is Scoring.POINTS:
             all_tags["Score"] = f"{outcome.score[0]}-{outcome.score[1]}"
         if game.start != Position.initial(game.variant):
             all_tags["Start"] = game.start.fen()

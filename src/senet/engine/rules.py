@@ -10,7 +10,17 @@ from __future__ import annotations
 
 from functools import cache
 
-from .variants import OFF, SQUARES, HouseKind, Variant
+from .variants import (
+    OFF,
+    SQUARES,
+    Backward,
+    Capture,
+    HouseKind,
+    Passing,
+    Protection,
+    Scoring,
+    Variant,
+)
 
 __all__ = [
     "Tables",
@@ -106,15 +116,15 @@ class Tables:
         self.bear_off = [v.bear_off.get(sq, frozenset()) for sq in range(SQUARES + 2)]
         self.exit_only = [sq in v.exit_only for sq in range(SQUARES + 2)]
         self.stop_mask = sum(bit(sq) for sq in v.must_stop)
-        self.singles = v.passing == "singles"
+        self.singles = v.passing is Passing.SINGLES
         self.protection = {
-            "none": _PROTECT_NONE,
-            "neighbour": _PROTECT_NEIGHBOUR,
-            "neighbour-but-triple-middle": _PROTECT_TRIPLE,
+            Protection.NONE: _PROTECT_NONE,
+            Protection.NEIGHBOUR: _PROTECT_NEIGHBOUR,
+            Protection.NEIGHBOUR_BUT_TRIPLE_MIDDLE: _PROTECT_TRIPLE,
         }[v.protection]
         self.drown_attack = [sq in v.drown_on_attack for sq in range(SQUARES + 2)]
-        self.capture_remove = v.capture == "remove"
-        self.backward = v.backward
+        self.capture_remove = v.capture is Capture.REMOVE
+        self.backward: Backward = v.backward
         self.priority = sum(bit(sq) for sq in v.priority)
         self.extra_throws = v.extra_throws
         water = v.squares_of(HouseKind.WATER_CHOICE)
@@ -125,7 +135,7 @@ class Tables:
         self.fate_bit = bit(self.fate_sq) if fate else 0
         self.rebirth = v.rebirth_square
         self.revival = bool(v.squares_of(HouseKind.DROWN))
-        self.race = v.scoring == "race"
+        self.race = v.scoring is Scoring.RACE
         self.pieces = v.pieces
         self.throws = frozenset(v.instrument.values)
         ba = v.squares_of(HouseKind.BA)

@@ -16,8 +16,8 @@ player.  The rule-difference table of the site is computed from these definition
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from enum import Enum
+from dataclasses import dataclass, field, fields
+from enum import Enum, StrEnum
 from types import MappingProxyType
 
 from .throws import DIE4, STICKS, Instrument
@@ -27,6 +27,11 @@ __all__ = [
     "SQUARES",
     "House",
     "HouseKind",
+    "Capture",
+    "Protection",
+    "Passing",
+    "Backward",
+    "Scoring",
     "Variant",
     "VARIANTS",
     "find_variant",
@@ -49,6 +54,55 @@ class HouseKind(str, Enum):
     DROWN = "drown"  # adelaida §28-30: the piece leaves the board and waits to be revived
     SEND_BACK = "send-back"  # standard: the piece is sent to the House of Rebirth (15)
     WATER_CHOICE = "water-choice"  # kendall: the owner chooses to risk or to return to 15
+
+
+class Capture(StrEnum):
+    """What happens to a piece that is attacked."""
+
+    SWAP = "swap"  # it goes to the attacker's square
+    REMOVE = "remove"  # bell: it leaves the game
+
+
+class Protection(StrEnum):
+    """Which pieces cannot be attacked because of their neighbours."""
+
+    NONE = "none"
+    NEIGHBOUR = "neighbour"  # a piece with a neighbour of its colour
+    NEIGHBOUR_BUT_TRIPLE_MIDDLE = (
+        "neighbour-but-triple-middle"  # adelaida §13: not the middle of three
+    )
+
+
+class Passing(StrEnum):
+    """Which pieces a move may pass over."""
+
+    FREE = "free"  # anything
+    SINGLES = "singles"  # single pieces only, never two side by side
+
+
+class Backward(StrEnum):
+    """When a piece moves back."""
+
+    NONE = "none"
+    PLAYER = "player"  # kendall rule 4: only if no forward move exists at all
+    PIECE = "piece"  # adelaida §16: each piece that cannot go forward goes back
+
+
+class Scoring(StrEnum):
+    """How a game is won."""
+
+    RACE = "race"  # first to bear off every piece
+    POINTS = "points"  # bell: one point per piece borne off
+
+
+#: The option fields of a :class:`Variant` and their types, checked at construction.
+_OPTIONS: dict[str, type[StrEnum]] = {
+    "capture": Capture,
+    "protection": Protection,
+    "passing": Passing,
+    "backward": Backward,
+    "scoring": Scoring,
+}
 
 
 @dataclass(frozen=True)
@@ -89,20 +143,14 @@ class Variant:
     start: tuple[tuple[int, ...], tuple[int, ...]]
     instrument: Instrument
     extra_throws: frozenset[int]
-    #: "swap": the attacked piece goes to the attacker's square; "remove": it leaves the game.
-    capture: str
-    #: "none"; "neighbour": a piece with a neighbour of its colour cannot be attacked;
-    #: "neighbour-but-triple-middle": the same, except the middle of exactly three (adelaida §13).
-    protection: str
+    capture: Capture
+    protection: Protection
     #: squares whose pieces neither give nor receive protection (kendall rule 5).
     unprotected: frozenset[int]
     #: squares on which no piece can be attacked.
     safe: frozenset[int]
-    #: "free": pass over anything; "singles": pass only single pieces, never two side by side.
-    passing: str
-    #: "none"; "player": back only if no forward move exists at all; "piece": each piece that
-    #: cannot go forward goes back.
-    backward: str
+    passing: Passing
+    backward: Backward
     #: squares that no forward move may pass over (every piece must stop there first).
     must_stop: frozenset[int]
     #: squares whose pieces may only leave the board (with a throw listed in ``bear_off``).
@@ -112,8 +160,7 @@ class Variant:
     houses: Mapping[int, House]
     #: if any piece on these squares can move, one of them must (bell).
     priority: frozenset[int]
-    #: "race": first to bear off every piece wins; "points": one point per piece borne off (bell).
-    scoring: str
+    scoring: Scoring
     #: squares where a piece attacked is sent to the House of Water instead (kendall).
     drown_on_attack: frozenset[int] = frozenset()
     aliases: tuple[str, ...] = ()
@@ -125,6 +172,24 @@ class Variant:
     #: the seat whose pieces are dark (adelaida §1: the spools are black, the cones white).
     dark_seat: int = 1
     notes: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        """Every option is one of its enum's values: a misspelt option is an error here, never
+        a silent default later.  Plain strings of a valid value are accepted and converted."""
+        for f in fields(self):
+            kind = _OPTIONS.get(f.name)
+            if kind is None:
+                continue
+            value = getattr(self, f.name)
+            if isinstance(value, kind):
+                continue
+            try:
+                object.__setattr__(self, f.name, kind(value))
+            except ValueError:
+                choices = ", ".join(repr(member.value) for member in kind)
+                raise ValueError(
+                    f"variant {self.name!r}: {f.name}={value!r} is not one of {choices}"
+                ) from None
 
     def title(self, lang: str = "en") -> str:
         return self.title_ru if lang == "ru" else self.title_en
@@ -168,12 +233,12 @@ STANDARD = Variant(
     start=_alternating(5),
     instrument=STICKS,
     extra_throws=frozenset({1, 4, 5}),
-    capture="swap",
-    protection="neighbour",
+    capture=Capture.SWAP,
+    protection=Protection.NEIGHBOUR,
     unprotected=frozenset(),
     safe=_squares(range(27, 31)),
-    passing="free",
-    backward="none",
+    passing=Passing.FREE,
+    backward=Backward.NONE,
     must_stop=frozenset(),
     exit_only=frozenset(),
     # "from 27 on by a throw that takes the piece past 30, from 29 only with a 3, from 30 only with a 2"
@@ -185,7 +250,7 @@ STANDARD = Variant(
         House(30, HouseKind.PLAIN, "House of Ra-Atum", "Дом Ра-Атума", "𓇳"),
     ),
     priority=frozenset(),
-    scoring="race",
+    scoring=Scoring.RACE,
     aliases=("std", "стандарт"),
 )
 
@@ -198,12 +263,12 @@ BELL = Variant(
     start=_alternating(10),
     instrument=DIE4,
     extra_throws=frozenset(),
-    capture="remove",
-    protection="none",
+    capture=Capture.REMOVE,
+    protection=Protection.NONE,
     unprotected=frozenset(),
     safe=_squares(range(26, 31)),
-    passing="free",
-    backward="none",
+    passing=Passing.FREE,
+    backward=Backward.NONE,
     must_stop=frozenset(),
     exit_only=_squares(range(27, 31)),
     bear_off=_bear(s27=(4,), s28=(3,), s29=(2,), s30=(1,)),
@@ -215,7 +280,7 @@ BELL = Variant(
         House(30, HouseKind.PLAIN, "I", "I", "I"),
     ),
     priority=_squares(range(26, 31)),
-    scoring="points",
+    scoring=Scoring.POINTS,
     aliases=("r.c.bell", "белл"),
     seat_names_en=("first player", "second player"),
     seat_names_ru=("первый игрок", "второй игрок"),
@@ -230,13 +295,13 @@ KENDALL = Variant(
     start=_alternating(5),
     instrument=STICKS,
     extra_throws=frozenset({1, 4, 5}),
-    capture="swap",
-    protection="neighbour",
+    capture=Capture.SWAP,
+    protection=Protection.NEIGHBOUR,
     unprotected=_squares(range(27, 31)),
     # 27 holds at most one piece (it is never attacked); 28-30 are handled by drown_on_attack.
     safe=frozenset({27}),
-    passing="free",
-    backward="player",
+    passing=Passing.FREE,
+    backward=Backward.PLAYER,
     must_stop=frozenset({26}),
     exit_only=_squares(range(27, 31)),
     bear_off=_bear(s26=(5,), s27=(4,), s28=(3,), s29=(2,), s30=ALL_THROWS),
@@ -249,7 +314,7 @@ KENDALL = Variant(
         House(30, HouseKind.PLAIN, "House of Horus", "Дом Хоруса", "𓂀"),
     ),
     priority=frozenset(),
-    scoring="race",
+    scoring=Scoring.RACE,
     drown_on_attack=_squares(range(28, 31)),
     aliases=("кендалл",),
     seat_names_en=("dark stones", "light stones"),
@@ -271,12 +336,12 @@ def _adelaida(
         start=_alternating(pieces),
         instrument=STICKS,
         extra_throws=frozenset({1, 4, 5}),
-        capture="swap",
-        protection="neighbour-but-triple-middle",
+        capture=Capture.SWAP,
+        protection=Protection.NEIGHBOUR_BUT_TRIPLE_MIDDLE,
         unprotected=frozenset(),
         safe=houses,  # §21: no capture on any of the eight Houses
-        passing="singles",
-        backward="piece",
+        passing=Passing.SINGLES,
+        backward=Backward.PIECE,
         must_stop=frozenset(),
         exit_only=_squares(range(28, 31)),
         bear_off=_bear(s28=(3,), s29=(2,), s30=(1,)),
@@ -291,7 +356,7 @@ def _adelaida(
             House(30, HouseKind.PLAIN, "House of the Rising Sun", "Дом Восходящего Солнца", "𓇳"),
         ),
         priority=frozenset(),
-        scoring="race",
+        scoring=Scoring.RACE,
         aliases=aliases,
         dark_seat=0,
     )
