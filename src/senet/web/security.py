@@ -13,6 +13,15 @@ framework's request objects.  The policies:
   limits use :class:`TokenBucket` directly in the WebSocket handler.
 * **Origin**: a WebSocket handshake whose ``Origin`` is not this site's is refused (a page on
   another site cannot drive a player's seat with the player's cookie).
+* **Request forgery**: a request that may change something (any method but GET, HEAD and
+  OPTIONS) is refused with 403 if a browser says it comes from another origin — its ``Origin``
+  is not this site, or (without an Origin) its ``Sec-Fetch-Site`` is neither ``same-origin``
+  nor ``none``.  SameSite=Lax cookies do not stop a page on another port or a sibling
+  subdomain (the same *site*); this does.  The API's state-changing endpoints also take only
+  ``application/json`` bodies (415 otherwise), which no HTML form and no ``no-cors`` fetch can
+  send.  A request with neither header is not a browser's (a script, a bot), so it carries
+  only the secrets it was given, and a request that sends its seat secret as ``X-Seat-Token``
+  proves it read the secret itself: both are let through.
 * **Logs**: :class:`RedactSecrets` on uvicorn's loggers replaces the secrets that URLs may
   carry (a seat's private link, an invitation, a WebSocket's ``?token=``) before any line is
   written.
@@ -20,6 +29,7 @@ framework's request objects.  The policies:
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import time
@@ -35,6 +45,7 @@ __all__ = [
     "AddressLimiter",
     "origin_allowed",
     "RedactSecrets",
+    "forgery_refusal",
     "redact_server_logs",
     "MAX_BODY_BYTES",
     "MAX_WS_MESSAGE_BYTES",
@@ -166,6 +177,32 @@ def redact_server_logs() -> None:
             logger.addFilter(RedactSecrets())
 
 
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+def forgery_refusal(
+    scope: Scope, allowed_origins: tuple[str, ...] = ()
+) -> tuple[int, str, str] | None:
+    """``(status, code, message)`` if a state-changing request must be refused (see the module
+    docstring, *Request forgery*), None if it may go on."""
+    if scope.get("method") in SAFE_METHODS:
+        return None
+    if str(scope.get("path", "")).startswith("/api/"):
+        media = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+        if media != "application/json":
+            return 415, "unsupported_media_type", "send the body as application/json"
+    if _header(scope, b"x-seat-token") is not None:
+        return None  # set by a script that holds the secret: a browser sends it only same-origin
+    origin = _header(scope, b"origin")
+    if origin is not None:
+        if origin_allowed(origin, _header(scope, b"host"), allowed_origins):
+            return None
+        return 403, "cross_origin", "a request from another origin is refused"
+    if (_header(scope, b"sec-fetch-site") or "none") not in ("same-origin", "none"):
+        return 403, "cross_origin", "a request from another origin is refused"
+    return None
+
+
 def _header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope.get("headers", ()):
         if key == name:
@@ -219,6 +256,14 @@ class SecurityMiddleware:
                 send_with_headers, 429, "Too many requests: slow down and try again in a moment."
             )
             return
+        refusal = forgery_refusal(scope, self.allowed_origins)
+        if refusal is not None:
+            status, code, text = refusal
+            if str(scope.get("path", "")).startswith("/api/"):
+                await _json_error(send_with_headers, status, code, text)
+            else:
+                await _plain(send_with_headers, status, text[0].upper() + text[1:] + ".")
+            return
         length = _header(scope, b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             await _plain(
@@ -269,6 +314,21 @@ class SecurityMiddleware:
                 await send({"type": "websocket.close", "code": 1008 if not allowed else 1013})
             return
         await self.app(scope, receive, send)
+
+
+async def _json_error(send: Send, status: int, code: str, message: str) -> None:
+    body = json.dumps({"type": "error", "code": code, "message": message}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 async def _plain(send: Send, status: int, text: str) -> None:
