@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import re
 
+import httpx
 import pytest
+
+from senet.engine import VARIANTS
 
 from .helpers import friend_game, play_out
 from .test_browser import new_page, start_game, wait_started
@@ -177,3 +180,51 @@ def test_on_a_phone_board_sticks_status_and_moves_are_in_view_at_every_decision(
     assert not page.is_visible(".hint")  # no keyboard on a touch phone
     assert errors == []
     context.close()
+
+
+@pytest.fixture(scope="module")
+def site_pages(site) -> dict[str, str]:
+    """Every kind of page of the site, by name: address (a finished game, a game waiting for
+    the friend, its invitation, the review, the verification, a missing page)."""
+    finished = friend_game(site.url, "standard")
+    play_out(site.url, finished)
+    waiting = httpx.post(
+        f"{site.url}/api/games", json={"variant": "adelaida", "mode": "friend", "colour": "A"}
+    ).json()
+    pages = {"home": "/", "missing": "/no-such-page"}
+    pages |= {f"variant-{name}": f"/variants/{name}" for name in VARIANTS}
+    pages |= {
+        "game-over": f"/g/{finished.game_id}",
+        "review": f"/g/{finished.game_id}/review",
+        "verify": f"/g/{finished.game_id}/verify",
+        "join": waiting["invite_url"].removeprefix(site.url),
+        "game-waiting": f"/g/{waiting['id']}",
+    }
+    return pages
+
+
+def settled(page) -> None:
+    """Until the page's scripts have drawn what they draw (the game's state, the verification)."""
+    if page.query_selector("#game"):
+        page.wait_for_selector("#game[data-ply]")
+    if page.query_selector("#verify"):
+        page.wait_for_selector("#verify .verify-summary:not(.pending)")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_no_page_scrolls_sideways_at_360_px(browser, site, site_pages, lang) -> None:
+    page = new_page(browser, site, 360, 740)
+    page.goto(f"/?lang={lang}")
+    wide = {}
+    for name, address in site_pages.items():
+        page.goto(address)
+        settled(page)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > page.evaluate("innerWidth"):
+            wide[name] = width
+    assert wide == {}
+    page.goto("/variants/kendall")  # the difference table keeps its column headings
+    labels = page.eval_on_selector_all(
+        ".diff-table tbody td", "tds => tds.map(td => getComputedStyle(td, '::before').content)"
+    )
+    assert labels and all(label not in ("none", "normal", '""') for label in labels)
