@@ -6,6 +6,7 @@ import pytest
 from senet.engine import (
     OFF,
     IllegalMove,
+    InvalidPosition,
     Move,
     NotationError,
     Position,
@@ -168,6 +169,28 @@ def test_error_impossible_positions():
     )
     err = _error("kendall A........./........../......B... A 3 pending=water")
     assert "before the next throw" in err.message
+    assert err.column == len("kendall A........./........../......B... A ") + 1  # the throw
+
+
+@pytest.mark.parametrize(
+    "parts,field,square",
+    [
+        ({"pieces": ([3, 5], [5])}, "board", 5),
+        ({"pieces": ([21], [1])}, "board", 21),  # adelaida §25: nothing rests on Ba
+        ({"pieces": ([31], [1])}, "board", None),
+        ({"pieces": ([1], [2]), "turn": 2}, "turn", None),
+        ({"pieces": ([1], [2]), "throw": 6}, "throw", None),
+        ({"pieces": ([1], [2]), "captured": (1, 0)}, "captured", None),
+        ({"pieces": ([1], [2]), "pending": 1}, "pending", None),  # nobody on 26
+        ({"pieces": ([1], [2]), "skip": (-1, 0)}, "skip", None),
+    ],
+)
+def test_impossible_positions_name_the_field_and_square(parts, field, square):
+    """The error carries where the fault is, not only words about it."""
+    with pytest.raises(InvalidPosition) as info:
+        Position.from_parts(find_variant("adelaida"), **parts)
+    assert (info.value.field, info.value.square) == (field, square)
+    assert isinstance(info.value, ValueError)
 
 
 def test_error_line_and_column_offsets():

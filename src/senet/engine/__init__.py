@@ -7,7 +7,7 @@
 ['1-4', '3-6', '5-8']
 """
 
-from .errors import IllegalMove, NotationError, SenetError
+from .errors import IllegalMove, InvalidPosition, NotationError, SenetError
 from .game import Action, Game, Throw
 from .moves import Move, parse_move
 from .notation import format_position, parse_position
@@ -39,6 +39,7 @@ __all__ = [
     "HouseKind",
     "IllegalMove",
     "Instrument",
+    "InvalidPosition",
     "Move",
     "NotationError",
     "OFF",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["SenetError", "IllegalMove", "NotationError"]
+__all__ = ["SenetError", "IllegalMove", "InvalidPosition", "NotationError"]
 
 
 class SenetError(ValueError):
@@ -11,6 +11,26 @@ class SenetError(ValueError):
 
 class IllegalMove(SenetError):
     """A move or throw that the position does not allow.  The position is left unchanged."""
+
+
+class InvalidPosition(SenetError):
+    """A position the rules can neither reach nor start from.
+
+    ``field`` names the part of the position at fault, as the one-line notation names its
+    fields: ``board``, ``turn``, ``throw``, ``extra``, ``skip``, ``captured``, ``drowned`` or
+    ``pending``; ``square`` the square at fault (1-30) when there is one.  The notation reader
+    points its error column at them.
+    """
+
+    FIELDS = ("board", "turn", "throw", "extra", "skip", "captured", "drowned", "pending")
+
+    def __init__(self, message: str, *, field: str, square: int | None = None) -> None:
+        if field not in self.FIELDS:
+            raise ValueError(f"unknown position field {field!r}")
+        self.message = message
+        self.field = field
+        self.square = square
+        super().__init__(message)
 
 
 class NotationError(SenetError):

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import NotationError
+from .errors import InvalidPosition, NotationError
 from .position import NO_PENDING, PENDING_FATE, PENDING_WATER, Position
 from .variants import UnknownVariant, find_variant
 
@@ -205,26 +205,12 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
             drowned=drowned,
             pending=pending,
         )
-    except ValueError as exc:
-        # point at the field at fault when we can
-        words = {
-            "pending": "pending",
-            "extra throw": "extra",
-            "skipped": "skip",
-            "captured": "captured",
-            "drowned": "drowned",
-        }
-        where = next(
-            (
-                field_cols[key]
-                for word, key in words.items()
-                if word in str(exc) and key in field_cols
-            ),
-            column,
-        )
-        square = re.search(r"stand on (\d+)", str(exc))
-        if square:
-            where = c_board + int(square.group(1)) - 1 + (int(square.group(1)) - 1) // 10
+    except InvalidPosition as exc:
+        # point at the square, else the field at fault (the start when the field is not written)
+        field_cols.update(board=c_board, turn=c_turn, throw=c_throw)
+        where = field_cols.get(exc.field, column)
+        if exc.square is not None:
+            where = c_board + exc.square - 1 + (exc.square - 1) // 10  # '/' after 10 and 20
         raise NotationError(
             f"impossible position: {exc}", line, where, "a position the rules allow"
         ) from None

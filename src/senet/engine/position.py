@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .errors import IllegalMove
+from .errors import IllegalMove, InvalidPosition
 from .flow import DRAW, legal_moves, play, winner
 from .moves import MOVE, Move
 from .rules import Tables, bit, iter_squares, tables_for
@@ -131,16 +131,17 @@ class Position:
     ) -> Position:
         """Build any position; ``off`` defaults to the pieces not accounted for elsewhere.
 
-        Raises ValueError for an inconsistent position (overlapping pieces, too many pieces, ...).
+        Raises :class:`InvalidPosition` (a ValueError) for an inconsistent position (overlapping
+        pieces, too many pieces, ...), naming the field and square at fault.
         """
         masks = []
         for squares in pieces:
             mask = 0
             for sq in squares:
                 if not 1 <= sq <= 30:
-                    raise ValueError(f"square {sq} is not on the track (1-30)")
+                    raise InvalidPosition(f"square {sq} is not on the track (1-30)", field="board")
                 if mask & bit(sq):
-                    raise ValueError(f"square {sq} is listed twice")
+                    raise InvalidPosition(f"square {sq} is listed twice", field="board", square=sq)
                 mask |= bit(sq)
             masks.append(mask)
         if off is None:
@@ -164,50 +165,63 @@ class Position:
         return position
 
     def validate(self) -> None:
-        """Raise ValueError unless the state is one the rules can reach or start from."""
+        """Raise :class:`InvalidPosition` (a ValueError naming the field and square at fault)
+        unless the state is one the rules can reach or start from."""
         s, v, t = self._s, self.variant, self._t
         if s[MASK] & s[MASK + 1]:
-            raise ValueError("two pieces on one square")
+            both = s[MASK] & s[MASK + 1]
+            raise InvalidPosition(
+                "two pieces on one square", field="board", square=(both & -both).bit_length()
+            )
         for (
             sq,
             house,
         ) in v.houses.items():  # a piece passes through these Houses, never stays on them
             if house.kind in _TRANSIT and (s[MASK] | s[MASK + 1]) & bit(sq):
-                raise ValueError(f"no piece can stand on {sq}, the {house.name_en}")
+                raise InvalidPosition(
+                    f"no piece can stand on {sq}, the {house.name_en}", field="board", square=sq
+                )
         if s[TURN] not in SEATS:
-            raise ValueError("the side on turn must be A or B")
+            raise InvalidPosition("the side on turn must be A or B", field="turn")
         if s[THROW] and s[THROW] not in t.throws:
-            raise ValueError(f"a throw of {s[THROW]} is impossible in {v.name}")
+            raise InvalidPosition(f"a throw of {s[THROW]} is impossible in {v.name}", field="throw")
         for seat in SEATS:
             total = (
                 s[seat].bit_count() + s[BORNE_OFF + seat] + s[CAPTURED + seat] + s[DROWNED + seat]
             )
             if total != v.pieces:
-                raise ValueError(
+                raise InvalidPosition(
                     f"{seat_letter(seat)} has {total} pieces in all (board, off, captured, drowned); "
-                    f"{v.name} has {v.pieces}"
+                    f"{v.name} has {v.pieces}",
+                    field="board",
                 )
-            if min(s[EXTRA + seat], s[SKIP + seat]) < 0:
-                raise ValueError("negative counter")
+            for counter, name in ((EXTRA, "extra"), (SKIP, "skip")):
+                if s[counter + seat] < 0:
+                    raise InvalidPosition("negative counter", field=name)
             if s[CAPTURED + seat] and not t.capture_remove:
-                raise ValueError(f"no piece is ever captured in {v.name}")
+                raise InvalidPosition(f"no piece is ever captured in {v.name}", field="captured")
             if s[DROWNED + seat] and not t.revival:
-                raise ValueError(f"no piece is ever drowned in {v.name}")
+                raise InvalidPosition(f"no piece is ever drowned in {v.name}", field="drowned")
             if s[EXTRA + seat] and not v.extra_throws:
-                raise ValueError(f"no extra throw is ever owed in {v.name}")
+                raise InvalidPosition(f"no extra throw is ever owed in {v.name}", field="extra")
             if s[SKIP + seat] and not v.squares_of(HouseKind.NET):
-                raise ValueError(f"no turn is ever skipped in {v.name}")
+                raise InvalidPosition(f"no turn is ever skipped in {v.name}", field="skip")
         pending = s[PENDING]
         if pending == PENDING_FATE and not (t.fate_bit and (s[MASK] | s[MASK + 1]) & t.fate_bit):
-            raise ValueError(
-                "a fate throw is pending but no piece stands on the House of Rejuvenation"
+            raise InvalidPosition(
+                "a fate throw is pending but no piece stands on the House of Rejuvenation",
+                field="pending",
             )
         if pending == PENDING_WATER and not (t.water_bit and (s[MASK] | s[MASK + 1]) & t.water_bit):
-            raise ValueError("a House of Water choice is pending but no piece stands there")
+            raise InvalidPosition(
+                "a House of Water choice is pending but no piece stands there", field="pending"
+            )
         if pending == PENDING_WATER and s[THROW]:
-            raise ValueError("a House of Water choice is made before the next throw")
+            raise InvalidPosition(
+                "a House of Water choice is made before the next throw", field="throw"
+            )
         if pending not in _PENDING_NAMES:
-            raise ValueError("unknown pending decision")
+            raise InvalidPosition("unknown pending decision", field="pending")
 
     # ----------------------------------------------------------------- reading the state
     @property
