@@ -125,3 +125,20 @@ def test_address_limiter_keeps_addresses_apart_and_bounded() -> None:
 )
 def test_origin_check(origin: str | None, host: str, allowed: bool) -> None:
     assert origin_allowed(origin, host) is allowed
+
+
+def test_an_application_failure_is_a_500_with_the_headers_and_one_log_line(caplog) -> None:
+    async def nested(request: Request) -> JSONResponse:
+        def deeper(n: int) -> int:
+            return deeper(n + 1) + 1
+
+        return JSONResponse(deeper(0))
+
+    app = SecurityMiddleware(Starlette(routes=[Route("/deep", nested)]))
+    with caplog.at_level("INFO", logger="senet.web"):
+        answer = TestClient(app, raise_server_exceptions=False).get("/deep")
+    assert answer.status_code == 500
+    assert answer.headers["content-security-policy"] == CSP
+    records = [r for r in caplog.records if r.name == "senet.web"]
+    assert len(records) == 1 and "nested too deeply" in records[0].getMessage()
+    assert records[0].exc_info is None  # no thousand-frame traceback

@@ -10,7 +10,6 @@ made when every human seat has.  A bot may instead pass ``seed`` when it creates
 
 from __future__ import annotations
 
-import json
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
@@ -26,6 +25,7 @@ from senet.service.views import state_message
 from .app import error_json, lang_of, seat_cookie
 from .i18n import LANGS, catalog
 from .pages import set_seat_cookie
+from .security import parse_json
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -117,9 +117,9 @@ async def game_state(request: Request, game_id: str) -> Any:
 async def _json_object(request: Request, example: str) -> dict[str, Any] | Any:
     """The request body as a JSON object, or the error response to send instead."""
     try:
-        body = json.loads(await request.body())
-    except (ValueError, UnicodeDecodeError):
-        return error_json("bad_json", "the body is not valid JSON", 400)
+        body = parse_json(await request.body())
+    except (ValueError, UnicodeDecodeError) as exc:
+        return error_json("bad_json", f"the body is not valid JSON ({exc})", 400)
     if not isinstance(body, dict):
         return error_json("bad_request", f"the body must be an object such as {example}", 400)
     return body

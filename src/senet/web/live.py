@@ -31,7 +31,6 @@ change sends the full state (what the browser page uses).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from typing import Any
@@ -45,7 +44,7 @@ from senet.service.seeding import give_seed
 from senet.service.views import events_message, state_message
 
 from .app import seat_cookie
-from .security import MAX_WS_MESSAGE_BYTES, TokenBucket
+from .security import MAX_WS_MESSAGE_BYTES, TokenBucket, parse_json
 
 #: per connection: a player sends a few messages a minute; bots and double clicks get a burst
 WS_MESSAGES_PER_SECOND = 20.0
@@ -163,7 +162,13 @@ async def _serve(
 
     async def read() -> None:
         while True:
-            text = await ws.receive_text()
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                raise WebSocketDisconnect(frame.get("code", 1000))
+            text = frame.get("text")
+            if text is None:
+                await send(_error("bad_frame", "a message is a JSON text frame, not binary"))
+                continue
             if len(text.encode()) > MAX_WS_MESSAGE_BYTES:
                 await send(
                     _error("too_large", f"a message is at most {MAX_WS_MESSAGE_BYTES} bytes")
@@ -174,9 +179,9 @@ async def _serve(
                 await send(_error("rate_limited", "too many messages: slow down"))
                 continue
             try:
-                data = json.loads(text)
-            except ValueError:
-                await send(_error("bad_json", "the message is not valid JSON"))
+                data = parse_json(text)
+            except ValueError as exc:
+                await send(_error("bad_json", f"the message is not valid JSON ({exc})"))
                 continue
             if not isinstance(data, dict):
                 await send(_error("bad_request", "a message is a JSON object with a type"))

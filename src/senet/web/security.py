@@ -45,11 +45,14 @@ __all__ = [
     "AddressLimiter",
     "origin_allowed",
     "RedactSecrets",
+    "parse_json",
     "forgery_refusal",
     "redact_server_logs",
     "MAX_BODY_BYTES",
     "MAX_WS_MESSAGE_BYTES",
 ]
+
+log = logging.getLogger("senet.web")
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -237,19 +240,36 @@ class SecurityMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            await self._http(scope, receive, send)
+            await self._http_guarded(scope, receive, send)
         elif scope["type"] == "websocket":
             await self._websocket(scope, receive, send)
         else:
             await self.app(scope, receive, send)
 
-    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                names = {key.lower() for key, _ in message.get("headers", ())}
-                extra = [(k, v) for k, v in _HEADERS if k not in names]
-                message = {**message, "headers": list(message.get("headers", ())) + extra}
+    async def _http_guarded(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """:meth:`_http`, and if the application fails, a 500 that still carries the security
+        headers (the server's own error page would not), logged once."""
+        started = False
+
+        async def tracking(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
             await send(message)
+
+        try:
+            await self._http(scope, receive, tracking)
+        except Exception as exc:
+            where = f"{scope.get('method')} {redact(str(scope.get('path', '')))}"
+            if isinstance(exc, RecursionError):  # its traceback is a thousand frames long
+                log.error("%s failed: input nested too deeply", where)
+            else:
+                log.exception("%s failed", where)
+            if started:
+                raise
+            await _plain(_with_headers(send), 500, "Internal error: please try again later.")
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        send_with_headers = _with_headers(send)
 
         if not self.http_limiter.allow(_client(scope)):
             await _plain(
@@ -314,6 +334,28 @@ class SecurityMiddleware:
                 await send({"type": "websocket.close", "code": 1008 if not allowed else 1013})
             return
         await self.app(scope, receive, send)
+
+
+def _with_headers(send: Send) -> Send:
+    """``send``, adding the security headers to the start of a response (those it lacks)."""
+
+    async def send_with_headers(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            names = {key.lower() for key, _ in message.get("headers", ())}
+            extra = [(k, v) for k, v in _HEADERS if k not in names]
+            message = {**message, "headers": list(message.get("headers", ())) + extra}
+        await send(message)
+
+    return send_with_headers
+
+
+def parse_json(data: str | bytes) -> Any:
+    """``json.loads``, except that input nested too deeply for the parser is a ValueError like
+    any other invalid JSON (it was a RecursionError)."""
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
 
 
 async def _json_error(send: Send, status: int, code: str, message: str) -> None:
