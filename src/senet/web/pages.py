@@ -28,9 +28,11 @@ def _service(request: Request) -> GameService:
     return request.app.state.service
 
 
-def set_seat_cookie(response: Response, request: Request, game_id: str, token: str) -> None:
+def set_seat_cookie(
+    response: Response, request: Request, game_id: str, token: str, name: str | None = None
+) -> None:
     response.set_cookie(
-        seat_cookie(game_id),
+        name or seat_cookie(game_id),
         token,
         max_age=COOKIE_AGE,
         httponly=True,
@@ -164,9 +166,11 @@ async def game_page(request: Request, game_id: str) -> Any:
                 return response
     invite = service.invite_for(live, seats)
     base = str(request.base_url).rstrip("/")
+    other = live.seats_of(request.cookies.get(other_seat_cookie(game_id)))
     response = render(
         request,
         "game.html",
+        other_seat=_seat_names(live, other, lang) if other and other != seats else None,
         live=live,
         variant=live.game.variant,
         seats=seats,
@@ -225,13 +229,71 @@ async def join(request: Request, game_id: str, invite: str) -> Any:
     return response
 
 
+def other_seat_cookie(game_id: str) -> str:
+    """The cookie of the *other* seat this device holds in a game (see :func:`private_link`)."""
+    return f"senet_other_seat_{game_id}"
+
+
+def _seat_names(live: Any, seats: tuple[int, ...], lang: str) -> str:
+    return " + ".join(live.game.variant.seat_name(seat, lang) for seat in seats)
+
+
 @router.get("/g/{game_id}/seat/{token}")
 async def private_link(request: Request, game_id: str, token: str) -> Any:
-    """A seat's private link: brings its holder back to the seat on any device."""
+    """A seat's private link: brings its holder back to the seat on any device.
+
+    A device that holds another seat of the game is never switched silently (someone may have
+    sent their own link, by mistake or to take the seat away): it is asked first, shown its own
+    link, and the switch (a POST from this page) keeps the seat it had reachable."""
+    live = await _service(request).load(game_id)
+    theirs = live.seats_of(token)
+    current = request.cookies.get(seat_cookie(game_id))
+    mine = live.seats_of(current)
+    if theirs and mine and mine != theirs:
+        lang = lang_of(request)
+        base = str(request.base_url).rstrip("/")
+        response = render(
+            request,
+            "seat_switch.html",
+            live=live,
+            variant=live.game.variant,
+            mine=_seat_names(live, mine, lang),
+            theirs=_seat_names(live, theirs, lang),
+            own_url=f"{base}/g/{game_id}/seat/{current}",
+        )
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    response = RedirectResponse(f"/g/{game_id}", status_code=303)
+    if theirs:
+        set_seat_cookie(response, request, game_id, token)
+    return response
+
+
+@router.post("/g/{game_id}/seat/{token}")
+async def switch_seat(request: Request, game_id: str, token: str) -> Any:
+    """Play the link's seat on this device, keeping the seat held so far as the other one."""
     live = await _service(request).load(game_id)
     response = RedirectResponse(f"/g/{game_id}", status_code=303)
-    if live.seats_of(token):
-        set_seat_cookie(response, request, game_id, token)
+    current = request.cookies.get(seat_cookie(game_id))
+    if not live.seats_of(token):
+        return response
+    set_seat_cookie(response, request, game_id, token)
+    if current and current != token and live.seats_of(current):
+        set_seat_cookie(response, request, game_id, current, other_seat_cookie(game_id))
+    return response
+
+
+@router.post("/g/{game_id}/other-seat")
+async def to_other_seat(request: Request, game_id: str) -> Any:
+    """Swap the seat this device plays with the other one it holds."""
+    live = await _service(request).load(game_id)
+    response = RedirectResponse(f"/g/{game_id}", status_code=303)
+    current = request.cookies.get(seat_cookie(game_id))
+    other = request.cookies.get(other_seat_cookie(game_id))
+    if other and live.seats_of(other):
+        set_seat_cookie(response, request, game_id, other)
+        if current and live.seats_of(current):
+            set_seat_cookie(response, request, game_id, current, other_seat_cookie(game_id))
     return response
 
 
