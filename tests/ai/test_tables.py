@@ -51,7 +51,7 @@ def _random_endgames(name: str, count: int, seed: int) -> list[Position]:
 def test_raw_enumeration_builds_the_same_graph_and_values_as_the_position_path(name: str) -> None:
     variant = find_variant(name)
     checked = 0
-    for pos in _random_endgames(name, 12, seed=5):
+    for pos in _random_endgames(name, 20, seed=5):
         try:
             raw = _enumerate_raw(variant, [pos.state], 6_000)
         except TooLarge:

@@ -105,6 +105,16 @@ def test_adelaida_8_jumping_single_pieces():
     assert after(p, "1-6") == fen(V, [4, 6], [2], "A")  # the jumped pieces stay where they are
 
 
+@pytest.mark.parametrize("name", ["adelaida", "adelaida-long"])
+def test_adelaida_8_with_26_no_pair_is_jumped(name):
+    """adelaida §8 with adelaida §26: only pieces with free squares between them are jumped, so any
+    two side by side bar the way: an own pair, an opponent's pair (§12) and a mixed pair alike."""
+    assert moves(pos(name, [1, 3, 4], [30], "A", 4)) == ["3-7", "4-8"]  # own pair 3-4
+    assert moves(pos(name, [1, 4], [3], "A", 4)) == ["4-8"]  # mixed pair 3-4
+    assert moves(pos(name, [1, 8], [3, 4], "A", 4)) == ["8-12"]  # opponent's pair 3-4
+    assert moves(pos(name, [1, 4], [6], "A", 4)) == ["1-5", "4-8"]  # singles: fine
+
+
 def test_adelaida_9_one_piece_a_square():
     """adelaida §9: two pieces never share a square: no landing on one's own piece."""
     p = pos(V, [3, 6], [30], "A", 3)
@@ -276,12 +286,12 @@ def test_adelaida_27_throw_of_fate():
     p = play(pos(V, [23], [1], "A", 3), "23-26")
     assert p.fen() == fen(V, [26], [1], "A", pending="fate") and p.is_chance()
     assert p.chance_outcomes() == Position.initial(find_variant(V)).chance_outcomes()
-    expect = {
-        1: fen(V, [], [1], "B", drowned=(1, 0)),
+    expect = {  # the 1, 4 and 5 earn another throw (decision fate-extra)
+        1: fen(V, [], [1], "B", drowned=(1, 0)),  # ... cancelled by the Water (§29)
         2: fen(V, [28], [1], "B"),
         3: fen(V, [29], [1], "B"),
-        4: fen(V, [30], [1], "B"),
-        5: fen(V, [16], [1], "B", skip=(1, 0)),
+        4: fen(V, [30], [1], "A"),
+        5: fen(V, [16], [1], "B"),  # ... cancelled by the Net instead of a skipped turn (§24)
     }
     for n, want in expect.items():
         q = p.apply_throw(n)
@@ -328,10 +338,10 @@ def test_adelaida_30_reborn_piece_waits_for_the_next_throw():
 def test_adelaida_31_32_33_last_houses(sq, need, clause):
     """adelaida §31, adelaida §32, adelaida §33: 28, 29, 30 let a piece off only with 3, 2, 1; otherwise it stays."""
     for n in (1, 2, 3, 4, 5):
-        assert moves(pos(V, [sq], [1], "A", n)) == ([f"{sq}-off"] if n == need else ["pass"]), (
-            clause,
-            n,
-        )
+        # "otherwise it stays": neither on (even to a free square) nor back
+        for others in ([1], [1, 20]):
+            got = moves(pos(V, [sq], others, "A", n))
+            assert got == ([f"{sq}-off"] if n == need else ["pass"]), (clause, n, others)
     turn = "A" if need == 1 else "B"
     assert after(pos(V, [sq, 5], [1], "A", need), f"{sq}-off") == fen(V, [5], [1], turn)
 
@@ -363,19 +373,6 @@ def _first_throw(name):
     assert p.apply_throw(2).decider == 0
 
 
-def _jump_pairs(name):
-    """adelaida §8 over §12/§14: own pairs and mixed pairs bar the way like an opponent's pair."""
-    assert moves(pos(name, [1, 3, 4], [30], "A", 4)) == [
-        "3-7",
-        "4-8",
-    ]  # 1-5 would jump A's own pair 3-4
-    assert moves(pos(name, [1, 4], [3], "A", 4)) == ["4-8"]  # 1-5 would jump the mixed pair 3-4
-    assert moves(pos(name, [1, 4], [6], "A", 4)) == [
-        "1-5",
-        "4-8",
-    ]  # singles with free squares between: fine
-
-
 def _pass_26(name):
     assert moves(pos(name, [24], [1], "A", 4)) == ["24-28"]
     assert moves(pos(name, [25], [1], "A", 5)) == ["25-30"]
@@ -383,11 +380,21 @@ def _pass_26(name):
 
 
 def _fate_extra(name):
-    p = play(pos(name, [23], [1], "A", 3), "23-26")
-    for n in (1, 4, 5):
-        q = play(p, n)
-        r = q.apply(q.legal_moves()[0])
-        assert r.turn == 1 and r.extra(0) == 0, n
+    """§27 calls the fate throw an additional throw; §24: one giving 1, 4 or 5 gives a new one."""
+    p = Position.from_fen(f"{name} ....B...../........../.....A.... A 4 pending=fate")
+    assert moves(p) == ["26-30"]
+    assert after(p, "26-30") == fen(name, [30], [5], "A")
+    q = play(p, "26-30", 1)
+    assert moves(q) == ["30-off"]  # the new throw may move any piece (§6)
+    # owed to the owner of a piece swapped into 26: thrown in his own next turn
+    q = play(pos(name, [26, 28, 10], [24, 1], "A", 2), "26-24", 4, "26-30")
+    assert q.fen() == fen(name, [10, 24, 28], [1, 30], "B", extra=(0, 1))
+    assert play(q, 2, "1-3").fen() == fen(name, [10, 24, 28], [3, 30], "B")
+    # the Water (§29) and the Net (§24) cancel it at once
+    r = play(pos(name, [23], [1], "A", 3), "23-26")
+    assert after(play(r, 1), "26-27") == fen(name, [], [1], "B", drowned=(1, 0))
+    assert after(play(r, 5), "26-16") == fen(name, [16], [1], "B")
+    assert after(play(r, 2), "26-28") == fen(name, [28], [1], "B")  # a 2 earns nothing
 
 
 def _fate_ba(name):
@@ -395,7 +402,8 @@ def _fate_ba(name):
     assert moves(p) == ["26-16"]
     p = play(pos(name, [23], [16, 1], "A", 3), "23-26", 5)
     assert moves(p) == ["pass"]  # 16 is a House: no capture there
-    assert after(p, "pass") == fen(name, [26], [1, 16], "B")
+    # the impossible 5 still earns its extra throw (decision pass-extra)
+    assert after(p, "pass") == fen(name, [26], [1, 16], "A")
     p = play(
         pos(name, [23], [18, 19, 1], "A", 3), "23-26", 5
     )  # the pair 18-19 bars the way from Ba
@@ -440,9 +448,15 @@ def _revival_later(name):
 
 
 def _ba_capture(name):
+    """The captured piece is swapped into Ba (21), and Ba carries it on, in the direction it moved
+    (back), by the same count: to the capturer's starting square (§21, §22, §25)."""
     p = pos(name, [17], [25, 1], "A", 4)
     assert after(p, "17-25") == fen(name, [25], [1, 17], "A")
     assert p.move_text(parse_move("17-25")) == "17x25"
+    # a backward capture through Ba: the captured piece goes on forward, to 24
+    p = pos(name, [24], [18, 25, 26], "A", 3)  # 24-27 would jump the pair 25-26: back
+    assert moves(p) == ["24-18"]
+    assert after(p, "24-18") == fen(name, [18], [24, 25, 26], "B")
 
 
 def _swapped_into_house(name):
@@ -467,19 +481,23 @@ def _fate_lost(name):
     assert r.pending_name == "" and r.fen() == fen(name, [5, 29], [4, 28], "B")
 
 
-def _last_houses_still(name):
-    for sq in (28, 29, 30):
-        for n in (1, 2, 3, 4, 5):
-            ms = moves(pos(name, [sq], [1], "A", n))
-            assert ms in (["pass"], [f"{sq}-off"]), (sq, n)
-
-
 def _pass_extra(name):
+    """§4 gives the extra throw with the throw; only the Net (§24) and the Water (§29) cancel it."""
     p = pos(name, [30], [1], "A", 3, extra=(1, 0))
     assert moves(p) == ["pass"]
     assert after(p, "pass") == fen(name, [30], [1], "A")
-    p = pos(name, [30], [1], "A", 5)
-    assert after(p, "pass") == fen(name, [30], [1], "B")  # the unused 5 earns nothing
+    p = pos(name, [30], [1], "A", 2)
+    assert after(p, "pass") == fen(name, [30], [1], "B")  # a 2 earns nothing
+    p = Position.from_fen(f"{name} ....B...../........../.......A.. A 4")
+    assert moves(p) == ["pass"]
+    assert after(p, "pass") == fen(name, [28], [5], "A")  # the unused 4 earns its throw
+    # consistent with a revival, which keeps the throw's extra throw too (decision revival-throw)
+    revived = after(pos(name, [28], [5], "A", 4, drowned=(1, 0)), "revive")
+    assert revived == fen(name, [15, 28], [5], "A")
+    # and an impossible fate throw of 1, 4 or 5 likewise (the piece stays, the throw is owed)
+    q = play(pos(name, [23], [1, 30], "A", 3), "23-26", 4)
+    assert moves(q) == ["pass"]
+    assert after(q, "pass") == fen(name, [26], [1, 30], "A")
 
 
 def _touch_move(name):
@@ -503,14 +521,6 @@ def test_decision_adelaida_first_throw():
 
 def test_decision_adelaida_long_first_throw():
     _first_throw("adelaida-long")
-
-
-def test_decision_adelaida_jump_pairs():
-    _jump_pairs("adelaida")
-
-
-def test_decision_adelaida_long_jump_pairs():
-    _jump_pairs("adelaida-long")
 
 
 def test_decision_adelaida_pass_26():
@@ -591,14 +601,6 @@ def test_decision_adelaida_fate_lost():
 
 def test_decision_adelaida_long_fate_lost():
     _fate_lost("adelaida-long")
-
-
-def test_decision_adelaida_last_houses_still():
-    _last_houses_still("adelaida")
-
-
-def test_decision_adelaida_long_last_houses_still():
-    _last_houses_still("adelaida-long")
 
 
 def test_decision_adelaida_pass_extra():

@@ -76,8 +76,10 @@ def test_bell_marked_squares_exact_throws():
 
 def test_bell_forced_moves_from_26_to_30():
     """bell: forced moves: if any piece on 26-30 can move, one of them must move."""
-    p = pos(V, [5, 27, 26], [1], "A", 4)
-    assert moves(p) == ["26-30", "27-off"]
+    p = pos(V, [5, 27, 28], [1], "A", 4)
+    assert moves(p) == ["27-off"]
+    p = pos(V, [5, 27, 26], [30], "A", 4)  # 26-30 is barred (30 is safe): one of 27-30 must move
+    assert moves(p) == ["27-off"]
     p = pos(V, [5, 29], [1], "A", 4)
     assert moves(p) == ["5-9"]  # 29 cannot move with a 4: free choice again
 
@@ -130,6 +132,15 @@ def test_decision_bell_pass():
     p = pos(V, [27], [1], "A", 2)
     assert moves(p) == ["pass"]
     assert after(p, "pass") == fen(V, [27], [1], "B")
+
+
+def test_decision_bell_beauty_gate():
+    """«фишка на ней должна идти дальше, как только сможет»: the piece on 26 moves before any other,
+    those on 27-30 included; only when it cannot does the choice come back."""
+    p = Position.from_fen("bell ....A...../........../..B..AA... A 4 captured=7/9")
+    assert moves(p) == ["26-30"]
+    assert moves(pos(V, [5, 26, 27], [30], "A", 4)) == ["27-off"]  # 26-30 barred: 27 may leave
+    assert moves(pos(V, [5, 26], [30], "A", 4)) == ["5-9"]  # neither: free choice again
 
 
 def test_decision_bell_options():

@@ -34,6 +34,22 @@ def test_kendall_rule_1_swap():
     assert after(p, "4-7") == fen(V, [7], [4], "B")
 
 
+def test_kendall_rule_1_attack_on_the_house_of_water():
+    """kendall: rule 1 on 27: nothing calls the House of Water safe and rule 5 takes its protection
+    away, so a stone risking there is attacked like any other: the stones swap, and the attacker's
+    stone, now on 27, faces the Water choice."""
+    p = Position.from_fen("kendall ..A.B...../........../.....AB... A 1")
+    assert moves(p) == ["26-27", "3-4"]
+    q = p.apply(parse_move("26-27"))
+    assert p.move_text(parse_move("26-27")) == "26x27"
+    assert q.fen() == fen(V, [3, 27], [5, 26], "A", extra=(1, 0), pending="water")
+    assert q.decider == 0 and moves(q) == ["return", "risk"]
+    # the attacked stone is free again: on B's turn it moves like any other
+    r = play(q, "risk", 2, "pass")  # A risks; the extra throw is a 2: A's stones are frozen
+    assert r.fen() == fen(V, [3, 27], [5, 26], "B")
+    assert moves(r.apply_throw(3)) == ["26-29", "5-8"]
+
+
 def test_kendall_rule_2_not_onto_own():
     """kendall: rule 2: a stone may not move onto a stone of its own colour."""
     p = pos(V, [4, 7], [20], "A", 3)
@@ -72,9 +88,11 @@ def test_kendall_rule_5_no_protection_on_27_to_30():
     # B on 28 and 29 side by side: A from 26 attacks 28 (the stone drowns in the free 27)
     p = pos(V, [26], [28, 29], "A", 2)
     assert moves(p) == ["26-28"]
-    # and 27 gives no protection to 26 (see also the decision beauty-attack)
-    p = pos(V, [24], [26, 27], "A", 2)
-    assert moves(p) == ["24-26"]
+    # B on 27 and 28 side by side: no protection, so the stone on 27 is attacked (rule 1)
+    p = pos(V, [26], [27, 28, 1], "A", 1)
+    assert moves(p) == ["26-27"]
+    # but 26 is not among 27-30: a stone on 26 and one on 27 protect each other (decision beauty-attack)
+    assert moves(pos(V, [24], [26, 27], "A", 2)) == ["24-22"]
 
 
 def test_kendall_house_of_beauty_cannot_be_passed():
@@ -186,7 +204,10 @@ def test_decision_kendall_beauty_attack():
     """A stone on 26 can be attacked (swap); only a neighbour on 25 protects it."""
     assert after(pos(V, [23], [26], "A", 3), "23-26") == fen(V, [26], [23], "B")
     assert moves(pos(V, [23, 1], [25, 26], "A", 3)) == ["1-4"]
-    assert after(pos(V, [23], [26, 27], "A", 3), "23-26") == fen(V, [26], [23, 27], "B")
+    # a stone on 27 protects one on 26 (rule 3; rule 5 speaks only of stones on 27-30)
+    p = Position.from_fen("kendall ....B...../........../....ABB... A 1")
+    assert moves(p) == ["25-24"]  # not 25x26: forward impossible, so back (rule 4)
+    assert after(pos(V, [23], [26, 28], "A", 3), "23-26") == fen(V, [26], [23, 28], "B")
 
 
 def test_decision_kendall_attack_water_occupied():
@@ -195,12 +216,6 @@ def test_decision_kendall_attack_water_occupied():
     assert after(p, "26-29") == fen(V, [29], [26, 27, 1], "B")
     p = pos(V, [26], [27, 30, 1], "A", 4)
     assert after(p, "26-30") == fen(V, [30], [26, 27, 1], "A")
-
-
-def test_decision_kendall_water_occupied():
-    """No stone lands on 27 while another stone is there (an own stone there freezes the rest anyway)."""
-    assert moves(pos(V, [26, 1], [27], "A", 1)) == ["1-2"]
-    assert moves(pos(V, [26], [27], "A", 1)) == ["26-25"]  # forward impossible: backward (rule 4)
 
 
 def test_decision_kendall_extra_bearing_off():
@@ -236,3 +251,8 @@ def test_decision_kendall_drowning_freeze():
     p = pos(V, [27, 5], [1, 20], "A", 3)
     assert moves(p) == ["pass"]
     assert moves(pos(V, [27, 5], [1, 20], "A", 4)) == ["27-off"]
+    # the reason: «если конечно это поле не занято другим камнем» speaks of an attack on 28-30 while
+    # a stone stands on 27, which only the drowning stone's opponent can make
+    p = pos(V, [5, 27, 29], [1, 26], "B", 3)
+    assert moves(p) == ["1-4", "26-29"]
+    assert after(p, "26-29") == fen(V, [5, 26, 27], [1, 29], "A")  # 27 taken: a plain swap

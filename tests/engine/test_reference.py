@@ -106,7 +106,7 @@ BELL_EXIT = {27: 4, 28: 3, 29: 2, 30: 1}
 def ref_bell(bd: Board, me: int, n: int) -> list[str]:
     """002 «Сенет по Беллу»: never onto your own; capture removes; 26-30 safe; a piece on
     X/III/II/I leaves only with 4/3/2/1 and never moves within 27-30 (decision marked-moves);
-    if a piece on 26-30 can move, one of them must."""
+    if a piece on 26-30 can move, one of them must; the piece on 26 first (decision beauty-gate)."""
     out = []
     for s in sorted(sq for sq, o in bd.items() if o == me):
         if s >= 27:
@@ -118,8 +118,9 @@ def ref_bell(bd: Board, me: int, n: int) -> list[str]:
         if who == me or (who is not None and t >= 26):
             continue
         out.append(f"{s}-{t}")
+    gate = [m for m in out if m.startswith("26-")]
     late = [m for m in out if int(m.split("-")[0]) >= 26]
-    return late or out
+    return gate or late or out
 
 
 def result_bell(bd: Board, me: int, mv: str) -> Board:
@@ -133,18 +134,17 @@ def result_bell(bd: Board, me: int, mv: str) -> Board:
 
 # --------------------------------------------------------------------------- kendall
 def k_protected(bd: Board, t: int) -> bool:
-    """Rule 3 with rule 5: a neighbour of its colour protects, but not on 27-30."""
+    """Rule 3 with rule 5: a neighbour of its colour protects, but two stones on 27-30 do not
+    protect each other (26 and 27 do: decision beauty-attack)."""
     who = bd[t]
-    if t >= 27:
-        return False
-    return any(bd.get(nb) == who and nb < 27 for nb in (t - 1, t + 1))
+    return any(bd.get(nb) == who and not (t >= 27 and nb >= 27) for nb in (t - 1, t + 1))
 
 
 def ref_kendall(bd: Board, me: int, n: int) -> list[str]:
     """001: swap (rule 1) unless protected (rule 3, 5); never onto your own (rule 2); forward if
     possible, else one piece backward, else the turn is lost (rule 4); 26 cannot be passed, 5
-    from it bears off; 27 holds one stone and its owner moves nothing else, leaving with a 4;
-    28 leaves only with 3, 29 only with 2, 30 with anything; an attack on 28-30 is allowed."""
+    from it bears off; the owner of a stone on 27 moves nothing else, and it leaves with a 4;
+    28 leaves only with 3, 29 only with 2, 30 with anything; an attack on 27-30 is allowed."""
     mine = sorted(sq for sq, o in bd.items() if o == me)
     if 27 in mine:
         return ["27-off"] if n == 4 else []
@@ -163,11 +163,8 @@ def ref_kendall(bd: Board, me: int, n: int) -> list[str]:
         who = bd.get(t)
         if who == me:
             continue
-        if who is not None:
-            if t == 27:
-                continue  # the House of Water holds one stone (decision water-occupied)
-            if k_protected(bd, t):
-                continue
+        if who is not None and t < 28 and k_protected(bd, t):
+            continue
         fwd.append(f"{s}-{t}")
     if fwd:
         return fwd
@@ -366,9 +363,10 @@ EXTRA_THROWS = {
 def reference_next(p: Position, mv: str) -> str:
     """The whole position after ``mv``, by the sources' flow of play:
 
-    * a move made with 1, 4 or 5 earns another throw (standard, kendall, adelaida §4), never a pass
-      (standard decision extra-after-pass, kendall decision turn-lost) nor a fate move (decision
-      fate-extra); a revival keeps its throw's extra throw (decision revival-throw);
+    * a move made with 1, 4 or 5 earns another throw (standard, kendall, adelaida §4), a pass only
+      in adelaida (decision pass-extra; not in standard, decision extra-after-pass, nor kendall,
+      decision turn-lost); a fate throw too, owed to the piece's owner (decision fate-extra); a
+      revival keeps its throw's extra throw (decision revival-throw);
     * adelaida: landing on 15 earns a throw (§20), on 16 cancels one owed throw or else skips the
       next turn (§23-24, decision net-extra), on 26 calls the throw of fate (§27), on 27 drowns
       the piece and cancels the extra throws (§28-29); a piece swapped into 15/16/26 gets the same
@@ -409,6 +407,8 @@ def reference_next(p: Position, mv: str) -> str:
     if pend == "water":
         pass  # risk or return: the board says it all
     elif pend == "fate":
+        if n in EXTRA_THROWS[name]:
+            extra[mover] += 1
         if mv != "pass":
             house(mover, int(mv.split("-")[1]), True)
     elif mv == "revive":
@@ -418,6 +418,8 @@ def reference_next(p: Position, mv: str) -> str:
     elif mv == "pass":
         if name == "kendall" and bd.get(27) == mover:
             extra[mover] = 0
+        elif adelaida and n in EXTRA_THROWS[name]:
+            extra[mover] += 1
     else:
         s, t = mv.split("-")
         s = int(s)

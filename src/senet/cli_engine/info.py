@@ -40,7 +40,10 @@ def variants_command(lang: str) -> None:
 
 
 def _wrap(text: str, indent: str = "  ") -> str:
-    return textwrap.fill(text, _WIDTH, initial_indent=indent, subsequent_indent=indent)
+    # never break inside a hyphenated word ("throw-off"): the text reads back as written
+    return textwrap.fill(
+        text, _WIDTH, initial_indent=indent, subsequent_indent=indent, break_on_hyphens=False
+    )
 
 
 _LABELS = {

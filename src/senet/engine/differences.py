@@ -62,9 +62,13 @@ def _extra(v: Variant, lang: str) -> str:
     rebirth = v.squares_of(HouseKind.REBIRTH)
     if lang == "ru":
         text = f"Бросок {values} даёт ещё один бросок после хода"
+        if v.extra_after_pass:
+            text += ", даже если ходить нечем"
         text += "; они накапливаются, и вставший на 15 тоже получает бросок." if rebirth else "."
         return text
     text = f"A throw of {values} gives another throw after the move"
+    if v.extra_after_pass:
+        text += ", even when no move is possible"
     return text + ("; they accumulate, and landing on 15 earns one too." if rebirth else ".")
 
 
@@ -92,9 +96,9 @@ def _capture(v: Variant, lang: str) -> str:
     text = f"{base} {protection}"
     if v.unprotected:
         text += (
-            f" На {_squares(v.unprotected, lang)} защиты нет."
+            f" Фишки на {_squares(v.unprotected, lang)} не защищают друг друга."
             if ru
-            else f" Pieces on {_squares(v.unprotected, lang)} give and get no protection."
+            else f" Pieces on {_squares(v.unprotected, lang)} do not protect each other."
         )
     if v.drown_on_attack:
         text += (
@@ -171,11 +175,20 @@ def _backward(v: Variant, lang: str) -> str:
 
 
 def _forced(v: Variant, lang: str) -> str:
+    ru = lang == "ru"
+    text = ""
+    if v.gates:
+        gate = _squares(v.gates, lang)
+        text = (
+            f"Фишка на {gate} идёт дальше, как только может, раньше любой другой. "
+            if ru
+            else f"A piece on {gate} moves on as soon as it can, before any other. "
+        )
     if v.priority:
         sq = _squares(v.priority, lang)
-        return (
+        return text + (
             f"Если фишка на {sq} может ходить, ходить нужно одной из них."
-            if lang == "ru"
+            if ru
             else f"If a piece on {sq} can move, one of them must."
         )
     return (

@@ -94,6 +94,11 @@ def legal_moves(t: Tables, s: Sequence[int]) -> list[Move]:
         return [t.moves[t.water_sq][OFF]] if n in t.bear_off[t.water_sq] else [_PASS]
     moves: list[Move] = []
     per_piece = t.backward is Backward.PIECE
+    if me & t.gates:
+        # bell: a piece on the House of Beauty must move on as soon as it can, before any other.
+        _collect(t, me, opp, me & t.gates, n, per_piece, moves)
+        if moves:
+            return moves
     if t.priority:
         # bell: if a piece on 26-30 can move, one of them must; look at those pieces first.
         _collect(t, me, opp, me & t.priority, n, per_piece, moves)
@@ -150,9 +155,14 @@ def play(t: Tables, s: list[int], move: Move) -> bool:
             s[owner] |= bit(free_square_behind(t.rebirth, s[_A] | s[_B]))
     elif pending == PENDING_FATE:
         s[_PEND] = NO_PENDING
+        owner = 0 if s[_A] & t.fate_bit else 1
+        # adelaida §27 with §24: the fate throw is an extra throw, so a 1, 4 or 5 earns another
+        # (owed to the piece's owner; the Water (§29) or the Net (§24) may cancel it at once).
+        gain = n in t.extra_throws
         if move.kind == MOVE:
-            owner = 0 if s[_A] & t.fate_bit else 1
-            _move_piece(t, s, owner, t.fate_sq, n, n < 5, gain=False)
+            _move_piece(t, s, owner, t.fate_sq, n, n < 5, gain=gain)
+        elif gain and t.extra_after_pass:
+            s[_EXTRA + owner] += 1
     else:
         p = s[_TURN]
         if move.kind == MOVE:
@@ -168,6 +178,8 @@ def play(t: Tables, s: list[int], move: Move) -> bool:
                 )
         elif s[p] & t.water_bit:
             s[_EXTRA + p] = 0  # kendall: a failed risk loses the whole turn
+        elif t.extra_after_pass and n in t.extra_throws:
+            s[_EXTRA + p] += 1  # adelaida §4: the extra throw comes with the throw, used or not
     return False if s[_PEND] else _advance(t, s)
 
 

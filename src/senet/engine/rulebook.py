@@ -291,6 +291,20 @@ BELL = Rulebook(
             "Игрок пропускает ход.",
         ),
         _d(
+            "beauty-gate",
+            "The piece on 26 'must move on as soon as it can', and 'if a piece on 26-30 can move, one of them "
+            "must': may another piece on 27-30 move instead of the one on 26?",
+            "Фишка на 26 «должна идти дальше, как только сможет», а «если фишка на 26–30 может ходить, ходить "
+            "нужно одной из них»: может ли вместо фишки с 26 пойти другая фишка с 27–30?",
+            "No. The source says of the House of Beauty «фишка на ней должна идти дальше, как только сможет» (the "
+            "piece on it must move on as soon as it can), which is stronger than «обязаны ходить одной из них» (you "
+            "must move one of them): whenever the piece on 26 can move, it moves; only when it cannot does the "
+            "choice among 27-30, and then among all pieces, come back.",
+            "Нет. Источник говорит о Доме красоты: «фишка на ней должна идти дальше, как только сможет», — это "
+            "сильнее, чем «обязаны ходить одной из них»: если фишка с 26 может ходить, ходит она; лишь когда она "
+            "не может, выбор возвращается к фишкам на 27–30, а затем ко всем.",
+        ),
+        _d(
             "options",
             "Other accounts (Ludii, Wikipedia) add compulsory captures and a marked square 15. Included?",
             "Другие описания (Ludii, Википедия) добавляют обязательные взятия и отмеченную клетку 15. Включены ли они?",
@@ -324,8 +338,10 @@ KENDALL = Rulebook(
         ),
         _c(
             "kendall: rule 1",
-            "Moving onto an opponent's stone swaps the two (except rule 3).",
-            "Ход на камень противника меняет их местами (кроме правила 3).",
+            "Moving onto an opponent's stone swaps the two (except rule 3), on any square: nothing makes "
+            "a square safe, the House of Water (27) included.",
+            "Ход на камень противника меняет их местами (кроме правила 3) на любом поле: безопасных полей нет, "
+            "включая Дом воды (27).",
         ),
         _c(
             "kendall: rule 2",
@@ -345,8 +361,9 @@ KENDALL = Rulebook(
         ),
         _c(
             "kendall: rule 5",
-            "Stones on 27-30 do not protect each other.",
-            "Камни на 27–30 не защищают друг друга.",
+            "Stones on 27-30 do not protect each other (a stone on 26 still protects, and is protected by, "
+            "one on 27).",
+            "Камни на 27–30 не защищают друг друга (камень на 26 по-прежнему защищает камень на 27 и защищён им).",
         ),
         _c(
             "kendall: House of Beauty",
@@ -413,9 +430,14 @@ KENDALL = Rulebook(
             "'While a stone drowns no other stone may move': whose stones?",
             "«Пока камень тонет, другими ходить нельзя»: чьими камнями?",
             "The owner's only: while his stone risks on 27 he may move nothing else and only a 4 saves it; the "
-            "opponent plays on as usual (freezing both sides would let one stone stop the game for both).",
+            "opponent plays on as usual. The reason is a sentence of the summary: a stone attacked on 28-30 "
+            "drowns «если конечно это поле не занято другим камнем» (unless 27 is occupied by another stone). "
+            "That clause presupposes moves while a stone stands on 27, which happen only if the freeze binds its "
+            "owner alone.",
             "Только камнями владельца: пока его камень рискует на 27, он не ходит другими, спасает только 4; "
-            "соперник ходит как обычно (иначе один камень останавливал бы игру обоих).",
+            "соперник ходит как обычно. Причина — фраза сводки: атакованный на 28–30 камень тонет, «если конечно "
+            "это поле не занято другим камнем». Эта оговорка предполагает ходы, пока камень стоит на 27, а они "
+            "возможны, только если запрет касается одного владельца.",
         ),
         _d(
             "return-occupied",
@@ -428,9 +450,12 @@ KENDALL = Rulebook(
             "beauty-attack",
             "Can a stone on 26 be attacked?",
             "Можно ли атаковать камень на 26?",
-            "Yes: 26 is not among the protected last squares; only a neighbour on 25 protects it (27 gives no "
-            "protection by rule 5).",
-            "Да: 26 не входит в последние поля; защищает только сосед на 25 (27 не защищает по правилу 5).",
+            "Yes, as any stone (rule 1), unless a stone of its colour stands on 25 or 27 (rule 3): rule 5 takes "
+            "protection away only among the stones on 27-30, and 26 is not one of them, so a stone on 26 and one "
+            "on 27 protect each other.",
+            "Да, как любой камень (правило 1), если рядом на 25 или 27 нет камня его цвета (правило 3): правило 5 "
+            "отменяет защиту только между камнями на 27–30, а 26 к ним не относится, так что камни на 26 и 27 "
+            "защищают друг друга.",
         ),
         _d(
             "attack-water-occupied",
@@ -438,13 +463,6 @@ KENDALL = Rulebook(
             "Что происходит при атаке на 28–30, если 27 занято?",
             "The two stones swap as usual (rule 1): the attacked stone goes to 26.",
             "Камни меняются местами по правилу 1: атакованный камень идёт на 26.",
-        ),
-        _d(
-            "water-occupied",
-            "May a stone land on 27 while another stone is there?",
-            "Можно ли встать на 27, если там уже камень?",
-            "No: the House of Water holds one stone.",
-            "Нет: в Доме воды помещается один камень.",
         ),
         _d(
             "extra-bearing-off",
@@ -517,9 +535,12 @@ def _adelaida_clauses() -> tuple[Clause, ...]:
         (
             "§8",
             "A piece may jump over single pieces, of either colour, if there are free squares between and after "
-            "them.",
+            "them; so any two pieces side by side, own, opponent's or mixed, bar the way (as §26 says: «требуется "
+            "перепрыгнуть через две и более рядом стоящие фишки» makes a move impossible). §12 and §14 follow.",
             "Фишка может перепрыгнуть через одиночные фишки любого цвета, если между ними и после них есть "
-            "свободные поля.",
+            "свободные поля; значит, любые две фишки рядом — свои, чужие или разного цвета — преграждают путь "
+            "(как и в §26: ход невозможен, если «требуется перепрыгнуть через две и более рядом стоящие фишки»). "
+            "§12 и §14 отсюда следуют.",
         ),
         ("§9", "Two pieces never share a square.", "Две фишки не стоят на одном поле."),
         (
@@ -629,18 +650,23 @@ def _adelaida_clauses() -> tuple[Clause, ...]:
         ),
         (
             "§31",
-            "28, House of Three Truths: the piece leaves with a 3, otherwise it stays.",
-            "28 — Дом Трёх Истин: фишка уходит при 3, иначе остаётся.",
+            "28, House of Three Truths: the piece leaves with a 3, otherwise it stays (it moves neither on nor "
+            "back).",
+            "28 — Дом Трёх Истин: фишка уходит при 3, иначе остаётся на месте (не идёт ни вперёд, ни назад).",
         ),
         (
             "§32",
-            "29, House of Isis and Nephthys: the piece leaves with a 2, otherwise it stays.",
-            "29 — Дом Исиды и Нефтиды: фишка уходит при 2, иначе остаётся.",
+            "29, House of Isis and Nephthys: the piece leaves with a 2, otherwise it stays (it moves neither on "
+            "nor back).",
+            "29 — Дом Исиды и Нефтиды: фишка уходит при 2, иначе остаётся на месте (не идёт ни вперёд, ни "
+            "назад).",
         ),
         (
             "§33",
-            "30, House of the Rising Sun: the piece leaves with a 1, otherwise it stays.",
-            "30 — Дом Восходящего Солнца: фишка уходит при 1, иначе остаётся.",
+            "30, House of the Rising Sun: the piece leaves with a 1, otherwise it stays (it moves neither on nor "
+            "back).",
+            "30 — Дом Восходящего Солнца: фишка уходит при 1, иначе остаётся на месте (не идёт ни вперёд, ни "
+            "назад).",
         ),
         (
             "§34",
@@ -665,21 +691,16 @@ _ADELAIDA_DECISIONS = (
         "first-throw",
         "Is the deciding 1 of §3 also the first move's throw?",
         "Служит ли решающая единица §3 и броском первого хода?",
-        "No. The throw-off only assigns the spools (seat A); the spools' first turn begins with a fresh throw. On "
-        "the site 'leave it to chance' means this throw-off.",
-        "Нет. Жеребьёвка лишь отдаёт катушки (место A); первый ход катушек начинается новым броском. На сайте "
-        "«доверить случаю» означает эту жеребьёвку.",
-    ),
-    _d(
-        "jump-pairs",
-        "May a piece jump a pair of its own colour, or a mixed pair? (§12 says a pair blocks the "
-        "other colour, §14 says fours block both colours.)",
-        "Можно ли перепрыгнуть пару своих фишек или пару из фишек разного цвета? (§12 говорит, что пара блокирует "
-        "фишки другого цвета, §14 — что четвёрки блокируют фишки обоих цветов.)",
-        "No: §8 lets a piece jump only pieces with a free square between them, of either colour; any two pieces "
-        "side by side bar the way, whoever owns them. §12 and §14 follow from §8 and add nothing to it.",
-        "Нет: по §8 перепрыгивать можно только фишки, между которыми есть свободное поле, любого цвета; любые две "
-        "фишки рядом преграждают путь, чьи бы они ни были. §12 и §14 следуют из §8 и ничего к нему не добавляют.",
+        "No. §3 gives whoever first throws a 1 the right to the first move, and its «(см. следующий пункт)» "
+        "points to §4 for what a 1 is (one stick white side up) and what it brings: «право дополнительного "
+        "броска», the right to another throw. So the deciding 1 is played as §4 says a 1 is: it earns the next "
+        "throw, and the spools' first move is made with that fresh throw. The throw-off only assigns the spools "
+        "(seat A); on the site 'leave it to chance' means this throw-off.",
+        "Нет. §3 даёт тому, кто первым выбросит единицу, право первого хода, а его «(см. следующий пункт)» "
+        "отсылает к §4: что такое единица (одна дощечка белой стороной вверх) и что она даёт — «право "
+        "дополнительного броска». Поэтому решающая единица действует так, как §4 говорит о единице: она даёт "
+        "следующий бросок, и первый ход катушек делается этим новым броском. Жеребьёвка лишь отдаёт катушки "
+        "(место A); на сайте «доверить случаю» означает эту жеребьёвку.",
     ),
     _d(
         "pass-26",
@@ -692,17 +713,28 @@ _ADELAIDA_DECISIONS = (
         "fate-extra",
         "Does a fate throw of 1, 4 or 5 earn another throw?",
         "Даёт ли бросок судьбы 1, 4 или 5 дополнительный бросок?",
-        "No: §27 sets the fate throw apart from other throws; its result serves that piece only.",
-        "Нет: §27 отделяет бросок судьбы от прочих; его результат — только для этой фишки.",
+        "Yes. §27 calls the fate throw one of the additional throws («В отличие от других дополнительных "
+        "бросков, результат этого броска применяется только к фишке…»), and the only difference it names is "
+        "who may use the points; §24 says «дополнительный бросок, дающий 1, 4 или 5, даёт новый дополнительный "
+        "бросок». The new throw is owed to the piece's owner and may move any of his pieces (§6). A fate 1 "
+        "sends the piece into the Water, which cancels it at once (§29); a fate 5 leads through Ba to the Net, "
+        "which cancels it (§24).",
+        "Да. §27 называет бросок судьбы одним из дополнительных бросков («В отличие от других дополнительных "
+        "бросков, результат этого броска применяется только к фишке…»), и единственное названное отличие — кто "
+        "может использовать очки; §24: «дополнительный бросок, дающий 1, 4 или 5, даёт новый дополнительный "
+        "бросок». Новый бросок достаётся владельцу фишки и может пойти на любую его фишку (§6). Единица судьбы "
+        "отправляет фишку в Дом Воды, и он сразу аннулирует этот бросок (§29); пятёрка ведёт через Дом Ба в Дом "
+        "Сетки, который его аннулирует (§24).",
     ),
     _d(
         "fate-ba",
         "Does the House of Ba act on a fate move of 5 back?",
         "Действует ли Дом Ба на ход судьбы на 5 назад?",
-        "Yes: the piece lands on 21 and goes on five more squares back, to 16 (the Net); if that is impossible the "
-        "fate move is lost and the piece stays on 26.",
-        "Да: фишка встаёт на 21 и идёт ещё на пять назад, на 16 (Дом Сетки); если это невозможно, ход судьбы "
-        "пропадает и фишка остаётся на 26.",
+        "Yes: the piece lands on 21 and goes on five more squares back, to 16 (the Net), whose skip cancels the "
+        "extra throw the 5 earned (§24); if that is impossible the fate move is lost and the piece stays on 26.",
+        "Да: фишка встаёт на 21 и идёт ещё на пять назад, на 16 (Дом Сетки), и пропуск хода аннулирует "
+        "дополнительный бросок, заработанный пятёркой (§24); если это невозможно, ход судьбы пропадает и фишка "
+        "остаётся на 26.",
     ),
     _d(
         "revival-throw",
@@ -743,8 +775,14 @@ _ADELAIDA_DECISIONS = (
         "ba-capture",
         "Where does a piece captured at the end of a Ba move go?",
         "Куда идёт фишка, побитая в конце хода через Дом Ба?",
-        "To the square the move started from: the move is one move, so Ba never chains and no piece rests on 21.",
-        "На поле, с которого начался ход: это один ход, поэтому Дом Ба не срабатывает повторно и на 21 никто не стоит.",
+        "It passes through Ba and Ba carries it on to the capturer's starting square. The swap puts the captured "
+        "piece into 21, the square the capturer left (§21 lists Ba among the Houses a swap may put a piece "
+        "into), and §22 applies the House to it: it goes on in the direction it moved, by the same count, which "
+        "is the capturer's starting square (§25). No piece ever rests on 21.",
+        "Она проходит через Дом Ба, и он переносит её на поле, с которого начала ход побившая фишка. Обмен "
+        "ставит побитую фишку на 21, поле, которое покинула побившая (§21 называет Дом Ба среди Домов, куда "
+        "фишка может попасть обменом), и по §22 на неё действует этот Дом: она идёт дальше в ту сторону, куда "
+        "двигалась, на то же число полей — на начальное поле побившей фишки (§25). На 21 никто не остаётся.",
     ),
     _d(
         "swapped-into-house",
@@ -763,18 +801,19 @@ _ADELAIDA_DECISIONS = (
         "Она остаётся на 26 и потом ходит как любая фишка (без нового броска судьбы).",
     ),
     _d(
-        "last-houses-still",
-        "May a piece on 28-30 move back or within the board?",
-        "Может ли фишка на 28–30 ходить назад или по доске?",
-        "No: 'otherwise it stays' (§31-33); it leaves only with its exact throw.",
-        "Нет: «иначе остаётся на месте» (§31–33); она уходит только точным броском.",
-    ),
-    _d(
         "pass-extra",
-        "After a pass, are extra throws owed from earlier in the turn still thrown?",
-        "Если пришлось пропустить ход, бросаются ли ранее заработанные дополнительные броски?",
-        "Yes: they accumulate (§24); only the throw that could not be used earns nothing.",
-        "Да: они накапливаются (§24); ничего не даёт лишь бросок, который нельзя было использовать.",
+        "After a pass, are extra throws still thrown, and does an unusable 1, 4 or 5 earn one?",
+        "Если пришлось пропустить ход, бросаются ли дополнительные броски и даёт ли его неиспользуемая 1, 4 "
+        "или 5?",
+        "Yes to both. Extra throws accumulate (§24), and §4 gives the extra throw with the throw itself («начисляется "
+        "одно очко и предоставляется право дополнительного броска»), not with the move; only the Net (§24) and "
+        "the Water (§29) cancel extra throws. So a 1, 4 or 5 that no piece can use (§17) still earns its throw, "
+        "as it does when it is spent on a revival (§28), and likewise an impossible fate throw of 1, 4 or 5.",
+        "Да, в обоих случаях. Дополнительные броски накапливаются (§24), а §4 даёт право дополнительного броска "
+        "вместе с самим броском («начисляется одно очко и предоставляется право дополнительного броска»), а не с "
+        "ходом; аннулируют дополнительные броски только Дом Сетки (§24) и Дом Воды (§29). Поэтому 1, 4 или 5, "
+        "которые нельзя использовать (§17), всё равно дают бросок — как и при возрождении (§28), и так же "
+        "невозможный бросок судьбы 1, 4 или 5.",
     ),
     _d(
         "touch-move",

@@ -35,6 +35,7 @@ __all__ = [
 #: Added to a target square returned by :func:`step` when the move lands on an opponent.
 VICTIM = 64
 TARGET = 63
+ALL_SQUARES = (1 << SQUARES) - 1
 
 _PROTECT_NONE, _PROTECT_NEIGHBOUR, _PROTECT_TRIPLE = 0, 1, 2
 
@@ -81,7 +82,10 @@ class Tables:
         "parallel",
         "board_origins",
         "off_origins",
-        "shielded",
+        "by_left",
+        "by_right",
+        "gates",
+        "extra_after_pass",
     )
 
     def __init__(self, v: Variant) -> None:
@@ -98,10 +102,9 @@ class Tables:
         self.both = [0] * (SQUARES + 2)
         self.far = [0] * (SQUARES + 2)
         for d in range(1, SQUARES + 1):
-            if d in v.unprotected:
-                continue
             for nb in (d - 1, d + 1):
-                if 1 <= nb <= SQUARES and nb not in v.unprotected:
+                # kendall rule 5: pieces on the unprotected squares do not protect *each other*
+                if 1 <= nb <= SQUARES and not (d in v.unprotected and nb in v.unprotected):
                     self.neigh[d] |= bit(nb)
             if 2 <= d <= SQUARES - 1:
                 self.both[d] = bit(d - 1) | bit(d + 1)
@@ -156,8 +159,13 @@ class Tables:
                         self.off_origins[n] |= bit(o)
                 elif not self.path[o][o + n] & self.stop_mask:
                     self.board_origins[n] |= bit(o)
-        #: squares whose pieces can take part in protection (kendall rule 5 leaves 27-30 out)
-        self.shielded = sum(bit(sq) for sq in range(1, SQUARES + 1) if sq not in v.unprotected)
+        #: squares protected by a neighbour on their left (square - 1) or right (square + 1):
+        #: all but the pairs inside ``v.unprotected`` (kendall rule 5)
+        pairs = sum(bit(sq) for sq in v.unprotected)
+        self.by_left = ALL_SQUARES & ~(pairs & (pairs << 1))
+        self.by_right = ALL_SQUARES & ~(pairs & (pairs >> 1))
+        self.gates = sum(bit(sq) for sq in v.gates)
+        self.extra_after_pass = v.extra_after_pass
 
 
 @cache
@@ -212,13 +220,12 @@ def forward_origins(t: Tables, me: int, opp: int, mask: int, n: int) -> tuple[in
     (origins whose piece lands on the board at origin + n, origins whose piece bears off).
 
     The same rules as :func:`step`, on whole masks: not onto one's own piece, not onto a safe
-    or protected opponent (a piece protected by a neighbour of its colour; never on the squares
-    where a piece is attacked into the House of Water, which are outside ``t.shielded``).
+    or protected opponent (a piece protected by a neighbour of its colour; kendall rule 5: not
+    by a neighbour when both stand on the unprotected squares, see ``t.by_left``/``t.by_right``).
     """
     blocked = me | opp & t.safe
     if t.protection:
-        guard = opp & t.shielded
-        blocked |= guard & ((guard << 1) | (guard >> 1))
+        blocked |= opp & ((opp << 1 & t.by_left) | (opp >> 1 & t.by_right))
     landing = ((mask & t.board_origins[n]) << n) & ~blocked
     return landing >> n, mask & t.off_origins[n]
 

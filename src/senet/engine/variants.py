@@ -145,7 +145,8 @@ class Variant:
     extra_throws: frozenset[int]
     capture: Capture
     protection: Protection
-    #: squares whose pieces neither give nor receive protection (kendall rule 5).
+    #: squares whose pieces do not protect each other (kendall rule 5); a piece on one of them
+    #: still protects, and is protected by, a neighbour outside them.
     unprotected: frozenset[int]
     #: squares on which no piece can be attacked.
     safe: frozenset[int]
@@ -163,6 +164,11 @@ class Variant:
     scoring: Scoring
     #: squares where a piece attacked is sent to the House of Water instead (kendall).
     drown_on_attack: frozenset[int] = frozenset()
+    #: gates: a piece on one of these squares must move on as soon as it can, before any other
+    #: piece, those of ``priority`` included (bell: the House of Beauty).
+    gates: frozenset[int] = frozenset()
+    #: does a throw of ``extra_throws`` that no piece can use still earn its extra throw?
+    extra_after_pass: bool = False
     aliases: tuple[str, ...] = ()
     #: seat names (en, ru) for seat A and seat B.
     seat_names_en: tuple[str, str] = ("spools", "cones")
@@ -280,6 +286,7 @@ BELL = Variant(
         House(30, HouseKind.PLAIN, "I", "I", "I"),
     ),
     priority=_squares(range(26, 31)),
+    gates=frozenset({26}),
     scoring=Scoring.POINTS,
     aliases=("r.c.bell", "белл"),
     seat_names_en=("first player", "second player"),
@@ -298,8 +305,8 @@ KENDALL = Variant(
     capture=Capture.SWAP,
     protection=Protection.NEIGHBOUR,
     unprotected=_squares(range(27, 31)),
-    # 27 holds at most one piece (it is never attacked); 28-30 are handled by drown_on_attack.
-    safe=frozenset({27}),
+    # rule 1 has no exception but rule 3: no square is safe (28-30 are handled by drown_on_attack).
+    safe=frozenset(),
     passing=Passing.FREE,
     backward=Backward.PLAYER,
     must_stop=frozenset({26}),
@@ -357,6 +364,7 @@ def _adelaida(
         ),
         priority=frozenset(),
         scoring=Scoring.RACE,
+        extra_after_pass=True,  # §4 gives it with the throw; only §24 and §29 cancel it
         aliases=aliases,
         dark_seat=0,
     )
