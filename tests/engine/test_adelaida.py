@@ -402,8 +402,8 @@ def _fate_ba(name):
     assert moves(p) == ["26-16"]
     p = play(pos(name, [23], [16, 1], "A", 3), "23-26", 5)
     assert moves(p) == ["pass"]  # 16 is a House: no capture there
-    # the impossible 5 still earns its extra throw (decision pass-extra)
-    assert after(p, "pass") == fen(name, [26], [1, 16], "A")
+    # the impossible fate move is lost, and with it the 5's extra throw (decision pass-extra)
+    assert after(p, "pass") == fen(name, [26], [1, 16], "B")
     p = play(
         pos(name, [23], [18, 19, 1], "A", 3), "23-26", 5
     )  # the pair 18-19 bars the way from Ba
@@ -479,6 +479,9 @@ def _fate_lost(name):
     assert "26-29" in moves(q)
     r = play(q, "26-29")
     assert r.pending_name == "" and r.fen() == fen(name, [5, 29], [4, 28], "B")
+    # a fate 4 that cannot be played is lost whole: no extra throw either (§27)
+    p = play(pos(name, [23, 5], [30, 1], "A", 3), "23-26", 4, "pass")
+    assert p.fen() == fen(name, [5, 26], [1, 30], "B")
 
 
 def _pass_extra(name):
@@ -494,10 +497,10 @@ def _pass_extra(name):
     # consistent with a revival, which keeps the throw's extra throw too (decision revival-throw)
     revived = after(pos(name, [28], [5], "A", 4, drowned=(1, 0)), "revive")
     assert revived == fen(name, [15, 28], [5], "A")
-    # and an impossible fate throw of 1, 4 or 5 likewise (the piece stays, the throw is owed)
+    # but an impossible fate throw is lost whole (§27: its points serve no other piece)
     q = play(pos(name, [23], [1, 30], "A", 3), "23-26", 4)
     assert moves(q) == ["pass"]
-    assert after(q, "pass") == fen(name, [26], [1, 30], "A")
+    assert after(q, "pass") == fen(name, [26], [1, 30], "B")
 
 
 def _touch_move(name):

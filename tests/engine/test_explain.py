@@ -72,14 +72,14 @@ def test_adelaida_middle_of_three_is_open_but_a_row_of_four_protects(variant):
     [
         ("standard", 27, 2),
         ("bell", 26, 2),
-        ("kendall", 27, 1),
         ("adelaida", 15, 2),
         ("adelaida", 16, 2),
     ],
 )
 def test_no_attack_on_a_safe_square(variant, square, n):
-    """standard 27-30, bell 26-30, kendall 27, adelaida §21 (the Houses) are safe."""
-    back = Reason("own_piece", (square - 2 * n,)) if variant in ("kendall", "adelaida") else None
+    """standard 27-30, bell 26-30, adelaida §21 (the Houses) are safe (kendall has no safe square:
+    rule 1, see test_kendall_rule_1_attack_on_the_house_of_water)."""
+    back = Reason("own_piece", (square - 2 * n,)) if variant == "adelaida" else None
     got = reason(variant, (square - n, square - 2 * n), (square,), n, square - n)
     assert got == Reason("safe", (square,), back=back)
 
@@ -168,6 +168,15 @@ def test_bell_priority_squares_move_first():
     assert reason("bell", (10, 27), (1,), 4, 10) == Reason("priority", (27,))
     # a piece on 27 that cannot move leaves the others free
     assert reason("bell", (10, 27), (1,), 3, 10) is None
+
+
+def test_bell_house_of_beauty_gate_moves_first():
+    """bell: house of beauty: the piece on 26 moves on as soon as it can, before any other."""
+    assert reason("bell", (10, 26, 27), (1,), 4, 27) == Reason("gate", (26,))
+    assert reason("bell", (10, 26, 27), (1,), 4, 10) == Reason("gate", (26,))
+    assert reason("bell", (10, 26, 27), (1,), 4, 26) is None
+    # 26 + 4 = 30 taken by an opponent on a safe square: the gate is shut, 27 may leave
+    assert reason("bell", (10, 26, 27), (30,), 4, 27) is None
 
 
 # ------------------------------------------------------------------ backward moves

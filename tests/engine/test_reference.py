@@ -407,9 +407,9 @@ def reference_next(p: Position, mv: str) -> str:
     if pend == "water":
         pass  # risk or return: the board says it all
     elif pend == "fate":
-        if n in EXTRA_THROWS[name]:
-            extra[mover] += 1
         if mv != "pass":
+            if n in EXTRA_THROWS[name]:
+                extra[mover] += 1  # not for an impossible fate move (decision pass-extra)
             house(mover, int(mv.split("-")[1]), True)
     elif mv == "revive":
         drowned[mover] -= 1

@@ -26,6 +26,7 @@ Kinds, and what ``squares`` / ``throws`` hold:
 ``ba``            the House of Ba would carry it on to a square it cannot take (Ba square,
                   onward square), ``cause`` saying why (``off_board`` when past the track)
 ``off_board``     moving back, the piece would leave the track at the start (origin)
+``gate``          a piece on a gate square can move and must move first (that piece)
 ``priority``      another piece on the priority squares can move and must (those pieces)
 ``drowning``      a piece of the mover drowns in the House of Water: only it may move (its
                   square)
@@ -62,6 +63,7 @@ KINDS = (
     "beyond_end",
     "ba",
     "off_board",
+    "gate",
     "priority",
     "drowning",
     "fate",
@@ -126,6 +128,19 @@ def why_not(position: Position, square: int) -> Reason | None:
         if square != t.water_sq:
             return Reason("drowning", (t.water_sq,))
         return _step_reason(t, me, opp, square, n, True)
+    if not bit(square) & t.gates:
+        # bell: the piece on the House of Beauty moves on as soon as it can, before any other.
+        gate = tuple(
+            sq
+            for sq in position.pieces(seat)
+            if bit(sq) & t.gates
+            and (
+                step(t, me, opp, sq, n, True)
+                or (t.backward == "piece" and step(t, me, opp, sq, n, False))
+            )
+        )
+        if gate:
+            return Reason("gate", gate)
     forward = _step_reason(t, me, opp, square, n, True)
     if forward is None:
         # It can go forward unless Bell's priority squares hold a piece that can move.
@@ -218,9 +233,9 @@ def _blocking_pair(t: Tables, occupied: int, a: int, b: int) -> tuple[int, int] 
 def _row(t: Tables, opp: int, d: int) -> tuple[int, int]:
     """The first and last square of the row of protecting pieces that holds ``d``."""
     first = last = d
-    while first > 1 and opp & t.shielded & bit(first - 1):
+    while first > 1 and opp & t.neigh[first] & bit(first - 1):
         first -= 1
-    while last < SQUARES and opp & t.shielded & bit(last + 1):
+    while last < SQUARES and opp & t.neigh[last] & bit(last + 1):
         last += 1
     return first, last
 

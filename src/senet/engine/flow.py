@@ -158,11 +158,10 @@ def play(t: Tables, s: list[int], move: Move) -> bool:
         owner = 0 if s[_A] & t.fate_bit else 1
         # adelaida §27 with §24: the fate throw is an extra throw, so a 1, 4 or 5 earns another
         # (owed to the piece's owner; the Water (§29) or the Net (§24) may cancel it at once).
-        gain = n in t.extra_throws
+        # An impossible fate move is lost with all it would bring (§27: its points serve no
+        # other piece), so a pass here earns nothing.
         if move.kind == MOVE:
-            _move_piece(t, s, owner, t.fate_sq, n, n < 5, gain=gain)
-        elif gain and t.extra_after_pass:
-            s[_EXTRA + owner] += 1
+            _move_piece(t, s, owner, t.fate_sq, n, n < 5, gain=n in t.extra_throws)
     else:
         p = s[_TURN]
         if move.kind == MOVE:

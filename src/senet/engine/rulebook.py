@@ -797,8 +797,11 @@ _ADELAIDA_DECISIONS = (
         "fate-lost",
         "What becomes of a piece whose fate move is impossible?",
         "Что с фишкой, ход судьбы которой невозможен?",
-        "It stays on 26 and later moves like any other piece (no new fate throw).",
-        "Она остаётся на 26 и потом ходит как любая фишка (без нового броска судьбы).",
+        "It stays on 26 and later moves like any other piece (no new fate throw). The fate throw is lost "
+        "whole, its extra throw for a 1, 4 or 5 included: «эти очки не могут использоваться другой фишкой» (§27).",
+        "Она остаётся на 26 и потом ходит как любая фишка (без нового броска судьбы). Бросок судьбы пропадает "
+        "целиком, вместе с дополнительным броском за 1, 4 или 5: «эти очки не могут использоваться другой "
+        "фишкой» (§27).",
     ),
     _d(
         "pass-extra",
@@ -808,12 +811,16 @@ _ADELAIDA_DECISIONS = (
         "Yes to both. Extra throws accumulate (§24), and §4 gives the extra throw with the throw itself («начисляется "
         "одно очко и предоставляется право дополнительного броска»), not with the move; only the Net (§24) and "
         "the Water (§29) cancel extra throws. So a 1, 4 or 5 that no piece can use (§17) still earns its throw, "
-        "as it does when it is spent on a revival (§28), and likewise an impossible fate throw of 1, 4 or 5.",
+        "as it does when it is spent on a revival (§28). An impossible fate move is the exception §27 makes: "
+        "«эти очки не могут использоваться другой фишкой игрока», and the extra throw it would earn moves any "
+        "piece (§6), so it is lost whole (decision fate-lost).",
         "Да, в обоих случаях. Дополнительные броски накапливаются (§24), а §4 даёт право дополнительного броска "
         "вместе с самим броском («начисляется одно очко и предоставляется право дополнительного броска»), а не с "
         "ходом; аннулируют дополнительные броски только Дом Сетки (§24) и Дом Воды (§29). Поэтому 1, 4 или 5, "
-        "которые нельзя использовать (§17), всё равно дают бросок — как и при возрождении (§28), и так же "
-        "невозможный бросок судьбы 1, 4 или 5.",
+        "которые нельзя использовать (§17), всё равно дают бросок — как и при возрождении (§28). Исключение "
+        "делает §27 для невозможного хода судьбы: «эти очки не могут использоваться другой фишкой игрока», а "
+        "дополнительный бросок, который он дал бы, ходит любой фишкой (§6), так что он пропадает целиком "
+        "(решение fate-lost).",
     ),
     _d(
         "touch-move",

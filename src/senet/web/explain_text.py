@@ -57,6 +57,8 @@ def _sentence(reason: Reason, variant: Variant, lang: str, throw: int) -> str:
             return t(f"why.ba_{cause.kind}", place=ba, b=sq[1])
         cause_text = _capital(_sentence(cause, variant, lang, throw))
         return t("why.ba", place=ba, b=sq[1], cause=cause_text)
+    if kind == "gate":
+        return t("why.gate", squares=", ".join(map(str, sq)))
     if kind == "priority":
         squares = sorted(variant.priority)
         return t(
