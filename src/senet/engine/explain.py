@@ -136,7 +136,7 @@ def why_not(position: Position, square: int) -> Reason | None:
             if bit(sq) & t.gates
             and (
                 step(t, me, opp, sq, n, True)
-                or (t.backward == "piece" and step(t, me, opp, sq, n, False))
+                or (t.backward is Backward.PIECE and step(t, me, opp, sq, n, False))
             )
         )
         if gate:
