@@ -1,0 +1,201 @@
+"""Running many compiled games: players by name, the evaluation's weights for the kernel, and
+the split of a run over processes.
+
+Game number *i* of a run always gets the same random numbers (:func:`kernel.game_seed`), so a
+run's totals do not depend on how many processes share it or in which order they finish.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from senet.engine import Variant
+
+from .kernel import EXPERT, G_WIDTH, GREEDY, HIST_BINS, N_EVENTS, RANDOM, run_games
+from .tables import CompiledRules, compile_rules
+
+__all__ = ["PLAYERS", "Tally", "run", "player_code", "weights_for", "Weights"]
+
+#: The players the compiled simulator can run: uniform random moves, the command line's
+#: greedy player, and senet.ai's "expert" level (the learned linear evaluation, one decision
+#: ahead; the master's search and endgame solving do not run inside the kernel).
+PLAYERS = {"random": RANDOM, "greedy": GREEDY, "expert": EXPERT}
+
+#: Games per work unit handed to a process (a unit is a few tenths of a second).
+CHUNK = {RANDOM: 20_000, GREEDY: 10_000, EXPERT: 2_000}
+
+Weights = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def player_code(name: str) -> int:
+    key = name.strip().lower()
+    if key not in PLAYERS:
+        raise ValueError(f"unknown player {name!r}; the simulator runs: {', '.join(PLAYERS)}")
+    return PLAYERS[key]
+
+
+def weights_for(variant: Variant) -> Weights:
+    """The expert level's linear evaluation of ``variant`` as the kernel reads it: the two
+    15-bit occupancy tables and the scalar weights followed by the tempo weight."""
+    from senet.ai.evaluation import evaluator_for
+
+    evaluator = evaluator_for(variant, "linear")
+    if evaluator.hidden is not None:
+        raise ValueError("the compiled expert plays the linear model only")
+    lo = np.array(evaluator._lo, dtype=np.float64)
+    hi = np.array(evaluator._hi, dtype=np.float64)
+    w = np.array(list(evaluator._scal) + [evaluator._tempo_w], dtype=np.float64)
+    return lo, hi, w
+
+
+_NO_WEIGHTS: Weights = (np.zeros(1 << 15), np.zeros(1 << 15), np.zeros(12))
+
+
+@dataclass
+class Tally:
+    """Totals of a run, mergeable: results by winner (A, B, draw, stopped), per-event sums and
+    sums of squares over games, length histograms, and per square the games whose loser's
+    last piece visited the House there."""
+
+    games: int = 0
+    results: np.ndarray = field(default_factory=lambda: np.zeros(4, dtype=np.int64))
+    ev_sum: np.ndarray = field(default_factory=lambda: np.zeros(N_EVENTS, dtype=np.int64))
+    ev_sq: np.ndarray = field(default_factory=lambda: np.zeros(N_EVENTS, dtype=np.int64))
+    hist_turns: np.ndarray = field(default_factory=lambda: np.zeros(HIST_BINS, dtype=np.int64))
+    hist_decisions: np.ndarray = field(default_factory=lambda: np.zeros(HIST_BINS, dtype=np.int64))
+    visits: np.ndarray = field(default_factory=lambda: np.zeros(32, dtype=np.int64))
+
+    def merge(self, other: Tally) -> None:
+        self.games += other.games
+        for name in ("results", "ev_sum", "ev_sq", "hist_turns", "hist_decisions", "visits"):
+            getattr(self, name)[:] += getattr(other, name)
+
+
+def _run_chunk(
+    table: np.ndarray,
+    path: np.ndarray,
+    start: np.ndarray,
+    seed: int,
+    first: int,
+    count: int,
+    players: tuple[int, int],
+    weights: Weights,
+    max_decisions: int,
+) -> Tally:
+    tally = Tally(games=count)
+    lo, hi, w = weights
+    run_games(
+        table,
+        path,
+        start,
+        seed,
+        first,
+        count,
+        players[0],
+        players[1],
+        lo,
+        hi,
+        w,
+        max_decisions,
+        tally.results,
+        tally.ev_sum,
+        tally.ev_sq,
+        tally.hist_turns,
+        tally.hist_decisions,
+        tally.visits,
+        np.zeros((0, G_WIDTH), dtype=np.int64),
+    )
+    return tally
+
+
+def game_rows(
+    rules: CompiledRules,
+    seed: int,
+    first: int,
+    count: int,
+    players: tuple[int, int] = (RANDOM, RANDOM),
+    weights: Weights | None = None,
+    max_decisions: int = 100_000,
+) -> np.ndarray:
+    """Each game's summary row (see ``kernel.G_*``), for tests and spot checks."""
+    rows = np.zeros((count, G_WIDTH), dtype=np.int64)
+    tally = Tally(games=count)
+    lo, hi, w = weights if weights is not None else _weights(rules.variant, players)
+    run_games(
+        rules.table,
+        rules.path,
+        rules.start,
+        seed,
+        first,
+        count,
+        players[0],
+        players[1],
+        lo,
+        hi,
+        w,
+        max_decisions,
+        tally.results,
+        tally.ev_sum,
+        tally.ev_sq,
+        tally.hist_turns,
+        tally.hist_decisions,
+        tally.visits,
+        rows,
+    )
+    return rows
+
+
+def _weights(variant: Variant, players: tuple[int, int]) -> Weights:
+    return weights_for(variant) if EXPERT in players else _NO_WEIGHTS
+
+
+def run(
+    variant: Variant | CompiledRules,
+    games: int,
+    seed: int,
+    players: tuple[int, int] = (RANDOM, RANDOM),
+    jobs: int = 1,
+    weights: Weights | None = None,
+    progress: Callable[[int], None] | None = None,
+    max_decisions: int = 100_000,
+) -> Tally:
+    """Play games 0 .. ``games - 1`` of run ``seed`` on ``jobs`` processes (0: every core)
+    and return their totals.  ``weights`` default to the variant's own evaluation (an
+    alternative reading passes its base variant's)."""
+    rules = variant if isinstance(variant, CompiledRules) else compile_rules(variant)
+    if weights is None:
+        weights = _weights(rules.variant, players)
+    if seed < 0 or seed >= 1 << 63:
+        raise ValueError("the seed is a non-negative 63-bit integer")
+    jobs = jobs or os.cpu_count() or 1
+    chunk = CHUNK[max(players)]
+    args = (rules.table, rules.path, rules.start, seed)
+    tally = Tally()
+    units = [(first, min(chunk, games - first)) for first in range(0, games, chunk)]
+    if jobs == 1 or len(units) == 1:
+        for first, count in units:
+            tally.merge(_run_chunk(*args, first, count, players, weights, max_decisions))
+            if progress:
+                progress(count)
+        return tally
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: set[Future[Tally]] = set()
+        queue = list(reversed(units))
+        while queue or pending:
+            while queue and len(pending) < 2 * jobs:
+                first, count = queue.pop()
+                pending.add(
+                    pool.submit(_run_chunk, *args, first, count, players, weights, max_decisions)
+                )
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                part = future.result()
+                tally.merge(part)
+                if progress:
+                    progress(part.games)
+    return tally
