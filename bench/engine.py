@@ -218,6 +218,34 @@ def bench_raw_playouts(variant: str, seconds: float, seed: int) -> dict:
     return {"raw_playouts_per_s": games / elapsed, "raw_moves_per_s": moves / elapsed}
 
 
+#: Random playouts per CPU second that the compiled simulator must reach (per core).
+COMPILED_TARGETS = {"kendall": 25_000.0, "bell": 50_000.0}
+
+
+def bench_compiled_playouts(variant: str, seconds: float, seed: int) -> dict:
+    """Random playouts of the compiled simulator (:mod:`senet.sim`, one process), the same
+    rules as the raw path with every statistic the simulator keeps counted along the way.
+    Games are run in batches until ``seconds`` of CPU time have passed; compilation (or
+    loading the cached machine code) happens before the clock starts."""
+    from senet.sim.kernel import RANDOM
+    from senet.sim.runner import run
+    from senet.sim.tables import compile_rules
+
+    rules = compile_rules(find_variant(variant))
+    run(rules, 10, seed)  # compile or load the kernel outside the measurement
+    games = moves = 0
+    batch = 2_000
+    start = _clock()
+    while True:
+        tally = run(rules, batch, seed + games, (RANDOM, RANDOM))
+        games += batch
+        moves += int((tally.hist_decisions * range(len(tally.hist_decisions))).sum())
+        if _clock() >= start + seconds:
+            break
+    elapsed = _clock() - start
+    return {"compiled_playouts_per_s": games / elapsed, "compiled_moves_per_s": moves / elapsed}
+
+
 def sample_positions(engine: Engine, variant: str, count: int, seed: int) -> list[State]:
     """A fixed sample of reachable decision positions: every 7th decision of seeded random
     playouts, so early, middle and late positions are all represented.  Same seed, same sample."""
@@ -276,6 +304,49 @@ def _machine() -> str:
     return f"{platform.python_implementation()} {platform.python_version()}, {cpu}, {os.cpu_count()} CPUs{load}"
 
 
+def _print_compiled(rows: list[dict]) -> None:
+    """The compiled simulator's rates beside the raw path's, and its per-core targets."""
+    if not any("compiled_playouts_per_s" in r for r in rows):
+        return
+    print()
+    print("compiled simulator (senet.sim, Numba), random playouts on one core, same run:")
+    head = ("variant", "po/s", "mv/s", "raw po/s", "compiled/raw", "target po/s", "target")
+    table = [head]
+    for r in rows:
+        if "compiled_playouts_per_s" not in r:
+            continue
+        target = COMPILED_TARGETS.get(r["variant"])
+        met = (
+            "—"
+            if target is None
+            else ("met" if r["compiled_playouts_per_s"] >= target else "NOT MET")
+        )
+        table.append(
+            (
+                r["variant"],
+                f"{r['compiled_playouts_per_s']:,.0f}",
+                f"{r['compiled_moves_per_s']:,.0f}",
+                f"{r['raw_playouts_per_s']:,.0f}",
+                _ratio(r["compiled_playouts_per_s"], r["raw_playouts_per_s"]),
+                f"{target:,.0f}" if target else "—",
+                met,
+            )
+        )
+    widths = [max(len(row[i]) for row in table) for i in range(len(head))]
+    for index, row in enumerate(table):
+        print(
+            "  ".join(
+                cell.rjust(w) if i else cell.ljust(w)
+                for i, (cell, w) in enumerate(zip(row, widths))
+            )
+        )
+        if index == 0:
+            print("  ".join("-" * w for w in widths))
+    print("Targets per CPU second of one core: kendall 25,000, bell 50,000 random playouts (the")
+    print("compiled rate includes the statistics the simulator keeps: events, lengths, Houses).")
+    print()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -297,6 +368,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--seed", type=int, default=2026, help="seed of throws, moves and the position sample"
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--no-compiled", action="store_true", help="skip the compiled simulator (senet.sim)"
+    )
     args = parser.parse_args(argv)
     seconds = 0.2 if args.quick else args.seconds
     sample_size = 200 if args.quick else 2000
@@ -306,6 +380,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         play = bench_playouts(engine, variant, seconds * 0.5, args.seed)
         if args.engine == "senet":
             play.update(bench_raw_playouts(variant, seconds * 0.25, args.seed))
+            if not args.no_compiled:
+                play.update(bench_compiled_playouts(variant, seconds * 0.25, args.seed))
         positions = sample_positions(engine, variant, sample_size, args.seed + 1)
         gen = bench_generation(engine, positions, seconds * 0.25)
         ref = LUDII.get(variant, {})
@@ -381,6 +457,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         "µs/legal = one legal-move generation, median of passes over a fixed sample of reachable positions."
     )
+    _print_compiled(rows)
     print(
         "Ludii figures are from the issue (Ludii's own random playouts on a comparable machine), not measured"
     )

@@ -1,0 +1,179 @@
+"""The other reading of our decisions on open points, where the variant data can express it.
+
+Each :class:`Alternative` names a decision of the rulebook (:mod:`senet.engine.rulebook`) by
+its key and changes the variant's data the way the other reading would
+(:func:`dataclasses.replace`); the engine and the simulator then play it like any variant.
+Decisions whose other reading is behaviour rather than data (where a returned piece goes when
+15 is taken, whether a pass keeps an extra throw, ...) are not simulated: :func:`expressible`
+lists those that are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any
+
+from senet.engine import Variant, find_variant
+from senet.engine.rulebook import RULEBOOKS
+
+__all__ = ["Alternative", "ALTERNATIVES", "alternatives_for", "expressible"]
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """The other reading of decision ``key`` of ``variant``, as a change of the variant data."""
+
+    variant: str
+    key: str
+    en: str
+    ru: str
+    changes: tuple[tuple[str, object], ...]
+
+    def text(self, lang: str = "en") -> str:
+        return self.ru if lang == "ru" else self.en
+
+    def build(self) -> Variant:
+        """The variant read the other way (named ``variant~key``)."""
+        return _build(self)
+
+
+@cache
+def _build(alt: Alternative) -> Variant:
+    base = find_variant(alt.variant)
+    changes: dict[str, Any] = dict(alt.changes)
+    return replace(base, name=f"{base.name}~{alt.key}", **changes)
+
+
+def _alt(variant: str, key: str, en: str, ru: str, **changes: object) -> Alternative:
+    return Alternative(variant, key, en, ru, tuple(sorted(changes.items())))
+
+
+def _alternating(count: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    return tuple(range(1, 2 * count, 2)), tuple(range(2, 2 * count + 1, 2))
+
+
+_ADELAIDA: tuple[tuple[str, str, str, dict[str, Any]], ...] = (
+    (
+        "backward-per-piece",
+        "§16 per player: back only when no piece can go forward",
+        "§16 для игрока: назад, только если ни одна фишка не может вперёд",
+        {"backward": "player"},
+    ),
+    (
+        "pass-26",
+        "every piece must stop on 26 first",
+        "каждая фишка сначала останавливается на 26",
+        {"must_stop": frozenset({26})},
+    ),
+    (
+        "jump-pairs",
+        "pieces pass over anything, pairs and rows included",
+        "фишки проходят через любые, пары и ряды тоже",
+        {"passing": "free"},
+    ),
+    (
+        "last-houses-still",
+        "pieces on 28-30 may also move within the board",
+        "фишки на 28–30 могут ходить и по доске",
+        {"exit_only": frozenset()},
+    ),
+)
+
+ALTERNATIVES: tuple[Alternative, ...] = (
+    _alt(
+        "standard",
+        "backward",
+        "back when no piece can go forward",
+        "назад, если ни одна фишка не может вперёд",
+        backward="player",
+    ),
+    _alt(
+        "standard",
+        "passing",
+        "no passing over two pieces side by side",
+        "нельзя проходить через две фишки подряд",
+        passing="singles",
+    ),
+    _alt(
+        "standard",
+        "beauty-exact",
+        "every piece must stop on 27 first",
+        "каждая фишка сначала останавливается на 27",
+        must_stop=frozenset({27}),
+    ),
+    _alt(
+        "standard",
+        "late-houses",
+        "pieces on 29 and 30 only leave the board",
+        "фишки на 29 и 30 только уходят с доски",
+        exit_only=frozenset({29, 30}),
+    ),
+    _alt(
+        "bell",
+        "beauty-exact",
+        "every piece must stop on 26 first",
+        "каждая фишка сначала останавливается на 26",
+        must_stop=frozenset({26}),
+    ),
+    _alt(
+        "bell",
+        "marked-moves",
+        "pieces on 27-30 may move within 27-30",
+        "фишки на 27–30 могут ходить в пределах 27–30",
+        exit_only=frozenset(),
+    ),
+    _alt(
+        "bell",
+        "passing",
+        "no passing over two pieces side by side",
+        "нельзя проходить через две фишки подряд",
+        passing="singles",
+    ),
+    _alt(
+        "kendall",
+        "pieces",
+        "seven stones a side on 1-14 (Kendall's commercial set)",
+        "по семь камней на 1–14 (коммерческий набор Кендалла)",
+        pieces=7,
+        start=_alternating(7),
+    ),
+    _alt(
+        "kendall",
+        "beauty-attack",
+        "a stone on 26 cannot be attacked",
+        "камень на 26 нельзя атаковать",
+        safe=frozenset({26, 27}),
+    ),
+    _alt(
+        "kendall",
+        "passing",
+        "no passing over two stones side by side",
+        "нельзя проходить через два камня подряд",
+        passing="singles",
+    ),
+    *(
+        _alt(variant, key, en, ru, **changes)
+        for variant in ("adelaida", "adelaida-long")
+        for key, en, ru, changes in _ADELAIDA
+    ),
+)
+
+
+def alternatives_for(variant: str) -> tuple[Alternative, ...]:
+    return tuple(alt for alt in ALTERNATIVES if alt.variant == variant)
+
+
+def expressible(variant: str) -> frozenset[str]:
+    """Keys of the variant's decisions that have a simulated alternative."""
+    return frozenset(alt.key for alt in alternatives_for(variant))
+
+
+def _check() -> None:
+    for alt in ALTERNATIVES:
+        keys = {d.key for d in RULEBOOKS[alt.variant].decisions}
+        if alt.key not in keys:
+            raise ValueError(f"{alt.variant} has no decision {alt.key!r}")
+
+
+_check()

@@ -1,0 +1,126 @@
+"""The shipped statistics: one JSON file per variant in ``senet/sim/data``, written by
+``scripts/sim_stats`` (this module's :func:`main`) and read by the site and the CLI.
+
+A file holds, for the variant as we play it, the figures of a run of random games and of a
+run between computer players, and for each decision with a simulated alternative
+(:mod:`.alternatives`) the figures of a random run of the other reading.  Every run states its
+seed and number of games; ``checkpoints`` give the first player's wins after the first
+1,000 and 10,000 games of the same run, so that ``senet stats VARIANT --games 10000 --seed S``
+reproduces a shipped figure in a second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from senet.engine import VARIANTS, Variant, find_variant
+
+from .alternatives import alternatives_for
+from .runner import player_code, run
+from .stats import summarize
+
+__all__ = ["load", "available", "run_figures", "main", "SEED", "CHECKPOINTS"]
+
+SEED = 2026
+CHECKPOINTS = (1_000, 10_000)
+_DATA = Path(__file__).with_name("data")
+
+
+def run_figures(
+    variant: Variant,
+    games: int,
+    seed: int,
+    players: tuple[str, str] = ("random", "random"),
+    jobs: int = 1,
+    weights_of: Variant | None = None,
+    progress: Any = None,
+) -> dict[str, Any]:
+    """Play a run and return its figures (with the checkpoints of its first games)."""
+    from .runner import weights_for
+
+    codes = (player_code(players[0]), player_code(players[1]))
+    weights = weights_for(weights_of) if weights_of is not None and max(codes) == 2 else None
+    checkpoints = {}
+    for count in CHECKPOINTS:
+        if count < games:
+            head = run(variant, count, seed, codes, 1, weights)
+            checkpoints[str(count)] = int(head.results[0])
+    tally = run(variant, games, seed, codes, jobs, weights, progress)
+    figures = summarize(variant, tally, seed, players)
+    figures["checkpoints"] = checkpoints
+    return figures
+
+
+def generate(
+    name: str, games: int, ai_games: int, alt_games: int, jobs: int, seed: int = SEED
+) -> dict[str, Any]:
+    """All figures of one variant."""
+    variant = find_variant(name)
+    started = time.time()
+    data: dict[str, Any] = {"variant": variant.name}
+    data["random"] = run_figures(variant, games, seed, jobs=jobs)
+    data["computer"] = run_figures(variant, ai_games, seed, ("expert", "expert"), jobs)
+    data["alternatives"] = {}
+    for alt in alternatives_for(variant.name):
+        other = alt.build()
+        figures = run_figures(other, alt_games, seed, jobs=jobs)
+        figures["variant"] = variant.name
+        data["alternatives"][alt.key] = {"en": alt.en, "ru": alt.ru, "figures": figures}
+    data["seconds"] = round(time.time() - started, 1)
+    return data
+
+
+def write(data: dict[str, Any], folder: Path = _DATA) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{data['variant']}.json"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, separators=(",", ":"), sort_keys=True) + "\n")
+    os.replace(tmp, path)
+    return path
+
+
+@cache
+def load(name: str) -> dict[str, Any] | None:
+    """The shipped figures of a variant, or None when none are shipped."""
+    try:
+        text = resources.files("senet.sim").joinpath("data", f"{name}.json").read_text()
+    except (FileNotFoundError, OSError):
+        return None
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def available() -> tuple[str, ...]:
+    return tuple(name for name in VARIANTS if load(name) is not None)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Regenerate the shipped statistics.")
+    parser.add_argument("--variant", action="append", choices=list(VARIANTS))
+    parser.add_argument("--games", type=int, default=10_000_000, help="random games")
+    parser.add_argument("--ai-games", type=int, default=100_000, help="expert against expert")
+    parser.add_argument(
+        "--alt-games", type=int, default=1_000_000, help="random games of each alternative"
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="processes (0: every core)")
+    parser.add_argument("--seed", type=int, default=SEED)
+    args = parser.parse_args(argv)
+    for name in args.variant or list(VARIANTS):
+        data = generate(name, args.games, args.ai_games, args.alt_games, args.jobs, args.seed)
+        path = write(data)
+        print(f"{name}: {args.games:,} random, {args.ai_games:,} expert games -> {path}")
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

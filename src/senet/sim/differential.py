@@ -1,0 +1,130 @@
+"""The compiled kernel against the pure engine, position by position.
+
+:func:`compare` walks random games on the pure engine (:mod:`senet.engine.flow`) and, at every
+decision, asks both for the legal moves (the same moves in the same order) and applies every
+one of them on both (the same state afterwards, the same answer to "does a new turn begin").
+It counts the special states it met, so a caller can require that each kind the variant can
+reach was compared: extra throws owed, turns to skip, drowned and captured pieces, a pending
+throw of fate or House of Water choice.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from senet.engine import Position, Variant
+from senet.engine.flow import legal_moves, play, winner
+from senet.engine.rules import tables_for
+
+from .kernel import (
+    MAX_MOVES,
+    N_EVENTS,
+    PENDING_FATE,
+    PENDING_WATER,
+    S_CAPT,
+    S_DROWN,
+    S_EXTRA,
+    S_PEND,
+    S_SKIP,
+    S_THROW,
+    TR_WIDTH,
+    legal,
+    track_start,
+)
+from .kernel import play as compiled_play
+from .tables import compile_rules, decode_move, encode_move
+
+__all__ = ["compare", "Mismatch", "Coverage", "SPECIAL"]
+
+#: The special states counted (a position may be in several).
+SPECIAL = ("extra", "skip", "drowned", "captured", "fate", "water")
+
+
+class Mismatch(AssertionError):
+    """The two paths disagree; the message names the position and what differs."""
+
+
+@dataclass
+class Coverage:
+    positions: int = 0
+    moves: int = 0
+    games: int = 0
+    special: Counter[str] = field(default_factory=Counter)
+
+
+def _specials(s: list[int]) -> list[str]:
+    out = []
+    if s[S_EXTRA] or s[S_EXTRA + 1]:
+        out.append("extra")
+    if s[S_SKIP] or s[S_SKIP + 1]:
+        out.append("skip")
+    if s[S_DROWN] or s[S_DROWN + 1]:
+        out.append("drowned")
+    if s[S_CAPT] or s[S_CAPT + 1]:
+        out.append("captured")
+    if s[S_PEND] == PENDING_FATE:
+        out.append("fate")
+    if s[S_PEND] == PENDING_WATER:
+        out.append("water")
+    return out
+
+
+def compare(variant: Variant, positions: int, seed: int) -> Coverage:
+    """Compare both paths on ``positions`` decision positions of seeded random games."""
+    t = tables_for(variant)
+    rules = compile_rules(variant)
+    rng = random.Random(seed)
+    values = [variant.instrument.value_of(k) for k in range(variant.instrument.patterns)]
+    width = len(rules.start)
+    state = np.zeros(MAX_MOVES, dtype=np.int64)
+    after = np.zeros(MAX_MOVES, dtype=np.int64)
+    moves = np.zeros(MAX_MOVES, dtype=np.int64)
+    trk = np.zeros((2, TR_WIDTH), dtype=np.int64)
+    events = np.zeros(N_EVENTS, dtype=np.int64)
+    cover = Coverage()
+    s = list(variant.start_position().state)
+    while cover.positions < positions:
+        if winner(t, s) is not None:
+            s = list(variant.start_position().state)
+            cover.games += 1
+        if not s[S_THROW] and s[S_PEND] != PENDING_WATER:
+            s[S_THROW] = rng.choice(values)
+        expected = legal_moves(t, s)
+        state[:width] = s
+        k = legal(rules.table, rules.path, state, moves)
+        got = [decode_move(int(m)) for m in moves[:k]]
+        if got != expected:
+            raise Mismatch(
+                f"{_fen(variant, s)}: legal moves {', '.join(map(str, expected))} on the "
+                f"engine, {', '.join(map(str, got))} compiled"
+            )
+        cover.positions += 1
+        cover.special.update(_specials(s))
+        for move in expected:
+            reference = list(s)
+            turn = play(t, reference, move)
+            after[:] = state
+            track_start(after, trk)
+            compiled_turn = compiled_play(
+                rules.table, rules.path, after, encode_move(move), events, trk, 0
+            )
+            if list(after[:width]) != reference or bool(compiled_turn) != turn:
+                raise Mismatch(
+                    f"{_fen(variant, s)}: after {move} the engine has {tuple(reference)} "
+                    f"(new turn {turn}), the compiled path {tuple(after[:width])} "
+                    f"(new turn {bool(compiled_turn)})"
+                )
+            cover.moves += 1
+        play(t, s, rng.choice(expected))
+    return cover
+
+
+def _fen(variant: Variant, s: list[int]) -> str:
+    try:
+        return Position(variant, tuple(s)).fen()
+    except Exception:  # a state the notation cannot write still gets reported
+        return f"{variant.name} state {tuple(s)}"
