@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from senet.engine import Variant, find_variant
+from senet.engine import Backward, Passing, Variant, find_variant
 from senet.engine.rulebook import RULEBOOKS
 
 __all__ = ["Alternative", "ALTERNATIVES", "alternatives_for", "expressible"]
@@ -58,25 +58,13 @@ _ADELAIDA: tuple[tuple[str, str, str, dict[str, Any]], ...] = (
         "backward-per-piece",
         "§16 per player: back only when no piece can go forward",
         "§16 для игрока: назад, только если ни одна фишка не может вперёд",
-        {"backward": "player"},
+        {"backward": Backward.PLAYER},
     ),
     (
         "pass-26",
         "every piece must stop on 26 first",
         "каждая фишка сначала останавливается на 26",
         {"must_stop": frozenset({26})},
-    ),
-    (
-        "jump-pairs",
-        "pieces pass over anything, pairs and rows included",
-        "фишки проходят через любые, пары и ряды тоже",
-        {"passing": "free"},
-    ),
-    (
-        "last-houses-still",
-        "pieces on 28-30 may also move within the board",
-        "фишки на 28–30 могут ходить и по доске",
-        {"exit_only": frozenset()},
     ),
 )
 
@@ -86,14 +74,14 @@ ALTERNATIVES: tuple[Alternative, ...] = (
         "backward",
         "back when no piece can go forward",
         "назад, если ни одна фишка не может вперёд",
-        backward="player",
+        backward=Backward.PLAYER,
     ),
     _alt(
         "standard",
         "passing",
         "no passing over two pieces side by side",
         "нельзя проходить через две фишки подряд",
-        passing="singles",
+        passing=Passing.SINGLES,
     ),
     _alt(
         "standard",
@@ -108,6 +96,20 @@ ALTERNATIVES: tuple[Alternative, ...] = (
         "pieces on 29 and 30 only leave the board",
         "фишки на 29 и 30 только уходят с доски",
         exit_only=frozenset({29, 30}),
+    ),
+    _alt(
+        "standard",
+        "extra-after-pass",
+        "a 1, 4 or 5 with no move still gives its extra throw",
+        "1, 4 или 5 без хода всё равно дают дополнительный бросок",
+        extra_after_pass=True,
+    ),
+    _alt(
+        "bell",
+        "beauty-gate",
+        "the piece on 26 has no precedence over those on 27-30",
+        "фишка на 26 не ходит раньше фишек на 27–30",
+        gates=frozenset(),
     ),
     _alt(
         "bell",
@@ -128,7 +130,7 @@ ALTERNATIVES: tuple[Alternative, ...] = (
         "passing",
         "no passing over two pieces side by side",
         "нельзя проходить через две фишки подряд",
-        passing="singles",
+        passing=Passing.SINGLES,
     ),
     _alt(
         "kendall",
@@ -143,14 +145,14 @@ ALTERNATIVES: tuple[Alternative, ...] = (
         "beauty-attack",
         "a stone on 26 cannot be attacked",
         "камень на 26 нельзя атаковать",
-        safe=frozenset({26, 27}),
+        safe=frozenset({26}),
     ),
     _alt(
         "kendall",
         "passing",
         "no passing over two stones side by side",
         "нельзя проходить через два камня подряд",
-        passing="singles",
+        passing=Passing.SINGLES,
     ),
     *(
         _alt(variant, key, en, ru, **changes)

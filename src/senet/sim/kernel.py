@@ -22,6 +22,21 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from senet.engine.state import (
+    BORNE_OFF,
+    CAPTURED,
+    DROWNED,
+    EXTRA,
+    MASK,
+    NO_PENDING,
+    PENDING,
+    PENDING_FATE,
+    PENDING_WATER,
+    SKIP,
+    THROW,
+    TURN,
+)
+
 from .tables import (
     BACK_PIECE,
     BACK_PLAYER,
@@ -34,10 +49,14 @@ from .tables import (
     P_BA_SQ,
     P_BACKWARD,
     P_BITS,
+    P_BY_LEFT,
+    P_BY_RIGHT,
     P_CAPTURE_REMOVE,
+    P_EXTRA_AFTER_PASS,
     P_EXTRA_THROWS,
     P_FATE_BIT,
     P_FATE_SQ,
+    P_GATES,
     P_HOUSES,
     P_PARALLEL,
     P_PIECES,
@@ -46,7 +65,6 @@ from .tables import (
     P_RACE,
     P_REBIRTH,
     P_SAFE,
-    P_SHIELDED,
     P_SINGLES,
     P_STOP,
     P_WATER_BIT,
@@ -68,20 +86,9 @@ from .tables import (
     RISK,
 )
 
-# The raw state (the engine's layout).
-S_A, S_B, S_TURN, S_THROW, S_EXTRA, S_SKIP, S_OFF, S_CAPT, S_DROWN, S_PEND = (
-    0,
-    1,
-    2,
-    3,
-    4,
-    6,
-    8,
-    10,
-    12,
-    14,
-)
-NO_PENDING, PENDING_FATE, PENDING_WATER = 0, 1, 2
+# The raw state: the engine's layout (senet.engine.state), under short names.
+S_A, S_B, S_TURN, S_THROW, S_PEND = MASK, MASK + 1, TURN, THROW, PENDING
+S_EXTRA, S_SKIP, S_OFF, S_CAPT, S_DROWN = EXTRA, SKIP, BORNE_OFF, CAPTURED, DROWNED
 DRAW = 2
 SQUARES, OFF, VICTIM, TARGET = 30, 31, 64, 63
 MAX_MOVES = 64  # more than any decision can offer (one move per piece, plus revive)
@@ -289,8 +296,9 @@ def _collect(
     if T[R_PARAM, P_PARALLEL]:
         blocked = me | (opp & T[R_PARAM, P_SAFE])
         if T[R_PARAM, P_PROTECTION]:
-            guard = opp & T[R_PARAM, P_SHIELDED]
-            blocked |= guard & ((guard << 1) | (guard >> 1))
+            blocked |= opp & (
+                ((opp << 1) & T[R_PARAM, P_BY_LEFT]) | ((opp >> 1) & T[R_PARAM, P_BY_RIGHT])
+            )
         landing = ((mask & T[R_BOARD_ORIGINS, n]) << n) & ~blocked
         board = landing >> n
         off = mask & T[R_OFF_ORIGINS, n]
@@ -341,6 +349,12 @@ def legal(T: np.ndarray, path: np.ndarray, s: np.ndarray, out: np.ndarray) -> in
         return 1
     backward = T[R_PARAM, P_BACKWARD]
     per_piece = backward == BACK_PIECE
+    gates = T[R_PARAM, P_GATES]
+    if me & gates:
+        # a piece on a gate (bell's House of Beauty) moves on first whenever it can
+        k = _collect(T, path, me, opp, me & gates, n, per_piece, out, 0)
+        if k:
+            return k
     priority = T[R_PARAM, P_PRIORITY]
     if priority:
         k = _collect(T, path, me, opp, me & priority, n, per_piece, out, 0)
@@ -590,7 +604,8 @@ def play(
         if move >= 32:
             owner = 0 if s[S_A] & T[R_PARAM, P_FATE_BIT] else 1
             forward = n < 5
-            move_piece(T, path, s, owner, T[R_PARAM, P_FATE_SQ], n, forward, False, ev, trk, houses)
+            gain = (T[R_PARAM, P_EXTRA_THROWS] >> n) & 1 == 1
+            move_piece(T, path, s, owner, T[R_PARAM, P_FATE_SQ], n, forward, gain, ev, trk, houses)
             ev[EV_FATE_FORWARD if forward else EV_FATE_BACK] += 1
         else:
             ev[EV_FATE_LOST] += 1
@@ -619,6 +634,8 @@ def play(
             if s[p] & T[R_PARAM, P_WATER_BIT]:
                 s[S_EXTRA + p] = 0
                 ev[EV_WATER_LOST] += 1
+            elif T[R_PARAM, P_EXTRA_AFTER_PASS] and (T[R_PARAM, P_EXTRA_THROWS] >> n) & 1:
+                s[S_EXTRA + p] += 1
     if s[S_PEND]:
         return False
     return advance(s, ev)

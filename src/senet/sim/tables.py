@@ -61,11 +61,14 @@ ROWS, COLS = 11, 33
     P_PIECES,
     P_BA_SQ,
     P_PARALLEL,
-    P_SHIELDED,
+    P_BY_LEFT,
     P_PATTERNS,
     P_BITS,
     P_HOUSES,
-) = range(22)
+    P_BY_RIGHT,
+    P_GATES,
+    P_EXTRA_AFTER_PASS,
+) = range(25)
 
 # House kinds as small integers (0: no effect, which includes the plain Houses).
 K_NONE, K_REBIRTH, K_NET, K_BA, K_FATE, K_DROWN, K_SEND_BACK, K_WATER = range(8)
@@ -144,7 +147,7 @@ def compile_rules(variant: Variant) -> CompiledRules:
         P_SAFE: t.safe,
         P_STOP: t.stop_mask,
         P_SINGLES: int(t.singles),
-        P_PROTECTION: int(_plain(t.protection)),  # type: ignore[call-overload]
+        P_PROTECTION: t.protection,
         P_CAPTURE_REMOVE: int(t.capture_remove),
         P_BACKWARD: _BACKWARD[backward],
         P_PRIORITY: t.priority,
@@ -159,7 +162,10 @@ def compile_rules(variant: Variant) -> CompiledRules:
         P_PIECES: t.pieces,
         P_BA_SQ: t.ba_sq,
         P_PARALLEL: int(t.parallel),
-        P_SHIELDED: t.shielded,
+        P_BY_LEFT: t.by_left,
+        P_BY_RIGHT: t.by_right,
+        P_GATES: t.gates,
+        P_EXTRA_AFTER_PASS: int(t.extra_after_pass),
         P_PATTERNS: instrument.patterns,
         P_BITS: (instrument.patterns - 1).bit_length(),
         P_HOUSES: sum(_bit(sq) for sq in variant.houses),
