@@ -40,6 +40,10 @@ def test_rules_prints_clauses_differences_every_decision_and_history(run, name, 
         assert f"[{decision.key}]" in out
         assert " ".join(decision.question(lang).split()) in out
         assert " ".join(decision.answer(lang).split()) in out
+    for difference in book.ludii:
+        assert f"[{difference.topic(lang)}]" in out
+        assert " ".join(difference.ludii(lang).split()) in out
+        assert " ".join(difference.ours(lang).split()) in out
     for row in difference_table(name, "standard", lang):
         assert row.label in out and " ".join(row.a.split()) in out
     assert " ".join(book.history(lang).split()[:8]) in out

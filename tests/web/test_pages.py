@@ -6,6 +6,7 @@ import re
 
 import httpx
 import pytest
+from markupsafe import escape as html_escape
 
 from senet.engine import VARIANTS
 from senet.engine.differences import difference_table
@@ -36,7 +37,14 @@ def test_every_variant_has_its_page_in_both_languages(site, name: str, lang: str
         assert len(rows) >= 2 and html.count('<th scope="row">') >= len(rows)
         for row in rows:
             assert row.label in html
-    assert html.count("<dt>") == len(book.decisions)
+    assert html.count("<dt>") == len(book.decisions) + len(book.ludii)
+    # where Ludii encodes the same reconstruction, each difference is shown with our reason
+    assert (
+        "Кодировка Ludii здесь иная:" if lang == "ru" else "Ludii&#39;s encoding differs here:"
+    ) in (html) or not book.ludii
+    for difference in book.ludii:
+        for text in (difference.topic(lang), difference.ludii(lang), difference.ours(lang)):
+            assert str(html_escape(text)) in html, text
     first_clause = book.clauses[0].text(lang)
     assert (
         first_clause[:30].replace("'", "&#39;").replace('"', "&#34;") in html

@@ -59,6 +59,8 @@ _LABELS = {
         "a": "A",
         "this": "this variant",
         "standard": "standard",
+        "ludii": "Ludii's encoding (Senet.lud) differs here",
+        "ours": "ours",
     },
     "ru": {
         "summary": "Кратко",
@@ -72,6 +74,8 @@ _LABELS = {
         "a": "О",
         "this": "этот вариант",
         "standard": "стандарт",
+        "ludii": "Кодировка Ludii (Senet.lud) здесь иная",
+        "ours": "у нас",
     },
 }
 
@@ -112,6 +116,12 @@ def rules_command(variant: str, lang: str) -> None:
         click.echo(f"  [{decision.key}]")
         click.echo(_wrap(f"{L['q']}: {decision.question(lang)}", "    "))
         click.echo(_wrap(f"{L['a']}: {decision.answer(lang)}", "    "))
+    if book.ludii:
+        click.echo(f"\n{L['ludii']}:")
+        for difference in book.ludii:
+            click.echo(f"  [{difference.topic(lang)}]")
+            click.echo(_wrap(f"Ludii: {difference.ludii(lang)}", "    "))
+            click.echo(_wrap(f"{L['ours']}: {difference.ours(lang)}", "    "))
     click.echo(f"\n{L['history']}:")
     for paragraph in book.history(lang).split("\n"):
         if paragraph.strip():

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .variants import VARIANTS, Variant, find_variant
 
-__all__ = ["Clause", "Decision", "Rulebook", "rulebook", "RULEBOOKS"]
+__all__ = ["Clause", "Decision", "LudiiDifference", "Rulebook", "rulebook", "RULEBOOKS"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,28 @@ class Decision:
 
 
 @dataclass(frozen=True)
+class LudiiDifference:
+    """Where Ludii's encoding of the same reconstruction (``Senet.lud``) plays otherwise, and
+    why ours follows our source."""
+
+    topic_en: str
+    topic_ru: str
+    ludii_en: str
+    ludii_ru: str
+    ours_en: str
+    ours_ru: str
+
+    def topic(self, lang: str = "en") -> str:
+        return self.topic_ru if lang == "ru" else self.topic_en
+
+    def ludii(self, lang: str = "en") -> str:
+        return self.ludii_ru if lang == "ru" else self.ludii_en
+
+    def ours(self, lang: str = "en") -> str:
+        return self.ours_ru if lang == "ru" else self.ours_en
+
+
+@dataclass(frozen=True)
 class Rulebook:
     variant: str
     summary_en: str
@@ -53,6 +75,8 @@ class Rulebook:
     decisions: tuple[Decision, ...]
     history_en: str
     history_ru: str
+    #: Ludii's encoding of the same reconstruction, where it differs from ours
+    ludii: tuple[LudiiDifference, ...] = ()
 
     def summary(self, lang: str = "en") -> str:
         return self.summary_ru if lang == "ru" else self.summary_en
@@ -207,6 +231,59 @@ STANDARD = Rulebook(
     "бросками, которую исходный сайт предлагает по умолчанию.",
 )
 
+_BELL_LUDII = (
+    LudiiDifference(
+        "Occupied marked squares",
+        "Занятые отмеченные клетки",
+        "No piece may land on an occupied 15 or 26-29 (its 'Symbols' region); a piece on 30 can be captured.",
+        "Ни одна фишка не может встать на занятую клетку 15 или 26–29 (область «Symbols»); фишку на 30 можно "
+        "взять.",
+        "Squares 26-30 are safe and 15 is an ordinary square: our source names «Последние пять клеток "
+        "безопасны» and marks no 15 (decision options).",
+        "Клетки 26–30 безопасны, а 15 — обычная клетка: источник говорит «Последние пять клеток безопасны» и "
+        "не отмечает клетку 15 (решение options).",
+    ),
+    LudiiDifference(
+        "Moves within 27-30",
+        "Ходы в пределах 27–30",
+        "A piece on 27-29 may move on to a later marked square by the throw.",
+        "Фишка на 27–29 может пройти по броску на следующую отмеченную клетку.",
+        "A piece on X, III, II, I leaves only with its exact throw «уходит с доски только при соответствующем "
+        "броске» and otherwise waits (decision marked-moves).",
+        "Фишка на X, III, II, I «уходит с доски только при соответствующем броске», иначе ждёт (решение "
+        "marked-moves).",
+    ),
+    LudiiDifference(
+        "Forced moves",
+        "Обязательные ходы",
+        "The pieces that must move first are those on 15 and 26-29 (not 30), and the piece on 26 has no "
+        "precedence over 27-29.",
+        "Первыми обязаны ходить фишки на 15 и 26–29 (не 30), и фишка на 26 не имеет первенства перед 27–29.",
+        "«Если какая-то фишка на клетках с 26 по 30 может ходить, вы обязаны ходить одной из них», and the "
+        "piece on 26 first (decision beauty-gate).",
+        "«Если какая-то фишка на клетках с 26 по 30 может ходить, вы обязаны ходить одной из них», причём фишка "
+        "на 26 — первой (решение beauty-gate).",
+    ),
+    LudiiDifference(
+        "Who starts",
+        "Кто начинает",
+        "Both throw the die and the higher throw starts.",
+        "Оба бросают кость, начинает выбросивший больше.",
+        "The first seat starts, as our source decided («здесь начинает первое место»).",
+        "Начинает первое место, как решил источник («здесь начинает первое место»).",
+    ),
+    LudiiDifference(
+        "End of the game",
+        "Конец игры",
+        "Play goes on until both sides have no pieces left, then the scores decide.",
+        "Игра идёт, пока у обеих сторон не кончатся фишки, затем решает счёт.",
+        "The game ends «как только один игрок вывел больше фишек, чем другой ещё может набрать» — the same "
+        "winner, without the moves that cannot change it.",
+        "Игра кончается, «как только один игрок вывел больше фишек, чем другой ещё может набрать», — тот же "
+        "победитель без ходов, которые его не изменят.",
+    ),
+)
+
 BELL = Rulebook(
     "bell",
     "R. C. Bell's 1960 reconstruction: ten pieces a side, a four-sided long die, captures that remove pieces, "
@@ -322,6 +399,66 @@ BELL = Rulebook(
     "(1960) под заголовком «Suggested Rules for the Game of Thirty Squares». Где текст Белла молчит, исходный сайт "
     "сделал выбор: начинает первое место (у Белла бросали жребий), первый игрок занимает нечётные клетки (этого "
     "требуют его примеры), а игра кончается, как только отстающий не может догнать, — это даёт тот же итог.",
+    ludii=_BELL_LUDII,
+)
+
+_KENDALL_LUDII = (
+    LudiiDifference(
+        "Start",
+        "Начало",
+        "Seven pieces a side (five in its 'Kendall 5 pieces' option), the second seat's on the odd squares; "
+        "both throw until a 1, whoever throws it plays first and its front piece moves 10 to 11 (14 to 15 with "
+        "seven).",
+        "По семь фишек (по пять в варианте «Kendall 5 pieces»), фишки второго места на нечётных клетках; оба "
+        "бросают до единицы, выбросивший ходит первым, и его передняя фишка идёт с 10 на 11 (с 14 на 15 при "
+        "семи).",
+        "Our summary names neither the pieces nor the start; we keep the common five on 1-10 with the first "
+        "seat starting and no opening move (decisions pieces, first-player).",
+        "Сводка не называет ни числа фишек, ни начала; мы оставляем обычные пять на 1–10, начинает первое "
+        "место, без начального хода (решения pieces, first-player).",
+    ),
+    LudiiDifference(
+        "House of Water",
+        "Дом воды",
+        "The stone stays on 27 until a 4 bears it off; on any other throw its owner may return it to 15 only "
+        "if 15 is empty (else he passes), and a returned stone must move next.",
+        "Камень стоит на 27, пока 4 не выведет его; при любом другом броске владелец может вернуть его на 15, "
+        "только если 15 свободно (иначе пропуск), и вернувшийся камень обязан ходить следующим.",
+        "The summary makes it one choice «При попадании на это поле», risk or return to 15; we decide it at "
+        "once, a risk stands, and a return goes to the nearest free square behind 15 (decisions water-choice, "
+        "return-occupied).",
+        "В сводке это один выбор «При попадании на это поле»: риск или возврат на 15; мы делаем его сразу, риск "
+        "окончателен, а возврат идёт на ближайшее свободное поле позади 15 (решения water-choice, "
+        "return-occupied).",
+    ),
+    LudiiDifference(
+        "A forced pass on 1, 4 or 5",
+        "Вынужденный пропуск при 1, 4 или 5",
+        "The player throws again.",
+        "Игрок бросает ещё раз.",
+        "«Если же и это невозможно, игрок теряет ход»: the turn is lost (decision turn-lost).",
+        "«Если же и это невозможно, игрок теряет ход» (решение turn-lost).",
+    ),
+    LudiiDifference(
+        "Protection",
+        "Защита",
+        "Stones protect each other by adjacency on the 3x10 grid, so a row end is guarded from the next row "
+        "(20 by 21), and stones on 27-30 protect each other too.",
+        "Камни защищают друг друга по соседству на сетке 3×10, так что конец ряда защищён из следующего ряда "
+        "(20 — камнем на 21), и камни на 27–30 тоже защищают друг друга.",
+        "Rule 3 speaks of neighbouring squares of the track and rule 5 says stones on 27-30 «не защищают друг "
+        "друга»: 20 and 21 are neighbours along the track, 27-30 give no protection among themselves.",
+        "Правило 3 говорит о соседних полях дорожки, а правило 5 — что камни на 27–30 «не защищают друг друга».",
+    ),
+    LudiiDifference(
+        "Attacking the House of Water",
+        "Атака на Дом воды",
+        "A stone on 27 cannot be attacked.",
+        "Камень на 27 атаковать нельзя.",
+        "Rule 1 has no exception but rule 3, and nothing calls 27 safe: the stones swap (kendall: rule 1).",
+        "У правила 1 нет исключений, кроме правила 3, и поле 27 нигде не названо безопасным: камни меняются "
+        "местами (правило 1).",
+    ),
 )
 
 KENDALL = Rulebook(
@@ -492,6 +629,7 @@ KENDALL = Rulebook(
     _HISTORY_RU
     + " Реконструкция Тимоти Кендалла (1978) дала имена последним домам и продавалась в коробке; "
     "эта сводка описывает игру из этого семейства.",
+    ludii=_KENDALL_LUDII,
 )
 
 
