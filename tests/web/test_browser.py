@@ -163,6 +163,12 @@ def test_two_browsers_play_a_whole_game_of_every_variant_through_the_invitation(
     for variant, (_, host, guest) in games.items():
         assert "(you)" in host.text_content("#counters tr[data-seat='0']"), variant
         assert "(you)" in guest.text_content("#counters tr[data-seat='1']"), variant
+        # the columns the variant can need, from the server's data: bell captures, adelaida drowns
+        head = host.text_content("#counters tr:not([data-seat])")
+        assert ("Captured" in head, "Drowned" in head) == (
+            variant == "bell",
+            variant.startswith("adelaida"),
+        ), (variant, head)
     spectator = new_page(browser, site)
     spectator.goto(games["standard"][1].input_value("#invite-url"))  # used up: this visitor watches
     spectator.wait_for_selector("#game[data-ply]")

@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 
-from senet.engine import VARIANTS, find_variant
+from senet.engine import VARIANTS, Capture, HouseKind, find_variant
 from senet.engine.variants import UnknownVariant
 from senet.service import computer
 from senet.service.analysis import chart, review_of
@@ -77,6 +77,9 @@ def variant_json(name: str, lang: str) -> str:
             },
             "instrument": v.instrument.name,
             "scoring": v.scoring,
+            # the counters a game of this variant can need besides the pieces borne off
+            "captures": v.capture is Capture.REMOVE,
+            "drowns": bool(v.squares_of(HouseKind.DROWN)),
         },
         ensure_ascii=False,
     )

@@ -204,8 +204,8 @@ function renderCounters() {
   const table = $("counters");
   const head = document.createElement("tr");
   const cols = ["g.col_player", "g.col_board", variant.scoring === "points" ? "g.col_score" : "g.col_off"];
-  if (state.captured.some(Boolean) || variant.name === "bell") cols.push("g.col_captured");
-  if (state.drowned.some(Boolean) || variant.name.startsWith("adelaida")) cols.push("g.col_drowned");
+  if (state.captured.some(Boolean) || variant.captures) cols.push("g.col_captured");
+  if (state.drowned.some(Boolean) || variant.drowns) cols.push("g.col_drowned");
   for (const c of cols) { const th = document.createElement("th"); th.scope = "col"; th.textContent = t(c); head.appendChild(th); }
   const rows = [0, 1].map((seat) => {
     const tr = document.createElement("tr");

@@ -2,9 +2,10 @@
 // It reads the game record (the same text `senet verify FILE` reads), checks that the revealed
 // seed matches the commitment published at the start, and derives each throw n as
 // HMAC-SHA256(seed, "<game id>:<n>:<player seeds>"): four sticks take the low 4 bits of the
-// last byte (marked sides up; none up counts 5), Bell's die the low 2 bits plus one.
+// last byte (marked sides up; none up counts 5), Bell's die the low 2 bits plus one.  The page
+// says which instrument the game's variant throws (data-instrument: "sticks" or "die4").
 // <player seeds> is the PlayerSeeds tag as written: seat A's own seed, ":", seat B's own seed
-// (issue 6: each 1-64 printable ASCII characters without ":", empty for the computer's seat, so
+// (each 1-64 printable ASCII characters without ":", empty for the computer's seat, so
 // the message reads back one way only); the server committed before it accepted either seed.
 // Records from before the players' seeds hold one free string there, checked the same way.
 import { fromHex, hmacSha256, sha256, toHex, utf8 } from "./fairhash.js";
@@ -43,13 +44,13 @@ export function deriveThrow(secret, gameId, n, playerSeeds, die) {
   return { pattern, value: ups || 5 };
 }
 
-export function verifyRecord(text) {
+export function verifyRecord(text, instrument) {
   const { tags, throws } = readRecord(text);
   const missing = ["Variant", "GameId", "Commitment", "Seed", "PlayerSeeds"].filter((t) => !(t in tags));
   if (missing.length) return { ok: false, missing, rows: [], commitmentOk: false };
   const secret = fromHex(tags.Seed);
   const commitmentOk = toHex(sha256(secret)) === tags.Commitment.toLowerCase();
-  const die = tags.Variant === "bell";
+  const die = instrument === "die4";
   const rows = throws.map((t, n) => {
     const derived = deriveThrow(secret, tags.GameId, n, tags.PlayerSeeds, die);
     return { n: n + 1, ...t, pattern: derived.pattern, derived: derived.value, ok: derived.value === t.recorded };
@@ -77,7 +78,7 @@ async function main() {
   }
   let result;
   try {
-    result = verifyRecord(text);
+    result = verifyRecord(text, root.dataset.instrument);
   } catch (error) {
     summary.textContent = say("badRecord");
     summary.className = "verify-summary bad";
@@ -99,7 +100,7 @@ async function main() {
   root.querySelector(".verify-seed").textContent = result.tags.Seed;
   root.querySelector(".verify-player-seeds").textContent = result.tags.PlayerSeeds || "—";
   const body = root.querySelector("tbody");
-  const die = result.tags.Variant === "bell";
+  const die = root.dataset.instrument === "die4";
   for (const row of result.rows) {
     const tr = document.createElement("tr");
     tr.className = row.ok ? "ok" : "mismatch";
