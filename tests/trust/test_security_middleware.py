@@ -74,6 +74,18 @@ def test_http_rate_limit_per_address() -> None:
     assert codes == [200, 200, 200, 429, 429]
 
 
+def test_http_rate_limit_refills_with_the_clock() -> None:
+    now = [100.0]
+    client = TestClient(make_app(http_rate=1.0, http_burst=2, clock=lambda: now[0]))
+    assert [client.get("/").status_code for _ in range(3)] == [200, 200, 429]
+    now[0] += 0.5  # half a token: still refused
+    assert client.get("/").status_code == 429
+    now[0] += 0.5  # one token back, spent at once
+    assert [client.get("/").status_code for _ in range(2)] == [200, 429]
+    now[0] += 60  # a long pause refills up to the burst, not beyond
+    assert [client.get("/").status_code for _ in range(3)] == [200, 200, 429]
+
+
 def test_websocket_from_another_site_is_refused() -> None:
     client = TestClient(make_app())
     with pytest.raises(WebSocketDisconnect) as refused:

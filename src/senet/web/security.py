@@ -231,11 +231,12 @@ class SecurityMiddleware:
         ws_rate: float = 2.0,
         ws_burst: float = 20.0,
         allowed_origins: tuple[str, ...] = (),
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.app = app
         self.max_body = max_body
-        self.http_limiter = AddressLimiter(http_rate, http_burst)
-        self.ws_limiter = AddressLimiter(ws_rate, ws_burst)
+        self.http_limiter = AddressLimiter(http_rate, http_burst, clock=clock)
+        self.ws_limiter = AddressLimiter(ws_rate, ws_burst, clock=clock)
         self.allowed_origins = allowed_origins
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
