@@ -3,16 +3,28 @@
 from __future__ import annotations
 
 import re
+import subprocess
 
 import httpx
 import pytest
 from markupsafe import escape as html_escape
 
+from senet import __version__
 from senet.engine import VARIANTS
 from senet.engine.differences import difference_table
 from senet.engine.rulebook import rulebook
+from senet.web.app import HERE, commit_id
 
 from .helpers import give_seed
+
+
+def _in_git() -> bool:
+    """Is the served code a git checkout (so that its commit can be named)?"""
+    try:
+        found = subprocess.run(["git", "rev-parse", "--git-dir"], cwd=HERE, capture_output=True)
+    except OSError:
+        return False
+    return found.returncode == 0
 
 
 def test_serve_prints_the_address_to_open(site) -> None:
@@ -59,7 +71,10 @@ def test_home_lists_every_variant_and_the_footer_names_version_and_commit(site) 
     assert '<html lang="ru">' in html  # the browser's language, until the visitor chooses
     for name in VARIANTS:
         assert f'href="/variants/{name}"' in html
-    assert re.search(r"v\d+\.\d+\.\d+ · <span class=\"commit\">[0-9a-f]{7,12}|unknown", html)
+    # the version and the commit served: this checkout's, as the server (same checkout) finds it
+    commit = commit_id()
+    assert re.fullmatch(r"[0-9a-f]{7,12}", commit) or (commit == "unknown" and not _in_git())
+    assert f'v{__version__} · <span class="commit">{commit}</span>' in html
     assert 'class="skip-link" href="#main"' in html and 'id="main"' in html
 
 
