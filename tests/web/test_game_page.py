@@ -228,3 +228,45 @@ def test_no_page_scrolls_sideways_at_360_px(browser, site, site_pages, lang) -> 
         ".diff-table tbody td", "tds => tds.map(td => getComputedStyle(td, '::before').content)"
     )
     assert labels and all(label not in ("none", "normal", '""') for label in labels)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_seeds_fold_away_while_the_creator_waits_for_the_friend(browser, site, lang) -> None:
+    host = new_page(browser, site)
+    host.goto(f"/?lang={lang}")
+    assert not host.is_visible("#seed-home")  # under the "advanced" fold of the start form
+    assert host.is_visible(".start-form details.advanced > summary")
+    game_id = start_game(host, "standard", "friend", "A")
+    waiting = "Waiting for your friend to open the link" if lang == "en" else "Ждём, когда друг"
+    host.wait_for_function(
+        f"() => document.getElementById('status').textContent.includes({waiting!r})"
+    )
+    assert "seed" not in host.text_content("#status").lower()
+    assert "зерн" not in host.text_content("#status").lower()
+    # the fairness box is there, folded, below the players and the moves
+    assert host.get_attribute("#fair", "open") is None
+    assert not host.is_visible("#fair-seeds")
+    fair = host.locator("#fair").bounding_box()
+    for above in ("#counters", "#move-list"):
+        assert host.locator(above).bounding_box()["y"] < fair["y"], above
+    host.click("#fair > summary")
+    assert host.is_visible("#fair-commitment")
+    guest = new_page(browser, site, 390, 844)
+    guest.goto(host.input_value("#invite-url"))
+    assert not guest.is_visible("#seed-join")
+    guest.wait_for_url(re.compile(re.escape(game_id) + "$"))
+    for page in (host, guest):
+        wait_started(page)  # both seeds were given without anyone asking
+
+
+def test_a_form_posted_from_this_site_with_a_null_origin_is_not_refused() -> None:
+    """Chromium says ``Origin: null`` for the site's own forms (the pages send no referrer):
+    Sec-Fetch-Site tells the site's own form from a sandboxed frame of another site."""
+    from senet.web.security import forgery_refusal
+
+    def scope(site: str) -> dict:
+        headers = [(b"origin", b"null"), (b"sec-fetch-site", site.encode())]
+        return {"method": "POST", "path": "/games", "headers": headers}
+
+    assert forgery_refusal(scope("same-origin")) is None
+    assert forgery_refusal(scope("cross-site"))[0] == 403

@@ -36,6 +36,7 @@ def test_two_players_each_add_a_seed_and_the_record_shows_both(browser, site, ar
     host.select_option("#variant", "kendall")
     host.check("input[name=mode][value=friend]")
     host.check("input[name=colour][value=A]")
+    host.click(".start-form details.advanced > summary")  # the seed field is folded away
     host.fill("#seed-home", TYPED)
     host.click("form.start-form button[type=submit]")
     host.wait_for_selector("#game[data-ply]")
@@ -44,7 +45,7 @@ def test_two_players_each_add_a_seed_and_the_record_shows_both(browser, site, ar
     host.wait_for_function(f"() => document.querySelector({SEAT_0!r})?.dataset.seed === {TYPED!r}")
     assert host.get_attribute("#game", "data-phase") == "seeding"
     assert "waiting for the opponent's seed" in host.text_content("#fair-seeds li[data-seat='1']")
-    assert "Waiting for the opponent's seed" in host.text_content("#status")
+    assert "Waiting for your friend to open the link" in host.text_content("#status")
     commitment = state(site.url, game_id)["fairness"]["commitment"]
     assert host.text_content("#fair-commitment") == commitment
     assert site.actions_count(game_id) == 0  # no throw yet

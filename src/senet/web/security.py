@@ -197,6 +197,11 @@ def forgery_refusal(
     if _header(scope, b"x-seat-token") is not None:
         return None  # set by a script that holds the secret: a browser sends it only same-origin
     origin = _header(scope, b"origin")
+    if origin == "null":
+        # Under ``Referrer-Policy: no-referrer`` Chromium sends ``Origin: null`` with a form
+        # posted from this very site: Sec-Fetch-Site decides (a sandboxed frame elsewhere
+        # also says null, and its Sec-Fetch-Site is cross-site).
+        origin = None
     if origin is not None:
         if origin_allowed(origin, _header(scope, b"host"), allowed_origins):
             return None

@@ -163,9 +163,11 @@ function renderStatus() {
   if (state.outcome) {
     lines.push(resultText());
   } else if (state.phase === "seeding") {
-    lines.push(t("g.seeding"));
-    const others = [0, 1].filter((seat) => state.fairness.seed_needed[seat] && !state.you.includes(seat));
-    if (others.length) lines.push(t(state.you.length ? "g.seeding_wait" : "g.seeding_wait_all"));
+    // The seeds go out by themselves: what a player waits for is the friend (fairness details
+    // are in the "Fair throws" box below the game).
+    const free = state.seats.some((s) => s.kind === "human" && !s.taken);
+    if (free) lines.push(t(state.you.length ? "play.waiting_friend" : "play.waiting_players"));
+    else lines.push(t("play.starting"));
   } else if (state.decider !== null) {
     const mine = state.you.includes(state.decider);
     const who = seatName(state.decider);

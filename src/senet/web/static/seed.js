@@ -28,6 +28,8 @@ export function ownSeed() {
 export function wireSeedFields() {
   for (const input of document.querySelectorAll("input.own-seed")) {
     input.value = remembered();
+    const fold = input.closest("details");
+    if (fold && input.value) fold.open = true; // a seed of one's own is in use: show it
     input.addEventListener("input", () => {
       const value = input.value.trim();
       input.setCustomValidity(value === "" || validSeed(value) ? "" : input.dataset.invalid || "invalid");
