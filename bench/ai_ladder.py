@@ -1,14 +1,21 @@
-"""Matches between neighbouring levels in every variant, seats alternating.
+"""Matches between levels and against fixed references in every variant, seats alternating.
 
-For each variant and each pair (lower, upper) of neighbouring levels, play ``--games`` games
-(upper level seat A in even games, seat B in odd ones), each with its own seeded throws, and
-print the upper level's score rate (a draw counts ½) with its 95% interval (normal
-approximation with the per-game variance).  The ladder holds when every interval lies above
-50%.  Also prints the median time per move of every level, per variant.
+For each variant and each pair (lower, upper), play ``--games`` games in pairs: both games of
+a pair use the same seeded throw sequence, the upper player seat A in one and seat B in the
+other (so the luck of the throws cancels as far as the games run alike).  Prints the upper
+player's score rate (a draw counts ½) with its 95% interval (normal approximation over the
+pairs' mean scores), whether its target is met, and the time per move of every player
+(median and maximum, and how many moves took over 1 s).
 
-    python bench/ai_ladder.py --quick            # CI-scale: a few games per pair
-    python bench/ai_ladder.py --games 400        # the measurement
-    python bench/ai_ladder.py --variant kendall --pair casual:expert --games 200
+Players: the levels of :mod:`senet.ai` and the fixed references of
+``bench/reference_players.py``: ``frozen-master`` (the master before iterative deepening) and
+``pip3`` (a plain depth-3 expectiminimax with a pip-count-and-safety evaluation).
+Targets: the master ≥ 65% against ``frozen-master`` and ≥ 70% against ``pip3``; every level's
+whole interval above 50% against the one below.
+
+    python bench/ai_ladder.py --quick                               # a few games per pair
+    python bench/ai_ladder.py --games 400                           # the level ladder
+    python bench/ai_ladder.py --pair frozen-master:master --pair pip3:master --games 100
 """
 
 from __future__ import annotations
@@ -20,10 +27,24 @@ import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from reference_players import REFERENCES, reference_move
 
 from senet.ai import LEVELS, choose_move, find_level
 from senet.ai.train import draw_throw
-from senet.engine import VARIANTS, Position, find_variant
+from senet.engine import VARIANTS, Move, Position, find_variant
+
+#: The score an upper player must reach against a lower one (default: above 50% throughout).
+TARGETS = {("frozen-master", "master"): 0.65, ("pip3", "master"): 0.70}
+
+
+def _move(player: str, position: Position, rng: random.Random) -> Move:
+    if player in REFERENCES:
+        return reference_move(player, position, rng)
+    return choose_move(position, player, rng)
 
 
 def play(
@@ -40,8 +61,9 @@ def play(
             pos = pos.apply_throw(draw_throw(pos, rng_throws))
             continue
         seat = pos.decider
+        assert seat is not None
         t = time.perf_counter()
-        move = choose_move(pos, levels[seat], rngs[seat])
+        move = _move(levels[seat], pos, rngs[seat])
         if len(pos.legal_moves()) > 1:
             times[levels[seat]].append(time.perf_counter() - t)
         pos = pos.apply(move)
@@ -53,13 +75,14 @@ def play(
 
 
 def _job(args: tuple[str, str, str, int]) -> tuple[float, dict[str, list[float]]]:
-    variant, low, high, game = args
-    seed = 1_000_003 * game + 7
-    if game % 2 == 0:
-        result, times = play(variant, (high, low), seed)
-        return result, times
-    result, times = play(variant, (low, high), seed)
-    return 1.0 - result, times
+    """Game pair ``k``: the same throws twice, the upper player seat A, then seat B; returns
+    the upper player's mean score over the two games."""
+    variant, low, high, k = args
+    seed = 1_000_003 * k + 7
+    first, t1 = play(variant, (high, low), seed)
+    second, t2 = play(variant, (low, high), seed)
+    times = {p: t1.get(p, []) + t2.get(p, []) for p in (low, high)}
+    return (first + 1.0 - second) / 2, times
 
 
 def interval(scores: list[float]) -> tuple[float, float, float]:
@@ -73,7 +96,7 @@ def interval(scores: list[float]) -> tuple[float, float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games", type=int, default=200, help="games per pair of players (even)")
     parser.add_argument("--quick", action="store_true", help="6 games per pair (a smoke test)")
     parser.add_argument("--variant", action="append", help="repeatable; default: every variant")
     parser.add_argument(
@@ -88,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     games = 6 if args.quick else args.games
+    pairs_of_games = max(1, games // 2)
     variants = args.variant or list(VARIANTS)
     keys = [level.key for level in LEVELS]
     pairs = [tuple(p.split(":")) for p in args.pair] if args.pair else list(zip(keys, keys[1:]))
@@ -96,16 +120,21 @@ def main(argv: list[str] | None = None) -> int:
     for name in variants:
         times: dict[str, list[float]] = {}
         for low, high in pairs:
-            find_level(low), find_level(high)
+            for player in (low, high):
+                if player not in REFERENCES:
+                    find_level(player)
             start = time.time()
-            jobs = [(name, low, high, g) for g in range(args.offset, args.offset + games)]
+            first = args.offset
+            jobs = [(name, low, high, k) for k in range(first, first + pairs_of_games)]
             results = []
             for result in pool.map(_job, jobs, chunksize=2) if pool else map(_job, jobs):
                 results.append(result)
-                if args.progress and len(results) % args.progress == 0 and len(results) < games:
+                done = len(results)
+                if args.progress and done % args.progress == 0 and done < pairs_of_games:
                     m, lo_, hi_ = interval([r for r, _ in results])
                     print(
-                        f"  ... {name} {high} vs {low}: {len(results)} games, {m:.1%} [{lo_:.1%}, {hi_:.1%}]",
+                        f"  ... {name} {high} vs {low}: {2 * done} games, "
+                        f"{m:.1%} [{lo_:.1%}, {hi_:.1%}]",
                         flush=True,
                     )
             scores = [r for r, _ in results]
@@ -113,17 +142,30 @@ def main(argv: list[str] | None = None) -> int:
                 for level, ts in t.items():
                     times.setdefault(level, []).extend(ts)
             mean, lo, hi = interval(scores)
-            holds = lo > 0.5
+            target = TARGETS.get((low, high))
+            if target is None:
+                holds, verdict = lo > 0.5, "ok" if lo > 0.5 else "NOT ABOVE 50%"
+            else:
+                holds = mean >= target
+                verdict = f"target {target:.0%} {'met' if holds else 'NOT MET'}"
+                if holds and lo < target:
+                    verdict += " (interval reaches below)"
             ok &= holds
             print(
-                f"{name:14s} {high:>8s} vs {low:<8s} {len(scores):4d} games  score {mean:6.1%}  "
-                f"95% [{lo:6.1%}, {hi:6.1%}]  {'ok' if holds else 'NOT ABOVE 50%'}  ({time.time() - start:.0f}s)",
+                f"{name:14s} {high:>8s} vs {low:<13s} {2 * len(scores):4d} games  "
+                f"score {mean:6.1%}  95% [{lo:6.1%}, {hi:6.1%}]  {verdict}  "
+                f"({time.time() - start:.0f}s)",
                 flush=True,
             )
-        medians = "  ".join(
-            f"{k} {statistics.median(v) * 1000:.1f}ms" for k, v in times.items() if v
-        )
-        print(f"{name:14s} median time per move: {medians}", flush=True)
+        for player, ts in times.items():
+            if ts:
+                slow = sum(1 for t in ts if t > 1.0)
+                print(
+                    f"{name:14s} time per move {player:>13s}: median {statistics.median(ts) * 1000:.1f} ms, "
+                    f"max {max(ts) * 1000:.0f} ms, {len(ts)} moves, {slow} over 1 s"
+                    f"{'' if statistics.median(ts) < 0.3 and not slow else '  (over the 300 ms / 1 s target)'}",
+                    flush=True,
+                )
     if pool:
         pool.shutdown()
     return 0 if ok else 1

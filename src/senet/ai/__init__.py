@@ -18,7 +18,9 @@ they add:
   over the exact throw distribution (:mod:`.search`) with the evaluation that adds a hidden
   layer, and solves small endgames exactly (:mod:`.solver`).
 
-``choose_move`` is deterministic for a given ``rng`` state: the same seed gives the same play.
+``choose_move`` is deterministic for a given ``rng`` state: the same seed gives the same play,
+except that the master deepens its search as far as its time budget allows (so on a busy
+machine it may stop a level earlier; tests inject a clock that counts work instead).
 The computer never sees future throws: throws are chance outcomes it averages over.
 """
 
@@ -45,6 +47,7 @@ __all__ = [
     "choose_move_async",
     "move_values",
     "searcher_for",
+    "forget_searchers",
 ]
 
 
@@ -52,7 +55,8 @@ __all__ = [
 class Level:
     """One playing strength.  ``depth`` counts decisions searched; ``temperature`` > 0 makes the
     choice random among moves (weighted by their values); ``solve_states`` lets the level solve
-    endgames whose whole future has at most that many positions."""
+    endgames whose whole future has at most that many positions; with a ``budget`` (seconds)
+    the search deepens iteratively up to ``depth`` within it."""
 
     key: str
     name_en: str
@@ -62,6 +66,7 @@ class Level:
     depth: int
     temperature: float = 0.0
     solve_states: int = 0
+    budget: float = 0.0  # seconds per decision for iterative deepening up to ``depth``
     model: str = "linear"  # which shipped evaluation (see senet.ai.evaluation.MODELS)
 
     def name(self, lang: str = "en") -> str:
@@ -105,8 +110,9 @@ LEVELS: tuple[Level, ...] = (
         "Мастер",
         "Looks ahead over every throw with a deeper judgement, and plays small endgames perfectly.",
         "Просчитывает все броски вперёд с более глубокой оценкой и безупречно играет короткие эндшпили.",
-        depth=2,
-        solve_states=30_000,
+        depth=8,
+        budget=0.3,
+        solve_states=10_000,
         model="net",
     ),
 )
@@ -136,8 +142,19 @@ def searcher_for(position: Position, level: Level) -> Searcher:
         searcher = _searchers.get(key)
         if searcher is None:
             evaluator = evaluator_for(position.variant, level.model)
-            searcher = _searchers[key] = Searcher(evaluator, level.depth, level.solve_states)
+            searcher = _searchers[key] = Searcher(
+                evaluator, level.depth, level.solve_states, level.budget
+            )
     return searcher
+
+
+def forget_searchers() -> None:
+    """Drop every searcher with its transposition table and solutions.  The master's depth
+    depends on the time it has and on what its table already holds, so a replay that must
+    repeat a game move for move starts from empty searchers (and an injected clock, see
+    :data:`senet.ai.search.now`)."""
+    with _lock:
+        _searchers.clear()
 
 
 def move_values(position: Position, level: Level | str = "master") -> list[tuple[Move, float]]:

@@ -1,66 +1,139 @@
-"""Expectiminimax over the explicit chance nodes, with alpha-beta at decisions and Star1 at throws.
+"""Expectiminimax over the explicit chance nodes, iteratively deepened to a time budget.
 
 All values are seat A's expected result in [0, 1] (see :mod:`senet.ai.evaluation`); a node
-where A decides maximises, one where B decides minimises.  The decider is read from the
-position every time, never assumed from the turn: the Kendall House of Water choice and the
-Adelaida fate move can fall to the seat that is not on turn.
+where A decides maximises, one where B decides minimises.  The decider is read from the state
+every time, never assumed from the turn: the Kendall House of Water choice and the Adelaida
+fate move can fall to the seat that is not on turn.
 
 ``depth`` counts decisions: depth 1 picks the move whose resulting position evaluates best,
 depth 2 also lets the opponent (or ourselves, after an extra throw) answer every throw, and
 so on.  Chance nodes average the exact throw distribution; nothing looks at a future throw.
 
-Star1 (Ballard 1983): because every value lies in [0, 1], a chance node can stop as soon as
-the children seen so far, with the unseen ones at their best or worst, cannot bring it back
-inside the (alpha, beta) window.  Results are cached per (state, depth) with bound flags.
+The search runs on the engine's raw states (:mod:`senet.engine.state`), not on Position
+objects, and evaluates the leaves in batches (every move of a last-level decision at once,
+:meth:`Evaluator.values_of_states`).  The same batch orders the moves of the inner decisions
+(best first, for more cut-offs).  Alpha-beta prunes at decisions and Star1 (Ballard 1983) at
+throws: because every value lies in [0, 1], a chance node stops as soon as the throws seen so
+far, with the unseen ones at their best or worst, cannot bring it back inside the window.
+Results are kept in a transposition table per (state, depth) with bound flags.
+
+With a ``budget`` (seconds), :meth:`Searcher.move_values` deepens iteratively: depth 1, 2, ...
+up to ``depth``, starting a new iteration only while the last one's time, times the growth
+of one more level, still fits the budget, and abandoning an iteration that runs past the
+hard limit (the previous depth's values are kept).  The clock is injectable (``clock``), so
+tests can make the deepening deterministic.
 """
 
 from __future__ import annotations
 
-from senet.engine import Move, Position
+import time
+from collections.abc import Callable, Sequence
 
-from .evaluation import Evaluator, terminal_value
+from senet.engine import Move, Position
+from senet.engine.flow import DRAW, legal_moves, play, winner
+from senet.engine.rules import tables_for
+from senet.engine.state import decider, throw_due, with_throw
+
+from .evaluation import Evaluator
 from .solver import Solution, TooLarge, solve_many
 from .tables import table_for
 
-__all__ = ["Searcher"]
+__all__ = ["Searcher", "small_endgame"]
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+#: How much longer one more level of depth takes before it has been measured (throws x
+#: moves, after pruning); later levels are predicted from how the last one grew.
+GROWTH = 8.0
+#: An iteration running past ``HARD_FACTOR`` x budget is abandoned (and never past 0.9 s).
+HARD_FACTOR = 2.5
+HARD_CAP = 0.9
+#: Pieces left in total (on the board, or drowned and able to come back) up to which the
+#: searcher tries an exact solve of the position's whole future.
+SOLVE_PIECES = 4
+
+
+#: The default clock of every searcher (tests replace it to make the deepening deterministic).
+now: Callable[[], float] = time.perf_counter
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+State = tuple[int, ...]
 
 
 class Searcher:
-    """A fixed-depth expectiminimax player for one variant's evaluator.
+    """An expectiminimax player for one variant's evaluator.
 
-    With ``solve_states > 0`` the searcher plays exactly where it can: positions covered by
-    the variant's shipped endgame table (:mod:`.tables`) are looked up, and those whose whole
-    future fits in ``solve_states`` states are solved (and the solution is kept, since the
-    rest of the game stays inside it).
+    ``depth``: the deepest search; ``budget``: seconds per decision for iterative deepening
+    (0: always search to ``depth``).  With ``solve_states > 0`` the searcher plays exactly
+    where it can: positions covered by the variant's shipped endgame table (:mod:`.tables`)
+    are looked up, and those whose whole future fits in ``solve_states`` states are solved
+    (and the solution is kept, since the rest of the game stays inside it).
     """
 
-    def __init__(self, evaluator: Evaluator, depth: int, solve_states: int = 0) -> None:
+    def __init__(
+        self,
+        evaluator: Evaluator,
+        depth: int,
+        solve_states: int = 0,
+        budget: float = 0.0,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
         if depth < 1:
             raise ValueError("depth counts decisions and must be at least 1")
         self.evaluator = evaluator
         self.depth = depth
+        self.budget = budget
         self.solve_states = solve_states
-        self._tt: dict[tuple[tuple[int, ...], int], tuple[float, int]] = {}
+        self.clock = clock  # None: this module's :func:`now`, read at every call
+        self._t = tables_for(evaluator.variant)
+        self._outcomes = [(n, float(p)) for n, p in evaluator.variant.instrument.outcomes]
+        self._tt: dict[tuple[State, int], tuple[float, int]] = {}
         self._solution: Solution | None = None
         self._too_large: set[tuple[int, ...]] = set()  # material signatures too big to solve
         self._table = table_for(evaluator.variant) if solve_states else None
+        self._deadline = float("inf")
         self.nodes = 0
+        self.reached = 0  # the depth of the last completed iteration
 
     # ----------------------------------------------------------------- public
     def move_values(self, position: Position) -> list[tuple[Move, float]]:
         """Every legal move of the decider with seat A's value after it (exact when solved)."""
+        start = self._now()
         exact = self.exact_move_values(position)
         if exact is not None:
             return exact
-        if len(self._tt) > 200_000:  # bounded memory per searcher (one per thread)
+        if len(self._tt) > 400_000:  # bounded memory per searcher (one per thread)
             self._tt.clear()
-        out = []
-        for move in position.legal_moves():
-            child = position._play(move)
-            out.append((move, self._value(child, self.depth - 1, 0.0, 1.0)))
-        return out
+        moves = position.legal_moves()
+        children = [self._child(position.state, m) for m in moves]
+        values = self._leaves(children)
+        self.reached = 1
+        if self.budget > 0:
+            self._deadline = start + min(self.budget * HARD_FACTOR, HARD_CAP)
+        maximise = decider(self._t, position.state) == 0
+        began, last, growth = self._now(), 0.0, GROWTH
+        for depth in range(2, self.depth + 1):
+            elapsed = self._now() - began
+            if self.budget > 0 and elapsed + last * growth > self.budget:
+                break
+            order = sorted(range(len(moves)), key=lambda i: values[i], reverse=maximise)
+            deeper = list(values)
+            try:
+                for i in order:
+                    deeper[i] = self._value(children[i], depth - 1, 0.0, 1.0)
+            except _OutOfTime:
+                break
+            took = self._now() - began - elapsed
+            if depth > 2 and last > 0:
+                growth = min(max(took / last, 2.0), 4 * GROWTH)  # as the last level grew
+            last = took
+            values = deeper
+            self.reached = depth
+        self._deadline = float("inf")
+        return list(zip(moves, values))
 
     def exact_move_values(self, position: Position) -> list[tuple[Move, float]] | None:
         """The exact value of every legal move (seat A's), from the shipped table or a solve;
@@ -81,7 +154,7 @@ class Searcher:
         if self._solution is not None and position in self._solution:
             return self._solution
         signature = _material(position)
-        if not _small_endgame(position) or signature in self._too_large:
+        if not small_endgame(position) or signature in self._too_large:
             return None
         try:
             self._solution = solve_many([position], max_states=self.solve_states)
@@ -92,14 +165,38 @@ class Searcher:
         return self._solution
 
     # ----------------------------------------------------------------- search
-    def _value(self, pos: Position, depth: int, alpha: float, beta: float) -> float:
-        done = terminal_value(pos)
+    def _now(self) -> float:
+        return (self.clock or now)()
+
+    def _child(self, s: State, move: Move) -> State:
+        child = list(s)
+        play(self._t, child, move)
+        return tuple(child)
+
+    def _terminal(self, s: State) -> float | None:
+        won = winner(self._t, s)
+        if won is None:
+            return None
+        return 0.5 if won == DRAW else (1.0 if won == 0 else 0.0)
+
+    def _leaves(self, states: Sequence[State]) -> list[float]:
+        """Static values of many states: exact when the game is over, else the evaluation."""
+        out: list[float | None] = [self._terminal(s) for s in states]
+        open_ = [i for i, v in enumerate(out) if v is None]
+        if open_:
+            self.nodes += len(open_)
+            est = self.evaluator.values_of_states([states[i] for i in open_]).tolist()
+            for i, v in zip(open_, est):
+                out[i] = v
+        return out  # type: ignore[return-value]
+
+    def _value(self, s: State, depth: int, alpha: float, beta: float) -> float:
+        done = self._terminal(s)
         if done is not None:
             return done
         if depth <= 0:
-            self.nodes += 1
-            return self.evaluator.value(pos)
-        key = (pos.state, depth)
+            return self._leaves([s])[0]
+        key = (s, depth)
         hit = self._tt.get(key)
         if hit is not None:
             value, flag = hit
@@ -110,23 +207,50 @@ class Searcher:
             ):
                 return value
         a0, b0 = alpha, beta
-        if pos.is_chance():
-            value = self._chance(pos, depth, alpha, beta)
+        if throw_due(s):
+            if depth == 1:
+                value = self._last_chance(s)
+                self._tt[key] = (value, _EXACT)
+                return value
+            value = self._chance(s, depth, alpha, beta)
         else:
-            value = self._decision(pos, depth, alpha, beta)
+            value = self._decision(s, depth, alpha, beta)
         flag = _UPPER if value <= a0 else _LOWER if value >= b0 else _EXACT
         self._tt[key] = (value, flag)
         return value
 
-    def _chance(self, pos: Position, depth: int, alpha: float, beta: float) -> float:
+    def _last_chance(self, s: State) -> float:
+        """A throw followed by the last decision searched: every move after every throw is
+        evaluated in one batch (no pruning needed, the batch is one call), then each throw's
+        decider takes the best and the throws are averaged."""
+        t = self._t
+        groups: list[tuple[float, int, int, bool]] = []  # (p, first child, end, maximise)
+        fixed = 0.0
+        children: list[State] = []
+        for n, p in self._outcomes:
+            thrown = with_throw(s, n)
+            done = self._terminal(thrown)
+            if done is not None:
+                fixed += p * done
+                continue
+            first = len(children)
+            children += [self._child(thrown, m) for m in legal_moves(t, thrown)]
+            groups.append((p, first, len(children), decider(t, thrown) == 0))
+        values = self._leaves(children)
+        total = fixed
+        for p, first, end, maximise in groups:
+            part = values[first:end]
+            total += p * (max(part) if maximise else min(part))
+        return total
+
+    def _chance(self, s: State, depth: int, alpha: float, beta: float) -> float:
         total = 0.0
         rest = 1.0
-        for n, exact in pos.chance_outcomes():
-            p = float(exact)
+        for n, p in self._outcomes:
             rest -= p
             lo = max(0.0, (alpha - total - rest) / p)  # unseen throws at 1
             hi = min(1.0, (beta - total) / p)  # unseen throws at 0
-            v = self._value(pos.apply_throw(n), depth, lo, hi)
+            v = self._value(with_throw(s, n), depth, lo, hi)
             total += p * v
             if v <= lo and lo > 0.0:
                 return total + rest  # cannot reach alpha any more (an upper bound)
@@ -134,15 +258,18 @@ class Searcher:
                 return total  # already at beta or above (a lower bound)
         return total
 
-    def _decision(self, pos: Position, depth: int, alpha: float, beta: float) -> float:
-        maximise = pos.decider == 0
-        children = [pos._play(m) for m in pos.legal_moves()]
-        if len(children) > 1 and depth > 1:
-            ev = self.evaluator.value
-            children.sort(key=ev, reverse=maximise)  # good moves first: more cut-offs
+    def _decision(self, s: State, depth: int, alpha: float, beta: float) -> float:
+        if self._deadline != float("inf") and self._now() > self._deadline:
+            raise _OutOfTime
+        maximise = decider(self._t, s) == 0
+        children = [self._child(s, m) for m in legal_moves(self._t, s)]
+        values = self._leaves(children)
+        if depth == 1:
+            return max(values) if maximise else min(values)
+        order = sorted(range(len(children)), key=values.__getitem__, reverse=maximise)
         best = -1.0 if maximise else 2.0
-        for child in children:
-            v = self._value(child, depth - 1, alpha, beta)
+        for i in order:
+            v = self._value(children[i], depth - 1, alpha, beta)
             if maximise:
                 if v > best:
                     best = v
@@ -156,14 +283,13 @@ class Searcher:
         return best
 
 
-def _small_endgame(position: Position) -> bool:
-    """Cheap filter before trying to solve: at most two pieces a side left on the board or
-    drowned (Adelaida), where the whole future often fits in a few thousand positions.  A
-    failed attempt costs a full budget of enumeration, so we do not try on larger material."""
-    return (
-        position.mask(0).bit_count() + position.drowned(0) <= 2
-        and position.mask(1).bit_count() + position.drowned(1) <= 2
-    )
+def small_endgame(position: Position) -> bool:
+    """Cheap filter before trying to solve: at most :data:`SOLVE_PIECES` pieces left in all.
+    A piece counts when it is on the board or drowned and able to come back (Adelaida); a
+    piece borne off or captured is gone.  A failed attempt costs the whole enumeration budget,
+    so larger material is not tried, and a failed signature is not tried again."""
+    left = sum(position.mask(seat).bit_count() + position.drowned(seat) for seat in (0, 1))
+    return left <= SOLVE_PIECES
 
 
 def _material(position: Position) -> tuple[int, ...]:

@@ -1,24 +1,27 @@
-"""Shipped endgame tables: exact values of the closed "few pieces on the last squares" endgames.
+"""Shipped endgame tables: exact values of the closed few-pieces endgames.
 
-Why: in standard and Kendall the whole future of a two-pieces-a-side race on the last squares
-is one closed set of a few hundred thousand positions (the Water sends pieces back to 15, the
-Kendall pieces step back when nothing goes forward, and every root of that size reaches
-nearly all of it).  Solving it takes seconds — far beyond a move's time — but it is the same
-set in every game, so we solve it once (:func:`build`, run by ``scripts/endgame_tables``) and
-ship the values in ``senet/ai/weights/<variant>.endgame.npz``.
+Why: in standard, Kendall and Bell the whole future of every position with at most three
+pieces left, anywhere on the board, is one closed set of a few hundred thousand positions
+(the Water sends pieces back to 15, the Kendall pieces step back when nothing goes forward,
+and every root of that size reaches much of it).  Solving it takes seconds — far beyond a
+move's time — but it is the same set in every game, so we solve it once (:func:`build`, run by
+``scripts/endgame_tables``) and ship the values in ``senet/ai/weights/<variant>.endgame.npz``.
 
 Only **chance positions** (a throw is due) are stored: every move leads to one of those, to
 the end of the game, or to a House decision whose own moves do, so a decision's move values
 are one table lookup per move (:meth:`EndgameTable.move_values`) and the file stays a sixth
-of the closed set.  Values are seat A's exact expected result, as everywhere in
-:mod:`senet.ai.solver`.  The master uses a table whenever every move of a position is covered;
-the accuracy benchmark never reads these files (its ground truth is a fresh solve), and the
-tests check a sample of entries against fresh solves.
+of the closed set.  In Bell's points game the stored representative of a position rewrites
+the borne-off and captured counts to the same lead (:func:`canonical`).  Values are seat A's
+exact expected result, as everywhere in :mod:`senet.ai.solver`.  The master uses a table
+whenever every move of a position is covered; the accuracy benchmark never reads these files
+(its ground truth is a fresh solve), and the tests check entries against fresh solves.
 
-File layout (numpy ``.npz``, compressed): ``states`` — int32 array (n, 15) of raw states,
-``values`` — float64 (n,), ``spec`` — the seed region it was built from (:data:`TABLE_SPECS`),
-``layout`` — the :data:`senet.engine.state.LAYOUT_VERSION` the states were written in.  A file
-of another layout (or of none) is refused with :class:`StaleTable`: rebuild it with
+File layout (numpy ``.npz``, compressed): ``hi`` — int64 keys of the two board masks (A's,
+then B's shifted by 30 bits), ``lo`` — int64 keys of the thirteen small counters of the raw
+state (:mod:`senet.engine.state`), four bits each, sorted by (hi, lo); ``values`` — float64;
+``regions`` — the seed regions (:data:`TABLE_SPECS`); ``format`` — :data:`FORMAT`;
+``layout`` — the :data:`senet.engine.state.LAYOUT_VERSION` the keys were packed from.  A file
+of another format or layout is refused with :class:`StaleTable`: rebuild it with
 ``scripts/endgame_tables``.
 """
 
@@ -32,10 +35,20 @@ from typing import IO
 
 import numpy as np
 
-from senet.engine import HouseKind, Move, Position, Variant, find_variant
+from senet.engine import HouseKind, Move, Position, Scoring, Variant, find_variant
 from senet.engine.flow import DRAW, legal_moves, play, winner
 from senet.engine.rules import bit, tables_for
-from senet.engine.state import LAYOUT_VERSION, SIZE, decider, raw_state, throw_due
+from senet.engine.state import (
+    BORNE_OFF,
+    CAPTURED,
+    DROWNED,
+    LAYOUT_VERSION,
+    MASK,
+    SIZE,
+    decider,
+    raw_state,
+    throw_due,
+)
 
 from .solver import _TERMINAL, _enumerate_raw, _iterate
 
@@ -45,16 +58,31 @@ __all__ = [
     "table_for",
     "build",
     "seeds",
+    "canonical",
     "TABLE_SPECS",
+    "FORMAT",
     "save",
     "load",
 ]
 
-#: Variants with a shipped table: (lowest square of the seed region, most pieces a side, most
-#: pieces in all).  Only the race variants whose closed set stays within a few hundred
-#: thousand positions: in Kendall two against two already reaches millions (pieces step back
-#: when nothing goes forward, and the water returns them to 15), so three in all.
-TABLE_SPECS: dict[str, tuple[int, int, int]] = {"standard": (18, 2, 4), "kendall": (18, 2, 3)}
+#: One region of a table: (lowest square of the seed region, most pieces a side, most pieces
+#: in all).  A variant's table is everything reachable from the seeds of all its regions.
+Region = tuple[int, int, int]
+#: Variants with a shipped table.  Every variant with a closed set of a few hundred thousand
+#: positions covers the whole board with at most three pieces left in total; standard also
+#: two against two on the last squares.  Kendall two against two reaches millions (pieces
+#: step back when nothing goes forward, and the water returns them to 15), and in the Adelaida
+#: variants three pieces already reach millions (pieces drown and revive, extra throws pile up):
+#: those are solved on the fly when their own future is small enough.
+TABLE_SPECS: dict[str, tuple[Region, ...]] = {
+    "standard": ((1, 2, 3), (18, 2, 4)),
+    "kendall": ((1, 2, 3),),
+    "bell": ((1, 2, 3),),
+}
+#: Version of this module's file format (packed keys, several regions); a file of another
+#: format, or of another raw-state layout (:data:`senet.engine.state.LAYOUT_VERSION`), is
+#: refused with :class:`StaleTable`.
+FORMAT = 2
 
 _MOVING = {
     HouseKind.SEND_BACK,
@@ -63,81 +91,193 @@ _MOVING = {
     HouseKind.WATER_CHOICE,
     HouseKind.FATE,
 }
+_FIELD_BITS = 4  # each small counter of the state in the packed key (masks apart)
+_SMALL = tuple(range(2, SIZE))  # turn, throw, extra, skip, off, captured, drowned, pending
+
+
+def canonical(variant: Variant, s: Sequence[int]) -> tuple[int, ...]:
+    """The representative of ``s`` that the table stores.  In a points game (Bell) the future
+    depends on the score only through the lead ``off A - off B`` (captured pieces just leave
+    the game), so the borne-off and captured counts are rewritten to the smallest ones with
+    that lead; in a race the state is its own representative."""
+    if variant.scoring is not Scoring.POINTS:
+        return tuple(s)
+    lead = s[BORNE_OFF] - s[BORNE_OFF + 1]
+    off_a, off_b = max(lead, 0), max(-lead, 0)
+    n = variant.pieces
+    out = list(s)
+    out[BORNE_OFF], out[BORNE_OFF + 1] = off_a, off_b
+    out[CAPTURED] = n - s[MASK].bit_count() - s[DROWNED] - off_a
+    out[CAPTURED + 1] = n - s[MASK + 1].bit_count() - s[DROWNED + 1] - off_b
+    return tuple(out)
 
 
 def seeds(variant: Variant, low: int, per_side: int, total: int) -> list[tuple[int, ...]]:
-    """Every chance position (a throw due, no counters) with 1..``per_side`` pieces a side,
-    at most ``total`` in all, on the squares from ``low`` on where a piece can rest, either seat on turn.  The table is
-    everything reachable from these."""
+    """Every chance position (a throw due, no counters) with at most ``per_side`` pieces a
+    side and ``total`` in all on the squares from ``low`` on where a piece can rest, either
+    seat on turn.  In a race each side has at least one piece (else the game is over); in a
+    points game a side may have none left, and every lead that still leaves the game open is
+    seeded.  The table is everything reachable from these."""
     squares = [sq for sq in range(low, 31) if variant.house_kind(sq) not in _MOVING]
     out: list[tuple[int, ...]] = []
     n = variant.pieces
-    for ka in range(1, per_side + 1):
-        for kb in range(1, min(per_side, total - ka) + 1):
+    points = variant.scoring is Scoring.POINTS
+    least = 0 if points else 1
+    for ka in range(least, per_side + 1):
+        for kb in range(least, min(per_side, total - ka) + 1):
+            if ka + kb == 0:
+                continue
+            # (off A, off B, captured A, captured B): a race bears every missing piece off.
+            if points:
+                scores = [
+                    (max(d, 0), max(-d, 0), n - ka - max(d, 0), n - kb - max(-d, 0))
+                    for d in range(-ka, kb + 1)
+                ]
+            else:
+                scores = [(n - ka, n - kb, 0, 0)]
             for a in itertools.combinations(squares, ka):
                 rest = [sq for sq in squares if sq not in a]
                 for b in itertools.combinations(rest, kb):
                     ma = sum(bit(sq) for sq in a)
                     mb = sum(bit(sq) for sq in b)
-                    for turn in (0, 1):
-                        out.append(raw_state((ma, mb), turn=turn, off=(n - ka, n - kb)))
+                    for off_a, off_b, capt_a, capt_b in scores:
+                        for turn in (0, 1):
+                            out.append(
+                                raw_state(
+                                    (ma, mb),
+                                    turn=turn,
+                                    off=(off_a, off_b),
+                                    captured=(capt_a, capt_b),
+                                )
+                            )
     return out
 
 
+def _pack(states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(masks, counters) keys of raw states: A's mask and B's mask << 30 in one int64, and the
+    thirteen small fields, four bits each, in another."""
+    states = states.astype(np.int64)
+    hi = states[:, 0] | (states[:, 1] << 30)
+    lo = np.zeros(len(states), dtype=np.int64)
+    for field in _SMALL:
+        lo = (lo << _FIELD_BITS) | states[:, field]
+    return hi, lo
+
+
+def _pack_one(s: Sequence[int]) -> tuple[int, int] | None:
+    lo = 0
+    for field in _SMALL:
+        v = s[field]
+        if not 0 <= v < 1 << _FIELD_BITS:
+            return None
+        lo = (lo << _FIELD_BITS) | v
+    return s[0] | (s[1] << 30), lo
+
+
 def build(
-    variant: Variant, low: int, per_side: int, total: int, max_states: int = 3_000_000
-) -> tuple[np.ndarray, np.ndarray]:
-    """Solve the closed set reachable from :func:`seeds`; returns (chance states, values)."""
-    graph = _enumerate_raw(variant, seeds(variant, low, per_side, total), max_states)
+    variant: Variant, regions: Sequence[Region], max_states: int = 6_000_000
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Solve the closed set reachable from the :func:`seeds` of ``regions``; returns the packed
+    keys (masks, counters) of its chance positions, sorted, and their values."""
+    roots: list[tuple[int, ...]] = []
+    for region in regions:
+        roots += seeds(variant, *region)
+    graph = _enumerate_raw(variant, roots, max_states)
     index, kinds, terminal, starts, targets, probs = graph
     values, _, residual = _iterate(terminal, kinds, starts, targets, probs, 1e-13, 100_000)
     if residual >= 1e-12:
         raise RuntimeError(f"value iteration did not converge ({residual})")
+    del graph, starts, targets, probs
     states = np.array(list(index), dtype=np.int64)
     chance = np.array([throw_due(s) for s in index]) & (np.array(kinds) != _TERMINAL)
-    if states.max() >= 2**30 or states[:, 2:].max() > 127:
-        raise RuntimeError("state out of the stored range")
-    return states[chance].astype(np.int32), values[chance]
+    states, values = states[chance], values[chance]
+    if variant.scoring is Scoring.POINTS:
+        states = np.array([canonical(variant, s) for s in states.tolist()], dtype=np.int64)
+    if states[:, 2:].max() >= 1 << _FIELD_BITS:
+        raise RuntimeError("a counter out of the stored range")
+    hi, lo = _pack(states)
+    order = np.lexsort((lo, hi))
+    hi, lo, values = hi[order], lo[order], values[order]
+    keep = np.ones(len(hi), dtype=bool)  # equal representatives have equal values: keep one
+    keep[1:] = (hi[1:] != hi[:-1]) | (lo[1:] != lo[:-1])
+    return hi[keep], lo[keep], values[keep]
 
 
 class StaleTable(RuntimeError):
-    """A table file written in another raw-state layout than the engine's (or in none)."""
+    """A table file of another format or raw-state layout than this code's (or of none)."""
 
 
-def save(path: Path, states: np.ndarray, values: np.ndarray, spec: tuple[int, int, int]) -> None:
-    """Write a table with the engine's current raw-state layout version."""
+def save(
+    path: Path, hi: np.ndarray, lo: np.ndarray, values: np.ndarray, regions: Sequence[Region]
+) -> None:
+    """Write a table with this module's format and the engine's raw-state layout version."""
     np.savez_compressed(
-        path, states=states, values=values, spec=np.array(spec), layout=np.array(LAYOUT_VERSION)
+        path,
+        format=np.array(FORMAT),
+        layout=np.array(LAYOUT_VERSION),
+        hi=hi,
+        lo=lo,
+        values=values,
+        regions=np.array(regions),
     )
 
 
 def load(variant: Variant, file: IO[bytes], name: str) -> EndgameTable:
-    """Read a table written by :func:`save`; raises :class:`StaleTable` unless its states are
-    in the engine's raw-state layout (``name`` names the file in the message)."""
+    """Read a table written by :func:`save`; raises :class:`StaleTable` unless it is of this
+    format and the engine's raw-state layout (``name`` names the file in the message)."""
     with np.load(file) as data:
-        found = int(data["layout"]) if "layout" in data else None
-        states = data["states"]
-        if found != LAYOUT_VERSION or states.ndim != 2 or states.shape[1] != SIZE:
+        layout = int(data["layout"]) if "layout" in data else None
+        form = int(data["format"]) if "format" in data else None
+        if layout != LAYOUT_VERSION or form != FORMAT:
             raise StaleTable(
-                f"{name} holds raw states of layout {found} ({states.shape[-1]} fields); the "
-                f"engine's layout is {LAYOUT_VERSION} ({SIZE} fields): rebuild the tables with "
+                f"{name} is of format {form} and raw-state layout {layout}; this code reads "
+                f"format {FORMAT}, layout {LAYOUT_VERSION}: rebuild the tables with "
                 "scripts/endgame_tables"
             )
-        return EndgameTable(variant, states, data["values"])
+        return EndgameTable(variant, data["hi"], data["lo"], data["values"])
 
 
 class EndgameTable:
     """Seat A's exact value of every chance position of a closed endgame set."""
 
-    def __init__(self, variant: Variant, states: np.ndarray, values: np.ndarray) -> None:
+    def __init__(
+        self, variant: Variant, hi: np.ndarray, lo: np.ndarray, values: np.ndarray
+    ) -> None:
         self.variant = variant
         self._t = tables_for(variant)
-        self._values: dict[tuple[int, ...], float] = dict(
-            zip(map(tuple, states.tolist()), values.tolist())
-        )
+        self._hi, self._lo, self._v = hi, lo, values
+        self._points = variant.scoring is Scoring.POINTS
 
     def __len__(self) -> int:
-        return len(self._values)
+        return len(self._v)
+
+    def stored_states(self) -> list[tuple[int, ...]]:
+        """Every stored chance position, as a raw state (for tests and inspection)."""
+        out = []
+        for h, low in zip(self._hi.tolist(), self._lo.tolist()):
+            small = []
+            for _ in _SMALL:
+                small.append(low & ((1 << _FIELD_BITS) - 1))
+                low >>= _FIELD_BITS
+            out.append((h & ((1 << 30) - 1), h >> 30, *reversed(small)))
+        return out
+
+    def _lookup(self, s: Sequence[int]) -> float | None:
+        if self._points:
+            s = canonical(self.variant, s)
+        key = _pack_one(s)
+        if key is None:
+            return None
+        h, low = key
+        hi = self._hi
+        i = int(np.searchsorted(hi, h, "left"))
+        if i == len(hi) or hi[i] != h:
+            return None
+        j = int(np.searchsorted(hi, h, "right"))
+        k = i + int(np.searchsorted(self._lo[i:j], low))
+        if k < j and self._lo[k] == low:
+            return float(self._v[k])
+        return None
 
     def value_of_state(self, s: Sequence[int]) -> float | None:
         """Seat A's exact value of raw state ``s``, or None when the table does not cover it."""
@@ -145,7 +285,7 @@ class EndgameTable:
         if won is not None:
             return 0.5 if won == DRAW else (1.0 if won == 0 else 0.0)
         if throw_due(s):
-            return self._values.get(tuple(s))
+            return self._lookup(s)
         values = self._child_values(s)
         if values is None:
             return None
@@ -180,7 +320,7 @@ _loaded: dict[str, EndgameTable | None] = {}
 
 def table_for(variant: Variant) -> EndgameTable | None:
     """The shipped table of ``variant`` (loaded once per process), or None if there is none.
-    Raises :class:`StaleTable` when the shipped file is of another raw-state layout."""
+    Raises :class:`StaleTable` when the shipped file is of another format or layout."""
     name = variant.name
     if name not in _loaded:
         table = None
@@ -205,13 +345,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "weights")
     args = parser.parse_args(argv)
     for name in args.variant or list(TABLE_SPECS):
-        spec = TABLE_SPECS[name]
+        regions = TABLE_SPECS[name]
         start = time.time()
-        states, values = build(find_variant(name), *spec)
+        hi, lo, values = build(find_variant(name), regions)
         path = args.out / f"{name}.endgame.npz"
-        save(path, states, values, spec)
+        save(path, hi, lo, values, regions)
         print(
-            f"{name}: {len(states)} chance positions, {path.stat().st_size} bytes, {time.time() - start:.0f}s"
+            f"{name}: {len(values)} chance positions, {path.stat().st_size:,} bytes, "
+            f"{time.time() - start:.0f}s",
+            flush=True,
         )
     return 0
 

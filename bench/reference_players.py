@@ -1,0 +1,283 @@
+"""Fixed reference players for bench/ai_ladder.py, independent of the levels in senet.ai.
+
+* ``frozen-master``: the master level as it played before iterative deepening (depth 2 over
+  the exact throws, the ``net`` evaluation, exact play from the shipped tables and solves of
+  futures up to 30,000 positions, the old solve filter: at most two pieces a side counting
+  drowned ones).  Its search code is kept here verbatim (:class:`FrozenSearcher`), so later
+  changes to the AI never move this yardstick.  Its endgame tables are today's (they are
+  exact, so this only makes the reference stronger than it was in endgames beyond the old
+  tables); its weights are the shipped ``net`` weights at the time of freezing, copied to
+  ``bench/reference_weights``.
+* ``pip3``: a plain depth-3 expectiminimax (no pruning, no table, no solving) with a
+  hand-written evaluation: progress along the track (31 per piece borne off, the square for
+  a piece on the board) plus a safety term (a lone piece with an enemy 1-5 squares behind
+  it), squashed by a logistic.  Written only against the public engine API.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+
+from senet.ai.evaluation import Evaluator, evaluator_for, terminal_value
+from senet.ai.solver import Solution, TooLarge, for_seat, solve_many
+from senet.ai.tables import table_for
+from senet.engine import Move, Position
+
+__all__ = ["REFERENCES", "reference_move"]
+
+_WEIGHTS = Path(__file__).parent / "reference_weights"
+
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+class FrozenSearcher:
+    """The master's search as it was before the deepening (kept verbatim, renamed): a
+    fixed-depth expectiminimax player for one variant's evaluator.
+
+    With ``solve_states > 0`` the searcher plays exactly where it can: positions covered by
+    the variant's shipped endgame table (:mod:`.tables`) are looked up, and those whose whole
+    future fits in ``solve_states`` states are solved (and the solution is kept, since the
+    rest of the game stays inside it).
+    """
+
+    def __init__(self, evaluator: Evaluator, depth: int, solve_states: int = 0) -> None:
+        if depth < 1:
+            raise ValueError("depth counts decisions and must be at least 1")
+        self.evaluator = evaluator
+        self.depth = depth
+        self.solve_states = solve_states
+        self._tt: dict[tuple[tuple[int, ...], int], tuple[float, int]] = {}
+        self._solution: Solution | None = None
+        self._too_large: set[tuple[int, ...]] = set()  # material signatures too big to solve
+        self._table = table_for(evaluator.variant) if solve_states else None
+        self.nodes = 0
+
+    # ----------------------------------------------------------------- public
+    def move_values(self, position: Position) -> list[tuple[Move, float]]:
+        """Every legal move of the decider with seat A's value after it (exact when solved)."""
+        exact = self.exact_move_values(position)
+        if exact is not None:
+            return exact
+        if len(self._tt) > 200_000:  # bounded memory per searcher (one per thread)
+            self._tt.clear()
+        out = []
+        for move in position.legal_moves():
+            child = position._play(move)
+            out.append((move, self._value(child, self.depth - 1, 0.0, 1.0)))
+        return out
+
+    def exact_move_values(self, position: Position) -> list[tuple[Move, float]] | None:
+        """The exact value of every legal move (seat A's), from the shipped table or a solve;
+        None when the position is out of reach of both."""
+        if not self.solve_states:
+            return None
+        if self._table is not None:
+            values = self._table.move_values(position)
+            if values is not None:
+                return values
+        solution = self.exact(position)
+        return solution.move_values(position) if solution is not None else None
+
+    def exact(self, position: Position) -> Solution | None:
+        """The exact solution covering ``position``, if it is small enough to solve."""
+        if not self.solve_states:
+            return None
+        if self._solution is not None and position in self._solution:
+            return self._solution
+        signature = _material(position)
+        if not _small_endgame(position) or signature in self._too_large:
+            return None
+        try:
+            self._solution = solve_many([position], max_states=self.solve_states)
+        except TooLarge:
+            # Do not pay for a failed attempt again until some piece has left the board.
+            self._too_large.add(signature)
+            return None
+        return self._solution
+
+    # ----------------------------------------------------------------- search
+    def _value(self, pos: Position, depth: int, alpha: float, beta: float) -> float:
+        done = terminal_value(pos)
+        if done is not None:
+            return done
+        if depth <= 0:
+            self.nodes += 1
+            return self.evaluator.value(pos)
+        key = (pos.state, depth)
+        hit = self._tt.get(key)
+        if hit is not None:
+            value, flag = hit
+            if (
+                flag == _EXACT
+                or (flag == _LOWER and value >= beta)
+                or (flag == _UPPER and value <= alpha)
+            ):
+                return value
+        a0, b0 = alpha, beta
+        if pos.is_chance():
+            value = self._chance(pos, depth, alpha, beta)
+        else:
+            value = self._decision(pos, depth, alpha, beta)
+        flag = _UPPER if value <= a0 else _LOWER if value >= b0 else _EXACT
+        self._tt[key] = (value, flag)
+        return value
+
+    def _chance(self, pos: Position, depth: int, alpha: float, beta: float) -> float:
+        total = 0.0
+        rest = 1.0
+        for n, fraction in pos.chance_outcomes():
+            p = float(fraction)
+            rest -= p
+            lo = max(0.0, (alpha - total - rest) / p)  # unseen throws at 1
+            hi = min(1.0, (beta - total) / p)  # unseen throws at 0
+            v = self._value(pos.apply_throw(n), depth, lo, hi)
+            total += p * v
+            if v <= lo and lo > 0.0:
+                return total + rest  # cannot reach alpha any more (an upper bound)
+            if v >= hi and hi < 1.0:
+                return total  # already at beta or above (a lower bound)
+        return total
+
+    def _decision(self, pos: Position, depth: int, alpha: float, beta: float) -> float:
+        maximise = pos.decider == 0
+        children = [pos._play(m) for m in pos.legal_moves()]
+        if len(children) > 1 and depth > 1:
+            ev = self.evaluator.value
+            children.sort(key=ev, reverse=maximise)  # good moves first: more cut-offs
+        best = -1.0 if maximise else 2.0
+        for child in children:
+            v = self._value(child, depth - 1, alpha, beta)
+            if maximise:
+                if v > best:
+                    best = v
+                alpha = max(alpha, v)
+            else:
+                if v < best:
+                    best = v
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
+
+def _small_endgame(position: Position) -> bool:
+    """Cheap filter before trying to solve: at most two pieces a side left on the board or
+    drowned (Adelaida), where the whole future often fits in a few thousand positions.  A
+    failed attempt costs a full budget of enumeration, so we do not try on larger material."""
+    return (
+        position.mask(0).bit_count() + position.drowned(0) <= 2
+        and position.mask(1).bit_count() + position.drowned(1) <= 2
+    )
+
+
+def _material(position: Position) -> tuple[int, ...]:
+    """What the size of a position's future depends on most: pieces on the board, borne off,
+    captured and drowned, and the rearmost piece of each seat.  After a failed attempt we try
+    again only when this changes (a piece left the board or the last one moved up)."""
+    out: list[int] = []
+    for seat in (0, 1):
+        mask = position.mask(seat)
+        rear = (mask & -mask).bit_length()
+        out += [
+            mask.bit_count(),
+            rear,
+            position.off(seat),
+            position.captured(seat),
+            position.drowned(seat),
+        ]
+    return tuple(out)
+
+
+_frozen: dict[str, FrozenSearcher] = {}
+
+
+def _frozen_master(position: Position) -> FrozenSearcher:
+    name = position.variant.name
+    if name not in _frozen:
+        path = _WEIGHTS / f"{name}.net.json"
+        if not path.exists():  # the Adelaida variants had no net: their master used the linear
+            path = _WEIGHTS / f"{name}.json"
+        if path.exists():
+            evaluator = Evaluator.from_json(position.variant, path.read_text())
+        else:
+            evaluator = evaluator_for(position.variant, "net")
+        _frozen[name] = FrozenSearcher(evaluator, 2, 30_000)
+    return _frozen[name]
+
+
+def frozen_master_move(position: Position) -> Move:
+    """The frozen master's move (its choose_move: a winning move first, then the best value)."""
+    legal = position.legal_moves()
+    if len(legal) == 1:
+        return legal[0]
+    seat = position.decider
+    assert seat is not None
+    for move in legal:
+        done = terminal_value(position._play(move))
+        if done is not None and for_seat(done, seat) == 1.0:
+            return move
+    scored = [(m, for_seat(v, seat)) for m, v in _frozen_master(position).move_values(position)]
+    best = max(v for _, v in scored)
+    return next(m for m, v in scored if v == best)
+
+
+# --------------------------------------------------------------------- the depth-3 reference
+def pip_value(position: Position) -> float:
+    """Seat A's expected result by progress and safety (exact when the game is over)."""
+    done = terminal_value(position)
+    if done is not None:
+        return done
+    score = 0.0
+    for seat, sign in ((0, 1.0), (1, -1.0)):
+        progress = 31.0 * position.off(seat) + sum(position.pieces(seat))
+        mine = set(position.pieces(seat))
+        theirs = set(position.pieces(1 - seat))
+        exposed = sum(
+            1
+            for sq in mine
+            if sq - 1 not in mine
+            and sq + 1 not in mine
+            and any(sq - k in theirs for k in range(1, 6))
+        )
+        score += sign * (progress - 3.0 * exposed)
+    decider = position.decider if position.decider is not None else position.turn
+    score += 3.0 if decider == 0 else -3.0
+    return 1.0 / (1.0 + math.exp(-score / 15.0))
+
+
+def _expecti(position: Position, depth: int) -> float:
+    done = terminal_value(position)
+    if done is not None:
+        return done
+    if depth == 0:
+        return pip_value(position)
+    if position.is_chance():
+        return sum(
+            float(p) * _expecti(position.apply_throw(n), depth)
+            for n, p in position.chance_outcomes()
+        )
+    values = [_expecti(position.apply(m), depth - 1) for m in position.legal_moves()]
+    return max(values) if position.decider == 0 else min(values)
+
+
+def pip3_move(position: Position) -> Move:
+    """The depth-3 reference's move: the best by :func:`_expecti` (first of equals)."""
+    legal = position.legal_moves()
+    if len(legal) == 1:
+        return legal[0]
+    seat = position.decider
+    assert seat is not None
+    scored = [(m, for_seat(_expecti(position.apply(m), 2), seat)) for m in legal]
+    best = max(v for _, v in scored)
+    return next(m for m, v in scored if v == best)
+
+
+#: Reference players by name: a function of the position (deterministic).
+REFERENCES = {"frozen-master": frozen_master_move, "pip3": pip3_move}
+
+
+def reference_move(name: str, position: Position, rng: random.Random) -> Move:
+    del rng  # both references are deterministic
+    return REFERENCES[name](position)
