@@ -169,6 +169,7 @@ def create_app(
     app.include_router(learn.pages)
     app.include_router(learn.api)
     app.state.templates.env.globals["rule_diagrams"] = learn.rule_diagrams
+    app.state.templates.env.globals["mistake_board"] = learn.mistake_board
     app.add_middleware(SecurityMiddleware, **security_limits())
     return app
 

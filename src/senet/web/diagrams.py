@@ -13,7 +13,7 @@ from functools import cache
 
 from markupsafe import Markup
 
-from senet.engine import OFF, HouseKind, Position, Variant, find_variant
+from senet.engine import OFF, HouseKind, Position, Variant, find_variant, parse_move
 from senet.engine.examples import Example, examples
 from senet.engine.explain import why_not
 
@@ -21,7 +21,7 @@ from .board_svg import Arrow, board_svg
 from .explain_text import place, reason_text
 from .i18n import translator
 
-__all__ = ["Diagram", "rule_diagrams", "arrows_of"]
+__all__ = ["Diagram", "rule_diagrams", "arrows_of", "mistake_board"]
 
 
 @dataclass(frozen=True)
@@ -161,3 +161,14 @@ def rule_diagrams(name: str, lang: str) -> tuple[Diagram, ...]:
     """The diagrams of variant ``name`` in ``lang`` (computed once per variant and language)."""
     v = find_variant(name)
     return tuple(_diagram(e, lang, i) for i, e in enumerate(examples(v)))
+
+
+def mistake_board(position: str, played: str, best: str, lang: str, ident: str) -> Markup:
+    """A reviewed decision on the board: the better move in green, the move played in red."""
+    pos = Position.from_fen(position)
+    arrows = []
+    for text, legal in ((best, True), (played, False)):
+        move = parse_move(text)
+        if move.is_step:
+            arrows.append(Arrow(move.origin, move.target, move.text(), legal=legal))
+    return board_svg(pos, lang=lang, arrows=arrows, ident=ident, label=f"{best} / {played}")

@@ -1,0 +1,108 @@
+"""The analysis board's judgement of one position: every legal move with the winning chance
+after it, exact where the endgame solver reaches (the values of ``senet solve``), else the
+master level's estimate; for a position where a throw is due, the chance of each throw.
+
+Chances are always the deciding seat's (for a throw: the seat on turn's), as fractions 0..1
+(Bell's points game: the expected result, a draw counting one half).  Answers are cached per
+position, and computed in a worker thread by :func:`analyse_async`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from dataclasses import dataclass
+from threading import Lock
+
+from senet.ai import move_values as estimated_move_values
+from senet.ai.solver import TooLarge, for_seat, solve_many
+from senet.engine import Position
+
+__all__ = ["MoveChance", "ThrowChance", "Analysis", "analyse", "analyse_async", "SOLVE_STATES"]
+
+#: Positions the solver may enumerate for one request (the master level's own bound is 30,000;
+#: ``senet solve`` allows 400,000 but takes seconds to find a position too large).
+SOLVE_STATES = 60_000
+
+
+@dataclass(frozen=True)
+class MoveChance:
+    move: str  # the move in notation, with x when it lands on an opponent
+    chance: float  # the decider's chance after it
+    best: bool
+    after: str  # the position after it
+
+
+@dataclass(frozen=True)
+class ThrowChance:
+    throw: int
+    probability: float
+    chance: float | None  # the seat on turn's chance after this throw (exact only)
+    after: str
+
+
+@dataclass(frozen=True)
+class Analysis:
+    position: str
+    decider: int | None
+    #: the chance of the seat judged (decider, or the seat on turn before a throw), best play
+    chance: float | None
+    exact: bool
+    moves: tuple[MoveChance, ...]
+    throws: tuple[ThrowChance, ...]
+    over: bool
+
+
+_CACHE: OrderedDict[str, Analysis] = OrderedDict()
+_CACHE_SIZE = 512
+_lock = Lock()
+
+
+def analyse(position: Position, solve_states: int = SOLVE_STATES) -> Analysis:
+    key = f"{position.fen()}|{solve_states}"
+    with _lock:
+        cached = _CACHE.get(key)
+        if cached is not None:
+            _CACHE.move_to_end(key)
+            return cached
+    result = _analyse(position, solve_states)
+    with _lock:
+        _CACHE[key] = result
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return result
+
+
+async def analyse_async(position: Position) -> Analysis:
+    return await asyncio.to_thread(analyse, position)
+
+
+def _analyse(position: Position, solve_states: int) -> Analysis:
+    fen = position.fen()
+    if position.is_over():
+        return Analysis(fen, None, None, True, (), (), True)
+    try:
+        solution = solve_many([position], max_states=solve_states)
+    except TooLarge:
+        solution = None
+    if position.is_chance():
+        on_turn = position.turn
+        throws = []
+        for n, p in position.chance_outcomes():
+            after = position.apply_throw(n)
+            chance = for_seat(solution.value(after), on_turn) if solution else None
+            throws.append(ThrowChance(n, float(p), chance, after.fen()))
+        value = for_seat(solution.value(position), on_turn) if solution else None
+        return Analysis(fen, None, value, solution is not None, (), tuple(throws), False)
+    seat = position.decider
+    assert seat is not None
+    if solution is not None:
+        scored = [(m, for_seat(v, seat)) for m, v in solution.move_values(position)]
+    else:
+        scored = estimated_move_values(position, "master")
+    top = max(v for _, v in scored)
+    moves = tuple(
+        MoveChance(position.move_text(m), v, v >= top - 1e-9, position.apply(m).fen())
+        for m, v in scored
+    )
+    return Analysis(fen, seat, top, solution is not None, moves, (), False)

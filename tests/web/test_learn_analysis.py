@@ -1,0 +1,208 @@
+"""The analysis board: the values of ``senet solve``, moves and going back, a shared URL, a
+record stepped through, and the reason for a tap on a stuck piece in both languages."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+from urllib.parse import quote
+
+import httpx
+import pytest
+
+from senet.engine import Game, Position, find_variant, parse_move
+from senet.engine.record import GameRecord
+
+from .conftest import ROOT
+from .test_browser import new_page
+from .test_learn_why import CASES
+
+SOLVABLE = "standard ........../........../..A..A...B A 1"
+
+
+def solve_cli(position: str) -> dict[str, float]:
+    """``senet solve``'s value of every move, as it prints them (6 decimals)."""
+    out = subprocess.run(
+        [sys.executable, "-m", "senet.cli", "solve", "-p", position],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    ).stdout
+    return {m: float(v) for m, v in re.findall(r"^\s+(\S+)\s+([01]\.\d{6})", out, re.M)}
+
+
+def wait_ready(page) -> None:
+    page.wait_for_function("() => document.getElementById('analysis').dataset.ready === '1'")
+
+
+def test_analysis_api_gives_the_solver_values(site) -> None:
+    expected = solve_cli(SOLVABLE)
+    assert len(expected) == 2
+    data = httpx.get(f"{site.url}/api/learn/analysis", params={"position": SOLVABLE}).json()
+    assert data["exact"] is True and data["decider"] == 0
+    got = {m["move"]: round(m["chance"], 6) for m in data["moves"]}
+    assert got == expected
+    assert [m["move"] for m in data["moves"] if m["best"]] == [max(expected, key=expected.get)]
+    for m in data["moves"]:
+        after = Position.from_fen(SOLVABLE).apply(parse_move(m["move"]))
+        assert Position.from_fen(m["after"]) == after
+
+
+def test_analysis_api_of_a_throw_and_of_a_large_position(site) -> None:
+    due = SOLVABLE.replace(" A 1", " A -")
+    data = httpx.get(f"{site.url}/api/learn/analysis", params={"position": due}).json()
+    assert data["decider"] is None and data["exact"] is True
+    assert [t["throw"] for t in data["throws"]] == [1, 2, 3, 4, 5]
+    assert abs(sum(t["probability"] for t in data["throws"]) - 1) < 1e-12
+    one = next(t for t in data["throws"] if t["throw"] == 1)
+    assert round(one["chance"], 6) == max(solve_cli(SOLVABLE).values())
+    start = "standard ABABABABAB/........../.......... A 3"
+    data = httpx.get(f"{site.url}/api/learn/analysis", params={"position": start}).json()
+    assert data["exact"] is False and len(data["moves"]) == 5
+    assert all(0 <= m["chance"] <= 1 for m in data["moves"])
+    bad = httpx.get(f"{site.url}/api/learn/analysis", params={"position": "standard A"})
+    assert bad.status_code == 400 and bad.json()["code"] == "bad_position"
+
+
+def test_record_steps(site) -> None:
+    game = Game(find_variant("kendall"))
+    rng = random.Random(7)
+    for _ in range(12):
+        position = game.position
+        if position.is_chance():
+            game.push_throw(rng.choice([v for v, _ in position.chance_outcomes()]))
+        else:
+            game.push(rng.choice(position.legal_moves()))
+    text = GameRecord.from_game(game).text()
+    steps = httpx.post(f"{site.url}/api/learn/record", json={"record": text}).json()
+    assert [s["position"] for s in steps] == [p.fen() for p in game.positions]
+    assert steps[-1]["action"] is None and steps[0]["action"].startswith("(")
+    bad = httpx.post(f"{site.url}/api/learn/record", json={"record": '[Variant "x"]'})
+    assert bad.status_code == 400 and bad.json()["code"] == "bad_record"
+
+
+@pytest.mark.browser
+def test_the_board_shows_the_solver_values_plays_and_goes_back(browser, site, artifacts) -> None:
+    expected = solve_cli(SOLVABLE)
+    for width, height, size in ((1280, 900, "desktop"), (390, 844, "phone")):
+        page = new_page(browser, site, width, height)
+        page.goto(f"/analysis?position={quote(SOLVABLE)}")
+        wait_ready(page)
+        rows = page.eval_on_selector_all(
+            "#an-moves tr[data-move]",
+            "rs => rs.map(r => [r.dataset.move, Number(r.dataset.chance), r.textContent])",
+        )
+        assert {m: round(c, 6) for m, c, _ in rows} == expected
+        assert all("exact" in text for _, _, text in rows)
+        page.screenshot(path=str(artifacts / f"analysis-{size}.png"), full_page=True)
+        # play the best move on the board: tap the piece, then its target
+        best = max(expected, key=expected.get)
+        origin, target = best.split("-")
+        page.click(f'#board .piece[data-square="{origin}"]')
+        page.click(f'#board .target[data-target="{target}"]')
+        page.wait_for_function(
+            f"() => document.getElementById('analysis').dataset.position !== {SOLVABLE!r}"
+        )
+        wait_ready(page)
+        after = Position.from_fen(SOLVABLE).apply(Position.from_fen(SOLVABLE).legal_moves()[1])
+        assert page.get_attribute("#analysis", "data-position") == after.fen()
+        assert page.eval_on_selector_all("#an-moves tr[data-throw]", "rs => rs.length") == 5
+        page.click("#an-back")
+        page.wait_for_function(
+            f"() => document.getElementById('analysis').dataset.position === {SOLVABLE!r}"
+        )
+        wait_ready(page)
+        assert page.url.endswith(quote(SOLVABLE, safe="")) or "position=" in page.url
+        assert not page.js_errors  # type: ignore[attr-defined]
+        page.context.close()
+
+
+@pytest.mark.browser
+def test_a_position_set_up_by_tapping_reopens_from_its_url(browser, site) -> None:
+    page = new_page(browser, site)
+    page.goto(f"/analysis?position={quote('adelaida A.B......./........../.......... A -')}")
+    wait_ready(page)
+    page.click("#an-edit")
+    # empty square 12 -> a spool, 13 -> a cone (two taps), 1 (a spool) -> a cone
+    for square, taps in ((12, 1), (13, 2), (1, 1)):
+        for _ in range(taps):
+            before = page.get_attribute("#analysis", "data-position")
+            page.click(f'#board [data-square="{square}"] >> nth=-1')
+            page.wait_for_function(
+                f"() => document.getElementById('analysis').dataset.position !== {before!r}"
+            )
+            wait_ready(page)
+    page.click('#an-throws button[data-throw="4"]')
+    page.wait_for_function(
+        "() => / A 4/.test(document.getElementById('analysis').dataset.position)"
+    )
+    wait_ready(page)
+    shown = page.get_attribute("#analysis", "data-position")
+    position = Position.from_fen(shown)
+    assert position.owner(12) == 0 and position.owner(13) == 1 and position.owner(1) == 1
+    assert position.throw == 4
+    url = page.url
+    other = new_page(browser, site, 390, 844)
+    other.goto(url)
+    wait_ready(other)
+    assert other.get_attribute("#analysis", "data-position") == shown
+    pieces = other.eval_on_selector_all(
+        "#board .piece", "ps => ps.map(p => [Number(p.dataset.seat), Number(p.dataset.square)])"
+    )
+    assert sorted(pieces) == sorted(
+        [[0, sq] for sq in position.pieces(0)] + [[1, sq] for sq in position.pieces(1)]
+    )
+    other.context.close()
+    page.context.close()
+
+
+@pytest.mark.browser
+def test_a_record_is_imported_and_stepped_through(browser, site) -> None:
+    game = Game(find_variant("standard"))
+    rng = random.Random(3)
+    for _ in range(8):
+        position = game.position
+        if position.is_chance():
+            game.push_throw(rng.choice([v for v, _ in position.chance_outcomes()]))
+        else:
+            game.push(rng.choice(position.legal_moves()))
+    page = new_page(browser, site)
+    page.goto("/analysis")
+    wait_ready(page)
+    page.click("#an-record-box summary")
+    page.fill("#an-record-text", GameRecord.from_game(game).text())
+    page.click("#an-import")
+    page.wait_for_selector("#an-stepper:not([hidden])")
+    positions = [p.fen() for p in game.positions]
+    for index in (0, 1, 2, 3):
+        page.wait_for_function(
+            f"() => document.getElementById('analysis').dataset.position === {positions[index]!r}"
+        )
+        page.click("#an-rec-next")
+    page.click("#an-rec-last")
+    page.wait_for_function(
+        f"() => document.getElementById('analysis').dataset.position === {positions[-1]!r}"
+    )
+    assert not page.js_errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_tap_reasons_for_every_rule_family(browser, site, artifacts, lang) -> None:
+    """A tap on a piece that cannot move, for each rule family: the engine's reason in words."""
+    page = new_page(browser, site, 390, 844)
+    for family, position, square, en, ru in CASES:
+        page.goto(f"/analysis?position={quote(position)}&lang={lang}")
+        wait_ready(page)
+        page.click(f'#board .piece[data-square="{square}"]')
+        page.wait_for_selector("#why:not([hidden])")
+        assert page.text_content("#why") == (en if lang == "en" else ru), family
+        assert page.get_attribute("#why", "data-kind") == family
+        if family == "ba":
+            page.screenshot(path=str(artifacts / f"analysis-why-ba-{lang}.png"))
+    assert not page.js_errors  # type: ignore[attr-defined]
+    page.context.close()
