@@ -25,7 +25,7 @@ def test_each_mistake_on_the_board_with_the_better_move(site) -> None:
     )
     rows = re.findall(r'<tr class="(blunder|mistake|inaccuracy)">', page)
     assert [f[0] for f in figures] == rows and rows
-    for verdict, ply, fen, played, best, body in figures:
+    for _verdict, _ply, fen, played, best, body in figures:
         position = Position.from_fen(html.unescape(fen))
         legal = position.legal_moves()
         assert parse_move(best) in legal and parse_move(played) in legal and best != played
