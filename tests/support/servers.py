@@ -173,7 +173,9 @@ class ServeProcess:
         args: tuple[str, ...] = (),
         env: dict[str, str | None] | None = None,
         port: int | None = None,
+        fd_limit: int | None = None,
     ) -> None:
+        self.fd_limit = fd_limit  # the process's limit of open files (RLIMIT_NOFILE), if set
         self.log = log
         self.args = args
         self.env = env or {}
@@ -203,6 +205,7 @@ class ServeProcess:
             env=env,
             stdout=self.log.open("ab"),
             stderr=subprocess.STDOUT,
+            preexec_fn=self._limit_files if self.fd_limit else None,
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -214,6 +217,12 @@ class ServeProcess:
             except httpx.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError(f"server did not start in 30 s: {self.log.read_text()}")
+
+    def _limit_files(self) -> None:
+        import resource
+
+        assert self.fd_limit is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.fd_limit, self.fd_limit))
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, no cleanup, as in a crash."""

@@ -154,3 +154,10 @@ def test_an_application_failure_is_a_500_with_the_headers_and_one_log_line(caplo
     records = [r for r in caplog.records if r.name == "senet.web"]
     assert len(records) == 1 and "nested too deeply" in records[0].getMessage()
     assert records[0].exc_info is None  # no thousand-frame traceback
+
+
+def test_hsts_only_over_https() -> None:
+    over_https = TestClient(make_app(), base_url="https://senet.test").get("/")
+    assert over_https.headers["strict-transport-security"].startswith("max-age=")
+    plain = TestClient(make_app(), base_url="http://senet.test").get("/")
+    assert "strict-transport-security" not in plain.headers

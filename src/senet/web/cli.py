@@ -27,8 +27,48 @@ __all__ = ["serve", "migrate", "COMMANDS"]
     help="Broadcast URL [default: memory://].",
 )
 @click.option("--log-level", default="info", show_default=True)
+@click.option(
+    "--request-timeout",
+    default=10.0,
+    show_default=True,
+    envvar="SENET_REQUEST_TIMEOUT",
+    type=float,
+    help="Seconds a request's head and body may take to arrive; then the connection is closed.",
+)
+@click.option(
+    "--idle-timeout",
+    default=5.0,
+    show_default=True,
+    envvar="SENET_IDLE_TIMEOUT",
+    type=float,
+    help="Seconds an idle keep-alive connection is kept open.",
+)
+@click.option(
+    "--connections-per-address",
+    default=64,
+    show_default=True,
+    envvar="SENET_CONNECTIONS_PER_ADDRESS",
+    type=int,
+    help="Open connections (HTTP and WebSocket) one client address may hold; 0: no cap.",
+)
+@click.option(
+    "--forwarded-allow-ips",
+    default="127.0.0.1,::1",
+    show_default=True,
+    envvar="FORWARDED_ALLOW_IPS",
+    help="Trusted proxies: their X-Forwarded-For/-Proto are believed, and their connections "
+    "are not capped per address.",
+)
 def serve(
-    host: str, port: int, database_url: str | None, broadcast_url: str | None, log_level: str
+    host: str,
+    port: int,
+    database_url: str | None,
+    broadcast_url: str | None,
+    log_level: str,
+    request_timeout: float,
+    idle_timeout: float,
+    connections_per_address: int,
+    forwarded_allow_ips: str,
 ) -> None:
     """Serve the Senet web site."""
     import uvicorn
@@ -36,6 +76,7 @@ def serve(
     from senet.service.storage import database_url as resolve
 
     from .app import create_app
+    from .connections import ConnectionLimits, guarded_protocols
 
     app = create_app(database_url=database_url, broadcast_url=broadcast_url)
     shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, f"[{host}]" if ":" in host else host)
@@ -46,14 +87,24 @@ def serve(
     _tune_gc()
     # No per-message compression: a game's messages are a few hundred bytes, and compressing
     # every one of them cost more CPU than anything else on the way out (bench/load.py).
+    # Slow clients are held off at the connection (senet.web.connections).
+    http, ws = guarded_protocols(
+        ConnectionLimits(
+            request_timeout, idle_timeout, connections_per_address, forwarded_allow_ips
+        )
+    )
     uvicorn.run(
         app,
         host=host,
         port=port,
         log_level=log_level,
         ws_max_size=64 * 1024,
-        ws="websockets-sansio" if _has_sansio() else "auto",
         ws_per_message_deflate=False,
+        http=http,
+        ws=ws,
+        timeout_keep_alive=max(1, round(idle_timeout)),
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
     )
 
 
@@ -85,14 +136,6 @@ def _tune_gc() -> None:
             )
 
     gc.callbacks.append(watch)
-
-
-def _has_sansio() -> bool:
-    try:
-        import uvicorn.protocols.websockets.websockets_sansio_impl  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 @click.command()

@@ -5,7 +5,8 @@ framework's request objects.  The policies:
 
 * **Headers** on every HTTP response: a Content-Security-Policy with no inline scripts and
   ``frame-ancestors 'none'``, ``Referrer-Policy: no-referrer`` (seat links carry secrets and
-  must never leak to another site), ``X-Content-Type-Options: nosniff``, ``X-Frame-Options``.
+  must never leak to another site), ``X-Content-Type-Options: nosniff``, ``X-Frame-Options``;
+  over https also ``Strict-Transport-Security``.
 * **Body size**: an HTTP body over ``max_body`` bytes is refused with 413 before the
   application reads it (by Content-Length, and by counting a streamed body).
 * **Rate**: a token bucket per client address for HTTP requests and WebSocket connections;
@@ -76,6 +77,8 @@ _HEADERS = [
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
+#: browsers that have seen the site over https never use plain http for it again (a year)
+_HSTS = [(b"strict-transport-security", b"max-age=31536000")]
 
 
 class TokenBucket:
@@ -272,10 +275,10 @@ class SecurityMiddleware:
                 log.exception("%s failed", where)
             if started:
                 raise
-            await _plain(_with_headers(send), 500, "Internal error: please try again later.")
+            await _plain(_with_headers(send, scope), 500, "Internal error: please try again later.")
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
-        send_with_headers = _with_headers(send)
+        send_with_headers = _with_headers(send, scope)
 
         if not self.http_limiter.allow(_client(scope)):
             await _plain(
@@ -342,13 +345,15 @@ class SecurityMiddleware:
         await self.app(scope, receive, send)
 
 
-def _with_headers(send: Send) -> Send:
-    """``send``, adding the security headers to the start of a response (those it lacks)."""
+def _with_headers(send: Send, scope: Scope) -> Send:
+    """``send``, adding the security headers to the start of a response (those it lacks), and
+    over https (as the server sees it: behind a trusted proxy, its X-Forwarded-Proto) HSTS."""
+    headers = _HEADERS + (_HSTS if scope.get("scheme") == "https" else [])
 
     async def send_with_headers(message: Message) -> None:
         if message["type"] == "http.response.start":
             names = {key.lower() for key, _ in message.get("headers", ())}
-            extra = [(k, v) for k, v in _HEADERS if k not in names]
+            extra = [(k, v) for k, v in headers if k not in names]
             message = {**message, "headers": list(message.get("headers", ())) + extra}
         await send(message)
 
