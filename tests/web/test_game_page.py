@@ -12,7 +12,7 @@ import pytest
 from senet.engine import VARIANTS
 
 from .helpers import friend_game, play_out
-from .test_browser import new_page, start_game, wait_started
+from .test_browser import new_page, play_until_over, start_game, wait_started
 
 pytestmark = pytest.mark.browser
 
@@ -270,3 +270,65 @@ def test_a_form_posted_from_this_site_with_a_null_origin_is_not_refused() -> Non
 
     assert forgery_refusal(scope("same-origin")) is None
     assert forgery_refusal(scope("cross-site"))[0] == 403
+
+
+WATCH_EVENTS = """() => {
+  window.__events = [];
+  window.__walks = [];
+  const box = document.getElementById('events'), root = document.getElementById('game');
+  new MutationObserver(() => { if (box.textContent) window.__events.push(box.textContent); })
+    .observe(box, {childList: true, characterData: true, subtree: true});
+  new MutationObserver(() => window.__walks.push(root.dataset.walked || ''))
+    .observe(root, {attributes: true, attributeFilter: ['data-walked']});
+  return Number(root.dataset.ply);
+}"""
+
+
+def expected_events(history: list[dict]) -> dict[str, int]:
+    """How many of each announced event the actions of ``history`` hold."""
+    counts = {"swapped back": 0, "bore a piece off": 0, "earned an extra throw": 0}
+    for i, entry in enumerate(history):
+        if entry["kind"] != "move":
+            continue
+        counts["swapped back"] += "x" in entry["text"]
+        counts["bore a piece off"] += bool(entry["off"])
+        after = history[i + 1] if i + 1 < len(history) else None
+        if entry["skipped"] is None and after and after["kind"] == "throw":
+            counts["earned an extra throw"] += after["seat"] == entry["seat"] and not after["fate"]
+    return counts
+
+
+def test_events_are_announced_and_pieces_walk_along_the_track(browser, site) -> None:
+    page = new_page(browser, site)
+    game_id = start_game(page, "standard", "local")
+    page.wait_for_selector("#moves button[data-move]")
+    start = page.evaluate(WATCH_EVENTS)
+    play_until_over([page])
+    history = httpx.get(f"{site.url}/api/games/{game_id}").json()["history"][start:]
+    expected = expected_events(history)
+    assert expected["earned an extra throw"] and expected["bore a piece off"]
+    lines = [line for text in page.evaluate("window.__events") for line in text.split(" · ")]
+    seen = {key: sum(key in line for line in lines) for key in expected}
+    assert seen == expected
+    walks = [w for w in page.evaluate("window.__walks") if w]
+    assert walks, "no move was walked on the board"
+    for walk in walks:  # square by square, in order
+        squares = [int(sq) for sq in walk.split()]
+        steps = {b - a for a, b in zip(squares, squares[1:])}
+        assert steps <= {1, -1}, walk  # (30 -> 31 is bearing off)
+    assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_no_piece_walks_under_reduced_motion(browser, site) -> None:
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, base_url=site.url, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    start_game(page, "standard", "local")
+    page.wait_for_selector("#moves button[data-move]")
+    page.evaluate(WATCH_EVENTS)
+    play_until_over([page])
+    assert page.evaluate("window.__events")  # the lines are still there
+    assert all(w == "" for w in page.evaluate("window.__walks"))
+    assert page.evaluate("document.getAnimations().length") == 0
+    context.close()

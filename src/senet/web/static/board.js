@@ -174,3 +174,35 @@ export function drawThrow(box, lastThrow, instrument, animate, t) {
     box.classList.add("rolling");
   }
 }
+
+// A move seen on the board: the piece now on `target` walks there from `origin` square by
+// square (the swapped piece, if any, goes straight back). Nothing moves for a reader who asked
+// for reduced motion. Returns the squares walked (for the page's record), [] if none.
+export function animateMove(svg, move, swapped) {
+  if (typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches) return [];
+  const { origin, target, seat } = move;
+  const node = svg.querySelector(`.piece[data-square="${target}"][data-seat="${seat}"]`);
+  if (!node || !node.animate || origin === target) return [];
+  const squares = [];
+  const step = target > origin ? 1 : -1;
+  for (let sq = origin; sq !== target; sq += step) {
+    if (sq > 30 && sq !== OFF) break;
+    squares.push(sq);
+  }
+  squares.push(target);
+  const [tx, ty] = squareXY(target);
+  const frames = squares.map((sq) => {
+    const [x, y] = squareXY(sq);
+    return { transform: `translate(${x - tx}px, ${y - ty}px)` };
+  });
+  const duration = Math.min(90 * squares.length, 720);
+  node.animate(frames, { duration, easing: "ease-in-out" });
+  if (swapped) {
+    const other = svg.querySelector(`.piece[data-square="${origin}"][data-seat="${1 - seat}"]`);
+    const [ox, oy] = squareXY(origin);
+    if (other && other.animate) {
+      other.animate([{ transform: `translate(${tx - ox}px, ${ty - oy}px)` }, { transform: "none" }], { duration, easing: "ease-in-out" });
+    }
+  }
+  return squares;
+}

@@ -1,5 +1,5 @@
 // The game page: one WebSocket to the server, which checks every action; this only shows and asks.
-import { drawBoard, drawThrow, pieceIcon, setDarkSeat, OFF } from "./board.js";
+import { animateMove, drawBoard, drawThrow, pieceIcon, setDarkSeat, OFF } from "./board.js";
 import { ownSeed } from "./seed.js";
 import { explainTaps } from "./why.js";
 
@@ -296,6 +296,52 @@ function renderOver() {
   }
 }
 
+// What happened since the last state, in short lines (an extra throw, a skipped turn, a
+// swap, a drowning, a revival, a piece borne off, a pass), and the last move walked on the board.
+function describeEvents(before, after) {
+  const fresh = after.history.slice(before.history.length);
+  const lines = [];
+  let lastMove = null;
+  fresh.forEach((entry, i) => {
+    if (entry.kind !== "move") return;
+    const seat = entry.seat ?? before.turn;
+    const who = seatName(seat), other = seatName(1 - seat);
+    const index = before.history.length + i;
+    const thrown = [...after.history.slice(0, index)].reverse().find((h) => h.kind === "throw");
+    if (entry.text === "pass") lines.push(t("play.ev_pass", { n: thrown ? thrown.value : "", seat: who }));
+    else if (entry.text === "revive") lines.push(t("play.ev_revive", { seat: who }));
+    else if (entry.text === "return") lines.push(t("play.ev_return", { seat: who }));
+    else if (entry.text.includes("x")) lines.push(t("play.ev_swap", { seat: who, other, from: entry.origin, to: entry.target }));
+    if (entry.off) lines.push(t("play.ev_off", { seat: who }));
+    if (entry.skipped !== null && entry.skipped !== undefined) lines.push(t("play.ev_skip", { seat: seatName(entry.skipped) }));
+    else {
+      const next = after.history[index + 1];
+      if (next && next.kind === "throw" && next.seat === seat && !next.fate) lines.push(t("play.ev_extra", { seat: who }));
+    }
+    if (entry.origin !== null && entry.origin !== undefined && entry.target !== null && entry.target !== undefined) {
+      lastMove = { origin: entry.origin, target: entry.off ? OFF : entry.target, seat, swapped: entry.text.includes("x") };
+    }
+  });
+  for (const seat of [0, 1]) {
+    const n = after.drowned[seat] - before.drowned[seat];
+    if (n > 0) lines.push(t("play.ev_drowned", { seat: seatName(seat) }));
+  }
+  return { lines, lastMove };
+}
+
+function announce(before, after) {
+  if (!before || before.game !== after.game || after.history.length <= before.history.length) return;
+  const { lines, lastMove } = describeEvents(before, after);
+  const box = $("events");
+  if (lines.length) {
+    box.textContent = lines.join(" · ");
+  }
+  if (lastMove && lastMove.seat !== undefined) {
+    const walked = animateMove($("board"), lastMove, lastMove.swapped);
+    root.dataset.walked = walked.join(" ");
+  }
+}
+
 function showError(message) {
   let box = $("error");
   if (!box) {
@@ -320,7 +366,9 @@ function connect() {
   ws.addEventListener("message", (event) => {
     const data = JSON.parse(event.data);
     if (data.type === "state") {
+      const before = state;
       state = data; waiting = false; root.classList.remove("waiting"); render(); giveSeeds();
+      announce(before, state);
     } else if (data.type === "presence") {
       presence = data; renderPresence();
     } else if (data.type === "error") {
