@@ -5,6 +5,7 @@ endgame with a drowned piece) pinned to the right move."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import numpy as np
@@ -12,7 +13,7 @@ import pytest
 
 import senet.ai.search as search_module
 from senet.ai import choose_move, find_level, searcher_for
-from senet.ai.evaluation import Evaluator, evaluator_for, terminal_value
+from senet.ai.evaluation import Evaluator, default_weights, evaluator_for, terminal_value
 from senet.ai.search import Searcher, small_endgame
 from senet.ai.solver import solve_many
 from senet.ai.train import draw_throw
@@ -203,3 +204,25 @@ def test_master_is_exact_in_every_sampled_three_piece_endgame(name: str) -> None
         if checked == 10:
             break
     assert checked == 10
+
+
+# ---------------------------------------------------------------- evaluations and fallbacks
+@pytest.mark.parametrize("name", ["standard", "bell", "kendall"])
+def test_the_shipped_trained_network_is_loaded(name: str) -> None:
+    net = evaluator_for(find_variant(name), "net")
+    assert net.hidden is not None and net.hidden[0].shape[1] == len(net.weights)
+    linear = evaluator_for(find_variant(name), "linear")
+    assert not np.array_equal(linear.weights, default_weights(find_variant(name)))
+
+
+def test_a_variant_without_trained_weights_plays_on_the_generic_evaluation() -> None:
+    # A new rule set (here a renamed copy) has no weights, no tables: the master falls back
+    # to the hand-made evaluation and still searches and plays legal moves.
+    variant = dataclasses.replace(find_variant("kendall"), name="kendall-untrained")
+    ev = evaluator_for(variant, "net")
+    assert ev.hidden is None
+    assert np.array_equal(ev.weights, default_weights(variant))
+    pos = Position.initial(variant).apply_throw(3)
+    searcher = Searcher(ev, 3, solve_states=1_000, budget=0.3, clock=_CountingClock(0.001))
+    values = searcher.move_values(pos)
+    assert [m for m, _ in values] == pos.legal_moves()
