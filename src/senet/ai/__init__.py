@@ -15,8 +15,10 @@ they add:
   ``exp(value / temperature)`` — so they make the natural mistakes of a weaker player rather
   than absurd ones, and always take a move that wins on the spot;
 * the expert plays the best move by the linear evaluation; the master runs expectiminimax
-  over the exact throw distribution (:mod:`.search`) with the evaluation that adds a hidden
-  layer, and solves small endgames exactly (:mod:`.solver`).
+  over the exact throw distribution (:mod:`.search`), deepened iteratively within a time
+  budget of 300 ms, with the evaluation that adds a hidden layer, and plays endgames exactly
+  from the shipped tables (:mod:`.tables`: every position with at most three pieces left in
+  standard, Kendall and Bell) or by solving them (:mod:`.solver`).
 
 ``choose_move`` is deterministic for a given ``rng`` state: the same seed gives the same play,
 except that the master deepens its search as far as its time budget allows (so on a busy
@@ -82,8 +84,10 @@ LEVELS: tuple[Level, ...] = (
         "beginner",
         "Beginner",
         "Новичок",
-        "Plays almost at random, but never misses a winning move.",
-        "Ходит почти наугад, но не упустит выигрывающий ход.",
+        "Plays almost at random, but never misses a winning move. Anyone who knows the rules"
+        " wins most games against it.",
+        "Ходит почти наугад, но не упустит выигрывающий ход. Тот, кто знает правила, выиграет"
+        " у него большинство партий.",
         depth=1,
         temperature=0.5,
     ),
@@ -91,8 +95,10 @@ LEVELS: tuple[Level, ...] = (
         "casual",
         "Casual",
         "Любитель",
-        "Knows which moves are good, yet often picks a worse one.",
-        "Понимает, какие ходы хороши, но часто выбирает похуже.",
+        "Knows which moves are good, yet often picks a worse one. Beats the beginner about four"
+        " games in five: a fair match for a new player.",
+        "Понимает, какие ходы хороши, но часто выбирает похуже. Обыгрывает новичка примерно в"
+        " четырёх партиях из пяти: ровный соперник для начинающего.",
         depth=1,
         temperature=0.03,
     ),
@@ -100,19 +106,26 @@ LEVELS: tuple[Level, ...] = (
         "expert",
         "Expert",
         "Знаток",
-        "Weighs every move by its learned judgement of the position.",
-        "Взвешивает каждый ход по выученной оценке позиции.",
+        "Always plays the move its learned judgement rates best, one move ahead. Beats the"
+        " casual player about two games in three: a good player needs care to beat it.",
+        "Всегда делает ход, который его выученная оценка считает лучшим, на ход вперёд."
+        " Обыгрывает любителя примерно в двух партиях из трёх: хорошему игроку нужно быть"
+        " внимательным.",
         depth=1,
     ),
     Level(
         "master",
         "Master",
         "Мастер",
-        "Looks ahead over every throw with a deeper judgement, and plays small endgames perfectly.",
-        "Просчитывает все броски вперёд с более глубокой оценкой и безупречно играет короткие эндшпили.",
+        "Weighs every throw of both players several moves ahead, as far as a third of a second"
+        " allows, and plays perfectly once three pieces or fewer are left. Wins a little more"
+        " often than the expert; the strongest opponent here.",
+        "Просчитывает все броски обоих игроков на несколько ходов вперёд, насколько позволяет"
+        " треть секунды, и безупречно играет, когда остаётся три фишки или меньше. Выигрывает"
+        " чуть чаще знатока; самый сильный соперник на сайте.",
         depth=8,
         budget=0.3,
-        solve_states=10_000,
+        solve_states=6_000,
         model="net",
     ),
 )

@@ -20,7 +20,8 @@ Results are kept in a transposition table per (state, depth) with bound flags.
 With a ``budget`` (seconds), :meth:`Searcher.move_values` deepens iteratively: depth 1, 2, ...
 up to ``depth``, starting a new iteration only while the last one's time, times the growth
 of one more level, still fits the budget, and abandoning an iteration that runs past the
-hard limit (the previous depth's values are kept).  The clock is injectable (``clock``), so
+hard limit (the previous depth's values are kept).  Depth 2 is always completed (a few
+milliseconds), so a slow solve attempt never leaves the move to the static evaluation.  The clock is injectable (``clock``), so
 tests can make the deepening deterministic.
 """
 
@@ -44,9 +45,11 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 #: How much longer one more level of depth takes before it has been measured (throws x
 #: moves, after pruning); later levels are predicted from how the last one grew.
 GROWTH = 8.0
-#: An iteration running past ``HARD_FACTOR`` x budget is abandoned (and never past 0.9 s).
-HARD_FACTOR = 2.5
-HARD_CAP = 0.9
+#: An iteration running past ``HARD_FACTOR`` x budget is abandoned (and never past 0.6 s from
+#: the start of the move, a failed solve attempt included: the margin keeps a move under 1 s
+#: on a loaded machine).
+HARD_FACTOR = 2.0
+HARD_CAP = 0.6
 #: Pieces left in total (on the board, or drowned and able to come back) up to which the
 #: searcher tries an exact solve of the position's whole future.
 SOLVE_PIECES = 4
@@ -111,14 +114,15 @@ class Searcher:
         children = [self._child(position.state, m) for m in moves]
         values = self._leaves(children)
         self.reached = 1
-        if self.budget > 0:
-            self._deadline = start + min(self.budget * HARD_FACTOR, HARD_CAP)
+        hard = start + min(self.budget * HARD_FACTOR, HARD_CAP)
         maximise = decider(self._t, position.state) == 0
         began, last, growth = self._now(), 0.0, GROWTH
         for depth in range(2, self.depth + 1):
             elapsed = self._now() - began
             if self.budget > 0 and elapsed + last * growth > self.budget:
                 break
+            if self.budget > 0 and depth > 2:  # two decisions deep always, then within time
+                self._deadline = hard
             order = sorted(range(len(moves)), key=lambda i: values[i], reverse=maximise)
             deeper = list(values)
             try:
