@@ -1,6 +1,7 @@
 """Load test: WebSocket bots play N concurrent games across two server processes.
 
     .venv/bin/python bench/load.py --games 1000 --duration 60 --think 5 --connect-rate 50
+    .venv/bin/python bench/load.py --setup sqlite --games 1000 --duration 30 --no-relay
 
 Everything runs on loopback and stops by itself: it starts a PostgreSQL and a Redis server
 (tests/support/servers.py; or give --database-url/--broadcast-url), two ``senet serve``
@@ -10,6 +11,10 @@ legal move whenever it is its decision.  It prints actions (moves) per second an
 p50/p95/p99 latency from a player's send to the opponent's update, then the same figures for a
 bare WebSocket relay server (the same number of pairs, the same pacing, two processes), and
 the ratio.  Bounded: at most --max-games games and --duration seconds of play.
+
+``--setup sqlite`` measures the embedded default instead: one ``senet serve`` process on a
+SQLite file with its in-process broadcasting (no PostgreSQL, no Redis), both players of every
+game on it (and the relay baseline, if run, as one process too).
 """
 
 from __future__ import annotations
@@ -137,16 +142,21 @@ def cpu_report(
 
 # ---------------------------------------------------------------------- the senet servers
 def start_site(
-    port: int, database_url: str, broadcast_url: str, log: Path
+    port: int, database_url: str, broadcast_url: str | None, log: Path
 ) -> subprocess.Popen[bytes]:
     env = dict(
         os.environ,
         DATABASE_URL=database_url,
-        BROADCAST_URL=broadcast_url,
         PYTHONUNBUFFERED="1",
         SENET_DB_POOL=os.environ.get("SENET_DB_POOL", "15"),
         SENET_RATE_LIMITS="off",
+        # every bot is on loopback: no per-address cap (the cap is tested in tests/web)
+        SENET_CONNECTIONS_PER_ADDRESS="0",
     )
+    if broadcast_url:
+        env["BROADCAST_URL"] = broadcast_url
+    else:
+        env.pop("BROADCAST_URL", None)
     proc = subprocess.Popen(
         [sys.executable, "-m", "senet.cli", "serve", "--port", str(port), "--log-level", "warning"],
         cwd=ROOT,
@@ -187,7 +197,7 @@ async def run_senet(
             ):  # a kept-alive connection the server closed meanwhile: ask again
                 try:
                     return await create_friend_game(
-                        http, http_bases[i % 2], http_bases[(i + 1) % 2]
+                        http, http_bases[i % len(ports)], http_bases[(i + 1) % len(ports)]
                     )
                 except httpx.TransportError:
                     if attempt == 4:
@@ -197,19 +207,19 @@ async def run_senet(
     t0 = time.monotonic()
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         seats = await asyncio.gather(*(make(i) for i in range(games)))
-    print(f"created {games} games across two processes in {time.monotonic() - t0:.1f} s")
+    print(f"created {games} games on {len(ports)} process(es) in {time.monotonic() - t0:.1f} s")
     rng = random.Random(7)
     bots: list[Bot] = []
     for i, s in enumerate(seats):
         sent_at: dict[int, float] = {}
         for seat in (0, 1):
-            home = (i + seat) % 2  # the two players of a game are on different processes
+            home = (i + seat) % len(ports)  # with two processes, the players are on different ones
             bots.append(
                 Bot(
                     s.game_id,
                     seat,
                     s.tokens[seat],
-                    [ws_bases[home], ws_bases[1 - home]],
+                    [ws_bases[home], ws_bases[(home + 1) % len(ports)]],
                     sent_at,
                     think,
                     random.Random(rng.random()),
@@ -334,7 +344,7 @@ async def run_relay(
     rng = random.Random(11)
     tasks = []
     for i in range(pairs):
-        url = f"ws://127.0.0.1:{ports[i % 2]}/pair/{i}"
+        url = f"ws://127.0.0.1:{ports[i % len(ports)]}/pair/{i}"
         tasks.append(player(url, True, random.Random(rng.random()), 2 * i))
         tasks.append(player(url, False, random.Random(rng.random()), 2 * i + 1))
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -360,6 +370,13 @@ def main() -> None:
         "--connect-rate", type=float, default=50.0, help="bot connections opened per second"
     )
     parser.add_argument("--no-relay", action="store_true", help="skip the bare relay baseline")
+    parser.add_argument(
+        "--setup",
+        choices=("cluster", "sqlite"),
+        default="cluster",
+        help="cluster: two processes on PostgreSQL and Redis; sqlite: the embedded default, "
+        "one process on a SQLite file",
+    )
     parser.add_argument("--relay-server", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.relay_server:
@@ -378,18 +395,32 @@ def main() -> None:
     logdir = ROOT / "test-artifacts" / "bench-load"
     logdir.mkdir(parents=True, exist_ok=True)
     with ExitStack() as stack:
-        db = args.database_url or stack.enter_context(postgres_server())
-        redis = None if args.broadcast_url else stack.enter_context(redis_server())
-        bc = args.broadcast_url or redis.url  # type: ignore[union-attr]
-        ports = [free_port(), free_port()]
-        procs = [start_site(p, db, bc, logdir / f"site{i}.log") for i, p in enumerate(ports)]
-        redis_pids = [redis.process.pid] if redis is not None and redis.process is not None else []
-        pg_port = (
-            int(db.rsplit(":", 1)[1].split("/")[0])
-            if db.startswith("postgresql") and not args.database_url
-            else None
-        )
-        meter = CpuMeter({"servers": [p.pid for p in procs], "redis": redis_pids}, pg_port)
+        if args.setup == "sqlite":
+            sqlite_file = logdir / "load.sqlite3"
+            for old in logdir.glob("load.sqlite3*"):
+                old.unlink()
+            ports = [free_port()]
+            procs = [
+                start_site(
+                    ports[0], f"sqlite+aiosqlite:///{sqlite_file}", None, logdir / "site.log"
+                )
+            ]
+            meter = CpuMeter({"server": [procs[0].pid]}, None)
+        else:
+            db = args.database_url or stack.enter_context(postgres_server())
+            redis = None if args.broadcast_url else stack.enter_context(redis_server())
+            bc = args.broadcast_url or redis.url  # type: ignore[union-attr]
+            ports = [free_port(), free_port()]
+            procs = [start_site(p, db, bc, logdir / f"site{i}.log") for i, p in enumerate(ports)]
+            redis_pids = (
+                [redis.process.pid] if redis is not None and redis.process is not None else []
+            )
+            pg_port = (
+                int(db.rsplit(":", 1)[1].split("/")[0])
+                if db.startswith("postgresql") and not args.database_url
+                else None
+            )
+            meter = CpuMeter({"servers": [p.pid for p in procs], "redis": redis_pids}, pg_port)
         try:
             lat, seconds, info = asyncio.run(
                 run_senet(
@@ -406,7 +437,7 @@ def main() -> None:
         )
         senet = figures("senet", lat, seconds)
         if not args.no_relay:
-            rports = [free_port(), free_port()]
+            rports = [free_port() for _ in ports]
             relays = [
                 subprocess.Popen([sys.executable, __file__, "--relay-server", str(p)])
                 for p in rports
@@ -434,7 +465,7 @@ def main() -> None:
                 )
             )
     target = senet["p99_ms"] < 100
-    print(f"target (p99 < 100 ms at {games} games): {'met' if target else 'NOT met'}")
+    print(f"target (p99 < 100 ms at {games} games, {args.setup}): {'met' if target else 'NOT met'}")
 
 
 if __name__ == "__main__":
