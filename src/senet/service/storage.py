@@ -15,6 +15,7 @@ for the queries; a change to it needs a new migration.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import os
 from collections.abc import Awaitable, Callable, Sequence
@@ -45,6 +46,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from .sqlite_writer import Append, Conflict, SqliteAppender
 from .unstoppable import Unstoppable
 
 __all__ = [
@@ -298,6 +300,7 @@ class Storage:
         self.engine: AsyncEngine | None = None
         self._pg: Any = None  # PostgreSQL: an asyncpg pool for the statement of every move
         self._work = Unstoppable("a database call")
+        self._appender: SqliteAppender | None = None  # SQLite file: batched appends
         self._writer: asyncio.Lock | None = (
             asyncio.Lock() if self.url.startswith("sqlite") else None
         )
@@ -324,6 +327,10 @@ class Storage:
 
         if migrate:
             await upgrade_schema(self.engine)
+        if self._writer is not None and ":///" in self.url:
+            path = self.url.split(":///", 1)[1]
+            if path and path != ":memory:" and "?" not in path:
+                self._appender = SqliteAppender(path, self._writer)
         if self.engine.dialect.name == "postgresql":
             import asyncpg
 
@@ -339,6 +346,9 @@ class Storage:
 
     async def close(self) -> None:
         await self._work.drain()
+        if self._appender is not None:
+            await self._appender.close()
+            self._appender = None
         if self.engine is not None:
             await self.engine.dispose()
             self.engine = None
@@ -361,7 +371,7 @@ class Storage:
             for row in seat_rows:
                 await conn.execute(insert(seats).values(game_id=game["id"], **row))
 
-    @_to_the_end(write=True)
+    @_to_the_end(write=False)  # the writer lock is taken below (each path its own way)
     async def append(
         self,
         game_id: str,
@@ -384,9 +394,20 @@ class Storage:
             return await self._append_one_statement(
                 game_id, expected_ply, new_actions, finish, now, player_seeds
             )
+        if self._appender is not None:
+            values: dict[str, Any] = {"ply": expected_ply + len(new_actions), **(finish or {})}
+            if player_seeds is not None:
+                values["player_seeds"] = player_seeds
+            plain = [(a.ply, a.kind, a.seat, a.notation, a.pattern) for a in new_actions]
+            try:
+                return await self._appender.append(
+                    Append(game_id, expected_ply, values, plain, now)
+                )
+            except Conflict as exc:
+                raise ConflictError(str(exc)) from None
         try:
-            async with self._engine.begin() as conn:
-                values: dict[str, Any] = {"ply": expected_ply + len(new_actions), "updated_at": now}
+            async with self._writer or contextlib.nullcontext(), self._engine.begin() as conn:
+                values = {"ply": expected_ply + len(new_actions), "updated_at": now}
                 if finish:
                     values.update(finish)
                 if player_seeds is not None:

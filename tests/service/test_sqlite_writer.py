@@ -1,0 +1,64 @@
+"""The embedded default's one writer: appends waiting together are stored in one transaction,
+each all or nothing on its own (a conflicting one is rolled back alone), and read back by the
+SQLAlchemy side exactly as it stored them before."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from senet.service.storage import ConflictError, Storage, StoredAction
+
+
+def run(coro: Any) -> Any:
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+def batch(ply: int, move: str) -> list[StoredAction]:
+    return [StoredAction(ply, "move", 0, move), StoredAction(ply + 1, "throw", 1, "3", 7)]
+
+
+def test_racing_appends_in_one_batch_store_exactly_one_each(tmp_path: Path) -> None:
+    async def main() -> None:
+        storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}")
+        await storage.init()
+        assert storage._appender is not None  # a SQLite file: the batched writer
+        ids = [f"g{i}" for i in range(30)]
+        for game_id in ids:
+            await storage.create_game(
+                {
+                    "id": game_id,
+                    "variant": "standard",
+                    "mode": "friend",
+                    "secret": "0" * 64,
+                    "commitment": "0" * 64,
+                },
+                [],
+            )
+        # Every game: two appends race for ply 0 (one of them must lose), in one batch.
+        racers = [storage.append(g, 0, batch(0, move)) for g in ids for move in ("9-12", "8-11")]
+        outcomes = await asyncio.gather(*racers, return_exceptions=True)
+        for i in range(len(ids)):
+            first, second = outcomes[2 * i], outcomes[2 * i + 1]
+            assert first is None and isinstance(second, ConflictError), (first, second)
+        finished = {"result": "A", "reason": "r", "score_a": 1, "score_b": 0}
+        await storage.append(ids[0], 2, batch(2, "10-13"), finished, player_seeds="s")
+        with pytest.raises(ConflictError):
+            await storage.append(ids[0], 2, batch(2, "10-13"))
+        game = await storage.get_game(ids[0])
+        assert game is not None
+        assert game.ply == 4 and [a.notation for a in game.actions] == ["9-12", "3", "10-13", "3"]
+        assert (game.result, game.score_a, game.player_seeds) == ("A", 1, "s")
+        assert all(isinstance(a.created_at, datetime) for a in game.actions)
+        assert isinstance(game.updated_at, datetime) and game.updated_at >= game.created_at
+        other = await storage.get_game(ids[1])
+        assert other is not None and other.ply == 2 and other.result is None
+        await storage.close()
+
+    run(main())
