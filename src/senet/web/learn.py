@@ -22,16 +22,19 @@ from senet.engine import (
     Throw,
     UnknownVariant,
     find_variant,
+    parse_move,
     parse_position,
 )
 from senet.engine.explain import why_not
 from senet.engine.record import parse_record
 from senet.service.games import GameError
+from senet.service.lessons import Lesson, check_move, check_reason, find_lesson, lessons
 from senet.service.position_analysis import Analysis, analyse_async
 
 from .app import lang_of, render
 from .diagrams import mistake_board, rule_diagrams
-from .explain_text import reason_text
+from .explain_text import place, reason_text
+from .i18n import translator
 from .pages import variant_json
 
 __all__ = ["api", "pages", "read_position", "rule_diagrams", "mistake_board"]
@@ -193,4 +196,141 @@ async def analysis_page(request: Request) -> Any:
         variants_json=json.dumps(variants, ensure_ascii=False),
         variant_titles=[(v.name, v.title(lang)) for v in VARIANTS.values()],
         starts={name: Position.initial(v).fen() for name, v in VARIANTS.items()},
+    )
+
+
+# ---------------------------------------------------------------------------- the tutorial
+def _lesson_view(lesson: Lesson, lang: str) -> dict[str, Any]:
+    """What the tutorial page needs of a lesson: texts, the position and its legal moves."""
+    t = translator(lang)
+    pos = Position.from_fen(lesson.position)
+    v = pos.variant
+    params: dict[str, Any] = {"n": pos.throw, "move": ""}
+    if lesson.square:
+        params["place"] = place(v, lesson.square, lang)
+    task_key = f"lesson.{lesson.key}.task"
+    if lesson.key == "house" and lesson.params.get("ba"):
+        task_key = "lesson.house.task_ba"
+    seat = pos.decider if pos.decider is not None else pos.turn
+    return {
+        "key": lesson.key,
+        "kind": lesson.kind,
+        "position": lesson.position,
+        "focus": lesson.focus,
+        "title": _capital(t(f"lesson.{lesson.key}.title", **params)),
+        "task": t(task_key, **params),
+        "throw": pos.throw,
+        "seat": seat,
+        "pieces": [list(pos.pieces(0)), list(pos.pieces(1))],
+        "legal": [pos.move_text(m) for m in pos.legal_moves()],
+        "options": [{"key": k, "label": t(f"lesson.why.{k}")} for k in lesson.options],
+    }
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _move_words(move: str, t: Any) -> str:
+    """A word move (risk, return, pass, revive) in words; a step as its notation."""
+    return t(f"move.{move}") if move in ("risk", "return", "pass", "revive") else move
+
+
+@pages.get("/learn")
+async def learn_index(request: Request) -> Any:
+    lang = lang_of(request)
+    return render(
+        request,
+        "learn_index.html",
+        tutorials=[
+            {"name": v.name, "title": v.title(lang), "count": len(lessons(v.name))}
+            for v in VARIANTS.values()
+        ],
+    )
+
+
+@pages.get("/learn/{name}")
+async def tutorial_page(request: Request, name: str) -> Any:
+    lang = lang_of(request)
+    try:
+        v = find_variant(name)
+    except UnknownVariant:
+        raise GameError("unknown_variant", f"there is no variant {name!r}", 404) from None
+    views = [_lesson_view(lesson, lang) for lesson in lessons(v.name)]
+    return render(
+        request,
+        "tutorial.html",
+        variant=v,
+        lessons=views,
+        lessons_json=json.dumps(views, ensure_ascii=False),
+        variant_json=variant_json(v.name, lang),
+    )
+
+
+class AnswerIn(BaseModel):
+    """A move in notation (``move``), or the reason picked (``reason``)."""
+
+    move: str | None = Field(None, max_length=20)
+    reason: str | None = Field(None, max_length=20)
+
+
+class AnswerOut(BaseModel):
+    correct: bool
+    outcome: str
+    text: str
+    after: str | None
+    move: str | None
+    reason: str | None  # the engine's reason in words (a "why" lesson answered right)
+    squares: list[int]  # the squares the reason names
+
+
+@api.post("/lessons/{name}/{key}", response_model=AnswerOut)
+async def answer_lesson(request: Request, name: str, key: str, body: AnswerIn) -> Any:
+    """Check an answer to a lesson of the tutorial with the engine (and, for a "best" task,
+    the endgame solver)."""
+    lang = lang_of(request)
+    t = translator(lang)
+    try:
+        lesson = find_lesson(find_variant(name).name, key)
+    except (KeyError, UnknownVariant):
+        raise GameError("unknown_lesson", f"there is no lesson {key!r} of {name!r}", 404) from None
+    pos = Position.from_fen(lesson.position)
+    if body.move is not None and lesson.kind in ("move", "best"):
+        try:
+            verdict = check_move(lesson, body.move)
+        except NotationError as exc:
+            raise GameError("bad_move", str(exc), 400) from None
+    elif body.reason is not None and lesson.kind == "why":
+        verdict = check_reason(lesson, body.reason)
+    else:
+        expected = "reason" if lesson.kind == "why" else "move"
+        raise GameError("bad_answer", f"this lesson is answered with a {expected}", 400)
+    reason_words, squares = None, []
+    if verdict.correct:
+        text = t(f"lesson.{key}.done", move=_move_words(verdict.move or "", t))
+        if lesson.kind == "why":
+            reason = why_not(pos, lesson.focus)
+            if reason is not None:
+                reason_words = reason_text(reason, pos.variant, lang, pos.throw)
+                squares = list(reason.squares)
+        if lesson.kind == "best":
+            result = await analyse_async(pos)
+            listed = ", ".join(
+                f"{_move_words(m.move, t)} {m.chance * 100:.1f}%" for m in result.moves
+            )
+            text = f"{text} {t('lesson.chances', list=listed)}"
+    else:
+        text = t(f"lesson.fb.{verdict.outcome}", move=_move_words(verdict.move or "", t))
+        if verdict.outcome == "illegal" and verdict.move and parse_move(verdict.move).is_step:
+            reason = why_not(pos, parse_move(verdict.move).origin)
+            if reason is not None:
+                text = f"{text} {reason_text(reason, pos.variant, lang, pos.throw)}"
+    return AnswerOut(
+        correct=verdict.correct,
+        outcome=verdict.outcome,
+        text=text,
+        after=verdict.after,
+        move=verdict.move,
+        reason=reason_words,
+        squares=squares,
     )

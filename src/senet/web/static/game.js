@@ -2,6 +2,7 @@
 import { animateMove, drawBoard, drawThrow, pieceIcon, setDarkSeat, OFF } from "./board.js";
 import { ownSeed } from "./seed.js";
 import { explainTaps } from "./why.js";
+import { hintButton } from "./hint.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -409,6 +410,11 @@ for (const button of document.querySelectorAll("button[data-copy]")) {
 // A tap on one of your pieces that cannot move says why, in one line (the engine's reason).
 explainTaps($("board"), () => (state && state.decider !== null && state.you.includes(state.decider)
   ? { fen: state.fen, seat: state.decider } : null), lang);
+
+// Against the computer and on one screen: an optional hint (the computer's best moves).
+hintButton($("moves"), $("board"), () => (state && ["computer", "local"].includes(state.mode) && !state.outcome
+  && state.decider !== null && state.you.includes(state.decider) && state.legal.length > 1
+  ? { fen: state.fen, seat: state.decider } : null), t);
 
 fetch(`/api/i18n/${lang}`).then((r) => r.json()).then((catalog) => { T = catalog; render(); }).finally(connect);
 

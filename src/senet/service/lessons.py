@@ -1,0 +1,213 @@
+"""The tutorial: short lessons per variant, each a prepared position with its throw fixed and
+a task, the player's answer checked by the engine.
+
+Lessons are found from the variant's own example positions (:mod:`senet.engine.examples`) and
+its data, so that every variant has a tutorial and a change of rules changes it with them.
+Three kinds of task:
+
+* ``move``: play a move of ``goal`` (the other legal moves are answered "legal, but not the
+  task"; a piece that cannot move says why);
+* ``why``: this piece cannot move — pick the reason among ``options`` (the engine's reason
+  from :func:`senet.engine.explain.why_not` is the right one);
+* ``best``: choose the best decision; the endgame solver's exact values decide (the House of
+  Water's "risk or return").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+from senet.ai.solver import TooLarge, solve_many
+from senet.engine import OFF, HouseKind, Move, Position, Variant, find_variant, parse_move
+from senet.engine.examples import Example, examples
+from senet.engine.explain import why_not
+
+__all__ = ["Lesson", "Verdict", "lessons", "check_move", "check_reason", "REASON_OPTIONS"]
+
+#: The reasons a "why" lesson offers, in this order (``beyond_end`` is asked as ``exit_throw``).
+REASON_OPTIONS = ("protected", "blocked", "own_piece", "safe", "exit_throw", "must_stop")
+
+
+@dataclass(frozen=True)
+class Lesson:
+    key: str
+    kind: str  # "move", "why" or "best"
+    position: str
+    focus: int
+    square: int = 0
+    goal: frozenset[str] = frozenset()
+    options: tuple[str, ...] = ()
+    answer: str = ""  # the right reason of a "why" lesson
+    params: dict[str, object] = field(default_factory=dict, hash=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    correct: bool
+    #: "done", "legal_not_goal", "illegal", "wrong_reason", "not_best"
+    outcome: str
+    after: str | None  # the position after a legal move
+    move: str | None
+
+
+def _move_lesson(key: str, example: Example | None, goal_of, **params: object) -> Lesson | None:
+    if example is None:
+        return None
+    position = example.position
+    goal = frozenset(m.text() for m in position.legal_moves() if goal_of(position, m))
+    if not goal:
+        return None
+    return Lesson(
+        key, "move", position.fen(), example.focus, example.square, goal, params=dict(params)
+    )
+
+
+def _why_lesson(key: str, position: Position | None, focus: int, index: int) -> Lesson | None:
+    if position is None:
+        return None
+    reason = why_not(position, focus)
+    if reason is None:
+        return None
+    answer = "exit_throw" if reason.kind == "beyond_end" else reason.kind
+    if answer not in REASON_OPTIONS:
+        return None
+    others = [k for k in REASON_OPTIONS if k != answer]
+    distractors = [others[(index + i) % len(others)] for i in (0, 2)]
+    options = tuple(sorted({answer, *distractors}, key=REASON_OPTIONS.index))
+    return Lesson(key, "why", position.fen(), focus, options=options, answer=answer)
+
+
+def _by_key(found: list[Example]) -> dict[str, Example]:
+    return {e.key: e for e in found}
+
+
+def _leave_why(v: Variant) -> Lesson | None:
+    """A piece on a bearing-off square with a throw that does not bear it off (standard: only a
+    3 leaves the House of Three Truths); another piece can move, so the answer is the rule."""
+    for sq in sorted(v.bear_off, reverse=True):
+        if not v.bear_off[sq] or v.house_kind(sq) in (HouseKind.SEND_BACK, HouseKind.DROWN):
+            continue
+        for n in v.instrument.values:
+            if n in v.bear_off[sq] or (sq + n <= 30 and sq not in v.exit_only):
+                continue
+            try:
+                position = Position.from_parts(v, ((sq, 12), (5,)), throw=n)
+            except ValueError:
+                continue
+            lesson = _why_lesson("leave", position, sq, 3)
+            if lesson is not None and lesson.answer == "exit_throw":
+                return lesson
+    return None
+
+
+def _water_choice(v: Variant) -> Lesson | None:
+    """kendall: a piece fell into the House of Water; risk or return, as the solver decides."""
+    water = v.squares_of(HouseKind.WATER_CHOICE)
+    if not water:
+        return None
+    sq = water[0]
+    for a, b in (((sq, sq - 1), (30,)), ((sq, sq - 2), (29,)), ((sq,), (30,))):
+        try:
+            position = Position.from_parts(v, (a, b), pending=2)
+        except ValueError:
+            continue
+        try:
+            solution = solve_many([position], max_states=60_000)
+        except TooLarge:
+            continue
+        best = solution.best_moves(position)
+        if len(best) == 1:
+            return Lesson("water", "best", position.fen(), sq, sq, frozenset({best[0].text()}))
+    return None
+
+
+def _house_square(v: Variant) -> int:
+    """The House a "reach it" lesson is about: Ba, else a square to stop on, else the first
+    plain House (the House of Beauty in our variants)."""
+    for kinds in ((HouseKind.BA,),):
+        squares = [sq for sq in sorted(v.houses) if v.houses[sq].kind in kinds]
+        if squares:
+            return squares[0]
+    if v.must_stop:
+        return min(v.must_stop)
+    plain = [sq for sq in sorted(v.houses) if v.houses[sq].kind is HouseKind.PLAIN]
+    return plain[0] if plain else 0
+
+
+def _lands_on(square: int, through_ba: bool):
+    def goal(position: Position, move: Move) -> bool:
+        if not move.is_step:
+            return False
+        if through_ba:
+            return move.target == square + position.throw
+        return move.target == square
+
+    return goal
+
+
+@cache
+def lessons(name: str) -> tuple[Lesson, ...]:
+    """The tutorial of variant ``name``, in order."""
+    v = find_variant(name)
+    found = _by_key(examples(v))
+    out: list[Lesson | None] = []
+    move = found.get("move")
+    out.append(
+        _move_lesson(
+            "move",
+            move,
+            lambda p, m: m.is_step and move is not None and m.origin == move.focus,
+            n=move.position.throw if move else 0,
+        )
+    )
+    out.append(_move_lesson("attack", found.get("attack"), lambda p, m: p.is_capture(m)))
+    protection = found.get("protection")
+    if protection:
+        out.append(_why_lesson("protection", protection.position, protection.focus, 0))
+    blocked = found.get("blocked")
+    if blocked:
+        out.append(_why_lesson("blocked", blocked.position, blocked.focus, 1))
+    house = _house_square(v)
+    if house:
+        through_ba = v.house_kind(house) is HouseKind.BA
+        out.append(
+            _move_lesson(
+                "house",
+                found.get(f"house-{house}"),
+                _lands_on(house, through_ba),
+                house=house,
+                ba=through_ba,
+            )
+        )
+    out.append(_water_choice(v))
+    out.append(_leave_why(v))
+    out.append(_move_lesson("bear_off", found.get("bear_off"), lambda p, m: m.target == OFF))
+    return tuple(lesson for lesson in out if lesson is not None)
+
+
+def find_lesson(name: str, key: str) -> Lesson:
+    for lesson in lessons(name):
+        if lesson.key == key:
+            return lesson
+    raise KeyError(f"{name} has no lesson {key!r}")
+
+
+def check_move(lesson: Lesson, text: str) -> Verdict:
+    """The verdict on playing ``text`` (move notation) in the lesson's position."""
+    position = Position.from_fen(lesson.position)
+    move = parse_move(text)  # NotationError for text that is not a move
+    if move not in position.legal_moves():
+        return Verdict(False, "illegal", None, move.text())
+    after = position.apply(move).fen()
+    if move.text() in lesson.goal:
+        return Verdict(True, "done", after, move.text())
+    return Verdict(
+        False, "not_best" if lesson.kind == "best" else "legal_not_goal", after, move.text()
+    )
+
+
+def check_reason(lesson: Lesson, reason: str) -> Verdict:
+    if reason == lesson.answer:
+        return Verdict(True, "done", None, None)
+    return Verdict(False, "wrong_reason", None, None)

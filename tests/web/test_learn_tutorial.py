@@ -1,0 +1,126 @@
+"""The tutorial: lessons found from every variant's rules, answers checked by the engine, and
+a whole tutorial completed in Chromium by clicking (one wrong answer corrected on the way)."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from senet.engine import VARIANTS, Position, parse_move
+from senet.engine.explain import why_not
+from senet.service.lessons import check_move, check_reason, lessons
+
+from .test_browser import new_page
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_every_variant_has_lessons_the_engine_can_answer(name) -> None:
+    found = lessons(name)
+    assert len(found) >= 5
+    assert {"move", "attack", "bear_off"} <= {lesson.key for lesson in found}
+    for lesson in found:
+        position = Position.from_fen(lesson.position)
+        legal = {m.text() for m in position.legal_moves()}
+        if lesson.kind in ("move", "best"):
+            assert lesson.goal and lesson.goal <= legal
+            for move in legal:
+                assert check_move(lesson, move).correct == (move in lesson.goal)
+        else:
+            reason = why_not(position, lesson.focus)
+            assert reason is not None
+            assert lesson.answer in lesson.options and len(lesson.options) == 3
+            for option in lesson.options:
+                assert check_reason(lesson, option).correct == (option == lesson.answer)
+
+
+def test_the_kendall_water_lesson_follows_the_solver() -> None:
+    """kendall: risk or return, decided by the exact values of the endgame."""
+    from senet.ai.solver import solve_many
+
+    (lesson,) = [lesson for lesson in lessons("kendall") if lesson.key == "water"]
+    position = Position.from_fen(lesson.position)
+    solution = solve_many([position], max_states=60_000)
+    assert {m.text() for m in solution.best_moves(position)} == set(lesson.goal)
+
+
+def test_answers_through_the_api(site) -> None:
+    url = f"{site.url}/api/learn/lessons/standard"
+    wrong = httpx.post(f"{url}/protection?lang=ru", json={"reason": "safe"}).json()
+    assert wrong["correct"] is False and wrong["outcome"] == "wrong_reason"
+    right = httpx.post(f"{url}/protection?lang=en", json={"reason": "protected"}).json()
+    assert right["correct"] is True and right["reason"].startswith("A pair protects")
+    moved = httpx.post(f"{url}/move", json={"move": "3-5"}).json()
+    assert moved["correct"] and Position.from_fen(moved["after"]).owner(5) == 0
+    illegal = httpx.post(f"{url}/move", json={"move": "3-4"})
+    assert illegal.json()["outcome"] == "illegal"
+    assert httpx.post(f"{url}/move", json={"reason": "safe"}).status_code == 400
+    assert httpx.post(f"{url}/nothing", json={"move": "3-5"}).status_code == 404
+    assert httpx.post(f"{url}/move", json={"move": "x"}).status_code == 400
+
+
+def complete(page, name: str, lang: str, artifacts) -> None:
+    page.goto(f"/learn/{name}?lang={lang}")
+    page.wait_for_selector("#tutorial[data-ready='1']")
+    page.evaluate("() => localStorage.clear()")
+    page.reload()
+    page.wait_for_selector("#tutorial[data-ready='1']")
+    found = lessons(name)
+    corrected = False
+    for i, lesson in enumerate(found):
+        page.wait_for_selector(f"#tutorial[data-lesson='{lesson.key}'][data-state='asking']")
+        if lesson.kind == "why":
+            if not corrected:  # one wrong answer first, then the right one
+                wrong = next(o for o in lesson.options if o != lesson.answer)
+                page.click(f"#tu-answers button[data-reason='{wrong}']")
+                page.wait_for_selector("#tu-feedback:not([hidden]):not(.correct)")
+                page.screenshot(path=str(artifacts / f"tutorial-{name}-{lang}-wrong.png"))
+                corrected = True
+            page.click(f"#tu-answers button[data-reason='{lesson.answer}']")
+        elif lesson.kind == "best":
+            page.click(f"#tu-answers button[data-move='{sorted(lesson.goal)[0]}']")
+        else:
+            move = parse_move(sorted(lesson.goal)[0])
+            page.click(f"#board .piece[data-square='{move.origin}']")
+            page.click(f"#board .target[data-target='{move.target}']")
+        page.wait_for_selector(f"#tutorial[data-lesson='{lesson.key}'][data-state='done']")
+        assert "correct" in page.get_attribute("#tu-feedback", "class")
+        if i < len(found) - 1:
+            page.click("#tu-next")
+    assert corrected, "no lesson allowed a wrong answer"
+    page.wait_for_selector("#tu-complete:not([hidden])")
+    page.screenshot(path=str(artifacts / f"tutorial-{name}-{lang}-complete.png"), full_page=True)
+    # progress is remembered on this device
+    page.reload()
+    page.wait_for_selector("#tutorial[data-ready='1']")
+    assert page.get_attribute("#tutorial", "data-done") == str(len(found))
+    assert page.locator(".tu-done:not([hidden])").count() == len(found)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    "name,lang,size", [("standard", "en", (390, 844)), ("adelaida", "ru", (1280, 900))]
+)
+def test_a_tutorial_is_completed_by_clicking(browser, site, artifacts, name, lang, size) -> None:
+    page = new_page(browser, site, *size)
+    complete(page, name, lang, artifacts)
+    assert not page.js_errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+@pytest.mark.browser
+def test_the_tutorial_is_reachable_from_home_variant_and_game_pages(browser, site) -> None:
+    page = new_page(browser, site)
+    page.goto("/")
+    page.click("#home-learn")
+    page.wait_for_url("**/learn")
+    page.click("a[data-variant='kendall']")
+    page.wait_for_selector("#tutorial[data-ready='1']")
+    page.goto("/variants/adelaida")
+    page.click("#variant-learn")
+    page.wait_for_url("**/learn/adelaida")
+    created = httpx.post(f"{site.url}/api/games", json={"variant": "bell", "mode": "local"}).json()
+    page.goto(f"/g/{created['id']}")
+    page.click("#game-learn")
+    page.wait_for_url("**/learn/bell")
+    page.wait_for_selector("#tutorial[data-ready='1']")
+    page.context.close()
