@@ -8,8 +8,8 @@ Houses, bearing-off squares ...).  A variant without a rule gets no example of i
 rules changes the examples with it.
 
 An :class:`Example` names its rule ``topic`` (``move``, ``attack``, ``protection``,
-``triple``, ``blocked``, ``safe``, ``must_stop``, ``backward``, ``extra_throw``,
-``priority``, ``drown_attack``, ``bear_off``, ``house``), the ``square`` it is about (a House,
+``triple``, ``blocked``, ``jump``, ``safe``, ``must_stop``, ``backward``, ``extra_throw``,
+``priority``, ``gate``, ``drown_attack``, ``bear_off``, ``house``), the ``square`` it is about (a House,
 else 0) and the ``focus`` piece whose move or reason makes the point.
 """
 
@@ -106,6 +106,25 @@ def _ex(v: Variant, topic: str, a, b, throw: int, focus: int, square: int = 0, *
 
 def _plain_move(v: Variant) -> Example | None:
     return _first(_moves_to(_ex(v, "move", (3,), (12,), n, 3), 3 + n) for n in _throws(v) if n > 1)
+
+
+def _jump(v: Variant) -> Example | None:
+    """A piece passing over a single opponent's piece on its way."""
+    return _first(
+        _moves_to(_ex(v, "jump", (3,), (4, 12), n, 3), 3 + n) for n in _throws(v) if n > 1
+    )
+
+
+def _gate(v: Variant) -> Example | None:
+    """bell: a piece on a gate square that can move must move before any other."""
+
+    def candidates() -> Iterator[Example | None]:
+        for sq in sorted(v.gates):
+            for n in _throws(v):
+                helper = _beside(v, sq)
+                yield _reason_is(_ex(v, "gate", (sq, helper), (1,), n, helper, sq), "gate")
+
+    return _first(candidates())
 
 
 def _attack(v: Variant) -> Example | None:
@@ -256,6 +275,7 @@ def examples(v: Variant) -> list[Example]:
     """Every rule about movement of ``v`` that the engine can show, in reading order."""
     found = [
         _plain_move(v),
+        _jump(v),
         _extra_throw(v),
         _attack(v),
         _protection(v),
@@ -264,6 +284,7 @@ def examples(v: Variant) -> list[Example]:
         _safe(v),
         _backward(v),
         _priority(v),
+        _gate(v),
         _must_stop(v),
     ]
     found += [_house(v, sq) for sq in sorted(v.houses)]

@@ -95,6 +95,10 @@ def _rule_text(example: Example, lang: str) -> tuple[str, str]:
         params["squares"] = ", ".join(map(str, sorted(v.safe)))
     elif topic == "backward":
         topic = f"backward_{v.backward}"
+    elif topic == "jump":
+        topic = "jump_singles" if v.passing == "singles" else "jump_free"
+    elif topic == "gate":
+        params["place"] = place(v, sq, lang)
     elif topic == "priority":
         params.update(first=min(v.priority), last=max(v.priority))
     elif topic == "drown_attack":
