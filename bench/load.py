@@ -4,7 +4,7 @@
     .venv/bin/python bench/load.py --setup sqlite --games 1000 --duration 30 --no-relay
 
 Everything runs on loopback and stops by itself: it starts a PostgreSQL and a Redis server
-(tests/support/servers.py; or give --database-url/--broadcast-url), two ``senet serve``
+(senet_testkit.servers; or give --database-url/--broadcast-url), two ``senet serve``
 processes, then N friend games whose two players are on different processes (so every move
 crosses Redis).  Each bot thinks (exponential pauses, mean --think seconds) and plays a random
 legal move whenever it is its decision.  It prints actions (moves) per second and the
@@ -31,13 +31,11 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+import httpx
+import websockets
 
-import httpx  # noqa: E402
-import websockets  # noqa: E402
-from support.servers import free_port, postgres_server, redis_server  # noqa: E402
-from support.wsbots import Bot, create_friend_game  # noqa: E402
+from senet_testkit.servers import ROOT, free_port, postgres_server, redis_server
+from senet_testkit.wsbots import Bot, create_friend_game
 
 MAX_GAMES = 5000
 MAX_DURATION = 600.0

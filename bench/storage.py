@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/storage.py --appends 2000 --concurrency 20
 
-Starts a PostgreSQL server (tests/support/servers.py) unless --database-url is given, then
+Starts a PostgreSQL server (senet_testkit.servers) unless --database-url is given, then
 appends a move and a throw ``--appends`` times (to ``--concurrency`` games at once, the way
 many games are played at the same time) with each path of :meth:`Storage.append`: the
 transaction through SQLAlchemy (BEGIN, UPDATE games, INSERT actions, COMMIT: what SQLite uses)
@@ -16,17 +16,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 import time
 from contextlib import ExitStack
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
-
-from support.servers import postgres_server  # noqa: E402
-
-from senet.service.storage import Storage, StoredAction  # noqa: E402
+from senet.service.storage import Storage, StoredAction
+from senet_testkit.servers import postgres_server
 
 
 async def run(storage: Storage, label: str, appends: int, concurrency: int) -> dict[str, float]:

@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support.servers import RedisServer, ServeProcess, postgres_server, redis_server
+
+from senet_testkit.servers import RedisServer, ServeProcess, postgres_server, redis_server
 
 
 class SiteProcess(ServeProcess):

@@ -15,9 +15,9 @@ import time
 import asyncpg
 import httpx
 import websockets
-from support.wsbots import create_friend_game, play_game
 
 from senet.engine import parse_move
+from senet_testkit.wsbots import create_friend_game, play_game
 
 
 def _pg(url: str) -> str:

@@ -10,14 +10,24 @@ import asyncio
 import time
 
 import httpx
-from support.wsbots import create_friend_game, play_game
 
 from senet.engine import parse_move
+from senet_testkit.wsbots import Bot, create_friend_game, game_bots
 
 from .conftest import SiteProcess
 from .test_cluster import stored_actions
 
 GAMES = 20
+
+
+async def until(condition, what: str, timeout: float = 60.0) -> None:
+    """Wait until ``condition()`` holds, checking every 20 ms; fail naming ``what`` after
+    ``timeout`` seconds (a generous bound: the condition, not the time, moves the test on)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout:.0f} s for {what}")
+        await asyncio.sleep(0.02)
 
 
 def _same(event: dict, stored: tuple[int, str, int | None, str]) -> bool:
@@ -40,15 +50,26 @@ def test_sigkill_and_redis_restart_mid_game_lose_nothing(pg_url, redis, tmp_path
     marks: dict[str, float] = {}
     try:
 
-        async def faults(games_done: asyncio.Event) -> None:
-            await asyncio.sleep(1.5)
+        def moves_seen(bots: list[Bot], after: float = 0.0) -> int:
+            return sum(1 for bot in bots for t in bot.opponent_moves_at if t > after)
+
+        def logged(text: str) -> bool:
+            return all(text in p.log.read_text() for p in (a, b))
+
+        async def faults(bots: list[Bot]) -> None:
+            # Each fault comes when the one before has shown its effect, not after a set time.
+            await until(lambda: moves_seen(bots) >= 2 * GAMES, "moves crossing the processes")
             redis.stop()  # every process loses its pub/sub connection
             marks["redis_down"] = time.perf_counter()
-            await asyncio.sleep(1.0)
+            await until(lambda: logged("lost Redis"), "both processes to notice Redis is gone")
             redis.start()
             marks["redis_up"] = time.perf_counter()
-            await asyncio.sleep(2.5)
-            assert not games_done.is_set(), "the games ended before the crash: make them longer"
+            await until(lambda: logged("reconnected to Redis"), "both processes to reconnect")
+            await until(
+                lambda: moves_seen(bots, marks["redis_up"]) >= GAMES, "moves after the restart"
+            )
+            playing = sum(1 for bot in bots if bot.seat == 0 and bot.outcome is None)
+            assert playing >= GAMES // 2, "most games ended before the crash: make them longer"
             a.kill()  # SIGKILL mid-game: no shutdown at all
             marks["killed"] = time.perf_counter()
 
@@ -57,21 +78,17 @@ def test_sigkill_and_redis_restart_mid_game_lose_nothing(pg_url, redis, tmp_path
                 seats = await asyncio.gather(
                     *(create_friend_game(http, a.url, b.url) for _ in range(GAMES))
                 )
-            done = asyncio.Event()
-            fault_task = asyncio.create_task(faults(done))
-            deadline = time.monotonic() + 120
             # Seat A plays on process a (then b when a dies), seat B on process b.
-            results = await asyncio.gather(
-                *(
-                    play_game(s, [[a.ws, b.ws], [b.ws, a.ws]], deadline, think=0.03, seed=i)
-                    for i, s in enumerate(seats)
-                )
-            )
-            done.set()
-            await fault_task
+            pairs = [
+                game_bots(s, [[a.ws, b.ws], [b.ws, a.ws]], think=0.03, seed=i)
+                for i, s in enumerate(seats)
+            ]
+            everyone = [bot for pair in pairs for bot in pair]
+            deadline = time.monotonic() + 120
+            # A failed fault step fails the run at once (gather raises its first exception).
+            await asyncio.gather(faults(everyone), *(bot.run(deadline) for bot in everyone))
             return [
-                (s, bots, await stored_actions(pg_url, s.game_id))
-                for s, bots in zip(seats, results)
+                (s, bots, await stored_actions(pg_url, s.game_id)) for s, bots in zip(seats, pairs)
             ]
 
         games = asyncio.run(run())

@@ -9,7 +9,8 @@ import time
 
 import httpx
 import websockets
-from support.wsbots import create_friend_game
+
+from senet_testkit.wsbots import create_friend_game
 
 from .test_storage_pg import run
 

@@ -17,12 +17,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from support.servers import postgres_server
 
 from senet.service.broadcast import MemoryBroadcast
 from senet.service.games import GameService
 from senet.service.seeding import give_seed
 from senet.service.storage import Storage
+from senet_testkit.servers import postgres_server
 
 #: "at once": far below SQLite's 5 s wait for a lock, far above a move's cost
 AT_ONCE = 3.0

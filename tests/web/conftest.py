@@ -10,10 +10,7 @@ from pathlib import Path
 
 import pytest
 
-try:
-    from support.servers import ROOT, ServeProcess, free_port
-except ImportError:  # run as ``python -m tests.web.docs_screenshots`` from the checkout
-    from tests.support.servers import ROOT, ServeProcess, free_port
+from senet_testkit.servers import ROOT, ServeProcess, free_port
 
 __all__ = ["SiteServer", "free_port", "ROOT", "ARTIFACTS"]
 

@@ -19,9 +19,9 @@ from typing import Any
 
 import httpx
 import pytest
-from support.wsbots import GameSeats, play_game
 
 from senet.service.storage import Storage
+from senet_testkit.wsbots import GameSeats, play_game
 
 from .conftest import SiteServer
 

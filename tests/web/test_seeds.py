@@ -45,7 +45,7 @@ def recv_type(ws, kind: str) -> dict:
 
 
 def test_no_throw_before_every_human_seed_and_the_commitment_comes_first(site) -> None:
-    """issue 6: player seeds — the commitment is shown before any seed is accepted, nothing is
+    """The commitment is shown before any seed is accepted, nothing is
     thrown until both seats have given theirs, and the revealed secret hashes to it."""
     created = httpx.post(
         f"{site.url}/api/games", json={"variant": "kendall", "mode": "friend", "colour": "A"}
@@ -106,7 +106,7 @@ def finished(site) -> tuple[str, str]:
 
 
 def test_both_seeds_go_into_every_throw(site, finished) -> None:
-    """issue 6: player seeds — the same secret with another seed of either player gives other
+    """The same secret with another seed of either player gives other
     throws; the recorded throws are exactly those of both seeds."""
     game_id, record = finished
     s = state(site.url, game_id)
@@ -134,7 +134,7 @@ def test_both_seeds_go_into_every_throw(site, finished) -> None:
 def test_a_record_with_an_altered_seed_fails_and_names_the_throw(
     finished, altered: str, tmp_path
 ) -> None:
-    """issue 6: player seeds — change a player's seed in the PlayerSeeds tag and the record no
+    """Change a player's seed in the PlayerSeeds tag and the record no
     longer verifies, at a named throw; `senet verify FILE` says so too."""
     _, record = finished
     forged = record.replace(
@@ -165,7 +165,7 @@ BAD_SEEDS = ["", "a:b", "x" * 65, "tab\there", "кириллица", 42, None, [
 
 
 def test_refused_seeds_over_rest_change_nothing(site) -> None:
-    """issue 6: player seeds — a spectator, a forged secret, a malformed seed, a wrong seat, a
+    """A spectator, a forged secret, a malformed seed, a wrong seat, a
     second seed and a seed after the first throw are clear JSON errors and change nothing."""
     game = friend_game(site.url, "bell", seeds=None)
     gid = game.game_id
@@ -208,7 +208,7 @@ def test_refused_seeds_over_rest_change_nothing(site) -> None:
 
 
 def test_refused_seeds_over_the_websocket_change_nothing(site) -> None:
-    """issue 6: player seeds — the same refusals over the WebSocket; a good seed is published
+    """The same refusals over the WebSocket; a good seed is published
     to every viewer, and the last one starts the game for everyone."""
     game = friend_game(site.url, "adelaida", seeds=None)
     gid = game.game_id
@@ -263,26 +263,39 @@ def test_refused_seeds_over_the_websocket_change_nothing(site) -> None:
     assert snapshot(site, gid) == started and started[4] == 1
 
 
+def _computer_moved(base: str, gid: str, timeout: float = 30) -> dict:
+    """The game's state once the computer (seat A) has made a move (polled, bounded)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        s = state(base, gid)
+        if any(h["kind"] == "move" and h["seat"] == 0 for h in s["history"]):
+            return s
+        time.sleep(0.05)
+    raise AssertionError(f"the computer did not move in {gid} within {timeout} s")
+
+
 def test_computer_game_starts_after_the_human_seed(site) -> None:
-    """issue 6: player seeds — the computer gives no seed and makes no move before the first
-    throw, which waits for the human's seed; then it plays."""
-    created = httpx.post(
-        f"{site.url}/api/games", json={"mode": "computer", "colour": "B", "variant": "standard"}
-    )
-    data = created.json()
+    """The computer gives no seed and makes no move before the first throw, which waits for
+    the human's seed; then it plays."""
+
+    def computer_game() -> dict:
+        body = {"mode": "computer", "colour": "B", "variant": "standard"}
+        return httpx.post(f"{site.url}/api/games", json=body).json()
+
+    data = computer_game()
     gid = data["id"]
     s = state(site.url, gid)
     assert s["phase"] == "seeding" and s["fairness"]["seed_needed"] == [False, True]
     assert s["seats"][0]["kind"] == "computer" and not s["seats"][0]["seeded"]
-    time.sleep(0.5)  # the computer (0.05 s per move here) would have moved by now
+    # A witness instead of a pause: a second game, created later and seeded at once, in which
+    # the computer has moved.  Had the first game's computer been going to move unseeded, it
+    # had longer to do it than this one.
+    witness = computer_game()
+    assert give_seed(site.url, witness["id"], witness["token"], "witness").status_code == 200
+    _computer_moved(site.url, witness["id"])
     assert state(site.url, gid)["ply"] == 0 and site.actions_count(gid) == 0
     assert give_seed(site.url, gid, data["token"], "human only").status_code == 200
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        s = state(site.url, gid)
-        if any(h["kind"] == "move" and h["seat"] == 0 for h in s["history"]):
-            break
-        time.sleep(0.05)
+    s = _computer_moved(site.url, gid)
     assert (
         s["history"][0]["kind"] == "throw"
         and s["history"][1]["kind"] == "move"
@@ -292,7 +305,7 @@ def test_computer_game_starts_after_the_human_seed(site) -> None:
 
 
 def test_an_api_client_may_give_its_seed_at_creation(site) -> None:
-    """issue 6: player seeds — ``seed`` in the creation body seeds every seat the creator holds."""
+    """``seed`` in the creation body seeds every seat the creator holds."""
     data = httpx.post(
         f"{site.url}/api/games", json={"mode": "local", "variant": "bell", "seed": "bot"}
     ).json()

@@ -18,7 +18,8 @@ from typing import Any
 
 import httpx
 import websockets
-from support.wsbots import GameSeats, create_friend_game
+
+from senet_testkit.wsbots import GameSeats, create_friend_game
 
 from .conftest import SiteServer
 

@@ -5,7 +5,7 @@ Used by the multi-process tests and by ``bench/load.py``.  A bot holds one seat,
 (it asks again with ``sync`` if it sees a gap), plays a move when it is its decision, and when
 its connection breaks (a server process killed) reconnects to the next server in its list with
 the number of events it has, so it gets exactly what it missed.  A new game waits for both
-players' own seeds before its first throw (issue 6: player seeds): a bot sends its seed over
+players' own seeds before its first throw: a bot sends its seed over
 its WebSocket as soon as it sees its seat still needs one.  It records the moves it sent,
 the ones that were stored (seen coming back as events) and, for the opponent's moves, the
 latency from the opponent's send to this bot's update.
@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 import httpx
 import websockets
 
-__all__ = ["GameSeats", "Bot", "create_friend_game", "play_game"]
+__all__ = ["GameSeats", "Bot", "create_friend_game", "game_bots", "play_game"]
 
 
 @dataclass
@@ -98,7 +98,7 @@ class Bot:
     errors: list[str] = field(default_factory=list)
     server_index: int = 0
     idle_sync: float = 3.0  # ask for missed events after this long without a message
-    seed: str = ""  # the bot's own seed (issue 6); empty: a random one from its rng
+    seed: str = ""  # the bot's own seed; empty: a random one from its rng
 
     @property
     def ply(self) -> int:
@@ -274,18 +274,15 @@ class Bot:
         await ws.send(json.dumps({"type": "move", "ply": ply, "move": move}))
 
 
-async def play_game(
-    seats: GameSeats,
-    servers: list[list[str]],
-    deadline: float,
-    think: float = 0.0,
-    seed: int | None = None,
+def game_bots(
+    seats: GameSeats, servers: list[list[str]], think: float = 0.0, seed: int | None = None
 ) -> tuple[Bot, Bot]:
-    """Two bots play one game to the end; ``servers[seat]`` is that seat's list of ws bases."""
+    """The two bots of one game; ``servers[seat]`` is that seat's list of ws bases."""
     sent_at: dict[int, float] = {}
     rng = random.Random(seed)
-    bots = tuple(
-        Bot(
+
+    def bot(seat: int) -> Bot:
+        return Bot(
             seats.game_id,
             seat,
             seats.tokens[seat],
@@ -294,7 +291,18 @@ async def play_game(
             think,
             random.Random(rng.random()),
         )
-        for seat in (0, 1)
-    )
+
+    return bot(0), bot(1)
+
+
+async def play_game(
+    seats: GameSeats,
+    servers: list[list[str]],
+    deadline: float,
+    think: float = 0.0,
+    seed: int | None = None,
+) -> tuple[Bot, Bot]:
+    """Two bots play one game to the end; ``servers[seat]`` is that seat's list of ws bases."""
+    bots = game_bots(seats, servers, think, seed)
     await asyncio.gather(*(b.run(deadline) for b in bots))
-    return bots  # type: ignore[return-value]
+    return bots
