@@ -161,15 +161,17 @@ def create_app(
             code="not_found",
         )
 
-    from . import api, learn, live, pages
+    from . import api, learn, live, pages, stats
 
     app.include_router(pages.router)
+    app.include_router(stats.pages)
     app.include_router(api.router)
     app.include_router(live.router)
     app.include_router(learn.pages)
     app.include_router(learn.api)
     app.state.templates.env.globals["rule_diagrams"] = learn.rule_diagrams
     app.state.templates.env.globals["mistake_board"] = learn.mistake_board
+    app.state.templates.env.globals["how_it_plays"] = stats.how_it_plays
     app.add_middleware(SecurityMiddleware, **security_limits())
     return app
 

@@ -1,0 +1,258 @@
+""" "How the game plays": the simulated figures of each variant on its page, and the page that
+puts the variants side by side (``/compare``).
+
+Everything shown comes from the statistics shipped with the package (:mod:`senet.sim.dataset`),
+drawn as SVG on the server (:mod:`senet.sim.charts`); the figures name their number of games
+and seed, so ``senet stats`` reproduces them.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from senet.engine import VARIANTS, find_variant
+from senet.engine.rulebook import RULEBOOKS
+from senet.sim import charts
+from senet.sim.charts import Bar
+from senet.sim.dataset import load
+
+from .app import lang_of, render
+from .i18n import translator
+
+__all__ = ["pages", "how_it_plays", "compared"]
+
+pages = APIRouter(include_in_schema=False)
+
+#: Rule events shown per variant, in this order (those that never fire there are left out).
+EVENT_ORDER = (
+    "swap",
+    "capture",
+    "backward",
+    "pass",
+    "blocked",
+    "extra_throw",
+    "skipped_turn",
+    "rebirth",
+    "net_skip",
+    "net_cancel",
+    "ba",
+    "fate",
+    "fate_forward",
+    "fate_back",
+    "fate_lost",
+    "drown",
+    "revive",
+    "send_back",
+    "water",
+    "water_attack",
+    "water_risk",
+    "water_return",
+    "water_saved",
+    "water_lost",
+    "house_on_swap",
+    "early_end",
+)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _interval(fig: dict[str, Any]) -> str:
+    lo, hi = fig["ci95"]
+    return f"{_pct(lo)}–{_pct(hi)}"
+
+
+def _mean(fig: dict[str, Any], digits: int = 1) -> str:
+    lo, hi = fig["ci95"]
+    return f"{fig['mean']:.{digits}f} ({lo:.{digits}f}–{hi:.{digits}f})"
+
+
+def _first_player_bars(lang: str, strong: str | None) -> list[Bar]:
+    t = translator(lang)
+    bars = []
+    for name in VARIANTS:
+        data = load(name)
+        if data is None:
+            continue
+        fig = data["random"]["first_player"]
+        lo, hi = fig["ci95"]
+        bars.append(
+            Bar(
+                find_variant(name).title(lang),
+                fig["share"],
+                lo,
+                hi,
+                strong=name == strong,
+                note=t("stats.games_note", games=f"{data['random']['games']:,}"),
+            )
+        )
+    return bars
+
+
+def _first_player_chart(lang: str, strong: str | None) -> str:
+    t = translator(lang)
+    bars = _first_player_bars(lang, strong)
+    return charts.share_chart(
+        bars,
+        t("stats.first_chart"),
+        t("stats.first_chart_desc"),
+        scale=(0.4, 0.6),
+        reference=0.5,
+    )
+
+
+@cache
+def how_it_plays(name: str, lang: str) -> dict[str, Any] | None:
+    """Everything the variant page's section shows, or None when no figures are shipped."""
+    data = load(name)
+    if data is None:
+        return None
+    t = translator(lang)
+    v = find_variant(name)
+    rnd, ai = data["random"], data["computer"]
+    out: dict[str, Any] = {"random": rnd, "computer": ai}
+    out["first"] = [
+        {
+            "who": t(f"stats.players_{key}"),
+            "games": f"{fig['games']:,}",
+            "seed": fig["seed"],
+            "first": _pct(fig["first_player"]["share"]),
+            "first_ci": _interval(fig["first_player"]),
+            "draws": _pct(fig["draws"]["share"]) if fig["draws"]["count"] else "",
+            "turns": _mean(fig["turns"]),
+            "decisions": _mean(fig["decisions"]),
+            "median": fig["turns"]["median"],
+        }
+        for key, fig in (("random", rnd), ("computer", ai))
+    ]
+    out["has_draws"] = any(row["draws"] for row in out["first"])
+    out["turns_chart"] = charts.length_chart(
+        rnd["turns"],
+        t("stats.turns_chart"),
+        t("stats.turns_axis"),
+        t("stats.of_games"),
+        t("stats.turns_chart_desc", median=rnd["turns"]["median"]),
+    )
+    out["decisions_length_chart"] = charts.length_chart(
+        rnd["decisions"],
+        t("stats.decisions_chart"),
+        t("stats.decisions_axis"),
+        t("stats.of_games"),
+        t("stats.decisions_chart_desc", median=rnd["decisions"]["median"]),
+    )
+    out["first_chart"] = _first_player_chart(lang, name)
+    events = rnd["events"]
+    out["events"] = [
+        {
+            "name": t(f"stats.event.{key}"),
+            "random": _mean(events[key], 2),
+            "computer": _mean(ai["events"][key], 2) if key in ai["events"] else "0",
+        }
+        for key in EVENT_ORDER
+        if key in events
+    ]
+    houses = [
+        Bar(
+            f"{sq} {v.houses[int(sq)].name(lang)}",
+            fig["share"],
+            fig["ci95"][0],
+            fig["ci95"][1],
+        )
+        for sq, fig in rnd["last_piece_houses"].items()
+    ]
+    out["houses_chart"] = charts.share_chart(
+        houses, t("stats.houses_chart"), t("stats.houses_chart_desc")
+    )
+    questions = {d.key: d.question(lang) for d in RULEBOOKS[name].decisions}
+    decisions = []
+    paired = []
+    for key, alt in data["alternatives"].items():
+        fig = alt["figures"]
+        decisions.append(
+            {
+                "key": key,
+                "question": questions.get(key, key),
+                "other": alt[lang] if lang in alt else alt["en"],
+                "games": f"{fig['games']:,}",
+                "first": _pct(fig["first_player"]["share"]),
+                "first_ci": _interval(fig["first_player"]),
+                "turns": _mean(fig["turns"]),
+            }
+        )
+        paired.append(
+            (
+                alt[lang] if lang in alt else alt["en"],
+                Bar(t("stats.ours"), rnd["turns"]["mean"], *rnd["turns"]["ci95"]),
+                Bar(t("stats.other"), fig["turns"]["mean"], *fig["turns"]["ci95"]),
+            )
+        )
+    out["decisions"] = decisions
+    out["effect_chart"] = (
+        charts.paired_chart(
+            paired,
+            t("stats.effect_chart"),
+            t("stats.effect_chart_desc"),
+            t("stats.ours"),
+            t("stats.other"),
+        )
+        if paired
+        else ""
+    )
+    return out
+
+
+def compared(lang: str) -> dict[str, Any]:
+    """The variants side by side."""
+    t = translator(lang)
+    rows = []
+    for name in VARIANTS:
+        data = load(name)
+        if data is None:
+            continue
+        rnd, ai = data["random"], data["computer"]
+        rows.append(
+            {
+                "name": name,
+                "title": find_variant(name).title(lang),
+                "games": f"{rnd['games']:,}",
+                "first": _pct(rnd["first_player"]["share"]),
+                "first_ci": _interval(rnd["first_player"]),
+                "first_ai": _pct(ai["first_player"]["share"]),
+                "first_ai_ci": _interval(ai["first_player"]),
+                "draws": _pct(rnd["draws"]["share"]) if rnd["draws"]["count"] else "—",
+                "turns": _mean(rnd["turns"]),
+                "median": rnd["turns"]["median"],
+                "decisions": _mean(rnd["decisions"]),
+                "ai_turns": _mean(ai["turns"]),
+            }
+        )
+    length = [
+        Bar(
+            find_variant(name).title(lang),
+            data["random"]["turns"]["mean"],
+            *data["random"]["turns"]["ci95"],
+        )
+        for name in VARIANTS
+        if (data := load(name)) is not None
+    ]
+    top = max((bar.high for bar in length), default=1.0) * 1.15
+    return {
+        "rows": rows,
+        "first_chart": _first_player_chart(lang, None),
+        "length_chart": charts.share_chart(
+            length,
+            t("stats.length_compare_chart"),
+            t("stats.length_compare_desc"),
+            scale=(0.0, top),
+            percent=False,
+        ),
+    }
+
+
+@pages.get("/compare")
+async def compared_page(request: Request) -> Any:
+    return render(request, "compared.html", compared=compared(lang_of(request)))

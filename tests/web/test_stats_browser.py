@@ -1,0 +1,85 @@
+"""The simulated figures on the site, in a real browser: every variant page has its "How the
+game plays" section with the shipped figures and their charts, in English and Russian, without
+sideways scrolling on a phone; the comparison page puts every variant side by side."""
+
+from __future__ import annotations
+
+import pytest
+
+from senet.engine import VARIANTS
+from senet.sim.dataset import load
+from senet.web.stats import EVENT_ORDER
+
+from .test_browser import new_page
+
+pytestmark = pytest.mark.browser
+
+PHONE = 360
+
+
+def _fits(page) -> bool:
+    return page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_variant_page_shows_how_the_game_plays(browser, site, artifacts, name: str) -> None:
+    data = load(name)
+    assert data is not None, f"no statistics shipped for {name}"
+    page = new_page(browser, site, width=PHONE, height=740)
+    page.goto(f"/variants/{name}?lang=en")
+    section = page.wait_for_selector("#how-it-plays")
+    assert section.query_selector("h2").text_content() == "How the game plays"
+    first = data["random"]["first_player"]["share"]
+    cells = page.eval_on_selector_all(
+        "#stats-first tbody tr:first-child td", "tds => tds.map(td => td.textContent)"
+    )
+    assert f"{data['random']['games']:,}" in cells[0]
+    assert f"{100 * first:.1f}%" in cells[1]
+    # charts: the first player across variants, length in turns and decisions, the Houses
+    charts = page.eval_on_selector_all("#how-it-plays svg.chart", "s => s.length")
+    assert charts >= 4
+    widths = page.eval_on_selector_all(
+        "#how-it-plays svg.chart", "s => s.map(e => e.getBoundingClientRect().width)"
+    )
+    assert all(0 < w <= PHONE for w in widths)
+    events = page.eval_on_selector_all("#stats-events tbody tr", "rs => rs.length")
+    assert events == len([k for k in EVENT_ORDER if k in data["random"]["events"]]) >= 3
+    decisions = page.eval_on_selector_all(
+        "#stats-decisions tr[data-decision]", "rs => rs.map(r => r.dataset.decision)"
+    )
+    assert decisions == list(data["alternatives"])
+    assert _fits(page), "the page scrolls sideways on a phone"
+    assert not page.js_errors  # type: ignore[attr-defined]
+    section.screenshot(path=str(artifacts / f"how-it-plays-{name}-phone.png"))
+
+
+def test_variant_page_in_russian(browser, site, artifacts) -> None:
+    page = new_page(browser, site, width=PHONE, height=740)
+    page.goto("/variants/kendall?lang=ru")
+    assert page.text_content("#how-h") == "Как играется эта игра"
+    head = page.eval_on_selector_all("#stats-first thead th", "ths => ths.map(t => t.textContent)")
+    assert "Побед первого игрока" in head
+    assert page.query_selector("#how-it-plays svg.chart title")
+    assert _fits(page)
+    page.screenshot(path=str(artifacts / "how-it-plays-kendall-ru.png"), full_page=True)
+
+
+@pytest.mark.parametrize("width", [PHONE, 1280])
+def test_comparison_page_puts_the_variants_side_by_side(browser, site, artifacts, width) -> None:
+    page = new_page(browser, site, width=width, height=800)
+    page.goto("/variants/bell?lang=en")
+    page.click("#how-it-plays a[href='/compare']")
+    page.wait_for_selector("#compare-table")
+    rows = page.eval_on_selector_all(
+        "#compare-table tbody tr", "rs => rs.map(r => r.dataset.variant)"
+    )
+    assert rows == list(VARIANTS)
+    for name in VARIANTS:
+        share = load(name)["random"]["first_player"]["share"]  # type: ignore[index]
+        cell = page.text_content(f"#compare-table tr[data-variant='{name}'] td:nth-child(3)")
+        assert f"{100 * share:.1f}%" in cell
+    bars = page.eval_on_selector_all(".compare-page svg.chart rect.chart-bar", "r => r.length")
+    assert bars >= 2 * len(VARIANTS)
+    assert _fits(page)
+    assert not page.js_errors  # type: ignore[attr-defined]
+    page.screenshot(path=str(artifacts / f"compare-{width}.png"), full_page=True)
