@@ -25,6 +25,7 @@ COMMAND_MODULES: dict[str, str] = {
     **dict.fromkeys(("solve", "review"), "senet.ai.cli"),
     **dict.fromkeys(("serve", "migrate"), "senet.web.cli"),
     "verify": "senet.service.cli",
+    "stats": "senet.sim.cli",
 }
 
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-__all__ = ["length_chart", "share_chart", "paired_chart", "Bar"]
+__all__ = ["length_chart", "share_chart", "paired_chart", "Bar", "standalone"]
 
 _W = 400  # viewBox width (about a phone's width in CSS pixels); heights follow the content
 _CHARS = 50  # label characters per line at that width
@@ -209,3 +209,20 @@ def paired_chart(
         y += 4
     height = y + 4
     return _svg(height, title, desc, body, "chart-paired")
+
+
+_STANDALONE_STYLE = (
+    "<style>.chart{font-family:sans-serif;background:#fffaf0}"
+    ".chart-bar{fill:#b98a3e}.chart-bar.strong{fill:#7a4d12}.chart-bar.other{fill:#4f7a8c}"
+    ".chart-whisker{stroke:#2b2116;stroke-width:1.5}.chart-grid{stroke:#dccaa8}"
+    ".chart-reference,.chart-median{stroke:#2b2116;stroke-dasharray:4 3}"
+    ".chart-tick,.chart-note{font-size:11px;fill:#6b5a3e}"
+    ".chart-label,.chart-value,.chart-axis{font-size:12px;fill:#2b2116}</style>"
+)
+
+
+def standalone(svg: str) -> str:
+    """A chart as a file of its own: the XML declaration and the colours the site's stylesheet
+    would otherwise give it."""
+    head, rest = svg.split(">", 1)
+    return f'<?xml version="1.0" encoding="utf-8"?>\n{head}>{_STANDALONE_STYLE}{rest}\n'

@@ -163,17 +163,18 @@ def run(
     weights: Weights | None = None,
     progress: Callable[[int], None] | None = None,
     max_decisions: int = 100_000,
+    chunk: int | None = None,
 ) -> Tally:
     """Play games 0 .. ``games - 1`` of run ``seed`` on ``jobs`` processes (0: every core)
     and return their totals.  ``weights`` default to the variant's own evaluation (an
-    alternative reading passes its base variant's)."""
+    alternative reading passes its base variant's); ``chunk`` games go to a process at a time."""
     rules = variant if isinstance(variant, CompiledRules) else compile_rules(variant)
     if weights is None:
         weights = _weights(rules.variant, players)
     if seed < 0 or seed >= 1 << 63:
         raise ValueError("the seed is a non-negative 63-bit integer")
     jobs = jobs or os.cpu_count() or 1
-    chunk = CHUNK[max(players)]
+    chunk = chunk or CHUNK[max(players)]
     args = (rules.table, rules.path, rules.start, seed)
     tally = Tally()
     units = [(first, min(chunk, games - first)) for first in range(0, games, chunk)]

@@ -1,0 +1,70 @@
+"""``senet stats``: the figures of a run with their intervals, reproducible from the seed; the
+shipped figures are reproduced from theirs."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from senet.cli import main
+from senet.engine import find_variant
+from senet.sim.dataset import SEED, load
+from senet.sim.runner import run
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, ["stats", *args])
+
+
+@pytest.mark.parametrize("name", ["kendall", "bell"])
+def test_stats_reproduces_a_shipped_figure_from_its_seed(name: str) -> None:
+    shipped = load(name)
+    assert shipped is not None
+    random_run = shipped["random"]
+    assert random_run["seed"] == SEED
+    expected = random_run["checkpoints"]["10000"]  # A's wins in the first 10,000 games
+    result = invoke(name, "--games", "10000", "--seed", str(SEED), "--json")
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures["games"] == 10_000 and figures["seed"] == SEED
+    assert figures["first_player"]["count"] == expected
+    lo, hi = figures["first_player"]["ci95"]
+    assert lo < figures["first_player"]["share"] < hi
+    # and the shipped full-run share lies in a plausible band around it
+    assert abs(random_run["first_player"]["share"] - figures["first_player"]["share"]) < 0.05
+
+
+def test_stats_table_names_every_figure_with_its_interval(tmp_path) -> None:
+    plot = tmp_path / "turns.svg"
+    result = invoke("adelaida", "--games", "2000", "--seed", "7", "--plot", str(plot))
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "variant: adelaida   games: 2,000   seed: 7" in out
+    assert "first player (A) wins" in out and "95%" in out
+    for rule in ("swap", "ba", "fate", "drown", "revive", "rebirth"):
+        assert f"  {rule} " in out, rule
+    assert "House of Ba" in out
+    svg = plot.read_text()
+    assert svg.startswith("<?xml") and "<svg" in svg and "chart-bar" in svg
+
+
+def test_stats_runs_the_expert_and_refuses_players_it_cannot_run() -> None:
+    ok = invoke("standard", "--games", "40", "--players", "expert,random", "--json")
+    assert ok.exit_code == 0, ok.output
+    assert json.loads(ok.output)["players"] == {"A": "expert", "B": "random"}
+    bad = invoke("standard", "--games", "10", "--players", "master")
+    assert bad.exit_code != 0 and "does not run in the compiled simulator" in bad.output
+    unknown = invoke("nonesuch", "--games", "10")
+    assert unknown.exit_code != 0 and "unknown variant" in unknown.output
+
+
+def test_totals_do_not_depend_on_the_number_of_processes() -> None:
+    v = find_variant("kendall")
+    one = run(v, 3000, 11, jobs=1, chunk=500)
+    two = run(v, 3000, 11, jobs=2, chunk=500)
+    assert one.games == two.games == 3000
+    for name in ("results", "ev_sum", "ev_sq", "hist_turns", "hist_decisions", "visits"):
+        assert np.array_equal(getattr(one, name), getattr(two, name)), name
