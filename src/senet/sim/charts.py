@@ -164,7 +164,7 @@ def share_chart(
     for v in (lo_s, (lo_s + hi_s) / 2, hi_s):
         body.append(
             f'<text class="chart-tick" x="{x_of(v):.1f}" y="{height - 4}" text-anchor="middle">'
-            f"{_pct(v, 0) if percent else f'{v:g}'}</text>"
+            f"{_pct(v, 0) if percent else f'{v:.0f}'}</text>"
         )
     return _svg(height, title, desc, body, "chart-shares")
 

@@ -8,6 +8,7 @@ and seed, so ``senet stats`` reproduces them.
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from typing import Any
 
@@ -239,7 +240,7 @@ def compared(lang: str) -> dict[str, Any]:
         for name in VARIANTS
         if (data := load(name)) is not None
     ]
-    top = max((bar.high for bar in length), default=1.0) * 1.15
+    top = math.ceil(max((bar.high for bar in length), default=1.0) * 1.15 / 50) * 50
     return {
         "rows": rows,
         "first_chart": _first_player_chart(lang, None),
