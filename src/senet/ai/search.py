@@ -157,6 +157,10 @@ class Searcher:
             return None
         if self._solution is not None and position in self._solution:
             return self._solution
+        if self._table is not None:
+            # The shipped table holds every small endgame of the variant; what it does not
+            # cover (four pieces and more) reaches a hundred thousand positions or more.
+            return None
         signature = _material(position)
         if not small_endgame(position) or signature in self._too_large:
             return None
