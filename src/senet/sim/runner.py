@@ -7,6 +7,7 @@ run's totals do not depend on how many processes share it or in which order they
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -184,7 +185,10 @@ def run(
             if progress:
                 progress(count)
         return tally
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # forkserver: workers are forked from a clean process, not from this one (which may run
+    # threads, a browser driver in the tests or a web server), and need not re-import much.
+    context = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         pending: set[Future[Tally]] = set()
         queue = list(reversed(units))
         while queue or pending:
