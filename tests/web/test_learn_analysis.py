@@ -67,15 +67,21 @@ def test_analysis_api_of_a_throw_and_of_a_large_position(site) -> None:
     assert bad.status_code == 400 and bad.json()["code"] == "bad_position"
 
 
-def test_record_steps(site) -> None:
-    game = Game(find_variant("kendall"))
-    rng = random.Random(7)
-    for _ in range(12):
+def random_game(variant: str, seed: int, actions: int) -> Game:
+    """The first ``actions`` throws and moves of a random game."""
+    game = Game(find_variant(variant))
+    rng = random.Random(seed)
+    for _ in range(actions):
         position = game.position
         if position.is_chance():
             game.push_throw(rng.choice([v for v, _ in position.chance_outcomes()]))
         else:
             game.push(rng.choice(position.legal_moves()))
+    return game
+
+
+def test_record_steps(site) -> None:
+    game = random_game("kendall", 7, 12)
     text = GameRecord.from_game(game).text()
     steps = httpx.post(f"{site.url}/api/learn/record", json={"record": text}).json()
     assert [s["position"] for s in steps] == [p.fen() for p in game.positions]
@@ -161,14 +167,7 @@ def test_a_position_set_up_by_tapping_reopens_from_its_url(browser, site) -> Non
 
 @pytest.mark.browser
 def test_a_record_is_imported_and_stepped_through(browser, site) -> None:
-    game = Game(find_variant("standard"))
-    rng = random.Random(3)
-    for _ in range(8):
-        position = game.position
-        if position.is_chance():
-            game.push_throw(rng.choice([v for v, _ in position.chance_outcomes()]))
-        else:
-            game.push(rng.choice(position.legal_moves()))
+    game = random_game("standard", 3, 8)
     page = new_page(browser, site)
     page.goto("/analysis")
     wait_ready(page)

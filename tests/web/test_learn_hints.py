@@ -9,20 +9,9 @@ import pytest
 
 from .helpers import friend_game
 from .test_browser import new_page, wait_started
+from .test_learn_why import open_game
 
 pytestmark = pytest.mark.browser
-
-
-def open_game(page, site, body: dict) -> str:
-    created = httpx.post(f"{site.url}/api/games", json=body)
-    assert created.status_code == 201, created.text
-    game = created.json()
-    page.context.add_cookies(
-        [{"name": f"senet_seat_{game['id']}", "value": game["token"], "url": site.url}]
-    )
-    page.goto(f"/g/{game['id']}")
-    wait_started(page)
-    return game["id"]
 
 
 @pytest.mark.parametrize("mode,lang", [("computer", "en"), ("local", "ru")])

@@ -11,6 +11,20 @@ from senet.engine.explain import why_not
 
 from .test_browser import new_page, wait_started
 
+
+def open_game(page, site, body: dict) -> str:
+    """A game created through the API, opened in ``page`` holding its seat(s)."""
+    created = httpx.post(f"{site.url}/api/games", json=body)
+    assert created.status_code == 201, created.text
+    game = created.json()
+    page.context.add_cookies(
+        [{"name": f"senet_seat_{game['id']}", "value": game["token"], "url": site.url}]
+    )
+    page.goto(f"/g/{game['id']}")
+    wait_started(page)
+    return game["id"]
+
+
 # (rule family, position, tapped square, English line, Russian line)
 CASES = [
     (
@@ -146,14 +160,8 @@ def test_tapping_a_piece_that_cannot_move_says_why(browser, site, artifacts, lan
     """A game on one screen: tap a piece of the player on turn that has no legal move (moving
     on until one exists); the line under the board is the engine's reason for that position."""
     page = new_page(browser, site, 390, 844)
-    created = httpx.post(f"{site.url}/api/games", json={"variant": "standard", "mode": "local"})
-    assert created.status_code == 201, created.text
-    game = created.json()
-    page.context.add_cookies(
-        [{"name": f"senet_seat_{game['id']}", "value": game["token"], "url": site.url}]
-    )
-    page.goto(f"/g/{game['id']}?lang={lang}")
-    wait_started(page)
+    page.goto(f"/?lang={lang}")
+    open_game(page, site, {"variant": "standard", "mode": "local"})
     for _ in range(60):
         page.wait_for_function("() => document.querySelectorAll('#moves button').length > 0")
         fen = page.get_attribute("#game", "data-fen")
