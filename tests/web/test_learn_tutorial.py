@@ -65,9 +65,20 @@ def complete(page, name: str, lang: str, artifacts) -> None:
     page.reload()
     page.wait_for_selector("#tutorial[data-ready='1']")
     found = lessons(name)
-    corrected = False
+    corrected = moved_wrong = False
     for i, lesson in enumerate(found):
         page.wait_for_selector(f"#tutorial[data-lesson='{lesson.key}'][data-state='asking']")
+        position = Position.from_fen(lesson.position)
+        others = [m for m in position.legal_moves() if m.is_step and m.text() not in lesson.goal]
+        if lesson.kind == "move" and others and not moved_wrong:
+            # a legal move that is not the task: answered, shown on the board, then undone
+            page.click(f"#board .piece[data-square='{others[0].origin}']")
+            page.click(f"#board .target[data-target='{others[0].target}']")
+            page.wait_for_selector(f"#tutorial[data-lesson='{lesson.key}'][data-state='wrong']")
+            assert "correct" not in page.get_attribute("#tu-feedback", "class")
+            page.click("#tu-again")
+            page.wait_for_selector(f"#tutorial[data-lesson='{lesson.key}'][data-state='asking']")
+            moved_wrong = True
         if lesson.kind == "why":
             if not corrected:  # one wrong answer first, then the right one
                 wrong = next(o for o in lesson.options if o != lesson.answer)
@@ -86,7 +97,7 @@ def complete(page, name: str, lang: str, artifacts) -> None:
         assert "correct" in page.get_attribute("#tu-feedback", "class")
         if i < len(found) - 1:
             page.click("#tu-next")
-    assert corrected, "no lesson allowed a wrong answer"
+    assert corrected and moved_wrong, "no lesson allowed a wrong answer"
     page.wait_for_selector("#tu-complete:not([hidden])")
     page.screenshot(path=str(artifacts / f"tutorial-{name}-{lang}-complete.png"), full_page=True)
     # progress is remembered on this device

@@ -51,10 +51,39 @@ class Verdict:
     move: str | None
 
 
+def _with_choice(position: Position, goal_of) -> Position:
+    """The position with one more piece of the player to move, somewhere on the first row, when
+    that gives a legal move outside the task (so that a wrong answer is possible), else as is."""
+    if any(not goal_of(position, m) for m in position.legal_moves()):
+        return position
+    seat = position.decider
+    if seat is None or position.pending:
+        return position
+    v = position.variant
+    pieces = [list(position.pieces(0)), list(position.pieces(1))]
+    for sq in (8, 7, 9, 6, 10, 2):
+        if position.owner(sq) is not None or len(pieces[seat]) >= v.pieces:
+            continue
+        extra = [list(p) for p in pieces]
+        extra[seat].append(sq)
+        try:
+            candidate = Position.from_parts(
+                v, (extra[0], extra[1]), turn=position.turn, throw=position.throw
+            )
+        except ValueError:
+            continue
+        moves = candidate.legal_moves()
+        if any(goal_of(candidate, m) for m in moves) and any(
+            not goal_of(candidate, m) for m in moves
+        ):
+            return candidate
+    return position
+
+
 def _move_lesson(key: str, example: Example | None, goal_of, **params: object) -> Lesson | None:
     if example is None:
         return None
-    position = example.position
+    position = _with_choice(example.position, goal_of)
     goal = frozenset(m.text() for m in position.legal_moves() if goal_of(position, m))
     if not goal:
         return None

@@ -205,7 +205,7 @@ def _lesson_view(lesson: Lesson, lang: str) -> dict[str, Any]:
     t = translator(lang)
     pos = Position.from_fen(lesson.position)
     v = pos.variant
-    params: dict[str, Any] = {"n": pos.throw, "move": ""}
+    params: dict[str, Any] = {"n": pos.throw, "move": "", "focus": lesson.focus}
     if lesson.square:
         params["place"] = place(v, lesson.square, lang)
     task_key = f"lesson.{lesson.key}.task"
