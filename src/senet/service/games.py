@@ -212,6 +212,7 @@ class GameService:
                 await task
             except BaseException:
                 pass
+        await self.actions.drain()  # a computer's move that was being stored when it stopped
 
     def _lock(self, game_id: str) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
