@@ -36,7 +36,8 @@ JSON = {"Content-Type": "application/json"}
     [
         {"Origin": "http://senet.test:8001"},  # another port of the same host: the same site
         {"Origin": "http://evil.senet.test"},  # a sibling subdomain
-        {"Origin": "null"},  # a sandboxed frame, a data: page
+        {"Origin": "null"},  # a sandboxed frame, a data: page (of a browser that says no more)
+        {"Origin": "null", "Sec-Fetch-Site": "cross-site"},
         {"Sec-Fetch-Site": "same-site"},
         {"Sec-Fetch-Site": "cross-site"},
     ],
@@ -75,6 +76,8 @@ def test_the_api_takes_only_json_bodies(content_type: str | None) -> None:
     [
         {"Origin": "http://senet.test"},
         {"Sec-Fetch-Site": "same-origin"},
+        # a form of this site under Referrer-Policy: no-referrer, as Chromium posts it
+        {"Origin": "null", "Sec-Fetch-Site": "same-origin"},
         {"Sec-Fetch-Site": "none"},  # typed into the address bar, a bookmark
         {},  # not a browser: a script or a bot
         {"X-Seat-Token": "s", "Origin": "http://elsewhere.test"},  # an API client's own header

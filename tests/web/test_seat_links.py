@@ -6,10 +6,14 @@ device holds both seats: the game page offers the other one, and swapping back w
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import httpx
+import pytest
 
 from .conftest import SiteServer
 from .helpers import friend_game
+from .test_request_forgery_browser import Attacker
 
 
 def seat_cookie(client: httpx.Client, game_id: str, other: bool = False) -> str | None:
@@ -60,3 +64,44 @@ def test_anothers_link_asks_before_switching_and_both_seats_stay(site: SiteServe
         # A wrong link changes nothing and asks nothing.
         wrong = device.get(f"/g/{game.game_id}/seat/not-a-secret")
         assert wrong.status_code == 303 and seat_cookie(device, game.game_id) == a
+
+
+@pytest.fixture
+def other_site() -> Iterator[Attacker]:
+    """A page of another origin on the same host."""
+    server = Attacker()
+    yield server
+    server.close()
+
+
+@pytest.mark.browser
+def test_in_chromium_a_link_from_another_site_asks_and_both_seats_stay(
+    browser, site: SiteServer, other_site: Attacker
+) -> None:
+    attacker = other_site
+    game = friend_game(site.url)
+    a, b = game.tokens[0], game.tokens[1]
+    attacker.pages["/"] = f'<a id="l" href="{site.url}/g/{game.game_id}/seat/{b}">a game</a>'
+    context = browser.new_context()
+    page = context.new_page()
+
+    def seat() -> str | None:
+        cookies = {c["name"]: c["value"] for c in context.cookies()}
+        return cookies.get(f"senet_seat_{game.game_id}")
+
+    try:
+        page.goto(f"{site.url}/g/{game.game_id}/seat/{a}")
+        assert seat() == a
+        page.goto(f"{attacker.url}/")
+        page.click("#l")
+        page.wait_for_selector("#switch-form")
+        assert seat() == a  # asked, not switched
+        assert page.input_value("#own-url").endswith(f"/seat/{a}")
+        page.click("#switch")  # a form of the site itself: Chromium sends Origin: null
+        page.wait_for_selector("#other-seat")
+        assert seat() == b
+        page.click("#to-other-seat")
+        page.wait_for_url(f"{site.url}/g/{game.game_id}")
+        assert seat() == a
+    finally:
+        context.close()

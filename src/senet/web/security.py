@@ -17,7 +17,9 @@ framework's request objects.  The policies:
 * **Request forgery**: a request that may change something (any method but GET, HEAD and
   OPTIONS) is refused with 403 if a browser says it comes from another origin — its ``Origin``
   is not this site, or (without an Origin) its ``Sec-Fetch-Site`` is neither ``same-origin``
-  nor ``none``.  SameSite=Lax cookies do not stop a page on another port or a sibling
+  nor ``none`` (``Origin: null``, which browsers send with this site's own forms under
+  ``Referrer-Policy: no-referrer``, counts only with ``Sec-Fetch-Site: same-origin``).
+  SameSite=Lax cookies do not stop a page on another port or a sibling
   subdomain (the same *site*); this does.  The API's state-changing endpoints also take only
   ``application/json`` bodies (415 otherwise), which no HTML form and no ``no-cors`` fetch can
   send.  A request with neither header is not a browser's (a script, a bot), so it carries
@@ -201,10 +203,13 @@ def forgery_refusal(
         return None  # set by a script that holds the secret: a browser sends it only same-origin
     origin = _header(scope, b"origin")
     if origin == "null":
-        # Under ``Referrer-Policy: no-referrer`` Chromium sends ``Origin: null`` with a form
+        # Under ``Referrer-Policy: no-referrer`` browsers send ``Origin: null`` with a form
         # posted from this very site: Sec-Fetch-Site decides (a sandboxed frame elsewhere
-        # also says null, and its Sec-Fetch-Site is cross-site).
-        origin = None
+        # also says null, and its Sec-Fetch-Site is cross-site).  Only browsers say null, so
+        # one that does not say where the request comes from is refused.
+        if _header(scope, b"sec-fetch-site") == "same-origin":
+            return None
+        return 403, "cross_origin", "a request from another origin is refused"
     if origin is not None:
         if origin_allowed(origin, _header(scope, b"host"), allowed_origins):
             return None
