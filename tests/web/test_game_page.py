@@ -4,7 +4,9 @@ folded away, forced passes, announcements and the rest of what a player sees."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import httpx
 import pytest
@@ -332,3 +334,117 @@ def test_no_piece_walks_under_reduced_motion(browser, site) -> None:
     assert all(w == "" for w in page.evaluate("window.__walks"))
     assert page.evaluate("document.getAnimations().length") == 0
     context.close()
+
+
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"  # axe-core 4.10.2 (MPL-2.0), tests only
+AXE_PAGES = ("home", "variant-adelaida", "game-waiting", "game-over", "review", "verify", "join")
+
+
+def axe_violations(page, impacts=("serious", "critical")) -> list[str]:
+    """axe-core's findings of the given impacts on the page as it is now."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    found = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+    )
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:4]}"
+        for v in found
+        if v["impact"] in impacts
+    ]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_axe_finds_no_serious_violation(browser, site, site_pages, lang, scheme) -> None:
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900},
+        base_url=site.url,
+        bypass_csp=True,  # axe is evaluated into the page; the site itself is unchanged
+        color_scheme=scheme,
+    )
+    page = context.new_page()
+    page.goto(f"/?lang={lang}")
+    found = {}
+    for name in AXE_PAGES:
+        page.goto(site_pages[name])
+        settled(page)
+        violations = axe_violations(page)
+        if violations:
+            found[name] = violations
+    context.close()
+    assert not found, "\n".join(f"{name}: {v}" for name, vs in found.items() for v in vs)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_without_javascript_the_game_page_says_why_it_is_empty(browser, site, lang) -> None:
+    context = browser.new_context(base_url=site.url, java_script_enabled=False)
+    page = context.new_page()
+    created = httpx.post(f"{site.url}/api/games", json={"variant": "kendall", "mode": "friend"})
+    page.goto(f"/g/{created.json()['id']}?lang={lang}")
+    notice = page.locator(".noscript")
+    assert notice.is_visible()
+    assert ("JavaScript" in notice.text_content()) and page.locator(".noscript a").count() == 2
+    context.close()
+
+
+def test_dark_mode_darkens_the_page(browser, site) -> None:
+    def luminance(rgb: str) -> float:
+        r, g, b = (int(x) for x in re.findall(r"\d+", rgb)[:3])
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    shades = {}
+    for scheme in ("light", "dark"):
+        context = browser.new_context(base_url=site.url, color_scheme=scheme)
+        page = context.new_page()
+        start_game(page, "standard", "local")
+        shades[scheme] = page.evaluate(
+            """() => ['html', '#status', '.panel section'].map(
+                s => getComputedStyle(document.querySelector(s)).backgroundColor)"""
+        ) + [page.evaluate("getComputedStyle(document.body).color")]
+        context.close()
+    *light_backgrounds, light_ink = shades["light"]
+    *dark_backgrounds, dark_ink = shades["dark"]
+    assert all(luminance(bg) < 60 for bg in dark_backgrounds), dark_backgrounds
+    assert all(luminance(bg) > 200 for bg in light_backgrounds), light_backgrounds
+    assert luminance(dark_ink) > 180 > luminance(light_ink)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_squares_have_full_names_and_focus_stays_in_the_game_after_a_move(
+    browser, site, lang
+) -> None:
+    page = new_page(browser, site)
+    page.goto(f"/?lang={lang}")
+    start_game(page, "kendall", "local")
+    page.wait_for_selector("#board .piece.movable")
+    houses = {
+        int(sq): house["name"]
+        for sq, house in json.loads(page.get_attribute("#game", "data-variant"))["houses"].items()
+    }
+    names = page.eval_on_selector_all(
+        "#board .square",
+        "gs => gs.map(g => [Number(g.dataset.square), g.getAttribute('aria-label')])",
+    )
+    assert len(names) == 30
+    empty = "empty" if lang == "en" else "пусто"
+    for square, name in names:
+        assert name.startswith(f"{square}, "), name
+        if square in houses:
+            assert houses[square] in name and "…" not in name, name
+        occupied = page.query_selector(f"#board .piece[data-square='{square}']")
+        assert name.endswith(empty) != bool(occupied), name
+    for _ in range(3):  # keyboard moves: the focus never falls back to the page's body
+        page.focus("#board .piece.movable")
+        before = page.get_attribute("#game", "data-ply")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#board .target")
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"() => document.getElementById('game').dataset.ply !== '{before}'")
+        page.wait_for_selector("#board .piece.movable")
+        inside = page.evaluate(
+            "document.activeElement !== document.body && "
+            "document.getElementById('game').contains(document.activeElement)"
+        )
+        assert inside, page.evaluate("document.activeElement.outerHTML.slice(0, 80)")
+    assert page.js_errors == []  # type: ignore[attr-defined]

@@ -87,10 +87,14 @@ export function drawBoard(svg, view) {
   const lastSquares = new Set();
   if (last && last.kind === "move") { lastSquares.add(last.origin); lastSquares.add(last.target); }
   el("rect", { x: X0 - 6, y: Y0 - 6, width: 10 * CELL + 12, height: 3 * CELL + 12, rx: 8, class: "board-frame" }, svg);
+  const occupant = new Map();
+  for (const seat of [0, 1]) for (const sq of view.pieces[seat]) occupant.set(sq, view.seatNames[seat]);
   for (let sq = 1; sq <= 30; sq++) {
     const [x, y] = squareXY(sq);
     const house = view.houses[String(sq)];
-    const g = el("g", { class: "square" + (house ? " house" : "") + (lastSquares.has(sq) ? " last" : ""), "data-square": sq }, svg);
+    // its full name for a screen reader: "14, cones", "27, House of Water, empty"
+    const name = [String(sq), ...(house ? [house.name] : []), occupant.get(sq) || t("play.empty")].join(", ");
+    const g = el("g", { class: "square" + (house ? " house" : "") + (lastSquares.has(sq) ? " last" : ""), "data-square": sq, role: "img", "aria-label": name }, svg);
     el("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 4, class: "cell" }, g);
     text(g, x + 5, y + 14, String(sq), "sq-num");
     if (house) {

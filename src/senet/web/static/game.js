@@ -102,6 +102,10 @@ function render() {
   root.dataset.fen = state.fen;
   const movable = movableMap();
   if (selected !== null && !movable.has(selected)) selected = null;
+  // Redrawing the board and the buttons takes the focus away from a player who was there:
+  // give it back to the next piece to move, else to the status line (never to the page's body).
+  const active = document.activeElement;
+  const playing = active && ($("board").contains(active) || $("moves").contains(active));
   drawBoard($("board"), {
     pieces: state.pieces, houses: variant.houses, lastMove: state.last_move, selected, movable,
     targets: selected !== null ? movable.get(selected) : [], seatNames: variant.seatNames, t,
@@ -121,6 +125,10 @@ function render() {
   renderLog();
   renderOver();
   renderInvite();
+  if (playing && (!document.activeElement || document.activeElement === document.body)) {
+    const next = selected === null && document.querySelector("#board .piece.movable");
+    (next || $("status")).focus();
+  }
 }
 
 // The invitation box: only while the other seat is free (the state's invite is null after).
