@@ -123,6 +123,7 @@ def _moving_squares(variant: Variant) -> set[int]:
     return {sq for sq in range(1, 31) if variant.house_kind(sq) in moving | {HouseKind.FATE}}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(TABLE_SPECS))
 def test_shipped_table_agrees_with_fresh_solves_across_the_whole_board(name: str) -> None:
     variant = find_variant(name)

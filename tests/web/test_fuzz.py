@@ -19,6 +19,8 @@ from websockets.sync.client import connect
 
 from .helpers import friend_game, state
 
+pytestmark = pytest.mark.slow  # hundreds of generated requests and messages against a server
+
 COUNTS: dict[str, int] = {"http": 0, "websocket": 0}
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 

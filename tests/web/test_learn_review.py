@@ -8,12 +8,14 @@ import re
 from urllib.parse import unquote_plus
 
 import httpx
+import pytest
 
 from senet.engine import Position, parse_move
 
 from .test_trust import play_to_the_end
 
 
+@pytest.mark.slow  # a whole game over HTTP, then the master's review of every decision
 def test_each_mistake_on_the_board_with_the_better_move(site) -> None:
     game_id = play_to_the_end(site.url, "standard")
     page = httpx.get(f"{site.url}/g/{game_id}/review", timeout=120).text

@@ -5,11 +5,13 @@ from __future__ import annotations
 import re
 
 import httpx
+import pytest
 
 from .helpers import friend_game
 from .test_trust import play_to_the_end
 
 
+@pytest.mark.slow  # a whole game over HTTP, then the master's review of every decision
 def test_review_page_draws_the_chance_graph_and_marks_mistakes(site) -> None:
     game_id = play_to_the_end(site.url, "standard")
     page = httpx.get(f"{site.url}/g/{game_id}/review", timeout=120)

@@ -31,6 +31,7 @@ def run(coro: Any) -> Any:
         return pool.submit(asyncio.run, coro).result()
 
 
+@pytest.mark.slow
 def test_a_whole_game_leaves_no_secret_in_the_server_log(own_site: SiteServer) -> None:
     async def main() -> list[str]:
         async with httpx.AsyncClient(timeout=10) as client:

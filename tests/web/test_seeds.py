@@ -105,6 +105,7 @@ def finished(site) -> tuple[str, str]:
     return game.game_id, httpx.get(f"{site.url}/g/{game.game_id}/record").text
 
 
+@pytest.mark.slow  # a whole game over HTTP
 def test_both_seeds_go_into_every_throw(site, finished) -> None:
     """The same secret with another seed of either player gives other
     throws; the recorded throws are exactly those of both seeds."""
@@ -128,6 +129,7 @@ def test_both_seeds_go_into_every_throw(site, finished) -> None:
     assert result.player_seeds == ("my lucky day", "R2-D2 says hi")
 
 
+@pytest.mark.slow  # a whole game over HTTP
 @pytest.mark.parametrize(
     "altered", ["my lucky dax:R2-D2 says hi", "my lucky day:R2-D2 says ho", "my lucky day"]
 )
