@@ -228,7 +228,9 @@ def _drown_attack(v: Variant) -> Example | None:
 def _bear_off(v: Variant) -> Example | None:
     """One piece on every square a piece bears off from, and a throw that bears one off."""
     squares = sorted(sq for sq, throws in v.bear_off.items() if throws)
-    squares = [sq for sq in squares if v.house_kind(sq) not in _TRANSIT][: v.pieces]
+    # not on a House that acts on its own (a drowning piece would hold up the others)
+    acting = _TRANSIT + (HouseKind.WATER_CHOICE, HouseKind.FATE)
+    squares = [sq for sq in squares if v.house_kind(sq) not in acting][: v.pieces]
 
     def candidates() -> Iterator[Example | None]:
         for sq in reversed(squares):
