@@ -448,3 +448,43 @@ def test_squares_have_full_names_and_focus_stays_in_the_game_after_a_move(
         )
         assert inside, page.evaluate("document.activeElement.outerHTML.slice(0, 80)")
     assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+# The tab in the background, and a Notification that records what it is asked to show.
+BACKGROUND_TAB = """
+Object.defineProperty(Document.prototype, 'hidden', {get() { return true; }});
+window.__notes = [];
+window.Notification = class { constructor(title, options) { window.__notes.push([title, options.body]); }
+  static get permission() { return 'granted'; } static requestPermission() { return Promise.resolve('granted'); } };
+"""
+
+
+def test_a_background_tab_shows_and_tells_that_it_is_your_turn(browser, site) -> None:
+    page = new_page(browser, site)
+    page.context.add_init_script(BACKGROUND_TAB)
+    level = page.context.request.get(f"{site.url}/api/levels").json()[0]["key"]
+    start_game(page, "standard", "computer", "A", level)
+    assert page.is_visible("#sound") and page.get_attribute("#sound", "aria-pressed") == "false"
+    page.click("#sound")
+    assert page.get_attribute("#sound", "aria-pressed") == "true"
+    for _ in range(60):  # play until the computer has moved and the turn came back
+        if int(page.get_attribute("#game", "data-signals") or 0) >= 1:
+            break
+        buttons = page.eval_on_selector_all("#moves button[data-move]", "bs => bs.length")
+        if buttons and "waiting" not in (page.get_attribute("#game", "class") or ""):
+            before = page.get_attribute("#game", "data-ply")
+            page.click("#moves button[data-move]")
+            page.wait_for_function(
+                f"() => document.getElementById('game').dataset.ply !== '{before}'"
+            )
+        else:
+            page.wait_for_timeout(50)
+    assert int(page.get_attribute("#game", "data-signals") or 0) >= 1
+    page.wait_for_selector("#moves button[data-move]")
+    assert page.title().startswith("● Your move")
+    notes = page.evaluate("window.__notes")
+    assert notes and notes[0][0] == "Your move"
+    page.reload()  # the sound choice is remembered on this device
+    page.wait_for_selector("#game[data-ply]")
+    assert page.get_attribute("#sound", "aria-pressed") == "true"
+    assert page.js_errors == []  # type: ignore[attr-defined]

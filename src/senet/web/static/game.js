@@ -125,11 +125,70 @@ function render() {
   renderLog();
   renderOver();
   renderInvite();
+  renderTurnSignal();
   if (playing && (!document.activeElement || document.activeElement === document.body)) {
     const next = selected === null && document.querySelector("#board .piece.movable");
     (next || $("status")).focus();
   }
 }
+
+// A sign that it is your turn, also with the tab in the background: the title, an optional
+// chime (off until switched on; the choice is remembered on this device) and a notification
+// if the player allowed them. Not on one screen, where every turn is "yours".
+const baseTitle = document.title;
+const SOUND_KEY = "senet.sound";
+let wasMyTurn = null;
+let audio = null;
+
+function soundOn() {
+  try { return localStorage.getItem(SOUND_KEY) === "on"; } catch { return false; }
+}
+
+function chime() {
+  try {
+    audio = audio || new AudioContext();
+    const tone = audio.createOscillator(), gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.4);
+  } catch { /* no audio on this device */ }
+}
+
+function renderTurnSignal() {
+  const myTurn = !state.outcome && state.mode !== "local" && state.decider !== null && state.you.includes(state.decider);
+  document.title = myTurn ? `● ${t("play.title_your_move")} · ${baseTitle}` : baseTitle;
+  if (myTurn && wasMyTurn === false) {
+    root.dataset.signals = String(Number(root.dataset.signals || 0) + 1);
+    if (soundOn()) chime();
+    if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+      new Notification(t("play.title_your_move"), { body: $("status").textContent, tag: gameId });
+    }
+  }
+  wasMyTurn = myTurn;
+  renderSignalControls();
+}
+
+function renderSignalControls() {
+  const sound = $("sound");
+  sound.setAttribute("aria-pressed", String(soundOn()));
+  sound.textContent = t(soundOn() ? "play.sound_on" : "play.sound_off");
+  const notify = $("notify");
+  notify.hidden = !("Notification" in window) || Notification.permission !== "default" || state.mode === "local" || !state.you.length;
+  $("signals").hidden = state.mode === "local" || !state.you.length;
+}
+
+$("sound").addEventListener("click", () => {
+  try { localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on"); } catch { /* storage off */ }
+  if (soundOn()) chime(); // let the player hear it (and unlock audio with this gesture)
+  if (state) renderSignalControls();
+});
+$("notify").addEventListener("click", async () => {
+  try { await Notification.requestPermission(); } catch { /* refused */ }
+  if (state) renderSignalControls();
+});
 
 // The invitation box: only while the other seat is free (the state's invite is null after).
 function renderInvite() {
