@@ -41,7 +41,11 @@ def main() -> None:
             page.click("form.start-form button[type=submit]")
             page.wait_for_selector("#game[data-ply]")
             guest = browser.new_context(
-                viewport={"width": 390, "height": 844}, base_url=server.url
+                viewport={"width": 390, "height": 844},
+                base_url=server.url,
+                is_mobile=True,
+                has_touch=True,
+                device_scale_factor=2,
             ).new_page()
             guest.goto(page.input_value("#invite-url"))
             guest.wait_for_selector("#game[data-ply]")
@@ -68,7 +72,15 @@ def main() -> None:
                 movable.click()
             page.screenshot(path=str(OUT / "game.png"))
             guest.wait_for_timeout(600)
-            guest.screenshot(path=str(OUT / "game-phone.png"), full_page=True)
+            guest.screenshot(path=str(OUT / "game-phone.png"))  # one view: all a move needs
+            dark = browser.new_context(
+                viewport={"width": 1280, "height": 860}, base_url=server.url, color_scheme="dark"
+            ).new_page()
+            dark.context.add_cookies(page.context.cookies())  # the host's seat
+            dark.goto(page.url)  # the same game in dark mode
+            dark.wait_for_selector("#game[data-ply]")
+            dark.wait_for_timeout(600)
+            dark.screenshot(path=str(OUT / "game-dark.png"))
             browser.close()
     finally:
         server.stop()
