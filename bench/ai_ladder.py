@@ -74,6 +74,22 @@ def play(
     return (0.5 if outcome.winner is None else 1.0 - outcome.winner), times
 
 
+def warm_up(variant_name: str, players: set[str]) -> None:
+    """One untimed move of every player, so that loading tables and evaluations (once per
+    process) is not counted as a move's time (with ``--jobs`` each worker still loads on its
+    first move)."""
+    rng = random.Random(0)
+    pos = Position.initial(find_variant(variant_name))
+    while pos.is_chance() or len(pos.legal_moves()) < 2:
+        pos = (
+            pos.apply_throw(draw_throw(pos, rng))
+            if pos.is_chance()
+            else pos.apply(pos.legal_moves()[0])
+        )
+    for player in sorted(players):
+        _move(player, pos, random.Random(0))
+
+
 def _job(args: tuple[str, str, str, int]) -> tuple[float, dict[str, list[float]]]:
     """Game pair ``k``: the same throws twice, the upper player seat A, then seat B; returns
     the upper player's mean score over the two games."""
@@ -91,7 +107,7 @@ def interval(scores: list[float]) -> tuple[float, float, float]:
     mean = sum(scores) / n
     var = sum((s - mean) ** 2 for s in scores) / (n - 1) if n > 1 else 0.25
     half = 1.96 * math.sqrt(var / n)
-    return mean, mean - half, mean + half
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -119,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     for name in variants:
         times: dict[str, list[float]] = {}
+        warm_up(name, {p for pair in pairs for p in pair})
         for low, high in pairs:
             for player in (low, high):
                 if player not in REFERENCES:
