@@ -20,7 +20,6 @@ import pytest
 
 from senet.service.broadcast import MemoryBroadcast
 from senet.service.games import GameService
-from senet.service.seeding import give_seed
 from senet.service.storage import Storage
 from senet_testkit.servers import postgres_server
 
@@ -96,21 +95,21 @@ async def settle(baseline: set[asyncio.Task[Any]]) -> None:
 
 async def seated_game(service: GameService) -> tuple[str, dict[int, str]]:
     """A friend game with both seats taken and seeded: the first throw is made."""
-    created = await service.create("standard", "friend", "A")
-    claimed = await service.claim(created.game_id, created.invite or "")
+    created = await service.commands.create("standard", "friend", "A")
+    claimed = await service.commands.claim(created.game_id, created.invite or "")
     assert claimed is not None
-    await give_seed(service, created.game_id, created.token, "a")
-    await give_seed(service, created.game_id, claimed[0], "b")
+    await service.commands.seed(created.game_id, created.token, "a")
+    await service.commands.seed(created.game_id, claimed[0], "b")
     return created.game_id, {0: created.token, 1: claimed[0]}
 
 
 async def next_move(service: GameService, game_id: str, tokens: dict[int, str]) -> None:
     """The decider plays its first legal move, at the ply shown; it must be stored at once."""
-    live = await service.load(game_id)
+    live = await service.store.load(game_id)
     decider = live.position.decider
     assert decider is not None
     move = live.position.legal_moves()[0].text()
-    await asyncio.wait_for(service.act(game_id, tokens[decider], live.ply, move), AT_ONCE)
+    await asyncio.wait_for(service.commands.act(game_id, tokens[decider], live.ply, move), AT_ONCE)
 
 
 async def check_healthy(service: GameService, fresh: Storage, games: list[Any]) -> None:
@@ -118,31 +117,31 @@ async def check_healthy(service: GameService, fresh: Storage, games: list[Any]) 
     for game_id, tokens in games:
         stored = await fresh.get_game(game_id)
         assert stored is not None
-        shown = await service.load(game_id)
+        shown = await service.store.load(game_id)
         assert shown.ply == stored.ply, "the game shown is not the game stored"
         assert [s.claimed for s in shown.stored.seats] == [s.claimed for s in stored.seats]
         assert [s.seed for s in shown.stored.seats] == [s.seed for s in stored.seats]
         if not shown.seeding and not shown.position.is_over():
             await next_move(service, game_id, tokens)
-    await asyncio.wait_for(service.create("standard", "friend"), AT_ONCE)
+    await asyncio.wait_for(service.commands.create("standard", "friend"), AT_ONCE)
 
 
 Action = Callable[[GameService, str, dict[int, str]], Awaitable[Any]]
 
 
 async def _move(service: GameService, game_id: str, tokens: dict[int, str]) -> Any:
-    live = await service.load(game_id)
+    live = await service.store.load(game_id)
     decider = live.position.decider
     assert decider is not None
     move = live.position.legal_moves()[0].text()
-    return await service.act(game_id, tokens[decider], live.ply, move)
+    return await service.commands.act(game_id, tokens[decider], live.ply, move)
 
 
 ACTIONS: dict[str, Action] = {
     "move": _move,
-    "claim": lambda s, g, t: s.claim(g, t[-1]),
-    "seed-and-first-throw": lambda s, g, t: give_seed(s, g, t[1], "zz"),
-    "create": lambda s, g, t: s.create("standard", "friend"),
+    "claim": lambda s, g, t: s.commands.claim(g, t[-1]),
+    "seed-and-first-throw": lambda s, g, t: s.commands.seed(g, t[1], "zz"),
+    "create": lambda s, g, t: s.commands.create("standard", "friend"),
 }
 
 
@@ -165,13 +164,13 @@ def test_cancelling_an_action_at_any_await_point_leaves_every_game_playable(
             while injected:
                 assert k < 200, "the action never completed: it suspends too often"
                 if action == "claim":  # a game whose seat B is still free
-                    created = await service.create("standard", "friend", "A")
+                    created = await service.commands.create("standard", "friend", "A")
                     game_id = created.game_id
                     tokens = {0: created.token, -1: created.invite or ""}
                 elif action == "seed-and-first-throw":  # B's seed will start the game
-                    created = await service.create("standard", "friend", "A")
-                    await give_seed(service, created.game_id, created.token, "a")
-                    claimed = await service.claim(created.game_id, created.invite or "")
+                    created = await service.commands.create("standard", "friend", "A")
+                    await service.commands.seed(created.game_id, created.token, "a")
+                    claimed = await service.commands.claim(created.game_id, created.invite or "")
                     assert claimed is not None
                     game_id, tokens = created.game_id, {0: created.token, 1: claimed[0]}
                 else:

@@ -14,9 +14,10 @@ import pytest
 from senet.engine import Position, find_variant
 from senet.service.broadcast import MemoryBroadcast
 from senet.service.computer import choose_move, levels
+from senet.service.errors import GameError
 from senet.service.fairness import verify_throws
-from senet.service.games import GameError, GameService
-from senet.service.seeding import give_seed, seed_needed
+from senet.service.games import GameService
+from senet.service.seeding import seed_needed
 from senet.service.storage import ConflictError, Storage, StoredAction
 from senet.service.views import game_record, state_message
 
@@ -54,12 +55,14 @@ async def play_out(
 ) -> None:
     rng = random.Random(7)
     for _ in range(limit):
-        live = await service.load(game_id)
+        live = await service.store.load(game_id)
         pos = live.position
         if pos.is_over():
             return
         if pos.decider in seats:
-            await service.act(game_id, token, live.ply, choose_move(pos, "greedy", rng).text())
+            await service.commands.act(
+                game_id, token, live.ply, choose_move(pos, "greedy", rng).text()
+            )
         else:
             await asyncio.sleep(0.005)  # the computer's turn
     raise AssertionError("the game did not end")
@@ -68,12 +71,12 @@ async def play_out(
 def test_every_refused_action_leaves_game_and_storage_unchanged(tmp_path: Path) -> None:
     async def main() -> None:
         service = await service_on(tmp_path / "db.sqlite3")
-        created = await service.create("adelaida", "friend", "A")
-        claimed = await service.claim(created.game_id, created.invite or "")
+        created = await service.commands.create("adelaida", "friend", "A")
+        claimed = await service.commands.claim(created.game_id, created.invite or "")
         assert claimed is not None and claimed[1] == 1
-        await give_seed(service, created.game_id, created.token, "a")  # issue 6: player seeds
-        await give_seed(service, created.game_id, claimed[0], "b")
-        live = await service.load(created.game_id)
+        await service.commands.seed(created.game_id, created.token, "a")  # issue 6: player seeds
+        await service.commands.seed(created.game_id, claimed[0], "b")
+        live = await service.store.load(created.game_id)
         before = (live.ply, live.position.fen(), count_actions(tmp_path / "db.sqlite3", live.id))
         decider = live.position.decider
         tokens = {0: created.token, 1: claimed[0]}
@@ -90,7 +93,7 @@ def test_every_refused_action_leaves_game_and_storage_unchanged(tmp_path: Path) 
         ]
         for token, ply, move, code in cases:
             with pytest.raises(GameError) as err:
-                await service.act(live.id, token, ply, move)
+                await service.commands.act(live.id, token, ply, move)
             assert err.value.code == code, (move, err.value.message)
             assert (
                 live.ply,
@@ -98,10 +101,10 @@ def test_every_refused_action_leaves_game_and_storage_unchanged(tmp_path: Path) 
                 count_actions(tmp_path / "db.sqlite3", live.id),
             ) == before
         with pytest.raises(GameError) as err:
-            await service.act("nope", tokens[0], 0, legal)
+            await service.commands.act("nope", tokens[0], 0, legal)
         assert err.value.code == "unknown_game" and err.value.status == 404
         assert (
-            await service.claim(created.game_id, created.invite or "") is None
+            await service.commands.claim(created.game_id, created.invite or "") is None
         )  # the seat is taken
         await shut(service)
 
@@ -113,11 +116,11 @@ def test_a_game_survives_a_restart_and_finishes(tmp_path: Path) -> None:
 
     async def first() -> tuple[str, str, str, int]:
         service = await service_on(db)
-        created = await service.create("kendall", "local", seed="on one screen")
-        live = await service.load(created.game_id)
+        created = await service.commands.create("kendall", "local", seed="on one screen")
+        live = await service.store.load(created.game_id)
         rng = random.Random(3)
         for _ in range(20):
-            await service.act(
+            await service.commands.act(
                 live.id, created.token, live.ply, choose_move(live.position, "greedy", rng).text()
             )
         fen, ply = live.position.fen(), live.ply
@@ -128,11 +131,11 @@ def test_a_game_survives_a_restart_and_finishes(tmp_path: Path) -> None:
 
     async def second() -> None:
         service = await service_on(db)
-        live = await service.load(game_id)
+        live = await service.store.load(game_id)
         assert (live.position.fen(), live.ply) == (fen, ply)
         assert live.seats_of(token) == (0, 1)
         await play_out(service, game_id, token, (0, 1))
-        live = await service.load(game_id)
+        live = await service.store.load(game_id)
         outcome = live.position.outcome()
         assert outcome is not None and live.stored.result == outcome.result
         message = state_message(service, live, (0, 1))
@@ -159,8 +162,8 @@ def test_throws_are_hidden_until_the_end_and_legal_moves_go_to_the_decider_only(
 ) -> None:
     async def main() -> None:
         service = await service_on(tmp_path / "db.sqlite3")
-        created = await service.create("standard", "friend", "B", seed="b")
-        live = await service.load(created.game_id)
+        created = await service.commands.create("standard", "friend", "B", seed="b")
+        live = await service.store.load(created.game_id)
         spectator = state_message(service, live, ())
         assert (
             spectator["fairness"]["secret"] is None
@@ -170,9 +173,9 @@ def test_throws_are_hidden_until_the_end_and_legal_moves_go_to_the_decider_only(
         assert len(spectator["fairness"]["commitment"]) == 64
         owner = state_message(service, live, (1,))
         assert owner["invite"] == created.invite
-        claimed = await service.claim(created.game_id, created.invite or "")
+        claimed = await service.commands.claim(created.game_id, created.invite or "")
         assert claimed is not None
-        live = await give_seed(service, created.game_id, claimed[0], "a")
+        live = await service.commands.seed(created.game_id, claimed[0], "a")
         assert state_message(service, live, (1,))["legal"] == []  # A decides first
         assert state_message(service, live, (0,))["legal"]
         await shut(service)
@@ -184,10 +187,10 @@ def test_computer_plays_its_turns_and_the_game_ends(tmp_path: Path) -> None:
     async def main() -> None:
         service = await service_on(tmp_path / "db.sqlite3", delay=0.0)
         level = levels()[0]
-        created = await service.create("bell", "computer", "B", level, seed="mine")
+        created = await service.commands.create("bell", "computer", "B", level, seed="mine")
         assert created.seats == (1,)
         await play_out(service, created.game_id, created.token, (1,))
-        live = await service.load(created.game_id)
+        live = await service.store.load(created.game_id)
         movers = {a.seat for a in live.history if a.kind == "move"}
         assert movers == {0, 1}
         await shut(service)
@@ -198,31 +201,31 @@ def test_computer_plays_its_turns_and_the_game_ends(tmp_path: Path) -> None:
 def test_rematch_swaps_colours_and_seats_both_players(tmp_path: Path) -> None:
     async def main() -> None:
         service = await service_on(tmp_path / "db.sqlite3")
-        created = await service.create("standard", "friend", "A")
-        claimed = await service.claim(created.game_id, created.invite or "")
+        created = await service.commands.create("standard", "friend", "A")
+        claimed = await service.commands.claim(created.game_id, created.invite or "")
         assert claimed
-        await give_seed(service, created.game_id, created.token, "a")
-        await give_seed(service, created.game_id, claimed[0], "b")
+        await service.commands.seed(created.game_id, created.token, "a")
+        await service.commands.seed(created.game_id, claimed[0], "b")
         with pytest.raises(GameError) as err:
-            await service.rematch(created.game_id, created.token)
+            await service.commands.rematch(created.game_id, created.token)
         assert err.value.code == "not_over"
-        live = await service.load(created.game_id)
+        live = await service.store.load(created.game_id)
         rng = random.Random(1)
         tokens = {0: created.token, 1: claimed[0]}
         while not live.position.is_over():
             d = live.position.decider
-            await service.act(
+            await service.commands.act(
                 live.id, tokens[d], live.ply, choose_move(live.position, "greedy", rng).text()
             )
-        new_id, token_a = await service.rematch(created.game_id, tokens[0])
-        again_id, token_b = await service.rematch(created.game_id, tokens[1])
+        new_id, token_a = await service.commands.rematch(created.game_id, tokens[0])
+        again_id, token_b = await service.commands.rematch(created.game_id, tokens[1])
         assert new_id == again_id and token_a and token_b
-        new = await service.load(new_id)
+        new = await service.store.load(new_id)
         assert new.seats_of(token_a) == (1,) and new.seats_of(token_b) == (0,)
         assert new.stored.rematch_of == created.game_id
         assert new.seeding and seed_needed(new) == [True, True]  # the rematch starts by seeding too
         with pytest.raises(GameError):
-            await service.rematch(created.game_id, "stranger")
+            await service.commands.rematch(created.game_id, "stranger")
         await shut(service)
 
     run(main())
@@ -231,8 +234,8 @@ def test_rematch_swaps_colours_and_seats_both_players(tmp_path: Path) -> None:
 def test_storage_refuses_a_second_action_at_the_same_ply(tmp_path: Path) -> None:
     async def main() -> None:
         service = await service_on(tmp_path / "db.sqlite3")
-        created = await service.create("standard", "local", seed="s")
-        live = await service.load(created.game_id)
+        created = await service.commands.create("standard", "local", seed="s")
+        live = await service.store.load(created.game_id)
         ply = live.ply
         move = live.position.legal_moves()[0].text()
         await service.storage.append(live.id, ply, [StoredAction(ply, "move", 0, move)])
@@ -249,9 +252,9 @@ def test_storage_refuses_a_second_action_at_the_same_ply(tmp_path: Path) -> None
             )
         # the service's cached game is now behind the database: its next action is refused as stale
         with pytest.raises(GameError) as err:
-            await service.act(live.id, created.token, live.ply, move)
+            await service.commands.act(live.id, created.token, live.ply, move)
         assert err.value.code == "stale"
-        fresh = await service.load(live.id)
+        fresh = await service.store.load(live.id)
         assert fresh.ply == ply + 1 and fresh.position != Position.initial(find_variant("standard"))
         await shut(service)
 
@@ -288,8 +291,8 @@ def test_the_computer_resumes_its_turn_after_a_restart(tmp_path: Path) -> None:
 
     async def before_restart() -> tuple[str, int]:
         service = await service_on(db, delay=60.0)  # it will not move before the "crash"
-        created = await service.create("standard", "computer", "B", levels()[0], seed="x")
-        live = await service.load(created.game_id)
+        created = await service.commands.create("standard", "computer", "B", levels()[0], seed="x")
+        live = await service.store.load(created.game_id)
         assert live.position.decider == 0 and live.computer_seat() == 0
         ply = live.ply
         await shut(service)
@@ -300,7 +303,7 @@ def test_the_computer_resumes_its_turn_after_a_restart(tmp_path: Path) -> None:
     async def after_restart() -> None:
         service = await service_on(db, delay=0.0)
         for _ in range(400):
-            live = await service.load(game_id)
+            live = await service.store.load(game_id)
             if live.ply > ply:
                 break
             await asyncio.sleep(0.01)
@@ -308,3 +311,39 @@ def test_the_computer_resumes_its_turn_after_a_restart(tmp_path: Path) -> None:
         await shut(service)
 
     run(after_restart())
+
+
+def _private_names_defined(tree: ast.AST) -> set[str]:
+    """The private names a module defines: its functions, classes, attributes and variables."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            names.add(node.attr)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return {n for n in names if n.startswith("_") and not n.startswith("__")}
+
+
+@pytest.mark.parametrize("layer", ["service", "web"])
+def test_no_module_of_the_service_or_web_layer_reaches_into_another_modules_private_names(
+    layer: str,
+) -> None:
+    for path in sorted((SRC / layer).rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        own = _private_names_defined(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                private = [
+                    a.name
+                    for a in node.names
+                    if a.name.startswith("_") and not a.name.startswith("__")
+                ]
+                assert not private, f"{path.name}:{node.lineno} imports {private}"
+            elif isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+                if node.attr.startswith("__") or node.attr in own:
+                    continue
+                raise AssertionError(f"{path.name}:{node.lineno} uses {ast.unparse(node)}")

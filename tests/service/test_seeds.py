@@ -14,6 +14,7 @@ from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from senet.engine import find_variant
+from senet.service.errors import GameError
 from senet.service.fairness import (
     FairDice,
     check_seed,
@@ -21,9 +22,9 @@ from senet.service.fairness import (
     encode_player_seeds,
     new_secret,
 )
-from senet.service.games import GameError, hash_token
-from senet.service.seeding import give_seed, seed_needed, seeds_of
+from senet.service.seeding import seed_needed, seeds_of
 from senet.service.storage import Storage, games, seats, upgrade_schema
+from senet.service.store import hash_token
 
 from .test_games_service import count_actions, run, service_on, shut
 
@@ -60,21 +61,21 @@ def test_two_seeds_given_at_once_on_two_services_start_the_game_once(tmp_path: P
         one, two = await service_on(db), await service_on(db)
         try:
             for round_ in range(8):
-                created = await one.create("standard", "local")
-                await two.load(created.game_id)
+                created = await one.commands.create("standard", "local")
+                await two.store.load(created.game_id)
                 results = await asyncio.gather(
-                    give_seed(one, created.game_id, created.token, f"a{round_}", 0),
-                    give_seed(two, created.game_id, created.token, f"b{round_}", 1),
+                    one.commands.seed(created.game_id, created.token, f"a{round_}", 0),
+                    two.commands.seed(created.game_id, created.token, f"b{round_}", 1),
                     return_exceptions=True,
                 )
                 assert not [r for r in results if isinstance(r, BaseException)], results
                 assert count_actions(db, created.game_id) == 1
                 for service in (one, two):
-                    live = await service.refresh(created.game_id)
+                    live = await service.store.refresh(created.game_id)
                     assert live.ply == 1 and live.stored.player_seeds == f"a{round_}:b{round_}"
                     assert live.history[0].kind == "throw"
                 with pytest.raises(GameError) as err:
-                    await give_seed(two, created.game_id, created.token, "late", 0)
+                    await two.commands.seed(created.game_id, created.token, "late", 0)
                 assert err.value.code == "not_seeding" and count_actions(db, created.game_id) == 1
         finally:
             await shut(one)
@@ -138,12 +139,12 @@ def test_a_database_from_before_the_seeds_is_migrated_and_its_games_play_on(tmp_
 
     async def after() -> None:
         service = await service_on(db)  # upgrades to head
-        live = await service.load("oldgame")
+        live = await service.store.load("oldgame")
         assert live.ply == 1 and not live.seeding and seeds_of(live) == [None, None]
         assert seed_needed(live) == [False, False]
         assert live.dice().player_seeds == "creator's free text: with colons"
         with pytest.raises(GameError) as err:
-            await give_seed(service, "oldgame", "tok", "late", 0)
+            await service.commands.seed("oldgame", "tok", "late", 0)
         assert err.value.code == "not_seeding"
         assert (
             await service.storage.set_seed("oldgame", 0, "late") is False
@@ -193,12 +194,12 @@ def test_a_copy_read_while_the_first_throw_commits_has_the_seeds(tmp_path: Path)
         reader = Storage(f"sqlite+aiosqlite:///{db}")
         await reader.init()
         try:
-            created = await one.create("standard", "local")
-            await give_seed(one, created.game_id, created.token, "first", 0)
+            created = await one.commands.create("standard", "local")
+            await one.commands.seed(created.game_id, created.token, "first", 0)
             real = reader.engine
 
             async def throw_now() -> None:
-                await give_seed(one, created.game_id, created.token, "second", 1)
+                await one.commands.seed(created.game_id, created.token, "second", 1)
 
             reader.engine = _RacingEngine(real, throw_now)  # type: ignore[assignment]
             stored = await reader.get_game(created.game_id)

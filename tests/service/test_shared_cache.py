@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from senet.service.broadcast import MemoryBroadcast
-from senet.service.games import GameError, GameService
-from senet.service.seeding import give_seed
+from senet.service.errors import GameError
+from senet.service.games import GameService
 from senet.service.storage import Storage
 
 from .test_games_service import count_actions, run, shut
@@ -39,24 +39,26 @@ async def two_processes(db: Path) -> tuple[GameService, GameService]:
 
 
 async def friend_game(a: GameService, b: GameService) -> tuple[str, dict[int, str]]:
-    created = await a.create("standard", "friend", "A")
-    claimed = await a.claim(created.game_id, created.invite or "")
+    created = await a.commands.create("standard", "friend", "A")
+    claimed = await a.commands.claim(created.game_id, created.invite or "")
     assert claimed is not None
     for token, seed in (
         (created.token, "a"),
         (claimed[0], "b"),
     ):  # issue 6: both seeds, then the first throw
-        await give_seed(a, created.game_id, token, seed)
-    await b.load(created.game_id)  # process b has the game cached from here on
+        await a.commands.seed(created.game_id, token, seed)
+    await b.store.load(created.game_id)  # process b has the game cached from here on
     return created.game_id, {0: created.token, 1: claimed[0]}
 
 
 async def move_on_a(a: GameService, game_id: str, tokens: dict[int, str]) -> dict[str, Any]:
     """Play the first legal move through process a; returns the update message it published."""
     async with a.subscribe(game_id) as sub:
-        live = await a.load(game_id)
+        live = await a.store.load(game_id)
         decider = live.position.decider
-        await a.act(game_id, tokens[decider], live.ply, live.position.legal_moves()[0].text())
+        await a.commands.act(
+            game_id, tokens[decider], live.ply, live.position.legal_moves()[0].text()
+        )
         message = await asyncio.wait_for(sub.get(), 1)
     assert message["type"] == "update"
     return message
@@ -77,7 +79,7 @@ def test_an_update_carries_its_actions_and_another_process_applies_them_without_
         a, b = await two_processes(tmp_path / "db.sqlite3")
         game_id, tokens = await friend_game(a, b)
         message = await move_on_a(a, game_id, tokens)
-        before = b._cache[game_id].ply
+        before = b.store.cached(game_id).ply
         assert (
             message["from"] == before
             and message["ply"] == before + len(message["actions"]) > before
@@ -87,19 +89,19 @@ def test_an_update_carries_its_actions_and_another_process_applies_them_without_
         )
         reads = b.storage.get_game, b.storage.head
         forbid_reads(b)
-        assert b.absorb(game_id, message) is True
-        mirror, truth = b._cache[game_id], a._cache[game_id]
+        assert b.store.absorb(game_id, message) is True
+        mirror, truth = b.store.cached(game_id), a.store.cached(game_id)
         assert mirror.ply == truth.ply and mirror.position == truth.position
         assert [(h.ply, h.kind, h.seat, h.notation, h.pattern) for h in mirror.history] == [
             (h.ply, h.kind, h.seat, h.notation, h.pattern) for h in truth.history
         ]
         assert (
-            b.absorb(game_id, message) is True
+            b.store.absorb(game_id, message) is True
         )  # a second socket of the same process: nothing to do
-        assert b._cache[game_id].ply == truth.ply
+        assert b.store.cached(game_id).ply == truth.ply
         b.storage.get_game, b.storage.head = reads
         # and the copy is the database's: a fresh load agrees
-        assert (await b.reload(game_id)).position == truth.position
+        assert (await b.store.reload(game_id)).position == truth.position
         await shut(a)
         await shut(b)
 
@@ -112,7 +114,7 @@ def test_an_update_that_does_not_follow_the_cached_copy_is_not_applied(tmp_path:
         game_id, tokens = await friend_game(a, b)
         first = await move_on_a(a, game_id, tokens)
         second = await move_on_a(a, game_id, tokens)
-        held = b._cache[game_id]
+        held = b.store.cached(game_id)
         before = (held.ply, held.position)
         # a gap (the first message was lost), forged or malformed actions: the copy stays as it is
         forged = dict(first, actions=[["move", 0, "30-off", None]] + first["actions"][1:])
@@ -136,10 +138,10 @@ def test_an_update_that_does_not_follow_the_cached_copy_is_not_applied(tmp_path:
             dict(first, ply=first["ply"] + 1),
             {"type": "update", "ply": "x"},
         ):
-            assert b.absorb(game_id, message) is False, message
+            assert b.store.absorb(game_id, message) is False, message
             assert (held.ply, held.position) == before
         # what the caller does then: read the database, which has both moves
-        assert (await b.load(game_id, second["ply"])).ply == second["ply"]
+        assert (await b.store.load(game_id, second["ply"])).ply == second["ply"]
         await shut(a)
         await shut(b)
 
@@ -154,11 +156,11 @@ def test_a_process_whose_copy_is_behind_accepts_what_the_database_accepts(tmp_pa
         a, b = await two_processes(tmp_path / "db.sqlite3")
         game_id, tokens = await friend_game(a, b)
         await move_on_a(a, game_id, tokens)  # b never hears of it
-        truth = a._cache[game_id]
-        assert b._cache[game_id].ply < truth.ply
+        truth = a.store.cached(game_id)
+        assert b.store.cached(game_id).ply < truth.ply
         decider = truth.position.decider
         move = truth.position.legal_moves()[0].text()
-        live = await b.act(game_id, tokens[decider], truth.ply, move)
+        live = await b.commands.act(game_id, tokens[decider], truth.ply, move)
         assert live.ply > truth.ply
         assert count_actions(tmp_path / "db.sqlite3", game_id) == live.ply
         await shut(a)
@@ -171,17 +173,17 @@ def test_a_process_whose_copy_is_behind_stores_nothing_for_an_outdated_ply(tmp_p
     async def main() -> None:
         a, b = await two_processes(tmp_path / "db.sqlite3")
         game_id, tokens = await friend_game(a, b)
-        old = b._cache[game_id]
+        old = b.store.cached(game_id)
         old_ply, decider = old.ply, old.position.decider
         move = old.position.legal_moves()[-1].text()
         await move_on_a(a, game_id, tokens)  # b never hears of it
         stored = count_actions(tmp_path / "db.sqlite3", game_id)
         # b's copy says this is legal now; the database has moved on: stale, nothing stored
         with pytest.raises(GameError) as refused:
-            await b.act(game_id, tokens[decider], old_ply, move)
+            await b.commands.act(game_id, tokens[decider], old_ply, move)
         assert refused.value.code == "stale"
         assert count_actions(tmp_path / "db.sqlite3", game_id) == stored
-        assert (await b.load(game_id)).ply == stored  # and b now holds the database's copy
+        assert (await b.store.load(game_id)).ply == stored  # and b now holds the database's copy
         await shut(a)
         await shut(b)
 
@@ -194,27 +196,27 @@ def test_the_game_cache_is_bounded_and_keeps_the_games_someone_watches(tmp_path:
 
     async def main() -> None:
         a, _b = await two_processes(tmp_path / "db.sqlite3")
-        a.cache_size = 2
-        watched = await a.create(
+        a.store.cache_size = 2
+        watched = await a.commands.create(
             "standard", "local", seed="s"
         )  # issue 6: seeded, so thrown and cached
         async with a.subscribe(watched.game_id):
             kept: dict[str, tuple] = {}
             for variant in ("bell", "kendall", "adelaida"):
-                created = await a.create(variant, "local", seed="s")
-                live = a._cache[created.game_id]
+                created = await a.commands.create(variant, "local", seed="s")
+                live = a.store.cached(created.game_id)
                 kept[created.game_id] = (variant, live.ply, live.position)
-            assert len(a._cache) <= 3 and watched.game_id in a._cache
+            assert len(a.store) <= 3 and watched.game_id in a.store
             first = next(iter(kept))
-            assert first not in a._cache  # the least recently used unwatched game went first
+            assert first not in a.store  # the least recently used unwatched game went first
             for game_id, (variant, ply, position) in kept.items():
-                again = await a.load(game_id)  # from the database when it was dropped
+                again = await a.store.load(game_id)  # from the database when it was dropped
                 assert (again.game.variant.name, again.ply, again.position) == (
                     variant,
                     ply,
                     position,
                 )
-                assert len(a._cache) <= 3 and watched.game_id in a._cache
+                assert len(a.store) <= 3 and watched.game_id in a.store
         await shut(a)
         await shut(_b)
 

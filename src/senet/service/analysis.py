@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from senet.ai.review import ReviewRow, review_game
 
-from .games import LiveGame
+from .store import LiveGame
 
 __all__ = ["GameReview", "review_of", "chart"]
 

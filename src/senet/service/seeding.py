@@ -1,4 +1,4 @@
-"""The players' own seeds (issue 6): a game starts in a *seeding* phase.
+"""The players' own seeds: a game starts in a *seeding* phase.
 
 The order is what makes the throws trustworthy: a game is created with its secret and the
 public commitment (SHA-256 of the secret) but no throw; only then does each human seat's holder
@@ -17,18 +17,20 @@ encoded seeds are stored with that throw (``games.player_seeds``), so every proc
 the later throws from the same string.  A stored seed is published (``update`` with
 ``refresh``), so every viewer on every process sees who has given theirs.
 
-This is part of :class:`senet.service.games.GameService` kept in a module of its own: it uses
-the service's cache, locks and ``_commit``.  It must not import :mod:`senet.web`.
+This module holds the seeding rules (a valid seed, which seats still owe one); the command that
+stores a seed and makes the first throw is :meth:`senet.service.commands.GameCommands.seed`.
+It must not import :mod:`senet.web`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .fairness import check_seed, encode_player_seeds
-from .games import GameError, GameService, LiveGame
+from .errors import GameError
+from .fairness import check_seed
+from .store import LiveGame
 
-__all__ = ["checked_seed", "give_seed", "seeds_of", "seed_needed"]
+__all__ = ["checked_seed", "seeds_of", "seed_needed"]
 
 
 def checked_seed(seed: Any) -> str:
@@ -56,67 +58,3 @@ def seed_needed(live: LiveGame) -> list[bool]:
         and by_seat[seat].seed is None
         for seat in (0, 1)
     ]
-
-
-async def give_seed(
-    service: GameService, game_id: str, token: str | None, seed: Any, seat: Any = None
-) -> LiveGame:
-    """Store ``seed`` as the own seed of a seat that ``token`` holds and, once every human seat
-    has one, make the first throw.  ``seat`` may be left out: then the first of the secret's
-    seats still without a seed (a game on one screen holds both).
-
-    Raises GameError ``bad_seed``, ``bad_request`` (a seat that is not 0 or 1), ``forbidden``
-    (a spectator, a wrong secret, another's seat), ``already_seeded``, ``not_seeding`` (the
-    first throw is made), ``unknown_game``; nothing is stored or changed when it raises.
-    """
-    return await service.actions.run(_give_seed(service, game_id, token, seed, seat))
-
-
-async def _give_seed(
-    service: GameService, game_id: str, token: str | None, seed: Any, seat: Any
-) -> LiveGame:
-    checked_seed(seed)
-    if seat is not None and (
-        not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1)
-    ):
-        raise GameError("bad_request", "seat must be 0 (A) or 1 (B)")
-    live = service._cache.get(game_id) or await service.load(game_id)
-    seats = live.seats_of(token)
-    if not seats and token:
-        seats = (await service.refresh(game_id)).seats_of(token)  # claimed through another process?
-    if not seats or (seat is not None and seat not in seats):
-        raise GameError(
-            "forbidden", "you hold no such seat in this game (a missing or wrong seat secret)", 403
-        )
-    not_seeding = GameError(
-        "not_seeding", "the first throw is made: seeds are taken only before it", 409
-    )
-    async with service._lock(game_id):
-        live = await service._refresh(game_id)  # before the first throw this reads the seats' seeds
-        if not live.seeding:
-            raise not_seeding
-        needed = seed_needed(live)
-        if seat is None:
-            seat = next((s for s in seats if needed[s]), seats[0])
-        if not needed[seat]:
-            raise GameError("already_seeded", f"seat {'AB'[seat]} has given its seed already", 409)
-        if not await service.storage.set_seed(game_id, seat, seed):
-            if not (await service.reload(game_id)).seeding:  # another process threw meanwhile
-                raise not_seeding
-            raise GameError("already_seeded", f"seat {'AB'[seat]} has given its seed already", 409)
-        live = await service._refresh(game_id)  # this seat's seed, and any other stored meanwhile
-        started = False
-        if live.seeding and not any(seed_needed(live)):
-            live.stored.player_seeds = encode_player_seeds(
-                seeds_of(live)
-            )  # what every throw derives from
-            try:
-                await service._commit(live, [])  # the first throw, stored with the seeds
-                started = True
-            except GameError:  # stale: another process made the first throw; it stands
-                live = service._cache.get(game_id) or live
-    if started:
-        service._schedule_computer(live)  # the computer may open the game now
-    else:
-        await service._publish(game_id, {"type": "update", "ply": live.ply, "refresh": True})
-    return live

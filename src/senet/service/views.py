@@ -16,8 +16,9 @@ from typing import Any
 from senet.engine import OFF, Game, Position, parse_move
 
 from .fairness import encode_player_seeds
-from .games import GameService, LiveGame
+from .games import GameService
 from .seeding import seed_needed, seeds_of
+from .store import LiveGame
 
 __all__ = ["state_message", "events_message", "game_record", "history_entries"]
 
@@ -152,7 +153,7 @@ def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) 
         },
         "rematch": stored.rematch_id,
         "rematch_of": stored.rematch_of,
-        "invite": service.invite_for(live, seats),
+        "invite": live.invite_for(seats),
     }
 
 

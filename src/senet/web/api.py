@@ -18,8 +18,8 @@ from pydantic import BaseModel, Field
 
 from senet.engine import VARIANTS
 from senet.service import computer
-from senet.service.games import GameError, GameService
-from senet.service.seeding import give_seed as store_seed
+from senet.service.errors import GameError
+from senet.service.games import GameService
 from senet.service.views import state_message
 
 from .app import error_json, lang_of, seat_cookie
@@ -89,13 +89,15 @@ async def levels(request: Request) -> list[dict[str, str]]:
 @router.post("/games", response_model=CreatedGame, status_code=201)
 async def create_game(request: Request, body: NewGame) -> Any:
     service = _service(request)
-    created = await service.create(body.variant, body.mode, body.colour, body.level, body.seed)
+    created = await service.commands.create(
+        body.variant, body.mode, body.colour, body.level, body.seed
+    )
     base = str(request.base_url).rstrip("/")
     gid = created.game_id
     data = CreatedGame(
         id=gid,
         url=f"{base}/g/{gid}",
-        commitment=(await service.load(gid)).stored.commitment,
+        commitment=(await service.store.load(gid)).stored.commitment,
         seats=list(created.seats),
         token=created.token,
         private_url=f"{base}/g/{gid}/seat/{created.token}",
@@ -110,7 +112,7 @@ async def create_game(request: Request, body: NewGame) -> Any:
 async def game_state(request: Request, game_id: str) -> Any:
     """The state as the caller may see it (legal moves only for the deciding seat's holder)."""
     service = _service(request)
-    live = await service.load(game_id)
+    live = await service.store.load(game_id)
     return state_message(service, live, live.seats_of(token_of(request, game_id)))
 
 
@@ -132,7 +134,9 @@ async def play(request: Request, game_id: str) -> Any:
     if not isinstance(body, dict):
         return body
     service = _service(request)
-    live = await service.act(game_id, token_of(request, game_id), body.get("ply"), body.get("move"))
+    live = await service.commands.act(
+        game_id, token_of(request, game_id), body.get("ply"), body.get("move")
+    )
     return state_message(service, live, live.seats_of(token_of(request, game_id)))
 
 
@@ -168,7 +172,7 @@ async def give_seed(request: Request, game_id: str) -> Any:
         return body
     service = _service(request)
     token = token_of(request, game_id)
-    live = await store_seed(service, game_id, token, body.get("seed"), body.get("seat"))
+    live = await service.commands.seed(game_id, token, body.get("seed"), body.get("seat"))
     return state_message(service, live, live.seats_of(token))
 
 

@@ -23,7 +23,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from senet import __version__
 from senet.service.broadcast import broadcast_from_url
-from senet.service.games import GameError, GameService
+from senet.service.errors import GameError
+from senet.service.games import GameService
 from senet.service.storage import Storage
 
 from .i18n import LANG_COOKIE, pick_lang, translator
@@ -98,7 +99,12 @@ def create_app(
         storage = Storage(database_url)
         await storage.init()
         broadcast = broadcast_from_url(broadcast_url)
-        service = GameService(storage, broadcast, computer_delay=computer_delay)
+        service = GameService(
+            storage,
+            broadcast,
+            computer_delay=computer_delay,
+            cache_size=int(os.environ.get("SENET_GAME_CACHE", "5000")),
+        )
         app.state.storage, app.state.service = storage, service
         await service.start()
         try:

@@ -27,7 +27,7 @@ from senet.engine import (
 )
 from senet.engine.explain import why_not
 from senet.engine.record import parse_record
-from senet.service.games import GameError
+from senet.service.errors import GameError
 from senet.service.lessons import Lesson, check_move, check_reason, find_lesson, lessons
 from senet.service.position_analysis import Analysis, analyse_async
 

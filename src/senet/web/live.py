@@ -39,8 +39,9 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from senet.service.broadcast import Subscription
-from senet.service.games import GameError, GameService, LiveGame
-from senet.service.seeding import give_seed
+from senet.service.errors import GameError
+from senet.service.games import GameService
+from senet.service.store import LiveGame
 from senet.service.views import events_message, state_message
 
 from .app import seat_cookie
@@ -87,7 +88,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     # state read here is the one sent (with several processes, one database read a connection).
     async with service.subscribe(game_id) as sub:
         try:
-            live = await service.load(game_id)
+            live = await service.store.load(game_id)
         except GameError as exc:
             await ws.send_json(_error(exc.code, exc.message))
             await ws.close(code=4404)
@@ -117,7 +118,7 @@ async def _serve(
                 raise WebSocketDisconnect(1006, str(exc)) from None
 
     async def send_state() -> None:
-        current = await service.load(game_id)
+        current = await service.store.load(game_id)
         await send(state_message(service, current, current.seats_of(token)))
 
     async def send_update(
@@ -125,7 +126,9 @@ async def _serve(
     ) -> None:
         """What changed: the full state, or in events mode the events the client has not got."""
         async with update_lock:
-            current = await (service.refresh(game_id) if force else service.load(game_id, min_ply))
+            current = await (
+                service.store.refresh(game_id) if force else service.store.load(game_id, min_ply)
+            )
             mine = current.seats_of(token)
             if not events_mode:
                 await send(state_message(service, current, mine))
@@ -199,7 +202,7 @@ async def _serve(
             elif kind == "move":
                 started = time.monotonic()
                 try:
-                    await service.act(game_id, token, data.get("ply"), data.get("move"))
+                    await service.commands.act(game_id, token, data.get("ply"), data.get("move"))
                 except GameError as exc:
                     await send(_error(exc.code, exc.message))
                 finally:
@@ -209,7 +212,7 @@ async def _serve(
                         )
             elif kind == "seed":
                 try:
-                    await give_seed(service, game_id, token, data.get("seed"), data.get("seat"))
+                    await service.commands.seed(game_id, token, data.get("seed"), data.get("seat"))
                 except GameError as exc:
                     await send(_error(exc.code, exc.message))
             else:

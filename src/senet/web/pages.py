@@ -13,7 +13,8 @@ from senet.engine import VARIANTS, Capture, HouseKind, find_variant
 from senet.engine.variants import UnknownVariant
 from senet.service import computer
 from senet.service.analysis import chart, review_of
-from senet.service.games import GameError, GameService
+from senet.service.errors import GameError
+from senet.service.games import GameService
 from senet.service.views import game_record
 
 from .app import lang_of, render, seat_cookie
@@ -139,7 +140,7 @@ async def form_fields(request: Request) -> dict[str, str]:
 @router.post("/games")
 async def start_game(request: Request) -> Any:
     form = await form_fields(request)
-    created = await _service(request).create(
+    created = await _service(request).commands.create(
         form.get("variant", "standard"),
         form.get("mode", "friend"),
         form.get("colour", "random"),
@@ -153,7 +154,7 @@ async def start_game(request: Request) -> Any:
 @router.get("/g/{game_id}")
 async def game_page(request: Request, game_id: str) -> Any:
     service = _service(request)
-    live = await service.load(game_id)
+    live = await service.store.load(game_id)
     lang = lang_of(request)
     token = request.cookies.get(seat_cookie(game_id))
     seats = live.seats_of(token)
@@ -167,7 +168,7 @@ async def game_page(request: Request, game_id: str) -> Any:
                 response = RedirectResponse(f"/g/{game_id}", status_code=303)
                 set_seat_cookie(response, request, game_id, taken)
                 return response
-    invite = service.invite_for(live, seats)
+    invite = live.invite_for(seats)
     base = str(request.base_url).rstrip("/")
     other = live.seats_of(request.cookies.get(other_seat_cookie(game_id)))
     response = render(
@@ -191,11 +192,11 @@ async def _take_rematch_seat(
 ) -> str | None:
     """The seat secret of ``game_id`` for a player of ``earlier_id`` (the game it is the
     rematch of), if their seat there is still free; None for anyone else."""
-    earlier = await service.load(earlier_id)
+    earlier = await service.store.load(earlier_id)
     if not earlier.seats_of(earlier_token) or earlier.stored.rematch_id != game_id:
         return None
     try:
-        new_id, token = await service.rematch(earlier_id, earlier_token)
+        new_id, token = await service.commands.rematch(earlier_id, earlier_token)
     except GameError:
         return None
     return token if new_id == game_id else None
@@ -207,10 +208,8 @@ async def join_page(request: Request, game_id: str, invite: str) -> Any:
     once; without JavaScript the visitor presses the button); a link preview robot that only
     GETs the page takes nothing.  A used or wrong invitation leads to the game as a spectator."""
     service = _service(request)
-    live = await service.load(game_id)
-    if live.seats_of(request.cookies.get(seat_cookie(game_id))) or not service.invite_valid(
-        live, invite
-    ):
+    live = await service.store.load(game_id)
+    if live.seats_of(request.cookies.get(seat_cookie(game_id))) or not live.invite_valid(invite):
         return RedirectResponse(f"/g/{game_id}", status_code=303)
     seat = live.free_seat()
     response = render(request, "join.html", live=live, variant=live.game.variant, seat=seat)
@@ -222,11 +221,11 @@ async def join_page(request: Request, game_id: str, invite: str) -> Any:
 async def join(request: Request, game_id: str, invite: str) -> Any:
     """Take the free seat with the invitation, once; later visitors watch."""
     service = _service(request)
-    live = await service.load(game_id)
+    live = await service.store.load(game_id)
     response = RedirectResponse(f"/g/{game_id}", status_code=303)
     if live.seats_of(request.cookies.get(seat_cookie(game_id))):
         return response  # already seated (the creator testing the link, or a second tab)
-    claimed = await service.claim(game_id, invite)
+    claimed = await service.commands.claim(game_id, invite)
     if claimed:
         set_seat_cookie(response, request, game_id, claimed[0])
     return response
@@ -248,7 +247,7 @@ async def private_link(request: Request, game_id: str, token: str) -> Any:
     A device that holds another seat of the game is never switched silently (someone may have
     sent their own link, by mistake or to take the seat away): it is asked first, shown its own
     link, and the switch (a POST from this page) keeps the seat it had reachable."""
-    live = await _service(request).load(game_id)
+    live = await _service(request).store.load(game_id)
     theirs = live.seats_of(token)
     current = request.cookies.get(seat_cookie(game_id))
     mine = live.seats_of(current)
@@ -275,7 +274,7 @@ async def private_link(request: Request, game_id: str, token: str) -> Any:
 @router.post("/g/{game_id}/seat/{token}")
 async def switch_seat(request: Request, game_id: str, token: str) -> Any:
     """Play the link's seat on this device, keeping the seat held so far as the other one."""
-    live = await _service(request).load(game_id)
+    live = await _service(request).store.load(game_id)
     response = RedirectResponse(f"/g/{game_id}", status_code=303)
     current = request.cookies.get(seat_cookie(game_id))
     if not live.seats_of(token):
@@ -289,7 +288,7 @@ async def switch_seat(request: Request, game_id: str, token: str) -> Any:
 @router.post("/g/{game_id}/other-seat")
 async def to_other_seat(request: Request, game_id: str) -> Any:
     """Swap the seat this device plays with the other one it holds."""
-    live = await _service(request).load(game_id)
+    live = await _service(request).store.load(game_id)
     response = RedirectResponse(f"/g/{game_id}", status_code=303)
     current = request.cookies.get(seat_cookie(game_id))
     other = request.cookies.get(other_seat_cookie(game_id))
@@ -302,7 +301,7 @@ async def to_other_seat(request: Request, game_id: str) -> Any:
 
 @router.post("/g/{game_id}/rematch")
 async def rematch(request: Request, game_id: str) -> Any:
-    new_id, token = await _service(request).rematch(
+    new_id, token = await _service(request).commands.rematch(
         game_id, request.cookies.get(seat_cookie(game_id))
     )
     response = RedirectResponse(f"/g/{new_id}", status_code=303)
@@ -314,7 +313,7 @@ async def rematch(request: Request, game_id: str) -> Any:
 @router.get("/g/{game_id}/review")
 async def review_page(request: Request, game_id: str) -> Any:
     """The winning-chance graph of a finished game, with its mistakes marked (judged by the master)."""
-    live = await _service(request).load(game_id)
+    live = await _service(request).store.load(game_id)
     try:
         review = await review_of(live)
     except ValueError:
@@ -332,13 +331,13 @@ async def review_page(request: Request, game_id: str) -> Any:
 @router.get("/g/{game_id}/verify")
 async def verify_page(request: Request, game_id: str) -> Any:
     """Recompute the game's throws in the browser (static/verify.js) from its record."""
-    live = await _service(request).load(game_id)
+    live = await _service(request).store.load(game_id)
     return render(request, "verify.html", game_id=live.id, variant=live.game.variant)
 
 
 @router.get("/g/{game_id}/record")
 async def record(request: Request, game_id: str) -> Any:
-    live = await _service(request).load(game_id)
+    live = await _service(request).store.load(game_id)
     text = game_record(live, site=str(request.base_url).rstrip("/"))
     return PlainTextResponse(
         text,

@@ -1,0 +1,356 @@
+"""What players (and the computer) can ask of a game: each request one command.
+
+Every command follows the same shape, so that a new one (resigning, a clock running out, taking
+an open game) is one more method here:
+
+1. check the request's own fields (types, ranges) and raise ``GameError`` on bad input;
+2. find the seats the secret controls (:meth:`GameCommands.seats_of`);
+3. ``async with self.store.deciding(game_id) as decision``: read ``await decision.current()``,
+   check the rules against it, and change the game only through ``decision`` (``commit``,
+   ``claim_seat``, ``set_seed``, ``set_rematch``), which stores, applies and announces;
+4. return the game.
+
+A method marked :func:`command` runs to its end in a task of its own even if its caller is
+cancelled (a WebSocket closing while its move is stored): see :mod:`senet.service.unstoppable`.
+Nothing is stored or changed when a command raises.  A refusal is never based on a cached copy
+alone when several processes serve the game: before refusing (stale ply, not your turn,
+illegal move) the game is read from the database and checked again.  Whatever must happen
+after a change (the computer's turn) listens to the store, not to the commands.
+
+Every action a browser sends is checked here with the engine before it is stored: the seat's
+secret must control the deciding seat, the expected ply must be the current one, and the move
+must be legal.  The server throws the sticks itself (:meth:`Decision.commit`).
+Seat secrets are never stored, only their SHA-256.  An invitation is a separate secret that
+takes the free seat once.  This module must not import :mod:`senet.web`.
+"""
+
+from __future__ import annotations
+
+import functools
+import secrets
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+from senet.engine import IllegalMove, Move, NotationError, find_variant, parse_move
+from senet.engine.variants import UnknownVariant
+
+from . import computer
+from .errors import GameError
+from .fairness import commitment_of, encode_player_seeds, new_secret
+from .seeding import checked_seed, seed_needed, seeds_of
+from .storage import StoredAction
+from .store import GameStore, LiveGame, hash_token, new_token
+from .unstoppable import Unstoppable
+
+__all__ = ["Created", "GameCommands", "MODES", "command"]
+
+MODES = ("friend", "computer", "local")
+
+
+@dataclass
+class Created:
+    game_id: str
+    token: str  # the creator's seat secret
+    seats: tuple[int, ...]  # the seats it controls
+    invite: str | None  # the invitation secret of the free seat (friend games)
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def command(
+    method: Callable[Concatenate[GameCommands, P], Coroutine[Any, Any, R]],
+) -> Callable[Concatenate[GameCommands, P], Coroutine[Any, Any, R]]:
+    """Mark a method as a command: once started it is decided, stored and published even if
+    whoever asked for it goes away meanwhile (it runs in a task of its own)."""
+
+    @functools.wraps(method)
+    async def run(self: GameCommands, *args: P.args, **kwargs: P.kwargs) -> R:
+        return await self.actions.run(method(self, *args, **kwargs))
+
+    return run
+
+
+class GameCommands:
+    """The commands on the games of one :class:`~senet.service.store.GameStore`."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self.actions = Unstoppable("an action")  # the commands running now
+
+    async def drain(self) -> None:
+        """Wait for every command started so far (at shutdown)."""
+        await self.actions.drain()
+
+    async def seats_of(self, game_id: str, token: str | None) -> tuple[int, ...]:
+        """The seats ``token`` holds in the game (() for none).  The cached copy is enough to
+        find them, unless the seat was claimed through another process: then it is read."""
+        live = self.store.cached(game_id) or await self.store.load(game_id)
+        seats = live.seats_of(token)
+        if not seats and token:
+            seats = (await self.store.refresh(game_id)).seats_of(token)
+        return seats
+
+    # ------------------------------------------------------------------ creating
+    @command
+    async def create(
+        self,
+        variant: str,
+        mode: str = "friend",
+        colour: str = "random",
+        level: str | None = None,
+        seed: str | None = None,
+        rematch_of: str | None = None,
+    ) -> Created:
+        """A new game, seeding: no throw yet.  ``seed`` (bots) is given for the creator's
+        seats at once."""
+        try:
+            v = find_variant(variant)
+        except UnknownVariant as exc:
+            raise GameError("unknown_variant", str(exc), 400) from None
+        if mode not in MODES:
+            raise GameError(
+                "bad_mode", f"mode must be one of {', '.join(MODES)}, not {mode!r}", 400
+            )
+        colour = (colour or "random").strip()
+        if colour in ("A", "a", "0"):
+            mine = 0
+        elif colour in ("B", "b", "1"):
+            mine = 1
+        elif colour == "random":
+            mine = secrets.randbelow(2)
+        else:
+            raise GameError("bad_colour", "colour must be A, B or random", 400)
+        if mode == "computer":
+            level = level or computer.default_level()
+            if level not in computer.levels():
+                raise GameError(
+                    "bad_level", f"level must be one of {', '.join(computer.levels())}", 400
+                )
+        else:
+            level = None
+        if seed is not None:
+            checked_seed(seed)
+        game_id = secrets.token_urlsafe(9)
+        token = new_token()
+        invite = new_token() if mode == "friend" else None
+        secret = new_secret()
+        seat_rows: list[dict[str, Any]] = []
+        for seat in (0, 1):
+            if seat == mine or mode == "local":
+                seat_rows.append(
+                    {
+                        "seat": seat,
+                        "kind": "human",
+                        "token_hash": hash_token(token),
+                        "claimed": True,
+                    }
+                )
+            elif mode == "computer":
+                seat_rows.append(
+                    {"seat": seat, "kind": "computer", "token_hash": None, "claimed": True}
+                )
+            else:
+                seat_rows.append(
+                    {
+                        "seat": seat,
+                        "kind": "human",
+                        "token_hash": None,
+                        "invite_token": invite,
+                        "claimed": False,
+                    }
+                )
+        await self.store.storage.create_game(
+            {
+                "id": game_id,
+                "variant": v.name,
+                "mode": mode,
+                "level": level,
+                "secret": secret.hex(),
+                "commitment": commitment_of(secret),
+                "player_seeds": "",
+                "rematch_of": rematch_of,
+            },
+            seat_rows,
+        )
+        seats = (0, 1) if mode == "local" else (mine,)
+        if seed is not None:
+            for seat in seats:
+                await self.seed(game_id, token, seed, seat)
+        return Created(game_id, token, seats, invite)
+
+    # ------------------------------------------------------------------ seats
+    @command
+    async def claim(self, game_id: str, invite: str) -> tuple[str, int] | None:
+        """Take the free seat with an invitation: ``(seat secret, seat)``, or None if it is
+        taken already or the invitation is wrong (the visitor then watches)."""
+        live = await self.store.load(game_id)
+        seat = live.free_seat()
+        if seat is None or not live.invite_valid(invite):
+            return None
+        token = new_token()
+        async with self.store.deciding(game_id) as decision:
+            if not await decision.claim_seat(seat, invite, hash_token(token)):
+                return None
+        await self.store.publish(game_id, {"type": "update", "ply": live.ply, "refresh": True})
+        return token, seat
+
+    @command
+    async def seed(self, game_id: str, token: str | None, seed: Any, seat: Any = None) -> LiveGame:
+        """Store ``seed`` as the own seed of a seat that ``token`` holds and, once every human
+        seat has one, make the first throw (see :mod:`senet.service.seeding`).  ``seat`` may be
+        left out: then the first of the secret's seats still without a seed (a game on one
+        screen holds both).
+
+        Raises GameError ``bad_seed``, ``bad_request`` (a seat that is not 0 or 1),
+        ``forbidden`` (a spectator, a wrong secret, another's seat), ``already_seeded``,
+        ``not_seeding`` (the first throw is made), ``unknown_game``.
+        """
+        checked_seed(seed)
+        if seat is not None and (
+            not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1)
+        ):
+            raise GameError("bad_request", "seat must be 0 (A) or 1 (B)")
+        seats = await self.seats_of(game_id, token)
+        if not seats or (seat is not None and seat not in seats):
+            raise GameError(
+                "forbidden",
+                "you hold no such seat in this game (a missing or wrong seat secret)",
+                403,
+            )
+        not_seeding = GameError(
+            "not_seeding", "the first throw is made: seeds are taken only before it", 409
+        )
+        async with self.store.deciding(game_id) as decision:
+            live = await decision.current()  # before the first throw this reads the seeds
+            if not live.seeding:
+                raise not_seeding
+            needed = seed_needed(live)
+            if seat is None:
+                seat = next((s for s in seats if needed[s]), seats[0])
+            already = GameError(
+                "already_seeded", f"seat {'AB'[seat]} has given its seed already", 409
+            )
+            if not needed[seat]:
+                raise already
+            if not await decision.set_seed(seat, seed):
+                if not (await decision.reload()).seeding:  # another process threw meanwhile
+                    raise not_seeding
+                raise already
+            live = await decision.current()  # this seat's seed, and any other stored meanwhile
+            started = False
+            if live.seeding and not any(seed_needed(live)):
+                try:
+                    # The first throw, stored with the seeds every throw derives from.
+                    await decision.commit(live, [], encode_player_seeds(seeds_of(live)))
+                    started = True
+                except GameError:  # stale: another process made the first throw; it stands
+                    live = decision.cached() or live
+        if not started:
+            await self.store.publish(game_id, {"type": "update", "ply": live.ply, "refresh": True})
+        return live
+
+    # ------------------------------------------------------------------ playing
+    @command
+    async def act(self, game_id: str, token: str | None, ply: Any, move: Any) -> LiveGame:
+        """Play ``move`` (notation) for the seat that ``token`` controls, if ``ply`` is current.
+
+        Raises GameError: ``unknown_game``, ``bad_request``, ``forbidden`` (no seat),
+        ``not_your_turn``, ``stale`` (an old ply: a double click or an outdated page),
+        ``game_over``, ``bad_move`` (not notation), ``illegal`` (the engine refuses it).
+        """
+        if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+            raise GameError(
+                "bad_request", "ply must be a non-negative integer (the number of actions so far)"
+            )
+        if not isinstance(move, str) or not move.strip() or len(move) > 16:
+            raise GameError("bad_request", "move must be a move in notation such as 12-15 or pass")
+        seats = await self.seats_of(game_id, token)
+        if not seats:
+            raise GameError(
+                "forbidden", "you hold no seat in this game (a missing or wrong seat secret)", 403
+            )
+        return await self.play(game_id, seats, ply, move)
+
+    async def play(self, game_id: str, seats: tuple[int, ...], ply: int, text: str) -> LiveGame:
+        """Play the move ``text`` for one of ``seats`` at ``ply``: what :meth:`act` does once the
+        seats are known, and what the computer plays through."""
+        try:
+            move = parse_move(text)
+        except NotationError as exc:
+            raise GameError("bad_move", str(exc), 400) from None
+        async with self.store.deciding(game_id) as decision:
+            live = decision.cached() or await decision.current()
+            try:
+                decider = _check_move(live, seats, ply, move)
+            except GameError:
+                if not self.store.shared:
+                    raise
+                # The cached copy may be behind another process: refuse only what the
+                # database refuses too.  (An accepted action needs no such read: the insert
+                # with its expected ply fails if the copy was behind, and the answer is stale.)
+                live = await decision.current()
+                decider = _check_move(live, seats, ply, move)
+            await decision.commit(live, [StoredAction(live.ply, "move", decider, move.text())])
+        return live
+
+    # ------------------------------------------------------------------ after the game
+    @command
+    async def rematch(self, game_id: str, token: str | None) -> tuple[str, str | None]:
+        """Ask for (or accept) a rematch: ``(new game id, new seat secret or None if already
+        seated)``.
+
+        Colours swap: whoever held A now holds B.  The first request creates the game; the other
+        player's request takes their seat in it; further requests return the same game.
+        """
+        live = await self.store.refresh(game_id)
+        seats = live.seats_of(token)
+        if not seats:
+            raise GameError("forbidden", "only the players can ask for a rematch", 403)
+        if not live.position.is_over():
+            raise GameError("not_over", "the game is not over yet", 409)
+        mine = seats[0]
+        if live.stored.rematch_id is None:
+            s = live.stored
+            created = await self.create(s.variant, s.mode, "AB"[1 - mine], s.level, rematch_of=s.id)
+            async with self.store.deciding(game_id) as decision:
+                linked = await decision.set_rematch(created.game_id)
+                live = decision.cached() or live
+            if linked:
+                await self.store.publish(
+                    game_id, {"type": "update", "ply": live.ply, "refresh": True}
+                )
+                return created.game_id, created.token
+        new_id = live.stored.rematch_id
+        assert new_id is not None
+        new = await self.store.load(new_id)
+        seat = 1 - mine
+        free = next(s for s in new.stored.seats if s.seat == seat)
+        if free.claimed or not free.invite_token:
+            return new_id, None  # already seated there (the creator) or taken
+        claimed = await self.claim(new_id, free.invite_token)
+        return new_id, claimed[0] if claimed else None
+
+
+def _check_move(live: LiveGame, seats: tuple[int, ...], ply: int, move: Move) -> int:
+    """The deciding seat if ``move`` may be played now by one of ``seats``; GameError if not."""
+    pos = live.position
+    if pos.is_over():
+        raise GameError("game_over", "the game is over", 409)
+    if live.seeding:
+        raise GameError(
+            "seeding", "the game starts when every player has given a seed: no move yet", 409
+        )
+    if ply != live.ply:
+        raise GameError("stale", f"the game is at ply {live.ply}, not {ply}: reload the state", 409)
+    decider = pos.decider
+    if decider not in seats:
+        raise GameError("not_your_turn", "it is not your decision now", 409)
+    try:
+        pos.apply(move)
+    except IllegalMove as exc:
+        raise GameError("illegal", str(exc), 422) from None
+    assert decider is not None
+    return decider

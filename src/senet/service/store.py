@@ -1,0 +1,491 @@
+"""The games held in memory, and the only code that changes them.
+
+A :class:`LiveGame` is a stored game replayed by the engine.  :class:`GameStore` keeps the
+recently used ones (at most ``cache_size``) and changes a cached game in exactly these ways:
+
+* **load**: replayed from the database (the first time, or after it was evicted or reloaded);
+* **refresh**: brought up to date from the database — the actions stored after the cached
+  ply by any process, the seats and the result;
+* **absorb**: brought up to date from another process's ``update`` message, which carries the
+  new actions themselves (no database read);
+* **commit**: new actions and the throws that follow them stored in one transaction, then
+  applied to the cached game and announced;
+* **claim_seat / set_seed / set_rematch**: the seat and game columns a command changes;
+* **evict**: dropped (the least recently loaded game that nobody here watches or decides).
+
+Everything that writes holds the game's lock: a command enters ``async with
+store.deciding(game_id) as decision`` and changes the game only through ``decision``
+(:class:`Decision`), which refuses to work once the block is left.  ``absorb`` runs without
+awaiting and only while the lock is free, so no task ever sees a half-applied copy.
+
+Several server processes may serve the same game (PostgreSQL and Redis): the database decides.
+An action is inserted with its expected ply (UNIQUE (game_id, ply), and ``games.ply`` advanced
+only from that ply), so of two racing commits exactly one is stored; the other raises
+``GameError("stale")`` and the cached copy is read again.  With several processes
+(``shared``) a cached copy is verified against the database before it is shown.
+
+Whoever needs to react to a change (the computer's scheduler) registers with
+:attr:`GameStore.on_change`; whatever must stay cached (a game whose computer is thinking)
+with :attr:`GameStore.keep`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import secrets
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from senet.engine import Game, IllegalMove, NotationError, Position, find_variant, parse_move
+
+from .broadcast import MemoryBroadcast
+from .errors import GameError
+from .fairness import FairDice
+from .storage import ConflictError, Storage, StoredAction, StoredGame
+
+__all__ = ["Decision", "GameStore", "LiveGame", "hash_token", "new_token", "update_message"]
+
+
+def new_token() -> str:
+    """A seat or invitation secret: 192 bits from :mod:`secrets`."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class LiveGame:
+    """A game loaded in memory: the stored row and the engine replay of its actions.
+
+    Read it freely; only :class:`GameStore` changes it.
+    """
+
+    stored: StoredGame
+    game: Game
+    history: list[StoredAction] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.stored.id
+
+    @property
+    def ply(self) -> int:
+        return len(self.history)
+
+    @property
+    def position(self) -> Position:
+        return self.game.position
+
+    @property
+    def seeding(self) -> bool:
+        """Before the first throw: the players' seeds are being collected."""
+        return self.ply == 0
+
+    @property
+    def throws(self) -> int:
+        return sum(1 for a in self.history if a.kind == "throw")
+
+    def dice(self, player_seeds: str | None = None) -> FairDice:
+        """The game's fair dice: derived from its secret and the players' seeds (those stored,
+        or ``player_seeds`` for the first throw, which stores them)."""
+        return FairDice(
+            self.id,
+            bytes.fromhex(self.stored.secret),
+            self.stored.player_seeds if player_seeds is None else player_seeds,
+            self.game.variant.instrument,
+        )
+
+    def seats_of(self, token: str | None) -> tuple[int, ...]:
+        """The seats a secret controls (both in an on-this-screen game), () for a spectator."""
+        if not token:
+            return ()
+        digest = hash_token(token)
+        return tuple(
+            s.seat
+            for s in self.stored.seats
+            if s.token_hash and hmac.compare_digest(s.token_hash, digest)
+        )
+
+    def computer_seat(self) -> int | None:
+        return next((s.seat for s in self.stored.seats if s.kind == "computer"), None)
+
+    def free_seat(self) -> int | None:
+        return next(
+            (s.seat for s in self.stored.seats if s.kind == "human" and not s.claimed), None
+        )
+
+    def invite_valid(self, invite: str) -> bool:
+        """Does ``invite`` still open the free seat?  (Nothing is taken by asking.)"""
+        seat = self.free_seat()
+        if seat is None or not invite:
+            return False
+        free = next(s for s in self.stored.seats if s.seat == seat)
+        return bool(free.invite_token) and hmac.compare_digest(free.invite_token or "", invite)
+
+    def invite_for(self, seats: tuple[int, ...]) -> str | None:
+        """The invitation secret, shown only to a seat holder while the other seat is free."""
+        if not seats or self.stored.mode != "friend":
+            return None
+        free = self.free_seat()
+        if free is None:
+            return None
+        return next(s.invite_token for s in self.stored.seats if s.seat == free)
+
+
+def update_message(
+    start: int, new: list[StoredAction], finish: dict[str, Any] | None
+) -> dict[str, Any]:
+    """The message announcing actions ``start`` .. ``start + len(new) - 1`` (see
+    :meth:`GameStore.absorb`)."""
+    return {
+        "type": "update",
+        "ply": start + len(new),
+        "from": start,
+        "actions": [[a.kind, a.seat, a.notation, a.pattern] for a in new],
+        "finish": finish,
+    }
+
+
+def _replay(game: Game, action: StoredAction) -> None:
+    if action.kind == "throw":
+        game.push_throw(int(action.notation))
+    else:
+        game.push(parse_move(action.notation))
+
+
+#: Called with the game and whether this process stored the change (False: it was read from
+#: the database or absorbed from another process's message).
+ChangeListener = Callable[[LiveGame, bool], None]
+
+
+class GameStore:
+    """The games in memory over :class:`~senet.service.storage.Storage` (see the module doc)."""
+
+    def __init__(
+        self, storage: Storage, broadcast: MemoryBroadcast, *, cache_size: int = 5000
+    ) -> None:
+        self.storage = storage
+        self.broadcast = broadcast
+        self.cache_size = cache_size
+        # Several processes share the games: a cached copy is verified against the database
+        # before it is shown (load), not only before a decision.
+        self.shared = bool(getattr(broadcast, "shared", False)) or not storage.url.startswith(
+            "sqlite"
+        )
+        self.on_change: list[ChangeListener] = []
+        self.keep: list[Callable[[str], bool]] = []  # games that must stay cached
+        # Least recently loaded first.
+        self._cache: OrderedDict[str, LiveGame] = OrderedDict()
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    # ------------------------------------------------------------------ reading
+    def cached(self, game_id: str) -> LiveGame | None:
+        """The cached copy as it is (possibly behind the database), None if not cached."""
+        return self._cache.get(game_id)
+
+    def __contains__(self, game_id: object) -> bool:
+        return game_id in self._cache
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+    async def load(self, game_id: str, min_ply: int | None = None) -> LiveGame:
+        """The game, from the cache or replayed from storage; GameError ``unknown_game`` if none.
+
+        With several processes (``shared``) the cached copy is first brought up to date from
+        the database, unless it already has ``min_ply`` actions (the event number of an update
+        message: then it is current enough).
+        """
+        live = self._cache.get(game_id)
+        if live is not None:
+            self._cache.move_to_end(game_id)
+            if min_ply is not None and live.ply >= min_ply:
+                return live
+            if self.shared or (min_ply is not None and live.ply < min_ply):
+                return await self.refresh(game_id, min_ply)
+            return live
+        return await self._load_stored(game_id)
+
+    async def refresh(self, game_id: str, min_ply: int | None = None) -> LiveGame:
+        """The game as stored now (see :meth:`Decision.current`), waiting for a decision in
+        progress."""
+        async with self._lock(game_id):
+            return await self._refresh(game_id, min_ply)
+
+    async def reload(self, game_id: str) -> LiveGame:
+        """Drop the cached copy and replay the game from the database."""
+        self._cache.pop(game_id, None)
+        return await self._load_stored(game_id)
+
+    # ------------------------------------------------------------------ writing
+    @asynccontextmanager
+    async def deciding(self, game_id: str) -> AsyncIterator[Decision]:
+        """Hold the game's lock: the one way to change a cached game (see :class:`Decision`)."""
+        async with self._lock(game_id):
+            decision = Decision(self, game_id)
+            try:
+                yield decision
+            finally:
+                decision.open = False
+
+    def absorb(self, game_id: str, message: dict[str, Any]) -> bool:
+        """Bring the cached copy up to date from an update message that carries its actions.
+
+        Applied only when the copy is exactly at the message's ``from`` and no decision is in
+        progress here (the game's lock is free); anything else — a gap, a malformed or foreign
+        message, an action the engine refuses, a throw that is not the committed one — returns
+        False and the caller reads the database.  Runs without awaiting, so no other task sees
+        a half-applied copy.  True when the copy is now at least at the message's ``ply``.
+        """
+        live = self._cache.get(game_id)
+        ply = message.get("ply")
+        if live is None or not isinstance(ply, int):
+            return False
+        if live.ply >= ply:
+            return True
+        if live.seeding:
+            # The first throw: the seats' seeds and player_seeds come from the database.
+            return False
+        start, rows = message.get("from"), message.get("actions")
+        lock = self._locks.get(game_id)
+        if (
+            start != live.ply
+            or not isinstance(rows, list)
+            or start + len(rows) != ply
+            or (lock and lock.locked())
+        ):
+            return False
+        try:
+            new = [
+                StoredAction(live.ply + i, str(kind), seat, str(notation), pattern)
+                for i, (kind, seat, notation, pattern) in enumerate(rows)
+            ]
+            game = Game(live.game.position)
+            dice, n = live.dice(), live.throws
+            for action in new:
+                if action.kind == "throw":  # the throws must be the committed ones, too
+                    if dice.throw(n) != (action.pattern, int(action.notation)):
+                        return False
+                    n += 1
+                _replay(game, action)
+        except (TypeError, ValueError, IllegalMove, NotationError):
+            return False
+        live.game.extend(game)
+        live.history.extend(new)
+        live.stored.ply = live.ply
+        finish = message.get("finish")
+        if isinstance(finish, dict):
+            live.stored.result = finish.get("result")
+            live.stored.reason = finish.get("reason")
+            live.stored.score_a, live.stored.score_b = finish.get("score_a"), finish.get("score_b")
+        self._changed(live, here=False)
+        return True
+
+    async def publish(self, game_id: str, message: dict[str, Any]) -> None:
+        """Announce ``message`` to everyone watching the game, on every process."""
+        await self.broadcast.publish(f"game:{game_id}", message)
+
+    # ------------------------------------------------------------------ inside the module
+    def _lock(self, game_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    def _changed(self, live: LiveGame, here: bool) -> None:
+        for listener in self.on_change:
+            listener(live, here)
+
+    async def _load_stored(self, game_id: str) -> LiveGame:
+        stored = await self.storage.get_game(game_id)
+        if stored is None:
+            raise GameError.unknown_game(game_id)
+        game = Game(find_variant(stored.variant))
+        for action in stored.actions:
+            _replay(game, action)
+        live = LiveGame(stored, game, list(stored.actions))
+        current = self._cache.get(game_id)
+        if current is not None and current.ply >= live.ply:
+            # A concurrent first load finished first (and may have committed since): keep it.
+            return current
+        self._cache[game_id] = live
+        self._evict()
+        self._changed(live, here=False)
+        return live
+
+    def _evict(self) -> None:
+        """Keep at most ``cache_size`` games: drop the least recently loaded ones that nobody
+        here is connected to and no task here is deciding (their lock is free)."""
+        excess = len(self._cache) - self.cache_size
+        if excess <= 0:
+            return
+        for game_id in list(self._cache):
+            lock = self._locks.get(game_id)
+            busy = (lock is not None and lock.locked()) or any(keep(game_id) for keep in self.keep)
+            if busy or self.broadcast.subscribers(f"game:{game_id}"):
+                continue
+            del self._cache[game_id]
+            self._locks.pop(game_id, None)
+            excess -= 1
+            if excess <= 0:
+                return
+
+    async def _refresh(self, game_id: str, min_ply: int | None = None) -> LiveGame:
+        """Bring the cached game up to date from the database.  Call with the game's lock held."""
+        live = self._cache.get(game_id)
+        if live is None:
+            return await self._load_stored(game_id)
+        if min_ply is not None and live.ply >= min_ply:
+            return live
+        if live.free_seat() is None and not live.seeding:
+            # One cheap query verifies the cached copy; seats and seeds cannot change once given.
+            head = await self.storage.head(game_id)
+            if head is None:
+                raise GameError.unknown_game(game_id)
+            if head == (live.ply, live.stored.rematch_id):
+                return live
+        stored = await self.storage.get_game(game_id, since_ply=live.ply)
+        if stored is None:
+            raise GameError.unknown_game(game_id)
+        plies = [a.ply for a in stored.actions]
+        if stored.ply < live.ply or plies != list(range(live.ply, live.ply + len(plies))):
+            return await self.reload(game_id)  # not a continuation of what we hold: start over
+        for action in stored.actions:
+            _replay(live.game, action)
+            live.history.append(action)
+        for f in fields(stored):
+            if f.name not in ("actions", "seats"):
+                setattr(live.stored, f.name, getattr(stored, f.name))
+        live.stored.seats = stored.seats
+        live.stored.ply = live.ply  # the row may have been read just before more actions
+        if stored.actions:
+            self._changed(live, here=False)
+        if stored.actions and min_ply is None:
+            # Actions nobody announced here (their process may have died between storing and
+            # publishing): tell this process's connections.
+            await self.broadcast.publish_local(
+                f"game:{game_id}", {"type": "update", "ply": live.ply}
+            )
+        return live
+
+    async def _commit(
+        self, live: LiveGame, new: list[StoredAction], player_seeds: str | None
+    ) -> None:
+        # Work on a scratch game so that readers never see a position ahead of the stored history.
+        game = Game(live.game.position)
+        try:
+            for action in new:
+                game.push(parse_move(action.notation))
+            dice = live.dice(player_seeds)
+            n = live.throws + sum(1 for a in new if a.kind == "throw")
+            while game.position.is_chance():
+                pattern, value = dice.throw(n)
+                new.append(
+                    StoredAction(
+                        live.ply + len(new), "throw", game.position.turn, str(value), pattern
+                    )
+                )
+                game.push_throw(value)
+                n += 1
+            outcome = game.outcome()
+            finish: dict[str, Any] | None = None
+            if outcome is not None:
+                finish = {
+                    "result": outcome.result,
+                    "reason": outcome.reason,
+                    "score_a": outcome.score[0],
+                    "score_b": outcome.score[1],
+                }
+            if new:
+                await self.storage.append(live.id, live.ply, new, finish, player_seeds)
+        except ConflictError:
+            await self.reload(live.id)
+            raise GameError.stale() from None
+        live.game.extend(game)
+        live.history.extend(new)
+        live.stored.ply = live.ply
+        if player_seeds is not None:
+            live.stored.player_seeds = player_seeds
+        if finish:
+            live.stored.result = finish["result"]
+            live.stored.reason = finish["reason"]
+            live.stored.score_a, live.stored.score_b = finish["score_a"], finish["score_b"]
+        if new:
+            await self.publish(live.id, update_message(live.ply - len(new), new, finish))
+        self._changed(live, here=True)
+
+
+class Decision:
+    """What a command holds while it decides: the game's lock, and the only ways to change it.
+
+    Made by :meth:`GameStore.deciding`; closed when that block is left.
+    """
+
+    def __init__(self, store: GameStore, game_id: str) -> None:
+        self._store = store
+        self.game_id = game_id
+        self.open = True
+
+    def _check_open(self) -> GameStore:
+        if not self.open:
+            raise RuntimeError("a Decision is used only inside its `async with store.deciding()`")
+        return self._store
+
+    def cached(self) -> LiveGame | None:
+        return self._check_open().cached(self.game_id)
+
+    async def current(self, min_ply: int | None = None) -> LiveGame:
+        """The cached game brought up to date from the database: the actions stored after the
+        cached ply (by any process), the seats and the result.  Read only what is needed:
+        one cheap query when nothing can have changed but the ply."""
+        return await self._check_open()._refresh(self.game_id, min_ply)
+
+    async def reload(self) -> LiveGame:
+        return await self._check_open().reload(self.game_id)
+
+    async def commit(
+        self, live: LiveGame, new: list[StoredAction], player_seeds: str | None = None
+    ) -> None:
+        """Append the moves ``new`` and the throws that follow them (drawn from the game's fair
+        dice), store them in one transaction, apply them to ``live`` and publish them.
+
+        ``player_seeds`` (with the first throw) are the encoded seeds that throw and every
+        later one derive from, stored with it.  Raises GameError ``stale`` (nothing stored,
+        the cached copy read again) if another action was stored at that ply first.
+        """
+        await self._check_open()._commit(live, new, player_seeds)
+
+    async def claim_seat(self, seat: int, invite: str, token_hash: str) -> bool:
+        """Give the free seat to whoever holds ``invite``, once; False (and the game read
+        again) if it is taken already."""
+        store = self._check_open()
+        if not await store.storage.claim_seat(self.game_id, seat, invite, token_hash):
+            await store.reload(self.game_id)
+            return False
+        live = store.cached(self.game_id)
+        if live is not None:
+            taken = next(s for s in live.stored.seats if s.seat == seat)
+            taken.claimed = True
+            taken.token_hash = token_hash
+        return True
+
+    async def set_seed(self, seat: int, seed: str) -> bool:
+        """Store a seat's own seed, once, before the first throw (read it with
+        :meth:`current`); False if it had one or the game has started."""
+        return await self._check_open().storage.set_seed(self.game_id, seat, seed)
+
+    async def set_rematch(self, rematch_id: str) -> bool:
+        """Link the rematch to this game, once; False (and the game read again) if another
+        was linked first."""
+        store = self._check_open()
+        if not await store.storage.set_rematch(self.game_id, rematch_id):
+            await store.reload(self.game_id)
+            return False
+        live = store.cached(self.game_id)
+        if live is not None:
+            live.stored.rematch_id = rematch_id
+        return True
