@@ -1,6 +1,6 @@
 """Publish/subscribe between the game service and the open connections.
 
-:class:`Broadcast` is the interface; the implementation is chosen by ``BROADCAST_URL``:
+The implementation is chosen by ``BROADCAST_URL``:
 
 * ``memory://`` (default): :class:`MemoryBroadcast`, in-process (one server process);
 * ``redis://host:port/db``: :class:`RedisBroadcast`, between several server processes.
@@ -19,20 +19,25 @@ import json
 import logging
 import os
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
-from typing import Any, Protocol
+from typing import Any
+
+from .messages import resync_message
 
 __all__ = [
-    "Broadcast",
     "MemoryBroadcast",
     "RedisBroadcast",
+    "Message",
     "Subscription",
     "broadcast_from_url",
     "DEFAULT_BROADCAST_URL",
 ]
 
 log = logging.getLogger("senet.broadcast")
+
+#: A message: a small JSON object with a ``type`` (see :mod:`senet.service.messages`).
+Message = Mapping[str, Any]
 
 DEFAULT_BROADCAST_URL = "memory://"
 
@@ -42,25 +47,16 @@ class Subscription:
 
     def __init__(self, channel: str, maxsize: int = 1000) -> None:
         self.channel = channel
-        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize)
+        self.queue: asyncio.Queue[Message] = asyncio.Queue(maxsize)
 
-    async def get(self) -> dict[str, Any]:
+    async def get(self) -> Message:
         return await self.queue.get()
 
     def __aiter__(self) -> Subscription:
         return self
 
-    async def __anext__(self) -> dict[str, Any]:
+    async def __anext__(self) -> Message:
         return await self.queue.get()
-
-
-class Broadcast(Protocol):
-    async def publish(self, channel: str, message: dict[str, Any]) -> None: ...
-
-    def subscribe(self, channel: str) -> Any:  # an async context manager yielding a Subscription
-        ...
-
-    async def close(self) -> None: ...
 
 
 class MemoryBroadcast:
@@ -72,15 +68,15 @@ class MemoryBroadcast:
         self._subs: dict[str, set[Subscription]] = {}
         #: Called with (channel, message) for every message from another process, before it is
         #: delivered here — also when nobody here subscribes to its channel.
-        self.observers: list[Callable[[str, dict[str, Any]], None]] = []
+        self.observers: list[Callable[[str, Message], None]] = []
 
-    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+    async def publish(self, channel: str, message: Message) -> None:
         for sub in list(self._subs.get(channel, ())):
             if sub.queue.full():
                 sub.queue.get_nowait()
             sub.queue.put_nowait(message)
 
-    async def publish_local(self, channel: str, message: dict[str, Any]) -> None:
+    async def publish_local(self, channel: str, message: Message) -> None:
         """Deliver to this process's subscribers only."""
         await MemoryBroadcast.publish(self, channel, message)
 
@@ -162,7 +158,7 @@ class RedisBroadcast(MemoryBroadcast):
             return False
         return True
 
-    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+    async def publish(self, channel: str, message: Message) -> None:
         self._start()
         await super().publish(channel, message)
         if len(self._outbox) >= self.MAX_QUEUED:
@@ -219,7 +215,7 @@ class RedisBroadcast(MemoryBroadcast):
             for sub in list(subs):
                 if sub.queue.full():
                     sub.queue.get_nowait()
-                sub.queue.put_nowait({"type": "resync"})
+                sub.queue.put_nowait(resync_message())
 
     async def _listen(self) -> None:
         redis = self._redis_module

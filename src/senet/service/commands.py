@@ -38,6 +38,7 @@ from senet.engine.variants import UnknownVariant
 from . import computer
 from .errors import GameError
 from .fairness import commitment_of, encode_player_seeds, new_secret
+from .messages import ActionKind, Mode, SeatKind, refresh_message
 from .seeding import checked_seed, seed_needed, seeds_of
 from .storage import StoredAction
 from .store import GameStore, LiveGame, hash_token, new_token
@@ -45,7 +46,7 @@ from .unstoppable import Unstoppable
 
 __all__ = ["Created", "GameCommands", "MODES", "command"]
 
-MODES = ("friend", "computer", "local")
+MODES = tuple(mode.value for mode in Mode)
 
 
 @dataclass
@@ -114,6 +115,7 @@ class GameCommands:
             raise GameError(
                 "bad_mode", f"mode must be one of {', '.join(MODES)}, not {mode!r}", 400
             )
+        game_mode = Mode(mode)
         colour = (colour or "random").strip()
         if colour in ("A", "a", "0"):
             mine = 0
@@ -123,7 +125,7 @@ class GameCommands:
             mine = secrets.randbelow(2)
         else:
             raise GameError("bad_colour", "colour must be A, B or random", 400)
-        if mode == "computer":
+        if game_mode == Mode.COMPUTER:
             level = level or computer.default_level()
             if level not in computer.levels():
                 raise GameError(
@@ -135,28 +137,28 @@ class GameCommands:
             checked_seed(seed)
         game_id = secrets.token_urlsafe(9)
         token = new_token()
-        invite = new_token() if mode == "friend" else None
+        invite = new_token() if game_mode == Mode.FRIEND else None
         secret = new_secret()
         seat_rows: list[dict[str, Any]] = []
         for seat in (0, 1):
-            if seat == mine or mode == "local":
+            if seat == mine or game_mode == Mode.LOCAL:
                 seat_rows.append(
                     {
                         "seat": seat,
-                        "kind": "human",
+                        "kind": SeatKind.HUMAN,
                         "token_hash": hash_token(token),
                         "claimed": True,
                     }
                 )
-            elif mode == "computer":
+            elif game_mode == Mode.COMPUTER:
                 seat_rows.append(
-                    {"seat": seat, "kind": "computer", "token_hash": None, "claimed": True}
+                    {"seat": seat, "kind": SeatKind.COMPUTER, "token_hash": None, "claimed": True}
                 )
             else:
                 seat_rows.append(
                     {
                         "seat": seat,
-                        "kind": "human",
+                        "kind": SeatKind.HUMAN,
                         "token_hash": None,
                         "invite_token": invite,
                         "claimed": False,
@@ -166,7 +168,7 @@ class GameCommands:
             {
                 "id": game_id,
                 "variant": v.name,
-                "mode": mode,
+                "mode": game_mode,
                 "level": level,
                 "secret": secret.hex(),
                 "commitment": commitment_of(secret),
@@ -175,7 +177,7 @@ class GameCommands:
             },
             seat_rows,
         )
-        seats = (0, 1) if mode == "local" else (mine,)
+        seats = (0, 1) if game_mode == Mode.LOCAL else (mine,)
         if seed is not None:
             for seat in seats:
                 await self.seed(game_id, token, seed, seat)
@@ -194,7 +196,7 @@ class GameCommands:
         async with self.store.deciding(game_id) as decision:
             if not await decision.claim_seat(seat, invite, hash_token(token)):
                 return None
-        await self.store.publish(game_id, {"type": "update", "ply": live.ply, "refresh": True})
+        await self.store.publish(game_id, refresh_message(live.ply))
         return token, seat
 
     @command
@@ -249,7 +251,7 @@ class GameCommands:
                 except GameError:  # stale: another process made the first throw; it stands
                     live = decision.cached() or live
         if not started:
-            await self.store.publish(game_id, {"type": "update", "ply": live.ply, "refresh": True})
+            await self.store.publish(game_id, refresh_message(live.ply))
         return live
 
     # ------------------------------------------------------------------ playing
@@ -293,7 +295,9 @@ class GameCommands:
                 # with its expected ply fails if the copy was behind, and the answer is stale.)
                 live = await decision.current()
                 decider = _check_move(live, seats, ply, move)
-            await decision.commit(live, [StoredAction(live.ply, "move", decider, move.text())])
+            await decision.commit(
+                live, [StoredAction(live.ply, ActionKind.MOVE, decider, move.text())]
+            )
         return live
 
     # ------------------------------------------------------------------ after the game
@@ -319,9 +323,7 @@ class GameCommands:
                 linked = await decision.set_rematch(created.game_id)
                 live = decision.cached() or live
             if linked:
-                await self.store.publish(
-                    game_id, {"type": "update", "ply": live.ply, "refresh": True}
-                )
+                await self.store.publish(game_id, refresh_message(live.ply))
                 return created.game_id, created.token
         new_id = live.stored.rematch_id
         assert new_id is not None

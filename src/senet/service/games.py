@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .broadcast import MemoryBroadcast
+from .broadcast import MemoryBroadcast, Message
 from .commands import GameCommands
+from .messages import PresenceSummary
 from .presence import Presence
 from .scheduler import ComputerScheduler
 from .storage import Storage
@@ -69,11 +70,11 @@ class GameService:
         """Count a connection (delta +1) or a disconnection (-1) and tell everyone watching."""
         await self.store.publish(game_id, self.people.count(game_id, seats, delta))
 
-    def presence(self, game_id: str) -> dict[str, Any]:
+    def presence(self, game_id: str) -> PresenceSummary:
         """Seats online and spectators, over every process."""
         return self.people.summary(game_id)
 
-    def _observe(self, channel: str, message: dict[str, Any]) -> None:
+    def _observe(self, channel: str, message: Message) -> None:
         """Every message from another process, as it arrives: its actions go into the cached
         game, its presence counts into the sum."""
         if not channel.startswith("game:"):

@@ -14,11 +14,28 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from typing import Any
+from typing import Literal, TypedDict
 
-from .broadcast import MemoryBroadcast
+from .broadcast import MemoryBroadcast, Message
+from .messages import PresenceSummary
 
-__all__ = ["Presence"]
+__all__ = ["Presence", "PresenceCounts", "PresenceRepeat"]
+
+
+class PresenceCounts(TypedDict):
+    """One process's connections to one game changed (on the game's channel)."""
+
+    type: Literal["presence"]
+    origin: str
+    counts: dict[str, int]  # "0", "1" (the seats' holders) and "spectators"
+
+
+class PresenceRepeat(TypedDict):
+    """One process's counts of every game, repeated (on the ``presence`` channel)."""
+
+    origin: str
+    games: dict[str, dict[str, int]]
+
 
 _KEYS = ("0", "1", "spectators")
 
@@ -36,7 +53,7 @@ class Presence:
         ] = {}  # game -> origin -> (counts, seen)
         self._task: asyncio.Task[None] | None = None
 
-    def count(self, game_id: str, seats: tuple[int, ...], delta: int) -> dict[str, Any]:
+    def count(self, game_id: str, seats: tuple[int, ...], delta: int) -> PresenceCounts:
         """Count a connection (+1) or a disconnection (-1); returns the message announcing it."""
         counts = self.local.setdefault(game_id, {})
         for key in [str(s) for s in seats] or ["spectators"]:
@@ -45,7 +62,7 @@ class Presence:
             del self.local[game_id]
         return {"type": "presence", "origin": self.origin, "counts": dict(counts)}
 
-    def absorb(self, game_id: str, message: dict[str, Any], now: float | None = None) -> None:
+    def absorb(self, game_id: str, message: Message, now: float | None = None) -> None:
         """Take another origin's counts for a game (malformed parts are ignored)."""
         origin, counts = message.get("origin"), message.get("counts")
         if origin == self.origin or not isinstance(origin, str) or not isinstance(counts, dict):
@@ -59,7 +76,7 @@ class Presence:
         if not remote:
             del self.remote[game_id]
 
-    def summary(self, game_id: str, now: float | None = None) -> dict[str, Any]:
+    def summary(self, game_id: str, now: float | None = None) -> PresenceSummary:
         """``{"online": [A, B], "spectators": n}`` over this process and every live origin."""
         total = dict(self.local.get(game_id, {}))
         now = time.monotonic() if now is None else now
@@ -72,7 +89,7 @@ class Presence:
             "spectators": total.get("spectators", 0),
         }
 
-    def absorb_all(self, message: dict[str, Any], now: float | None = None) -> None:
+    def absorb_all(self, message: Message, now: float | None = None) -> None:
         """Take an origin's repeated counts of every game (games it no longer lists are gone)."""
         origin, games = message.get("origin"), message.get("games")
         if origin == self.origin or not isinstance(origin, str) or not isinstance(games, dict):
@@ -112,9 +129,8 @@ class Presence:
                 now = time.monotonic()
                 if now >= next_at:
                     next_at = now + self.EVERY
-                    await self.broadcast.publish(
-                        "presence", {"origin": self.origin, "games": self.local}
-                    )
+                    repeat: PresenceRepeat = {"origin": self.origin, "games": self.local}
+                    await self.broadcast.publish("presence", repeat)
                     self.expire(now)
                 try:
                     message = await asyncio.wait_for(

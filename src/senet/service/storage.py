@@ -42,10 +42,11 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import RowMapping, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from .messages import ActionKind, Finish, Mode, SeatKind
 from .sqlite_writer import Append, Conflict, SqliteAppender
 from .unstoppable import Unstoppable
 
@@ -108,9 +109,7 @@ seats = Table(
         "invite_token", String(64)
     ),  # the invitation secret of a free seat (shown again to the creator until used)
     Column("claimed", Boolean, nullable=False, default=False),
-    Column(
-        "seed", String(64)
-    ),  # the seat holder's own seed (issue 6), given once before the first throw
+    Column("seed", String(64)),  # the seat holder's own seed, given once before the first throw
 )
 
 actions = Table(
@@ -161,7 +160,7 @@ class ConflictError(Exception):
 @dataclass
 class StoredSeat:
     seat: int
-    kind: str
+    kind: SeatKind
     token_hash: str | None
     invite_token: str | None
     claimed: bool
@@ -171,7 +170,7 @@ class StoredSeat:
 @dataclass(slots=True)  # one per action of every game held in memory: no __dict__ each
 class StoredAction:
     ply: int
-    kind: str
+    kind: ActionKind
     seat: int | None
     notation: str
     pattern: int | None = None
@@ -182,7 +181,7 @@ class StoredAction:
 class StoredGame:
     id: str
     variant: str
-    mode: str
+    mode: Mode
     level: str | None
     ply: int
     result: str | None
@@ -208,6 +207,23 @@ class StoredGame:
     public: bool = False
     seats: list[StoredSeat] = field(default_factory=list)
     actions: list[StoredAction] = field(default_factory=list)
+
+
+def _game_of(row: RowMapping) -> StoredGame:
+    """A ``games`` row as read (without its seats and actions)."""
+    return StoredGame(**{**row, "mode": Mode(row["mode"])})
+
+
+def _seat_of(row: RowMapping) -> StoredSeat:
+    """A ``seats`` row as read."""
+    return StoredSeat(
+        row["seat"],
+        SeatKind(row["kind"]),
+        row["token_hash"],
+        row["invite_token"],
+        bool(row["claimed"]),
+        row["seed"],
+    )
 
 
 def database_url(explicit: str | None = None) -> str:
@@ -377,7 +393,7 @@ class Storage:
         game_id: str,
         expected_ply: int,
         new_actions: Sequence[StoredAction],
-        finish: dict[str, Any] | None = None,
+        finish: Finish | None = None,
         player_seeds: str | None = None,
     ) -> None:
         """Store ``new_actions`` as plies ``expected_ply, expected_ply + 1, ...`` in one transaction.
@@ -395,10 +411,12 @@ class Storage:
                 game_id, expected_ply, new_actions, finish, now, player_seeds
             )
         if self._appender is not None:
-            values: dict[str, Any] = {"ply": expected_ply + len(new_actions), **(finish or {})}
+            values: dict[str, Any] = {"ply": expected_ply + len(new_actions)}
+            if finish is not None:
+                values.update(finish.columns())
             if player_seeds is not None:
                 values["player_seeds"] = player_seeds
-            plain = [(a.ply, a.kind, a.seat, a.notation, a.pattern) for a in new_actions]
+            plain = [(a.ply, str(a.kind), a.seat, a.notation, a.pattern) for a in new_actions]
             try:
                 return await self._appender.append(
                     Append(game_id, expected_ply, values, plain, now)
@@ -408,8 +426,8 @@ class Storage:
         try:
             async with self._writer or contextlib.nullcontext(), self._engine.begin() as conn:
                 values = {"ply": expected_ply + len(new_actions), "updated_at": now}
-                if finish:
-                    values.update(finish)
+                if finish is not None:
+                    values.update(finish.columns())
                 if player_seeds is not None:
                     values["player_seeds"] = player_seeds
                 res = await conn.execute(
@@ -442,7 +460,7 @@ class Storage:
         game_id: str,
         expected_ply: int,
         new_actions: Sequence[StoredAction],
-        finish: dict[str, Any] | None,
+        finish: Finish | None,
         now: datetime,
         player_seeds: str | None = None,
     ) -> None:
@@ -455,7 +473,6 @@ class Storage:
         times the CPU of the driver (bench/storage.py)."""
         import asyncpg
 
-        finish = finish or {}
         assert self._pg is not None
         try:
             status = await self._pg.execute(
@@ -469,10 +486,10 @@ class Storage:
                 [a.seat for a in new_actions],
                 [a.notation for a in new_actions],
                 [a.pattern for a in new_actions],
-                finish.get("result"),
-                finish.get("reason"),
-                finish.get("score_a"),
-                finish.get("score_b"),
+                finish.result if finish else None,
+                finish.reason if finish else None,
+                finish.score_a if finish else None,
+                finish.score_b if finish else None,
                 player_seeds,
             )
         except asyncpg.UniqueViolationError as exc:
@@ -509,7 +526,7 @@ class Storage:
                     seats.c.game_id == game_id,
                     seats.c.seat == seat,
                     seats.c.seed.is_(None),
-                    seats.c.kind == "human",
+                    seats.c.kind == SeatKind.HUMAN,
                     seats.c.claimed.is_(True),
                     started,
                 )
@@ -651,27 +668,22 @@ class Storage:
                     .order_by(actions.c.ply)
                 )
             ).mappings()
-            game = StoredGame(**dict(row))
-            game.seats = [
-                StoredSeat(
-                    r["seat"],
-                    r["kind"],
-                    r["token_hash"],
-                    r["invite_token"],
-                    bool(r["claimed"]),
-                    r["seed"],
-                )
-                for r in seat_rows
-            ]
+            game = _game_of(row)
+            game.seats = [_seat_of(r) for r in seat_rows]
             game.actions = [
                 StoredAction(
-                    r["ply"], r["kind"], r["seat"], r["notation"], r["pattern"], r["created_at"]
+                    r["ply"],
+                    ActionKind(r["kind"]),
+                    r["seat"],
+                    r["notation"],
+                    r["pattern"],
+                    r["created_at"],
                 )
                 for r in action_rows
             ]
             if game.actions and game.actions[-1].ply >= game.ply:
                 # The row was read before the append of these actions committed.  The players'
-                # seeds are stored with the first throw (issue 6): read them again, or a copy
+                # seeds are stored with the first throw: read them again, or a copy
                 # holding that throw would derive the next throws without them.
                 seeds_now = select(games.c.player_seeds).where(games.c.id == game_id)
                 game.player_seeds = (await conn.execute(seeds_now)).scalar_one()
@@ -722,7 +734,7 @@ class Storage:
 
     async def _games_with_seats(self, query: Any) -> list[StoredGame]:
         async with self._engine.connect() as conn:
-            found = [StoredGame(**dict(r)) for r in (await conn.execute(query)).mappings()]
+            found = [_game_of(r) for r in (await conn.execute(query)).mappings()]
             if not found:
                 return []
             by_id = {g.id: g for g in found}
@@ -730,16 +742,7 @@ class Storage:
                 select(seats).where(seats.c.game_id.in_(list(by_id))).order_by(seats.c.seat)
             )
             for r in rows.mappings():
-                by_id[r["game_id"]].seats.append(
-                    StoredSeat(
-                        r["seat"],
-                        r["kind"],
-                        r["token_hash"],
-                        r["invite_token"],
-                        bool(r["claimed"]),
-                        r["seed"],
-                    )
-                )
+                by_id[r["game_id"]].seats.append(_seat_of(r))
             return found
 
     @_to_the_end(write=False)
@@ -747,6 +750,6 @@ class Storage:
         """Ids of computer games not yet over (to resume the computer after a restart)."""
         async with self._engine.connect() as conn:
             rows = await conn.execute(
-                select(games.c.id).where(games.c.mode == "computer", games.c.result.is_(None))
+                select(games.c.id).where(games.c.mode == Mode.COMPUTER, games.c.result.is_(None))
             )
             return [r[0] for r in rows]

@@ -39,16 +39,24 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, fields
-from typing import Any
 
 from senet.engine import Game, IllegalMove, NotationError, Position, find_variant, parse_move
 
-from .broadcast import MemoryBroadcast
+from .broadcast import MemoryBroadcast, Message
 from .errors import GameError
 from .fairness import FairDice
+from .messages import (
+    ActionKind,
+    ActionRow,
+    Finish,
+    Mode,
+    SeatKind,
+    unannounced_message,
+    update_message,
+)
 from .storage import ConflictError, Storage, StoredAction, StoredGame
 
-__all__ = ["Decision", "GameStore", "LiveGame", "hash_token", "new_token", "update_message"]
+__all__ = ["Decision", "GameStore", "LiveGame", "hash_token", "new_token"]
 
 
 def new_token() -> str:
@@ -90,7 +98,7 @@ class LiveGame:
 
     @property
     def throws(self) -> int:
-        return sum(1 for a in self.history if a.kind == "throw")
+        return sum(1 for a in self.history if a.kind == ActionKind.THROW)
 
     def dice(self, player_seeds: str | None = None) -> FairDice:
         """The game's fair dice: derived from its secret and the players' seeds (those stored,
@@ -114,11 +122,12 @@ class LiveGame:
         )
 
     def computer_seat(self) -> int | None:
-        return next((s.seat for s in self.stored.seats if s.kind == "computer"), None)
+        return next((s.seat for s in self.stored.seats if s.kind == SeatKind.COMPUTER), None)
 
     def free_seat(self) -> int | None:
         return next(
-            (s.seat for s in self.stored.seats if s.kind == "human" and not s.claimed), None
+            (s.seat for s in self.stored.seats if s.kind == SeatKind.HUMAN and not s.claimed),
+            None,
         )
 
     def invite_valid(self, invite: str) -> bool:
@@ -131,7 +140,7 @@ class LiveGame:
 
     def invite_for(self, seats: tuple[int, ...]) -> str | None:
         """The invitation secret, shown only to a seat holder while the other seat is free."""
-        if not seats or self.stored.mode != "friend":
+        if not seats or self.stored.mode != Mode.FRIEND:
             return None
         free = self.free_seat()
         if free is None:
@@ -139,25 +148,24 @@ class LiveGame:
         return next(s.invite_token for s in self.stored.seats if s.seat == free)
 
 
-def update_message(
-    start: int, new: list[StoredAction], finish: dict[str, Any] | None
-) -> dict[str, Any]:
-    """The message announcing actions ``start`` .. ``start + len(new) - 1`` (see
-    :meth:`GameStore.absorb`)."""
-    return {
-        "type": "update",
-        "ply": start + len(new),
-        "from": start,
-        "actions": [[a.kind, a.seat, a.notation, a.pattern] for a in new],
-        "finish": finish,
-    }
-
-
 def _replay(game: Game, action: StoredAction) -> None:
-    if action.kind == "throw":
+    if action.kind == ActionKind.THROW:
         game.push_throw(int(action.notation))
     else:
         game.push(parse_move(action.notation))
+
+
+def _apply(live: LiveGame, continuation: Game, new: list[StoredAction]) -> None:
+    """Extend the cached game by ``new`` (already replayed on ``continuation``), without
+    awaiting: no reader sees a position ahead of the history, or a result ahead of either."""
+    live.game.extend(continuation)
+    live.history.extend(new)
+    live.stored.ply = live.ply
+    outcome = live.game.outcome()
+    if outcome is not None:
+        finish = Finish.of(outcome)
+        live.stored.result, live.stored.reason = finish.result, finish.reason
+        live.stored.score_a, live.stored.score_b = finish.score_a, finish.score_b
 
 
 #: Called with the game and whether this process stored the change (False: it was read from
@@ -235,7 +243,7 @@ class GameStore:
             finally:
                 decision.open = False
 
-    def absorb(self, game_id: str, message: dict[str, Any]) -> bool:
+    def absorb(self, game_id: str, message: Message) -> bool:
         """Bring the cached copy up to date from an update message that carries its actions.
 
         Applied only when the copy is exactly at the message's ``from`` and no decision is in
@@ -264,31 +272,24 @@ class GameStore:
             return False
         try:
             new = [
-                StoredAction(live.ply + i, str(kind), seat, str(notation), pattern)
+                StoredAction(live.ply + i, ActionKind(kind), seat, str(notation), pattern)
                 for i, (kind, seat, notation, pattern) in enumerate(rows)
             ]
             game = Game(live.game.position)
             dice, n = live.dice(), live.throws
             for action in new:
-                if action.kind == "throw":  # the throws must be the committed ones, too
+                if action.kind == ActionKind.THROW:  # the throws must be the committed ones
                     if dice.throw(n) != (action.pattern, int(action.notation)):
                         return False
                     n += 1
                 _replay(game, action)
         except (TypeError, ValueError, IllegalMove, NotationError):
             return False
-        live.game.extend(game)
-        live.history.extend(new)
-        live.stored.ply = live.ply
-        finish = message.get("finish")
-        if isinstance(finish, dict):
-            live.stored.result = finish.get("result")
-            live.stored.reason = finish.get("reason")
-            live.stored.score_a, live.stored.score_b = finish.get("score_a"), finish.get("score_b")
+        _apply(live, game, new)
         self._changed(live, here=False)
         return True
 
-    async def publish(self, game_id: str, message: dict[str, Any]) -> None:
+    async def publish(self, game_id: str, message: Message) -> None:
         """Announce ``message`` to everyone watching the game, on every process."""
         await self.broadcast.publish(f"game:{game_id}", message)
 
@@ -367,9 +368,7 @@ class GameStore:
         if stored.actions and min_ply is None:
             # Actions nobody announced here (their process may have died between storing and
             # publishing): tell this process's connections.
-            await self.broadcast.publish_local(
-                f"game:{game_id}", {"type": "update", "ply": live.ply}
-            )
+            await self.broadcast.publish_local(f"game:{game_id}", unannounced_message(live.ply))
         return live
 
     async def _commit(
@@ -381,41 +380,28 @@ class GameStore:
             for action in new:
                 game.push(parse_move(action.notation))
             dice = live.dice(player_seeds)
-            n = live.throws + sum(1 for a in new if a.kind == "throw")
+            n = live.throws + sum(1 for a in new if a.kind == ActionKind.THROW)
             while game.position.is_chance():
                 pattern, value = dice.throw(n)
+                turn = game.position.turn
                 new.append(
-                    StoredAction(
-                        live.ply + len(new), "throw", game.position.turn, str(value), pattern
-                    )
+                    StoredAction(live.ply + len(new), ActionKind.THROW, turn, str(value), pattern)
                 )
                 game.push_throw(value)
                 n += 1
             outcome = game.outcome()
-            finish: dict[str, Any] | None = None
-            if outcome is not None:
-                finish = {
-                    "result": outcome.result,
-                    "reason": outcome.reason,
-                    "score_a": outcome.score[0],
-                    "score_b": outcome.score[1],
-                }
+            finish = Finish.of(outcome) if outcome is not None else None
             if new:
                 await self.storage.append(live.id, live.ply, new, finish, player_seeds)
         except ConflictError:
             await self.reload(live.id)
             raise GameError.stale() from None
-        live.game.extend(game)
-        live.history.extend(new)
-        live.stored.ply = live.ply
         if player_seeds is not None:
             live.stored.player_seeds = player_seeds
-        if finish:
-            live.stored.result = finish["result"]
-            live.stored.reason = finish["reason"]
-            live.stored.score_a, live.stored.score_b = finish["score_a"], finish["score_b"]
+        _apply(live, game, new)
         if new:
-            await self.publish(live.id, update_message(live.ply - len(new), new, finish))
+            rows: list[ActionRow] = [[a.kind, a.seat, a.notation, a.pattern] for a in new]
+            await self.publish(live.id, update_message(live.ply - len(new), rows))
         self._changed(live, here=True)
 
 

@@ -3,7 +3,7 @@
 The state is the same for everyone except the legal moves (sent only to whoever holds the
 deciding seat), the seats the viewer holds, and the invitation (only to a seat holder).
 The fairness secret appears only once the game is over.  The commitment, each seat's own
-seed (issue 6: player seeds) and which seats must still give one are public from the start:
+seed and which seats must still give one are public from the start:
 ``phase`` is ``"seeding"`` until the first throw, then ``"playing"``, then ``"over"``.
 """
 
@@ -11,45 +11,44 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from datetime import UTC
-from typing import Any
 
 from senet.engine import OFF, Game, Position, parse_move
 
 from .fairness import encode_player_seeds
 from .games import GameService
+from .messages import (
+    ActionKind,
+    EventsMessage,
+    HistoryEntry,
+    Phase,
+    StateMessage,
+    outcome_record,
+)
 from .seeding import seed_needed, seeds_of
 from .store import LiveGame
 
 __all__ = ["state_message", "events_message", "game_record", "history_entries"]
 
 
-def _move_json(pos: Position, text: str) -> dict[str, Any]:
-    move = parse_move(text)
-    return {
-        "text": pos.move_text(move),
-        "kind": move.kind,
-        "origin": move.origin,
-        "target": move.target,
-        "off": move.target == OFF,
-    }
-
-
-def history_entries(live: LiveGame, start: int = 0) -> list[dict[str, Any]]:
+def history_entries(live: LiveGame, start: int = 0) -> list[HistoryEntry]:
     """Every action (from ply ``start`` on) with who did it and, for moves, the squares."""
-    out: list[dict[str, Any]] = []
+    out: list[HistoryEntry] = []
     positions = live.game.positions
     for action, before, after in zip(
         live.history[start:], positions[start:], positions[start + 1 :]
     ):
-        entry: dict[str, Any] = {"ply": action.ply, "kind": action.kind, "seat": action.seat}
-        if action.kind == "throw":
-            entry.update(
-                value=int(action.notation),
-                pattern=action.pattern,
-                fate=before.pending_name == "fate",
-            )
+        entry: HistoryEntry = {"ply": action.ply, "kind": action.kind, "seat": action.seat}
+        if action.kind == ActionKind.THROW:
+            entry["value"] = int(action.notation)
+            entry["pattern"] = action.pattern
+            entry["fate"] = before.pending_name == "fate"
         else:
-            entry.update(_move_json(before, action.notation))
+            move = parse_move(action.notation)
+            entry["text"] = before.move_text(move)
+            entry["kind"] = move.kind
+            entry["origin"] = move.origin
+            entry["target"] = move.target
+            entry["off"] = move.target == OFF
             seat = action.seat if action.seat is not None else before.turn
             other = 1 - seat
             entry["skipped"] = other if after.skip(other) < before.skip(other) else None
@@ -57,11 +56,11 @@ def history_entries(live: LiveGame, start: int = 0) -> list[dict[str, Any]]:
     return out
 
 
-_ENTRIES: OrderedDict[str, tuple[LiveGame, list[dict[str, Any]]]] = OrderedDict()
+_ENTRIES: OrderedDict[str, tuple[LiveGame, list[HistoryEntry]]] = OrderedDict()
 _ENTRIES_MAX = 500
 
 
-def cached_history(live: LiveGame) -> list[dict[str, Any]]:
+def cached_history(live: LiveGame) -> list[HistoryEntry]:
     """:func:`history_entries` of the whole game, extended incrementally: every viewer of every
     update needs it, and a game's past never changes (a reloaded game starts over)."""
     held = _ENTRIES.get(live.id)
@@ -77,9 +76,18 @@ def cached_history(live: LiveGame) -> list[dict[str, Any]]:
     return list(entries)
 
 
-def phase(live: LiveGame) -> str:
-    """``seeding`` (no throw yet: waiting for the players' seeds), ``playing`` or ``over``."""
-    return "seeding" if live.seeding else "over" if live.position.is_over() else "playing"
+def phase(live: LiveGame) -> Phase:
+    if live.seeding:
+        return Phase.SEEDING
+    return Phase.OVER if live.position.is_over() else Phase.PLAYING
+
+
+def legal_moves_for(pos: Position, seats: tuple[int, ...]) -> list[str]:
+    """The legal moves, in notation, if one of ``seats`` decides now; else none."""
+    decider = pos.decider
+    if decider is None or decider not in seats:
+        return []
+    return [pos.move_text(m) for m in pos.legal_moves()]
 
 
 def player_seeds(live: LiveGame) -> str:
@@ -87,19 +95,14 @@ def player_seeds(live: LiveGame) -> str:
     return live.stored.player_seeds if not live.seeding else encode_player_seeds(seeds_of(live))
 
 
-def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) -> dict[str, Any]:
+def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) -> StateMessage:
+    """Everything the holder of ``seats`` (() for a spectator) may see of the game."""
     pos = live.position
     v = pos.variant
-    decider = pos.decider
     outcome = pos.outcome()
     history = cached_history(live)
-    last_throw = next((h for h in reversed(history) if h["kind"] == "throw"), None)
+    last_throw = next((h for h in reversed(history) if h["kind"] == ActionKind.THROW), None)
     last_move = next((h for h in reversed(history) if h["kind"] == "move"), None)
-    legal = (
-        [pos.move_text(m) for m in pos.legal_moves()]
-        if decider is not None and decider in seats
-        else []
-    )
     stored = live.stored
     return {
         "type": "state",
@@ -112,7 +115,7 @@ def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) 
         "phase": phase(live),
         "fen": pos.fen(),
         "turn": pos.turn,
-        "decider": decider,
+        "decider": pos.decider,
         "throw": pos.throw,
         "pending": pos.pending_name,
         "pieces": [list(pos.pieces(0)), list(pos.pieces(1))],
@@ -123,7 +126,7 @@ def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) 
         "skip": [pos.skip(0), pos.skip(1)],
         "scoring": v.scoring,
         "pieces_per_side": v.pieces,
-        "legal": legal,
+        "legal": legal_moves_for(pos, seats),
         "you": list(seats),
         "seats": [
             {"seat": s.seat, "kind": s.kind, "taken": s.claimed, "seeded": s.seed is not None}
@@ -133,23 +136,14 @@ def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) 
         "last_throw": last_throw,
         "last_move": last_move,
         "history": history,
-        "outcome": (
-            {
-                "winner": outcome.winner,
-                "score": list(outcome.score),
-                "reason": outcome.reason,
-                "result": outcome.result,
-            }
-            if outcome
-            else None
-        ),
+        "outcome": outcome_record(outcome),
         "fairness": {
             "commitment": stored.commitment,
             "seeds": seeds_of(live),  # per seat: its own seed, None if not given (or a computer's)
             "seed_needed": seed_needed(live),
             "player_seeds": player_seeds(live),
             "secret": stored.secret if outcome else None,
-            "throws": [h["pattern"] for h in history if h["kind"] == "throw"],
+            "throws": [h.get("pattern") for h in history if h["kind"] == ActionKind.THROW],
         },
         "rematch": stored.rematch_id,
         "rematch_of": stored.rematch_of,
@@ -157,11 +151,10 @@ def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) 
     }
 
 
-def events_message(live: LiveGame, seats: tuple[int, ...], since: int) -> dict[str, Any]:
+def events_message(live: LiveGame, seats: tuple[int, ...], since: int) -> EventsMessage:
     """The events (actions) numbered ``since`` to ``ply - 1``: what a client that has seen
     ``since`` of them missed, with what it needs to act (the decider, its legal moves)."""
     pos = live.position
-    decider = pos.decider
     outcome = pos.outcome()
     return {
         "type": "events",
@@ -173,21 +166,10 @@ def events_message(live: LiveGame, seats: tuple[int, ...], since: int) -> dict[s
         "events": history_entries(live, since),
         "fen": pos.fen(),
         "turn": pos.turn,
-        "decider": decider,
-        "legal": [pos.move_text(m) for m in pos.legal_moves()]
-        if decider is not None and decider in seats
-        else [],
+        "decider": pos.decider,
+        "legal": legal_moves_for(pos, seats),
         "you": list(seats),
-        "outcome": (
-            {
-                "winner": outcome.winner,
-                "score": list(outcome.score),
-                "reason": outcome.reason,
-                "result": outcome.result,
-            }
-            if outcome
-            else None
-        ),
+        "outcome": outcome_record(outcome),
     }
 
 
@@ -196,7 +178,7 @@ def game_record(live: LiveGame, site: str = "") -> str:
     stored = live.stored
     game: Game = live.game
     outcome = game.outcome()
-    names = {s.seat: ("computer" if s.kind == "computer" else "human") for s in stored.seats}
+    names = {s.seat: s.kind.value for s in stored.seats}
     tags = {
         "Event": "Senet game " + stored.id,
         "GameId": stored.id,

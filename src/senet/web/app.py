@@ -152,11 +152,9 @@ def create_app(
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> Any:
         if request.url.path.startswith("/api/") or exc.status_code not in (404, 405):
-            return error_json(
-                "not_found" if exc.status_code == 404 else "http_error",
-                str(exc.detail),
-                exc.status_code,
-            )
+            if exc.status_code == 404:
+                return error_json("not_found", str(exc.detail), 404)
+            return error_json("http_error", str(exc.detail), exc.status_code)
         t = translator(lang_of(request))
         return render(
             request,

@@ -1,31 +1,9 @@
 """Live play: one WebSocket per game and viewer, JSON messages.
 
-Client to server::
-
-    {"type": "move", "ply": 12, "move": "9-12"}   # ply: the number of actions the client has seen
-    {"type": "seed", "seed": "my own words"}       # the seat's own seed, once, before the first throw
-    {"type": "seed", "seed": "...", "seat": 1}     # (the seat is needed only in a game on one screen)
-    {"type": "state"}                              # send me the state again
-    {"type": "sync", "since": 40}                  # send me the events from number 40 on
-    {"type": "ping"}
-
-Server to client: ``{"type": "state", ...}`` (see :func:`senet.service.views.state_message`) on
-connect and after every change, ``{"type": "presence", "online": [a, b], "spectators": n}``,
-``{"type": "pong"}`` and ``{"type": "error", "code": ..., "message": ...}``.  A new game is in
-the seeding phase (issue 6: player seeds; ``"phase": "seeding"``, no throw): the state shows the
-commitment and ``fairness.seed_needed``; when every human seat has sent ``seed`` the server
-makes the first throw.  A stored seed is published to every viewer as a new state.  An error
-never changes the game; the connection stays open.  ``stale`` means another action was stored at
-that ply first (by this or another server process): nothing was applied.
-
-Events are numbered by ply (the n-th stored action is event n).  A client that connects with
-``?since=N`` (the number of events it has seen, e.g. after a reconnection, possibly to another
-server process) is in *events* mode: it gets ``{"type": "events", "since": N, "ply": M,
-"events": [...], "decider": ..., "legal": [...], ...}`` with exactly the events it missed
-(see :func:`senet.service.views.events_message`; with ``phase`` and ``seed_needed``, so that a
-bot knows when to send its seed), and then one such message per change; if N
-is not a number it could have seen, it gets the full state instead.  Without ``since`` every
-change sends the full state (what the browser page uses).
+The protocol — every message both ways, the events mode, the error codes — is written down in
+docs/protocol.md and typed in :mod:`senet.web.protocol`.  This module serves it: ``pump`` sends
+what changed (the full state, or in events mode the events the client has not got), ``read``
+answers the client's messages.  An error never changes the game; the connection stays open.
 """
 
 from __future__ import annotations
@@ -33,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -45,6 +24,12 @@ from senet.service.store import LiveGame
 from senet.service.views import events_message, state_message
 
 from .app import seat_cookie
+from .protocol import (
+    error_message,
+    pong_message,
+    presence_message,
+    unknown_type_message,
+)
 from .security import MAX_WS_MESSAGE_BYTES, TokenBucket, parse_json
 
 #: per connection: a player sends a few messages a minute; bots and double clicks get a burst
@@ -55,10 +40,6 @@ SLOW_ACTION = 1.0
 
 router = APIRouter()
 log = logging.getLogger("senet.web")
-
-
-def _error(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
 
 
 def _same_origin(ws: WebSocket) -> bool:
@@ -90,7 +71,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         try:
             live = await service.store.load(game_id)
         except GameError as exc:
-            await ws.send_json(_error(exc.code, exc.message))
+            await ws.send_json(error_message(exc.code, exc.message))
             await ws.close(code=4404)
             return
         await _serve(ws, service, game_id, live, sub)
@@ -110,7 +91,7 @@ async def _serve(
         _int_or_none(since_param) if events_mode else None
     ]  # events the client has (events mode)
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: Mapping[str, Any]) -> None:
         async with send_lock:
             try:
                 await ws.send_json(message)
@@ -155,7 +136,7 @@ async def _serve(
             elif message.get("type") == "resync":  # messages may have been lost: read the database
                 await send_update(force=True)
             elif message.get("type") == "presence":  # counts of one process changed: send the sum
-                await send({"type": "presence", **service.presence(game_id)})
+                await send(presence_message(service.presence(game_id)))
             if time.monotonic() - started > SLOW_ACTION:
                 log.warning(
                     "an update of game %s took %.1f s to send", game_id, time.monotonic() - started
@@ -170,28 +151,28 @@ async def _serve(
                 raise WebSocketDisconnect(frame.get("code", 1000))
             text = frame.get("text")
             if text is None:
-                await send(_error("bad_frame", "a message is a JSON text frame, not binary"))
+                await send(error_message("bad_frame", "a message is a JSON text frame, not binary"))
                 continue
             if len(text.encode()) > MAX_WS_MESSAGE_BYTES:
                 await send(
-                    _error("too_large", f"a message is at most {MAX_WS_MESSAGE_BYTES} bytes")
+                    error_message("too_large", f"a message is at most {MAX_WS_MESSAGE_BYTES} bytes")
                 )
                 await ws.close(code=1009)
                 return
             if not bucket.take():
-                await send(_error("rate_limited", "too many messages: slow down"))
+                await send(error_message("rate_limited", "too many messages: slow down"))
                 continue
             try:
                 data = parse_json(text)
             except ValueError as exc:
-                await send(_error("bad_json", f"the message is not valid JSON ({exc})"))
+                await send(error_message("bad_json", f"the message is not valid JSON ({exc})"))
                 continue
             if not isinstance(data, dict):
-                await send(_error("bad_request", "a message is a JSON object with a type"))
+                await send(error_message("bad_request", "a message is a JSON object with a type"))
                 continue
             kind = data.get("type")
             if kind == "ping":
-                await send({"type": "pong"})
+                await send(pong_message())
             elif kind == "state":
                 await send_state()
             elif kind == "sync":
@@ -204,7 +185,7 @@ async def _serve(
                 try:
                     await service.commands.act(game_id, token, data.get("ply"), data.get("move"))
                 except GameError as exc:
-                    await send(_error(exc.code, exc.message))
+                    await send(error_message(exc.code, exc.message))
                 finally:
                     if time.monotonic() - started > SLOW_ACTION:
                         log.warning(
@@ -214,14 +195,9 @@ async def _serve(
                 try:
                     await service.commands.seed(game_id, token, data.get("seed"), data.get("seat"))
                 except GameError as exc:
-                    await send(_error(exc.code, exc.message))
+                    await send(error_message(exc.code, exc.message))
             else:
-                await send(
-                    _error(
-                        "unknown_type",
-                        f"unknown message type {kind!r}: use move, seed, state or ping",
-                    )
-                )
+                await send(unknown_type_message(kind))
 
     tasks = [asyncio.create_task(pump()), asyncio.create_task(read())]
     try:
@@ -229,7 +205,7 @@ async def _serve(
             await send_update(live.ply, since=sent[0] if sent[0] is not None else -1)
         else:
             await send(state_message(service, live, seats))
-        await send({"type": "presence", **service.presence(game_id)})
+        await send(presence_message(service.presence(game_id)))
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         for task in done:
             exc = task.exception()

@@ -1,0 +1,256 @@
+"""The records and messages that cross a layer or a process: one typed definition and one
+constructor each.
+
+* kinds: :class:`ActionKind`, :class:`SeatKind`, :class:`Mode`, :class:`Phase` (string enums:
+  they are stored and sent as their plain values);
+* records: :class:`Finish` (a finished game's result columns), :class:`OutcomeRecord` (the
+  outcome as a viewer sees it);
+* between server processes, on a game's channel: :class:`UpdateMessage` (made by
+  :func:`update_message`, :func:`refresh_message`, :func:`unannounced_message`),
+  :class:`ResyncMessage` (:func:`resync_message`); the presence messages are
+  :mod:`senet.service.presence`'s;
+* to the browser: :class:`StateMessage` and :class:`EventsMessage` (built by
+  :mod:`senet.service.views`), with :class:`HistoryEntry`, :class:`SeatRecord`,
+  :class:`FairnessRecord`; the WebSocket protocol around them is :mod:`senet.web.protocol`
+  and docs/protocol.md.
+"""
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal, NotRequired, Self, TypedDict
+
+from senet.engine import Outcome
+
+__all__ = [
+    "ActionKind",
+    "ActionRow",
+    "EventsMessage",
+    "FairnessRecord",
+    "Finish",
+    "HistoryEntry",
+    "Mode",
+    "OutcomeRecord",
+    "Phase",
+    "PresenceSummary",
+    "ResyncMessage",
+    "SeatKind",
+    "SeatRecord",
+    "StateMessage",
+    "UpdateMessage",
+    "outcome_record",
+    "refresh_message",
+    "resync_message",
+    "unannounced_message",
+    "update_message",
+]
+
+
+class ActionKind(StrEnum):
+    """What a stored action is: a throw of the sticks (or die) or a player's move."""
+
+    THROW = "throw"
+    MOVE = "move"
+
+
+class SeatKind(StrEnum):
+    HUMAN = "human"
+    COMPUTER = "computer"
+
+
+class Mode(StrEnum):
+    """Who plays: a friend by invitation, the computer, or two people on one screen."""
+
+    FRIEND = "friend"
+    COMPUTER = "computer"
+    LOCAL = "local"
+
+
+class Phase(StrEnum):
+    """``seeding`` (no throw yet: waiting for the players' seeds), ``playing`` or ``over``."""
+
+    SEEDING = "seeding"
+    PLAYING = "playing"
+    OVER = "over"
+
+
+# ---------------------------------------------------------------------- records
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """A finished game's result columns (``games.result``, ``reason``, ``score_a``,
+    ``score_b``), stored in the transaction of the action that ends it."""
+
+    result: str  # A | B | draw
+    reason: str
+    score_a: int
+    score_b: int
+
+    @classmethod
+    def of(cls, outcome: Outcome) -> Self:
+        return cls(outcome.result, outcome.reason, outcome.score[0], outcome.score[1])
+
+    def columns(self) -> dict[str, str | int]:
+        """The ``games`` columns and their values."""
+        return {
+            "result": self.result,
+            "reason": self.reason,
+            "score_a": self.score_a,
+            "score_b": self.score_b,
+        }
+
+
+class OutcomeRecord(TypedDict):
+    winner: int | None
+    score: list[int]
+    reason: str
+    result: str
+
+
+def outcome_record(outcome: Outcome | None) -> OutcomeRecord | None:
+    if outcome is None:
+        return None
+    return {
+        "winner": outcome.winner,
+        "score": list(outcome.score),
+        "reason": outcome.reason,
+        "result": outcome.result,
+    }
+
+
+# ---------------------------------------------------------------------- between processes
+#: An action in an update message: ``[kind, seat, notation, pattern]``.
+ActionRow = list[str | int | None]
+
+UpdateMessage = TypedDict(
+    "UpdateMessage",
+    {
+        "type": Literal["update"],
+        "ply": int,  # the number of actions stored now (the event number)
+        "from": NotRequired[int],  # the first action carried: actions[i] is action from + i
+        "actions": NotRequired[list[ActionRow]],
+        "refresh": NotRequired[bool],  # seats or seeds changed: read the game again
+    },
+)
+UpdateMessage.__doc__ = """A game changed.  With ``from`` and ``actions`` it carries the new
+actions themselves (another process applies them without reading the database); with
+``refresh`` something besides actions changed; with neither, read up to ``ply``."""
+
+
+def update_message(start: int, actions: list[ActionRow]) -> UpdateMessage:
+    """Actions ``start`` .. ``start + len(actions) - 1`` were stored."""
+    return {"type": "update", "ply": start + len(actions), "from": start, "actions": actions}
+
+
+def refresh_message(ply: int) -> UpdateMessage:
+    """A seat was taken, a seed given or a rematch linked: read the game again."""
+    return {"type": "update", "ply": ply, "refresh": True}
+
+
+def unannounced_message(ply: int) -> UpdateMessage:
+    """Actions up to ``ply`` were found in the database that nobody announced here."""
+    return {"type": "update", "ply": ply}
+
+
+class ResyncMessage(TypedDict):
+    """Messages may have been lost (the broadcast came back after an outage): read again."""
+
+    type: Literal["resync"]
+
+
+def resync_message() -> ResyncMessage:
+    return {"type": "resync"}
+
+
+# ---------------------------------------------------------------------- to the browser
+class PresenceSummary(TypedDict):
+    online: list[bool]  # per seat: is its holder connected (on any process)?
+    spectators: int
+
+
+class HistoryEntry(TypedDict):
+    """One action as a viewer sees it: throws with their value and pattern, moves with their
+    squares."""
+
+    ply: int
+    kind: str  # "throw", or the move's kind ("move" for a step, "pass", "revive", ...)
+    seat: int | None
+    value: NotRequired[int]  # throws
+    pattern: NotRequired[int | None]
+    fate: NotRequired[bool]
+    text: NotRequired[str]  # moves
+    origin: NotRequired[int | None]
+    target: NotRequired[int | None]
+    off: NotRequired[bool]
+    skipped: NotRequired[int | None]
+
+
+class SeatRecord(TypedDict):
+    seat: int
+    kind: SeatKind
+    taken: bool
+    seeded: bool
+
+
+class FairnessRecord(TypedDict):
+    commitment: str
+    seeds: list[str | None]  # per seat: its own seed, None if not given (or a computer's)
+    seed_needed: list[bool]
+    player_seeds: str
+    secret: str | None  # revealed once the game is over
+    throws: list[int | None]  # the patterns
+
+
+class StateMessage(TypedDict):
+    """Everything a viewer may see of a game (see :func:`senet.service.views.state_message`)."""
+
+    type: Literal["state"]
+    game: str
+    variant: str
+    instrument: str
+    mode: Mode
+    level: str | None
+    ply: int
+    phase: Phase
+    fen: str
+    turn: int
+    decider: int | None
+    throw: int | None
+    pending: str
+    pieces: list[list[int]]
+    off: list[int]
+    captured: list[int]
+    drowned: list[int]
+    extra: list[int]
+    skip: list[int]
+    scoring: str
+    pieces_per_side: int
+    legal: list[str]
+    you: list[int]
+    seats: list[SeatRecord]
+    presence: PresenceSummary
+    last_throw: HistoryEntry | None
+    last_move: HistoryEntry | None
+    history: list[HistoryEntry]
+    outcome: OutcomeRecord | None
+    fairness: FairnessRecord
+    rematch: str | None
+    rematch_of: str | None
+    invite: str | None
+
+
+class EventsMessage(TypedDict):
+    """The events a client that has seen ``since`` of them missed, and what it needs to act
+    (see :func:`senet.service.views.events_message`)."""
+
+    type: Literal["events"]
+    game: str
+    since: int
+    ply: int
+    phase: Phase
+    seed_needed: list[bool]
+    events: list[HistoryEntry]
+    fen: str
+    turn: int
+    decider: int | None
+    legal: list[str]
+    you: list[int]
+    outcome: OutcomeRecord | None

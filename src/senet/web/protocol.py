@@ -1,0 +1,117 @@
+"""The WebSocket protocol of ``/ws/games/{id}``: every message type, typed once.
+
+docs/protocol.md describes it for people; a test checks that page against these definitions
+(every type listed both ways, every example's fields those of its type).  The state and
+events messages are built by :mod:`senet.service.views` (their types are in
+:mod:`senet.service.messages`); the rest here, by the constructors below.
+"""
+
+from typing import Literal, NotRequired, TypedDict
+
+from senet.service.messages import EventsMessage, PresenceSummary, StateMessage
+
+__all__ = [
+    "CLIENT_MESSAGES",
+    "SERVER_MESSAGES",
+    "ErrorMessage",
+    "MoveRequest",
+    "PingRequest",
+    "PongMessage",
+    "PresenceMessage",
+    "SeedRequest",
+    "StateRequest",
+    "SyncRequest",
+    "error_message",
+    "pong_message",
+    "presence_message",
+    "unknown_type_message",
+]
+
+
+# ---------------------------------------------------------------------- client to server
+class MoveRequest(TypedDict):
+    """Play ``move`` (notation) at ``ply`` (the number of actions the client has seen)."""
+
+    type: Literal["move"]
+    ply: int
+    move: str
+
+
+class SeedRequest(TypedDict):
+    """The seat's own seed, once, before the first throw (``seat`` only on one screen)."""
+
+    type: Literal["seed"]
+    seed: str
+    seat: NotRequired[int]
+
+
+class StateRequest(TypedDict):
+    """Send me the state again."""
+
+    type: Literal["state"]
+
+
+class SyncRequest(TypedDict):
+    """Send me the events from number ``since`` on."""
+
+    type: Literal["sync"]
+    since: int
+
+
+class PingRequest(TypedDict):
+    type: Literal["ping"]
+
+
+#: Every message a client may send, by type, in the order the error message names them.
+CLIENT_MESSAGES: dict[str, type] = {
+    "move": MoveRequest,
+    "seed": SeedRequest,
+    "state": StateRequest,
+    "sync": SyncRequest,
+    "ping": PingRequest,
+}
+
+
+# ---------------------------------------------------------------------- server to client
+class PresenceMessage(PresenceSummary):
+    type: Literal["presence"]
+
+
+class PongMessage(TypedDict):
+    type: Literal["pong"]
+
+
+class ErrorMessage(TypedDict):
+    """A refused message: nothing changed, the connection stays open (unless too large)."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+
+
+#: Every message the server sends, by type.
+SERVER_MESSAGES: dict[str, type] = {
+    "state": StateMessage,
+    "events": EventsMessage,
+    "presence": PresenceMessage,
+    "pong": PongMessage,
+    "error": ErrorMessage,
+}
+
+
+def error_message(code: str, message: str) -> ErrorMessage:
+    return {"type": "error", "code": code, "message": message}
+
+
+def unknown_type_message(kind: object) -> ErrorMessage:
+    names = list(CLIENT_MESSAGES)
+    listed = ", ".join(names[:-1]) + " or " + names[-1]
+    return error_message("unknown_type", f"unknown message type {kind!r}: use {listed}")
+
+
+def pong_message() -> PongMessage:
+    return {"type": "pong"}
+
+
+def presence_message(summary: PresenceSummary) -> PresenceMessage:
+    return {"type": "presence", "online": summary["online"], "spectators": summary["spectators"]}
