@@ -137,29 +137,3 @@ def test_move_values_are_for_the_decider_not_the_seat_on_turn() -> None:
 def test_choose_move_refuses_a_chance_node() -> None:
     with pytest.raises(ValueError):
         choose_move(Position.initial(VARIANTS["standard"]), "master", random.Random(0))
-
-
-def test_async_choice_runs_off_the_event_loop_and_matches_the_sync_choice() -> None:
-    import asyncio
-
-    from senet.ai import choose_move_async
-
-    pos = Position.from_fen("bell .........A/.........A/.B........ A 2 captured=2/4")
-
-    async def main() -> tuple[Move, int]:
-        ticks = 0
-
-        async def ticker() -> None:
-            nonlocal ticks
-            while True:
-                ticks += 1
-                await asyncio.sleep(0.01)
-
-        task = asyncio.create_task(ticker())
-        move = await choose_move_async(pos, "master", random.Random(0), delay=(0.2, 0.2))
-        task.cancel()
-        return move, ticks
-
-    move, ticks = asyncio.run(main())
-    assert move == choose_move(pos, "master", random.Random(0))
-    assert ticks >= 5  # the loop kept running during the pause

@@ -28,11 +28,9 @@ The computer never sees future throws: throws are chance outcomes it averages ov
 
 from __future__ import annotations
 
-import asyncio
 import math
 import random
 import threading
-import time
 from dataclasses import dataclass
 
 from senet.engine import Move, Position
@@ -46,7 +44,6 @@ __all__ = [
     "LEVELS",
     "find_level",
     "choose_move",
-    "choose_move_async",
     "move_values",
     "searcher_for",
     "forget_searchers",
@@ -199,24 +196,3 @@ def choose_move(position: Position, level: Level | str, rng: random.Random) -> M
     top = max(v for _, v in scored)
     weights = [math.exp((v - top) / level.temperature) for _, v in scored]
     return rng.choices([m for m, _ in scored], weights=weights)[0]
-
-
-_delays = random.Random()  # the pause is cosmetic: it never touches the level's own rng
-
-
-async def choose_move_async(
-    position: Position,
-    level: Level | str,
-    rng: random.Random,
-    *,
-    delay: tuple[float, float] = (0.7, 1.6),
-) -> Move:
-    """:func:`choose_move` for the site: the search runs in a worker thread, so the event loop
-    keeps serving everyone else, and the answer comes after a natural pause of ``delay``
-    seconds (drawn uniformly; the thinking time counts towards it)."""
-    start = time.monotonic()
-    move = await asyncio.to_thread(choose_move, position, level, rng)
-    pause = _delays.uniform(*delay) - (time.monotonic() - start)
-    if pause > 0:
-        await asyncio.sleep(pause)
-    return move

@@ -1,58 +1,116 @@
-"""The computer opponent, behind one function.
+"""The computer players behind one adapter: the site and the command line use it alike.
 
-If :mod:`senet.ai` provides ``choose_move(position, level, rng)`` and ``LEVELS`` it is used;
-until then a small built-in player stands in: level ``random`` plays any legal move, level
-``greedy`` prefers bearing off, then captures, then the move that goes furthest.
+Two built-in players need only the engine: ``random`` (any legal move) and ``greedy`` (bearing
+off, then captures, then the move that lands furthest).  The levels of :mod:`senet.ai` are
+imported when first asked for, so an engine command never loads numpy; a failure to import them
+is an error (:class:`AIUnavailable`), never a quiet downgrade to the built-ins: the site checks
+at startup (:func:`require_ai`), the command line names the cause when a level is asked for.
+
+A player that fails while choosing — an exception, or a move that is not legal — is logged with
+the position and raises :class:`ComputerFailed`; a caller that must go on (the site: a game
+must not hang) passes a ``fallback`` player instead, which then plays (also logged).
 """
 
 from __future__ import annotations
 
 import importlib
+import logging
 import random
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
-from senet.engine import OFF, Move, Position
+from senet.engine import Move, Position, parse_move
 
-__all__ = ["BUILTIN_LEVELS", "levels", "level_options", "choose_move", "default_level"]
+__all__ = [
+    "AIUnavailable",
+    "BUILTIN",
+    "ComputerFailed",
+    "Player",
+    "ai_levels",
+    "choose_move",
+    "default_level",
+    "greedy_player",
+    "level_options",
+    "levels",
+    "player",
+    "player_names",
+    "random_player",
+    "require_ai",
+]
 
-BUILTIN_LEVELS = ("random", "greedy")
+log = logging.getLogger("senet.computer")
+
+#: A computer player: the decision for ``position.decider``, using ``rng`` for any randomness.
+Player = Callable[[Position, random.Random], Move]
 
 
-def _ai() -> tuple[Callable[..., Move], tuple[Any, ...]] | None:
+class AIUnavailable(RuntimeError):
+    """:mod:`senet.ai` cannot be imported, or lacks ``choose_move`` or ``LEVELS``."""
+
+
+class ComputerFailed(RuntimeError):
+    """A player raised, or chose a move that is not legal, in a position."""
+
+
+def random_player(position: Position, rng: random.Random) -> Move:
+    """A uniformly random legal move: the baseline every other player is measured against."""
+    return rng.choice(position.legal_moves())
+
+
+def _greedy_key(position: Position, move: Move) -> tuple[int, int, int, int]:
+    """Bearing off first, then landing on an opponent, then the forward move that lands
+    furthest (ties: from the most advanced square).  Word moves rank below every forward step;
+    among them ``return``/``revive`` (safe) beat ``risk``/``pass``."""
+    if move.is_step:
+        forward = move.target > move.origin
+        return (
+            int(move.bears_off),
+            int(position.is_capture(move)),
+            int(forward),
+            (move.target * 32 + move.origin) if forward else -move.origin,
+        )
+    return (0, 0, -1, {"return": 2, "revive": 2, "risk": 1}.get(move.kind, 0))
+
+
+def greedy_player(position: Position, rng: random.Random) -> Move:
+    """Prefer bearing off, then captures, then the most advanced move; deterministic."""
+    return max(position.legal_moves(), key=lambda move: _greedy_key(position, move))
+
+
+BUILTIN: dict[str, Player] = {"random": random_player, "greedy": greedy_player}
+
+
+# ---------------------------------------------------------------------- senet.ai
+def _ai() -> ModuleType:
     try:
-        module = importlib.import_module("senet.ai")
-    except Exception:
-        return None
-    choose = getattr(module, "choose_move", None)
-    ai_levels = getattr(module, "LEVELS", None)
-    if not callable(choose) or not ai_levels:
-        return None
-    return choose, tuple(ai_levels)
+        module = importlib.import_module("senet.ai")  # via sys.modules: tests may stand in for it
+    except Exception as exc:
+        raise AIUnavailable(f"senet.ai cannot be imported: {type(exc).__name__}: {exc}") from exc
+    if not callable(getattr(module, "choose_move", None)) or not getattr(module, "LEVELS", None):
+        raise AIUnavailable("senet.ai provides no choose_move or no LEVELS")
+    return module
+
+
+def _key(level: object) -> str:
+    """A level's name: its ``key`` (senet.ai's Level objects), else ``str()``."""
+    key = getattr(level, "key", None)
+    return key if isinstance(key, str) else str(level)
+
+
+def ai_levels() -> dict[str, Any]:
+    """``{key: level}`` of every level of :mod:`senet.ai`, weakest first; AIUnavailable if none."""
+    return {_key(level): level for level in _ai().LEVELS}
+
+
+def require_ai() -> None:
+    """Raise :class:`AIUnavailable` unless the levels can be played (the site's startup check)."""
+    ai_levels()
 
 
 def levels() -> tuple[str, ...]:
     """The level names offered on the start form, weakest first."""
-    ai = _ai()
-    return tuple(_key(level) for level in ai[1]) if ai else BUILTIN_LEVELS
-
-
-def _key(level: Any) -> str:
-    return str(getattr(level, "key", level))
-
-
-def level_options(lang: str = "en") -> list[tuple[str, str, str]]:
-    """``(key, name, description)`` of every level, for the start form."""
-    ai = _ai()
-    if ai is None:
-        names = {"random": ("Random", "Наугад"), "greedy": ("Greedy", "Жадный")}
-        return [(k, names[k][lang == "ru"], "") for k in BUILTIN_LEVELS]
-    out = []
-    for level in ai[1]:
-        name = level.name(lang) if hasattr(level, "name") and callable(level.name) else _key(level)
-        desc = level.description(lang) if callable(getattr(level, "description", None)) else ""
-        out.append((_key(level), name, desc))
-    return out
+    return tuple(ai_levels())
 
 
 def default_level() -> str:
@@ -60,37 +118,69 @@ def default_level() -> str:
     return names[len(names) // 2]
 
 
-def _builtin(position: Position, level: str, rng: random.Random) -> Move:
-    moves = position.legal_moves()
-    if level == "random" or len(moves) == 1:
-        return rng.choice(moves)
-
-    def score(move: Move) -> tuple[float, float]:
-        if move.kind == "move":
-            if move.target == OFF:
-                return (3, 0)
-            forward = move.target - move.origin
-            return (2 if position.is_capture(move) else 1, forward + move.target / 100)
-        if move.kind in ("revive", "return"):
-            return (1.5, 0)
-        return (0, 0)
-
-    best = max(score(m) for m in moves)
-    return rng.choice([m for m in moves if score(m) == best])
+def level_options(lang: str = "en") -> list[tuple[str, str, str]]:
+    """``(key, name, description)`` of every level, for the start form."""
+    out = []
+    for key, level in ai_levels().items():
+        name = level.name(lang) if callable(getattr(level, "name", None)) else key
+        desc = level.description(lang) if callable(getattr(level, "description", None)) else ""
+        out.append((key, name, desc))
+    return out
 
 
-def choose_move(position: Position, level: str, rng: random.Random) -> Move:
-    """A legal move for ``position.decider`` at ``level`` (blocking: run it in a thread)."""
-    ai = _ai()
-    if ai is not None:
-        choose, ai_levels = ai
-        matching = [lv for lv in ai_levels if _key(lv) == level]
-        try:
-            move = choose(
-                position, matching[0] if matching else ai_levels[len(ai_levels) // 2], rng
-            )
-            if move in position.legal_moves():
-                return move
-        except Exception:
-            pass
-    return _builtin(position, level if level in BUILTIN_LEVELS else "greedy", rng)
+def player_names() -> list[str]:
+    """Every player's name: the built-ins, then the levels (AIUnavailable if they cannot be
+    imported)."""
+    return list(BUILTIN) + list(ai_levels())
+
+
+def player(name: str) -> Player:
+    """The player called ``name`` (a built-in or a level; KeyError if none, AIUnavailable if
+    the levels cannot be imported).  It raises :class:`ComputerFailed` when it fails."""
+    key = name.strip()
+    if key.lower() in BUILTIN:
+        return BUILTIN[key.lower()]
+    found = ai_levels()
+    level = found.get(key, found.get(key.lower()))
+    if level is None:
+        raise KeyError(name)
+    choose = _ai().choose_move
+
+    def ai_player(position: Position, rng: random.Random) -> Move:
+        return _checked(position, lambda: choose(position, level, rng), _key(level))
+
+    ai_player.__name__ = f"ai_{_key(level)}"
+    return ai_player
+
+
+def choose_move(
+    position: Position, level: str, rng: random.Random, fallback: Player | None = None
+) -> Move:
+    """A legal move for ``position.decider`` by the player ``level`` (blocking: run it in a
+    thread).  A level the AI no longer has plays as the default level.  If the player fails it
+    is logged, and ``fallback`` plays (or :class:`ComputerFailed` is raised without one)."""
+    try:
+        chosen = player(level)
+    except KeyError:
+        log.warning("unknown computer level %r: the default level plays", level)
+        chosen = player(default_level())
+    try:
+        return chosen(position, rng)
+    except ComputerFailed:
+        if fallback is None:
+            raise
+        log.warning("%s plays instead", getattr(fallback, "__name__", "the fallback"))
+        return fallback(position, rng)
+
+
+def _checked(position: Position, choose: Callable[[], Move | str], name: str) -> Move:
+    try:
+        move = choose()
+        move = parse_move(move) if isinstance(move, str) else move
+    except Exception as exc:
+        log.exception("AI level %r failed in %s", name, position.fen())
+        raise ComputerFailed(f"AI level {name!r} failed in {position.fen()}: {exc!r}") from exc
+    if move not in position.legal_moves():
+        log.error("AI level %r chose the illegal move %s in %s", name, move, position.fen())
+        raise ComputerFailed(f"AI level {name!r} chose the illegal move {move} in {position.fen()}")
+    return move

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import computer
 from .broadcast import MemoryBroadcast, Message
 from .commands import GameCommands
 from .messages import PresenceSummary
@@ -51,7 +52,11 @@ class GameService:
         broadcast.observers.append(self._observe)
 
     async def start(self) -> None:
-        """Start counting presence over processes; resume the computer's unfinished turns."""
+        """Start counting presence over processes; resume the computer's unfinished turns.
+
+        Raises :class:`~senet.service.computer.AIUnavailable` if the computer's levels cannot
+        be played: a site without its computer opponent does not start."""
+        computer.require_ai()
         if self.store.shared:
             self.people.start()
         await self.computer.resume()

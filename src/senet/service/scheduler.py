@@ -104,8 +104,9 @@ class ComputerScheduler:
                 pos = live.position
                 if pos.decider != seat:
                     return
+                level = live.stored.level or computer.default_level()
                 move = await asyncio.to_thread(
-                    computer.choose_move, pos, live.stored.level or "", rng
+                    computer.choose_move, pos, level, rng, computer.greedy_player
                 )
                 try:
                     await self.play(game_id, (seat,), live.ply, move.text())
