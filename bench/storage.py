@@ -19,6 +19,7 @@ import asyncio
 import time
 from contextlib import ExitStack
 
+from senet.service.messages import ActionKind
 from senet.service.storage import Storage, StoredAction
 from senet_testkit.servers import postgres_server
 
@@ -43,8 +44,8 @@ async def run(storage: Storage, label: str, appends: int, concurrency: int) -> d
         ply = 0
         for _ in range(per_game):
             batch = [
-                StoredAction(ply, "move", 0, "9-12"),
-                StoredAction(ply + 1, "throw", 1, "3", 7),
+                StoredAction(ply, ActionKind.MOVE, 0, "9-12"),
+                StoredAction(ply + 1, ActionKind.THROW, 1, "3", 7),
             ]
             t = time.perf_counter()
             await storage.append(game_id, ply, batch)

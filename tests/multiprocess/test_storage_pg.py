@@ -1,6 +1,6 @@
 """Storage on a real PostgreSQL: the one-statement append (straight through asyncpg) keeps every
 promise of the transaction it replaces — all or nothing, exactly one of two racing appends,
-the result columns with the last actions (issue 5: exactly-once actions)."""
+the result columns with the last actions (exactly-once actions)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 import asyncpg
 import pytest
 
+from senet.service.messages import ActionKind, Finish
 from senet.service.storage import ConflictError, Storage, StoredAction
 
 from .test_cluster import _pg, stored_actions
@@ -49,7 +50,10 @@ async def new_game(storage: Storage) -> str:
 
 
 def batch(ply: int, move: str = "9-12") -> list[StoredAction]:
-    return [StoredAction(ply, "move", 0, move), StoredAction(ply + 1, "throw", 1, "3", 7)]
+    return [
+        StoredAction(ply, ActionKind.MOVE, 0, move),
+        StoredAction(ply + 1, ActionKind.THROW, 1, "3", 7),
+    ]
 
 
 @pytest.mark.parametrize("one_statement", [True, False], ids=["one-statement", "transaction"])
@@ -64,7 +68,7 @@ def test_append_stores_the_actions_and_the_result_together(
             game_id,
             2,
             batch(2, "12-15"),
-            {"result": "A", "reason": "all borne off", "score_a": 1, "score_b": 0},
+            Finish("A", "all borne off", 1, 0),
         )
         assert await stored_actions(pg_url, game_id) == [
             (0, "move", 0, "9-12"),

@@ -17,6 +17,7 @@ from senet.service.computer import choose_move, levels
 from senet.service.errors import GameError
 from senet.service.fairness import verify_throws
 from senet.service.games import GameService
+from senet.service.messages import ActionKind
 from senet.service.seeding import seed_needed
 from senet.service.storage import ConflictError, Storage, StoredAction
 from senet.service.views import game_record, state_message
@@ -238,9 +239,11 @@ def test_storage_refuses_a_second_action_at_the_same_ply(tmp_path: Path) -> None
         live = await service.store.load(created.game_id)
         ply = live.ply
         move = live.position.legal_moves()[0].text()
-        await service.storage.append(live.id, ply, [StoredAction(ply, "move", 0, move)])
+        await service.storage.append(live.id, ply, [StoredAction(ply, ActionKind.MOVE, 0, move)])
         with pytest.raises(ConflictError):
-            await service.storage.append(live.id, ply, [StoredAction(ply, "move", 0, move)])
+            await service.storage.append(
+                live.id, ply, [StoredAction(ply, ActionKind.MOVE, 0, move)]
+            )
         with (
             sqlite3.connect(tmp_path / "db.sqlite3") as conn,
             pytest.raises(sqlite3.IntegrityError),
