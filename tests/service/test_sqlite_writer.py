@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from senet.service.messages import ActionKind, Finish
 from senet.service.storage import ConflictError, Storage, StoredAction
 
 
@@ -21,7 +22,10 @@ def run(coro: Any) -> Any:
 
 
 def batch(ply: int, move: str) -> list[StoredAction]:
-    return [StoredAction(ply, "move", 0, move), StoredAction(ply + 1, "throw", 1, "3", 7)]
+    return [
+        StoredAction(ply, ActionKind.MOVE, 0, move),
+        StoredAction(ply + 1, ActionKind.THROW, 1, "3", 7),
+    ]
 
 
 def test_racing_appends_in_one_batch_store_exactly_one_each(tmp_path: Path) -> None:
@@ -47,7 +51,7 @@ def test_racing_appends_in_one_batch_store_exactly_one_each(tmp_path: Path) -> N
         for i in range(len(ids)):
             first, second = outcomes[2 * i], outcomes[2 * i + 1]
             assert first is None and isinstance(second, ConflictError), (first, second)
-        finished = {"result": "A", "reason": "r", "score_a": 1, "score_b": 0}
+        finished = Finish("A", "r", 1, 0)
         await storage.append(ids[0], 2, batch(2, "10-13"), finished, player_seeds="s")
         with pytest.raises(ConflictError):
             await storage.append(ids[0], 2, batch(2, "10-13"))
