@@ -488,3 +488,33 @@ def test_a_background_tab_shows_and_tells_that_it_is_your_turn(browser, site) ->
     page.wait_for_selector("#game[data-ply]")
     assert page.get_attribute("#sound", "aria-pressed") == "true"
     assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_houses_show_their_symbol_and_their_name_and_meaning_one_tap_away(
+    browser, site, lang
+) -> None:
+    page = new_page(browser, site, 390, 844)
+    page.goto(f"/?lang={lang}")
+    start_game(page, "adelaida", "local")
+    houses = json.loads(page.get_attribute("#game", "data-variant"))["houses"]
+    assert len(houses) == 8
+    assert page.query_selector_all("#board .house-name") == []  # no names cut on the squares
+    for sq, house in houses.items():
+        square = f"#board .square[data-square='{sq}']"
+        assert page.query_selector(f"{square} .glyph, {square} .house-symbol"), sq
+        title = page.text_content(f"{square} title")
+        assert house["name"] in title and house["meaning"] and house["meaning"] in title
+        legend = page.text_content(f"#house-legend li[data-square='{sq}']")
+        assert house["name"] in legend and house["meaning"] in legend
+        assert page.query_selector(f"#house-legend li[data-square='{sq}'] svg")
+    page.click("#board .square[data-square='27'] .cell")  # a tap on the House of Water
+    info = page.locator("#house-info")
+    info.wait_for()
+    assert houses["27"]["name"] in info.text_content()
+    assert houses["27"]["meaning"] in info.text_content()
+    if lang == "ru":
+        assert re.search("[а-я]", houses["27"]["meaning"])
+    page.click("#board .square[data-square='27'] .cell")  # a second tap closes it
+    info.wait_for(state="hidden")
+    assert page.js_errors == []  # type: ignore[attr-defined]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -62,9 +63,48 @@ def _differences(name: str, lang: str) -> list[Any]:
     return [(row.label, row.b, row.a) for row in difference_table(name, "standard", lang)]
 
 
+#: the squares a clause starts with: "27, 28, 29, 30 are marked…", "Поле 26 нельзя…"
+_LEADING_SQUARES = re.compile(r"^(?:Поле |Square )?((?:\d+(?:, | and | и |–|-)?)+)")
+
+
+def house_meanings(name: str, lang: str) -> dict[int, str]:
+    """What each House of a variant does, in ``lang``: the rulebook clause about it (the one
+    that starts with its number, else the one named after it, else one that names it)."""
+    v = find_variant(name)
+    rb = _rulebook(v.name)
+    clauses = list(rb.clauses) if rb else []
+    out: dict[int, str] = {}
+    for sq, house in v.houses.items():
+        house_name = house.name(lang).lower()
+        ranked = []
+        for clause in clauses:
+            text = clause.text(lang)
+            lead = _LEADING_SQUARES.match(text)
+            if text.startswith((f"{sq}, ", f"{sq} ", f"{sq}:")):
+                ranked.append((0, text))
+            elif lead and str(sq) in re.findall(r"\d+", lead.group(1)):
+                ranked.append((1, text))
+            elif house.name("en").lower() in clause.id.lower():
+                ranked.append((2, text))
+            elif house_name in text.lower():
+                ranked.append((3, text))
+        if ranked:
+            text = min(ranked, key=lambda item: item[0])[1]
+            # "15, House of Rebirth: landing…" -> "Landing…" (the number and name are shown)
+            prefix = re.compile(
+                rf"^{sq}(?:(?:, | — ){re.escape(house.name(lang))}(?::|,)? ?(?:— )?|: )"
+            )
+            stripped = prefix.sub("", text, count=1)
+            if not stripped[:1].isdigit():  # not a list of squares ("27 — …, 28 — …")
+                text = stripped
+            out[sq] = text[:1].upper() + text[1:]
+    return out
+
+
 def variant_json(name: str, lang: str) -> str:
     """What the board script needs to know about a variant."""
     v = find_variant(name)
+    meanings = house_meanings(name, lang)
     return json.dumps(
         {
             "name": v.name,
@@ -74,7 +114,8 @@ def variant_json(name: str, lang: str) -> str:
             # the seat whose pieces are drawn dark: cones, or Kendall's "dark stones" (seat A)
             "darkSeat": v.dark_seat,
             "houses": {
-                str(sq): {"symbol": h.symbol, "name": h.name(lang)} for sq, h in v.houses.items()
+                str(sq): {"symbol": h.symbol, "name": h.name(lang), "meaning": meanings.get(sq, "")}
+                for sq, h in v.houses.items()
             },
             "instrument": v.instrument.name,
             "scoring": v.scoring,
@@ -179,6 +220,11 @@ async def game_page(request: Request, game_id: str) -> Any:
         variant=live.game.variant,
         seats=seats,
         variant_json=variant_json(live.stored.variant, lang),
+        houses=[
+            (sq, house.name(lang), meaning)
+            for sq, house in sorted(live.game.variant.houses.items())
+            for meaning in (house_meanings(live.stored.variant, lang).get(sq, ""),)
+        ],
         invite_url=f"{base}/g/{game_id}/join/{invite}" if invite else None,
         private_url=f"{base}/g/{game_id}/seat/{token}" if seats else None,
         public_url=f"{base}/g/{game_id}",

@@ -71,6 +71,12 @@ function piece(parent, seat, cx, cy) {
 
 export function setDarkSeat(seat) { darkSeat = seat; }
 
+export function houseIcon(symbol) {
+  const svg = el("svg", { viewBox: "-12 -12 24 24", width: 24, height: 24, "aria-hidden": "true", class: "icon house-icon" });
+  glyph(svg, symbol, 0, 0);
+  return svg;
+}
+
 export function pieceIcon(seat) {
   const svg = el("svg", { viewBox: "0 0 48 48", width: 22, height: 22, "aria-hidden": "true", class: "icon" });
   piece(svg, seat, 24, 24);
@@ -98,11 +104,12 @@ export function drawBoard(svg, view) {
     el("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 4, class: "cell" }, g);
     text(g, x + 5, y + 14, String(sq), "sq-num");
     if (house) {
-      glyph(g, house.symbol, x + CELL - 16, y + 18);
+      // the symbol, large; the name and what the House does are a hover (title) or a tap away
+      const mark = glyph(g, house.symbol, 0, 0);
+      mark.setAttribute("transform", `translate(${x + CELL - 17} ${y + 19}) scale(1.35)`);
       const title = el("title", {}, g);
-      title.textContent = `${sq}: ${house.name}`;
-      text(g, x + CELL / 2, y + CELL - 5, house.name.length > 14 ? house.name.slice(0, 13) + "…" : house.name,
-        "house-name", { "text-anchor": "middle" });
+      title.textContent = `${sq}: ${house.name}` + (house.meaning ? ` — ${house.meaning}` : "");
+      if (view.onHouse) g.addEventListener("click", () => view.onHouse(sq));
     }
   }
   // the bearing-off zone

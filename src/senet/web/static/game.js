@@ -1,5 +1,5 @@
 // The game page: one WebSocket to the server, which checks every action; this only shows and asks.
-import { animateMove, drawBoard, drawThrow, pieceIcon, setDarkSeat, OFF } from "./board.js";
+import { animateMove, drawBoard, drawThrow, houseIcon, pieceIcon, setDarkSeat, OFF } from "./board.js";
 import { ownSeed } from "./seed.js";
 import { explainTaps } from "./why.js";
 import { hintButton } from "./hint.js";
@@ -109,7 +109,7 @@ function render() {
   drawBoard($("board"), {
     pieces: state.pieces, houses: variant.houses, lastMove: state.last_move, selected, movable,
     targets: selected !== null ? movable.get(selected) : [], seatNames: variant.seatNames, t,
-    onSelect: select, onMove: play, onCancel: () => { selected = null; render(); },
+    onSelect: select, onMove: play, onCancel: () => { selected = null; render(); }, onHouse: showHouse,
   });
   const lt = state.last_throw;
   const fresh = lt && lt.ply !== lastThrowPly;
@@ -130,6 +130,25 @@ function render() {
     const next = selected === null && document.querySelector("#board .piece.movable");
     (next || $("status")).focus();
   }
+}
+
+// A House tapped or clicked on the board: its name and what it does, under the board.
+function showHouse(square) {
+  const house = variant.houses[String(square)];
+  const box = $("house-info");
+  if (!house || (!box.hidden && box.dataset.square === String(square))) { box.hidden = true; return; }
+  box.dataset.square = String(square);
+  box.replaceChildren();
+  const name = document.createElement("strong");
+  name.textContent = `${square}, ${house.name}`;
+  box.append(name, house.meaning ? ` — ${house.meaning}` : "");
+  box.hidden = false;
+}
+
+// The legend's symbols: the same drawings as on the board.
+for (const item of document.querySelectorAll("#house-legend li[data-square]")) {
+  const house = variant.houses[item.dataset.square];
+  if (house) item.prepend(houseIcon(house.symbol));
 }
 
 // A sign that it is your turn, also with the tab in the background: the title, an optional
