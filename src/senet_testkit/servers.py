@@ -23,6 +23,9 @@ from pathlib import Path
 __all__ = ["free_port", "postgres_server", "redis_server", "pg_binary", "ServeProcess", "ROOT"]
 
 ROOT = Path(__file__).resolve().parents[2]
+#: How long a site process may take to answer /healthz: a bound, not a pause (the wait ends
+#: as soon as it answers); generous, because a shared machine under load starts it slowly.
+START_TIMEOUT = 120.0
 
 
 def free_port() -> int:
@@ -207,7 +210,7 @@ class ServeProcess:
             stderr=subprocess.STDOUT,
             preexec_fn=self._limit_files if self.fd_limit else None,
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text()}")
@@ -216,7 +219,7 @@ class ServeProcess:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError(f"server did not start in 30 s: {self.log.read_text()}")
+        raise RuntimeError(f"server did not start in {START_TIMEOUT:.0f} s: {self.log.read_text()}")
 
     def _limit_files(self) -> None:
         import resource
