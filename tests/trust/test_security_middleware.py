@@ -10,6 +10,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from senet.settings import RateLimits
 from senet.web.security import CSP, AddressLimiter, SecurityMiddleware, TokenBucket, origin_allowed
 
 
@@ -69,14 +70,16 @@ def test_oversize_body_is_refused_by_length_and_by_stream() -> None:
 
 
 def test_http_rate_limit_per_address() -> None:
-    client = TestClient(make_app(http_rate=0.001, http_burst=3))
+    client = TestClient(make_app(limits=RateLimits(http_rate=0.001, http_burst=3)))
     codes = [client.get("/").status_code for _ in range(5)]
     assert codes == [200, 200, 200, 429, 429]
 
 
 def test_http_rate_limit_refills_with_the_clock() -> None:
     now = [100.0]
-    client = TestClient(make_app(http_rate=1.0, http_burst=2, clock=lambda: now[0]))
+    client = TestClient(
+        make_app(limits=RateLimits(http_rate=1.0, http_burst=2), clock=lambda: now[0])
+    )
     assert [client.get("/").status_code for _ in range(3)] == [200, 200, 429]
     now[0] += 0.5  # half a token: still refused
     assert client.get("/").status_code == 429
@@ -98,7 +101,7 @@ def test_websocket_from_another_site_is_refused() -> None:
 
 
 def test_websocket_connection_rate_limit() -> None:
-    client = TestClient(make_app(ws_rate=0.001, ws_burst=2))
+    client = TestClient(make_app(limits=RateLimits(ws_rate=0.001, ws_burst=2)))
     for _ in range(2):
         with client.websocket_connect("/ws") as ws:
             ws.send_text("a")

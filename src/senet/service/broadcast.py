@@ -1,8 +1,8 @@
 """Publish/subscribe between the game service and the open connections.
 
-The implementation is chosen by ``BROADCAST_URL``:
+The implementation is chosen by the setting ``BROADCAST_URL``:
 
-* ``memory://`` (default): :class:`MemoryBroadcast`, in-process (one server process);
+* ``memory://`` (the default): :class:`MemoryBroadcast`, in-process (one server process);
 * ``redis://host:port/db``: :class:`RedisBroadcast`, between several server processes.
 
 A message is a small JSON object (``{"type": "update", "ply": n, ...}``, which also carries
@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import secrets
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -31,15 +30,12 @@ __all__ = [
     "Message",
     "Subscription",
     "broadcast_from_url",
-    "DEFAULT_BROADCAST_URL",
 ]
 
 log = logging.getLogger("senet.broadcast")
 
 #: A message: a small JSON object with a ``type`` (see :mod:`senet.service.messages`).
 Message = Mapping[str, Any]
-
-DEFAULT_BROADCAST_URL = "memory://"
 
 
 class Subscription:
@@ -304,9 +300,8 @@ class RedisBroadcast(MemoryBroadcast):
         await super().close()
 
 
-def broadcast_from_url(url: str | None = None) -> MemoryBroadcast:
-    """``memory://`` (default) or ``redis://...`` / ``rediss://...`` (from ``BROADCAST_URL``)."""
-    url = url or os.environ.get("BROADCAST_URL") or DEFAULT_BROADCAST_URL
+def broadcast_from_url(url: str) -> MemoryBroadcast:
+    """``memory://`` or ``redis://...`` / ``rediss://...`` (the setting ``BROADCAST_URL``)."""
     if url.startswith("memory://"):
         return MemoryBroadcast()
     if url.startswith(("redis://", "rediss://", "unix://")):

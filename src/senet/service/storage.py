@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import os
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -46,23 +45,22 @@ from sqlalchemy.engine import RowMapping, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from senet.settings import DEFAULT_DATABASE_URL
+
 from .messages import ActionKind, Finish, Mode, SeatKind
 from .sqlite_writer import Append, Conflict, SqliteAppender
 from .unstoppable import Unstoppable
 
 __all__ = [
-    "DEFAULT_DATABASE_URL",
     "Storage",
     "StoredAction",
     "StoredGame",
     "StoredSeat",
     "ConflictError",
-    "database_url",
     "metadata",
     "upgrade_schema",
 ]
 
-DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./var/senet.sqlite3"
 
 metadata = MetaData()
 
@@ -226,10 +224,6 @@ def _seat_of(row: RowMapping) -> StoredSeat:
     )
 
 
-def database_url(explicit: str | None = None) -> str:
-    return explicit or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
-
-
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -256,11 +250,10 @@ async def upgrade_schema(engine: AsyncEngine, revision: str = "head") -> None:
         await conn.run_sync(_alembic_upgrade, revision)
 
 
-def _engine_options(url: str) -> dict[str, Any]:
+def _engine_options(url: str, size: int) -> dict[str, Any]:
     if url.startswith("postgresql"):
-        # Several processes share one server: a bounded pool each (SENET_DB_POOL connections,
-        # as many again in bursts).
-        size = int(os.environ.get("SENET_DB_POOL", "10"))
+        # Several processes share one server: a bounded pool each (``size`` connections, as
+        # many again in bursts).
         # Bounded waits: a statement or a connection attempt that hangs fails (the action is
         # refused, the client asks again) instead of holding its game for ever.
         bounded = {"connect_args": {"command_timeout": 10, "timeout": 5}, "pool_timeout": 10}
@@ -311,8 +304,9 @@ class Storage:
     take turns (one writer, as SQLite allows anyway): a write transaction never waits on
     another's lock, and none outlives the call that began it."""
 
-    def __init__(self, url: str | None = None) -> None:
-        self.url = database_url(url)
+    def __init__(self, url: str = DEFAULT_DATABASE_URL, pool_size: int = 10) -> None:
+        self.url = url
+        self.pool_size = pool_size  # PostgreSQL connections (0: none kept open)
         self.engine: AsyncEngine | None = None
         self._pg: Any = None  # PostgreSQL: an asyncpg pool for the statement of every move
         self._work = Unstoppable("a database call")
@@ -329,7 +323,7 @@ class Storage:
         # hide_parameters: an error's message never carries the values of its statement (a
         # game's row holds its fairness secret, a seat's the hash of its secret).
         self.engine = create_async_engine(
-            self.url, hide_parameters=True, **_engine_options(self.url)
+            self.url, hide_parameters=True, **_engine_options(self.url, self.pool_size)
         )
         if self.url.startswith("sqlite"):
 
@@ -355,7 +349,7 @@ class Storage:
                 .set(drivername="postgresql")
                 .render_as_string(hide_password=False)
             )
-            size = max(1, int(os.environ.get("SENET_DB_POOL", "10")))
+            size = max(1, self.pool_size)
             self._pg = await asyncpg.create_pool(
                 dsn, min_size=1, max_size=size, command_timeout=10, timeout=5, reset=_keep_session
             )

@@ -7,12 +7,11 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -26,6 +25,7 @@ from senet.service.broadcast import broadcast_from_url
 from senet.service.errors import GameError
 from senet.service.games import GameService
 from senet.service.storage import Storage
+from senet.settings import Settings
 
 from .i18n import LANG_COOKIE, pick_lang, translator
 from .security import SecurityMiddleware, redact_server_logs
@@ -35,10 +35,11 @@ __all__ = ["create_app", "commit_id", "seat_cookie", "lang_of", "render"]
 HERE = Path(__file__).parent
 
 
-def commit_id() -> str:
-    """The commit being served: ``SENET_COMMIT`` or ``git rev-parse``, else ``unknown``."""
-    if os.environ.get("SENET_COMMIT"):
-        return os.environ["SENET_COMMIT"][:12]
+def commit_id(setting: str | None = None) -> str:
+    """The commit being served: the setting ``SENET_COMMIT`` or ``git rev-parse``, else
+    ``unknown``."""
+    if setting:
+        return setting[:12]
     try:
         out = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"],
@@ -85,25 +86,21 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
     return response
 
 
-def create_app(
-    database_url: str | None = None,
-    broadcast_url: str | None = None,
-    computer_delay: float | None = None,
-) -> FastAPI:
-    if computer_delay is None:
-        computer_delay = float(os.environ.get("SENET_COMPUTER_DELAY", "0.7"))
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The site, with ``settings`` (default: read from the environment, once, here)."""
+    settings = Settings.from_env() if settings is None else settings
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         redact_server_logs()  # after the server has configured its logging
-        storage = Storage(database_url)
+        storage = Storage(settings.database_url, settings.db_pool)
         await storage.init()
-        broadcast = broadcast_from_url(broadcast_url)
+        broadcast = broadcast_from_url(settings.broadcast_url)
         service = GameService(
             storage,
             broadcast,
-            computer_delay=computer_delay,
-            cache_size=int(os.environ.get("SENET_GAME_CACHE", "5000")),
+            computer_delay=settings.computer_delay,
+            cache_size=settings.game_cache,
         )
         app.state.storage, app.state.service = storage, service
         await service.start()
@@ -123,7 +120,8 @@ def create_app(
         openapi_url="/api/openapi.json",
         redoc_url=None,
     )
-    app.state.commit = commit_id()
+    app.state.settings = settings
+    app.state.commit = commit_id(settings.commit)
     app.state.templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
@@ -176,33 +174,8 @@ def create_app(
     app.state.templates.env.globals["rule_diagrams"] = learn.rule_diagrams
     app.state.templates.env.globals["mistake_board"] = learn.mistake_board
     app.state.templates.env.globals["how_it_plays"] = stats.how_it_plays
-    app.add_middleware(SecurityMiddleware, **security_limits())
+    app.add_middleware(SecurityMiddleware, limits=settings.rate_limits)
     return app
-
-
-class RateLimits(TypedDict):
-    """The rate-limit arguments of :class:`SecurityMiddleware`."""
-
-    http_rate: float
-    http_burst: float
-    ws_rate: float
-    ws_burst: float
-
-
-def security_limits() -> RateLimits:
-    """Rate limits per client address, from ``SENET_RATE_LIMITS`` = ``http_rate,http_burst,ws_rate,ws_burst``
-    (requests or WebSocket connections per second, and the burst allowed), or ``off`` for load tests
-    where every bot shares the loopback address."""
-    spec = os.environ.get("SENET_RATE_LIMITS", "50,300,10,100")
-    if spec == "off":
-        return {"http_rate": 1e9, "http_burst": 1e9, "ws_rate": 1e9, "ws_burst": 1e9}
-    http_rate, http_burst, ws_rate, ws_burst = (float(part) for part in spec.split(","))
-    return {
-        "http_rate": http_rate,
-        "http_burst": http_burst,
-        "ws_rate": ws_rate,
-        "ws_burst": ws_burst,
-    }
 
 
 def __getattr__(name: str) -> Any:  # ``uvicorn senet.web.app:app`` builds the app on first use

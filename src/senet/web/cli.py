@@ -1,12 +1,17 @@
 """``senet serve``: run the site with its embedded defaults (SQLite file, in-process broadcast),
 or on PostgreSQL and Redis (``DATABASE_URL``, ``BROADCAST_URL``) as one of several processes.
-``senet migrate``: upgrade the database schema (``serve`` also does it on start)."""
+``senet migrate``: upgrade the database schema (``serve`` also does it on start).
+
+Both read the settings (:class:`senet.settings.Settings`) once, from the environment, and let
+the options override the database and the broadcast."""
 
 from __future__ import annotations
 
 import os
 
 import click
+
+from senet.settings import SettingError, Settings
 
 __all__ = ["serve", "migrate", "COMMANDS"]
 
@@ -17,14 +22,10 @@ __all__ = ["serve", "migrate", "COMMANDS"]
 @click.option(
     "--database-url",
     default=None,
-    envvar="DATABASE_URL",
-    help="SQLAlchemy URL [default: sqlite+aiosqlite:///./var/senet.sqlite3].",
+    help="SQLAlchemy URL [default: DATABASE_URL, else sqlite+aiosqlite:///./var/senet.sqlite3].",
 )
 @click.option(
-    "--broadcast-url",
-    default=None,
-    envvar="BROADCAST_URL",
-    help="Broadcast URL [default: memory://].",
+    "--broadcast-url", default=None, help="Broadcast URL [default: BROADCAST_URL, else memory://]."
 )
 @click.option("--log-level", default="info", show_default=True)
 @click.option(
@@ -73,15 +74,15 @@ def serve(
     """Serve the Senet web site."""
     import uvicorn
 
-    from senet.service.storage import database_url as resolve
-
     from .app import create_app
     from .connections import ConnectionLimits, guarded_protocols
 
-    app = create_app(database_url=database_url, broadcast_url=broadcast_url)
+    settings = _settings().but(database_url=database_url, broadcast_url=broadcast_url)
+    app = create_app(settings)
     shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, f"[{host}]" if ":" in host else host)
     click.echo(
-        f"Senet is served at http://{shown}:{port}/  (database: {resolve(database_url)})", err=False
+        f"Senet is served at http://{shown}:{port}/  (database: {settings.database_url})",
+        err=False,
     )
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     _tune_gc()
@@ -142,8 +143,7 @@ def _tune_gc() -> None:
 @click.option(
     "--database-url",
     default=None,
-    envvar="DATABASE_URL",
-    help="SQLAlchemy URL [default: sqlite+aiosqlite:///./var/senet.sqlite3].",
+    help="SQLAlchemy URL [default: DATABASE_URL, else sqlite+aiosqlite:///./var/senet.sqlite3].",
 )
 @click.option(
     "--revision", default="head", show_default=True, help="Alembic revision to upgrade to."
@@ -154,8 +154,10 @@ def migrate(database_url: str | None, revision: str) -> None:
 
     from senet.service.storage import Storage, upgrade_schema
 
+    settings = _settings().but(database_url=database_url)
+
     async def run() -> str:
-        storage = Storage(database_url)
+        storage = Storage(settings.database_url, settings.db_pool)
         await storage.init(migrate=False)
         try:
             assert storage.engine is not None
@@ -166,6 +168,13 @@ def migrate(database_url: str | None, revision: str) -> None:
 
     url = asyncio.run(run())
     click.echo(f"schema upgraded to {revision} ({url.split('@')[-1]})")
+
+
+def _settings() -> Settings:
+    try:
+        return Settings.from_env()
+    except SettingError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 COMMANDS = [serve, migrate]

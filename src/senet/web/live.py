@@ -32,9 +32,6 @@ from .protocol import (
 )
 from .security import MAX_WS_MESSAGE_BYTES, TokenBucket, parse_json
 
-#: per connection: a player sends a few messages a minute; bots and double clicks get a burst
-WS_MESSAGES_PER_SECOND = 20.0
-WS_MESSAGE_BURST = 60.0
 #: a move that takes longer than this (seconds) to store is logged
 SLOW_ACTION = 1.0
 
@@ -142,7 +139,8 @@ async def _serve(
                     "an update of game %s took %.1f s to send", game_id, time.monotonic() - started
                 )
 
-    bucket = TokenBucket(rate=WS_MESSAGES_PER_SECOND, burst=WS_MESSAGE_BURST)
+    limits = ws.app.state.settings.rate_limits
+    bucket = TokenBucket(rate=limits.message_rate, burst=limits.message_burst)
 
     async def read() -> None:
         while True:

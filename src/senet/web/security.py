@@ -41,6 +41,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
+from senet.settings import RateLimits
+
 __all__ = [
     "CSP",
     "SecurityMiddleware",
@@ -239,17 +241,14 @@ class SecurityMiddleware:
         app: ASGIApp,
         *,
         max_body: int = MAX_BODY_BYTES,
-        http_rate: float = 20.0,
-        http_burst: float = 60.0,
-        ws_rate: float = 2.0,
-        ws_burst: float = 20.0,
+        limits: RateLimits = RateLimits(),  # noqa: B008 - frozen: one shared default is safe
         allowed_origins: tuple[str, ...] = (),
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.app = app
         self.max_body = max_body
-        self.http_limiter = AddressLimiter(http_rate, http_burst, clock=clock)
-        self.ws_limiter = AddressLimiter(ws_rate, ws_burst, clock=clock)
+        self.http_limiter = AddressLimiter(limits.http_rate, limits.http_burst, clock=clock)
+        self.ws_limiter = AddressLimiter(limits.ws_rate, limits.ws_burst, clock=clock)
         self.allowed_origins = allowed_origins
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

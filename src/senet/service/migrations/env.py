@@ -13,7 +13,7 @@ from alembic import context
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from senet.service.storage import database_url
+from senet.settings import Settings
 
 config = context.config
 
@@ -42,7 +42,7 @@ def run() -> None:
     if connection is not None:
         _run(connection)
         return
-    url = database_url(config.get_main_option("sqlalchemy.url") or None)
+    url = config.get_main_option("sqlalchemy.url") or Settings.from_env().database_url
     if context.is_offline_mode():
         context.configure(url=url, literal_binds=True)
         with context.begin_transaction():

@@ -1,0 +1,154 @@
+"""The site's settings: one frozen object, read from the environment once, at startup.
+
+Every setting is an environment variable listed in :data:`VARIABLES` (the README's table of
+settings is checked against it by a test).  :meth:`Settings.from_env` reads them all, checks
+each, and fails at once with the variable's name on a bad value; nothing else in the package
+reads the environment for a setting.  ``senet serve`` reads them when it starts; tests build a
+:class:`Settings` directly.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+__all__ = ["RateLimits", "Settings", "SettingError", "VARIABLES", "Variable"]
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./var/senet.sqlite3"
+DEFAULT_BROADCAST_URL = "memory://"
+
+
+class SettingError(ValueError):
+    """An environment variable with a value that cannot be used (the message names it)."""
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """Per client address: HTTP requests and WebSocket connections a second, with the burst
+    allowed; per WebSocket connection: messages a second, with the burst allowed (a player
+    sends a few a minute; bots and double clicks get the burst)."""
+
+    http_rate: float = 50.0
+    http_burst: float = 300.0
+    ws_rate: float = 10.0
+    ws_burst: float = 100.0
+    message_rate: float = 20.0
+    message_burst: float = 60.0
+
+    @classmethod
+    def off(cls) -> RateLimits:
+        """No limit worth the name (load tests, where every bot shares the loopback address)."""
+        return cls(*(1e9,) * 6)
+
+    @classmethod
+    def parse(cls, spec: str) -> RateLimits:
+        """``off``, or ``http_rate,http_burst,ws_rate,ws_burst`` (the message limits keep their
+        defaults)."""
+        if spec.strip() == "off":
+            return cls.off()
+        parts = [float(part) for part in spec.split(",")]
+        if len(parts) != 4 or any(p < 0 for p in parts):
+            raise ValueError("four numbers, 0 or more: http_rate,http_burst,ws_rate,ws_burst")
+        return cls(*parts)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What an operator may set (see :data:`VARIABLES` for the variables and their meaning)."""
+
+    database_url: str = DEFAULT_DATABASE_URL
+    broadcast_url: str = DEFAULT_BROADCAST_URL
+    computer_delay: float = 0.7
+    game_cache: int = 5000
+    db_pool: int = 10
+    rate_limits: RateLimits = field(default_factory=RateLimits)
+    commit: str | None = None
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Every variable of :data:`VARIABLES` that is set, checked; the defaults for the rest."""
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for variable in VARIABLES:
+            text = env.get(variable.name)
+            if text is None or text == "":
+                continue
+            try:
+                values[variable.field] = variable.parse(text)
+            except ValueError as exc:
+                raise SettingError(f"{variable.name}={text!r}: {exc}") from None
+        return cls(**values)
+
+    def but(self, **changes: Any) -> Settings:
+        """These settings with some changed (the command line's options, a test's)."""
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if value < 0:
+        raise ValueError("a number of seconds, 0 or more")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise ValueError("a whole number, 0 or more")
+    return value
+
+
+def _url(*schemes: str) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        if not text.startswith(schemes):
+            raise ValueError(f"a URL starting with {' or '.join(schemes)}")
+        return text
+
+    return parse
+
+
+@dataclass(frozen=True)
+class Variable:
+    name: str
+    field: str
+    parse: Callable[[str], Any]
+    meaning: str
+
+
+#: Every environment variable the site reads, in the order of the README's table.
+VARIABLES: tuple[Variable, ...] = (
+    Variable(
+        "DATABASE_URL",
+        "database_url",
+        _url("sqlite+aiosqlite:", "postgresql+asyncpg:"),
+        "the database (SQLAlchemy URL)",
+    ),
+    Variable(
+        "BROADCAST_URL",
+        "broadcast_url",
+        _url("memory://", "redis://", "rediss://", "unix://"),
+        "messages between server processes",
+    ),
+    Variable(
+        "SENET_COMPUTER_DELAY",
+        "computer_delay",
+        _positive_float,
+        "seconds the computer waits before it moves",
+    ),
+    Variable("SENET_GAME_CACHE", "game_cache", _positive_int, "games each process keeps in memory"),
+    Variable(
+        "SENET_DB_POOL",
+        "db_pool",
+        _positive_int,
+        "PostgreSQL connections per process (0: none kept open)",
+    ),
+    Variable(
+        "SENET_RATE_LIMITS",
+        "rate_limits",
+        RateLimits.parse,
+        "per address: http_rate,http_burst,ws_rate,ws_burst, or off",
+    ),
+    Variable("SENET_COMMIT", "commit", str, "the commit shown in the footer (else git's)"),
+)
