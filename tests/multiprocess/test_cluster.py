@@ -205,7 +205,7 @@ def test_computer_moves_are_stored_once_with_several_processes(cluster, pg_url) 
 
 
 def test_seeds_given_on_two_processes_at_once_start_the_game_once(cluster, pg_url) -> None:
-    """issue 6: player seeds — the two seats' seeds reach two processes at the same moment:
+    """The two seats' seeds reach two processes at the same moment:
     each is stored once, the first throw exactly once, and every process shows both seeds."""
     a, b, c = cluster
 

@@ -75,7 +75,7 @@ def test_every_refused_action_leaves_game_and_storage_unchanged(tmp_path: Path) 
         created = await service.commands.create("adelaida", "friend", "A")
         claimed = await service.commands.claim(created.game_id, created.invite or "")
         assert claimed is not None and claimed[1] == 1
-        await service.commands.seed(created.game_id, created.token, "a")  # issue 6: player seeds
+        await service.commands.seed(created.game_id, created.token, "a")
         await service.commands.seed(created.game_id, claimed[0], "b")
         live = await service.store.load(created.game_id)
         before = (live.ply, live.position.fen(), count_actions(tmp_path / "db.sqlite3", live.id))

@@ -1,4 +1,4 @@
-"""Issue 6: player seeds, in the service layer with real SQLite storage: the seeds of two seats
+"""Player seeds, in the service layer with real SQLite storage: the seeds of two seats
 given at once through two service instances (as two server processes would) start the game
 exactly once; a database from before the seeds is migrated and its games play on unchanged."""
 
@@ -43,7 +43,7 @@ def test_invalid_seeds(seed) -> None:
 
 
 def test_the_encoding_of_two_seats_seeds_is_unambiguous() -> None:
-    """issue 6: player seeds — different pairs never give the same HMAC message."""
+    """Different pairs never give the same HMAC message."""
     pairs = [("a", "b"), ("a:b", ""), ("ab", ""), ("a", ""), ("", "a"), ("b", "a")]
     encoded = {encode_player_seeds(p) for p in pairs if ":" not in p[0] + p[1]}
     assert len(encoded) == len([p for p in pairs if ":" not in p[0] + p[1]])
@@ -54,7 +54,7 @@ def test_the_encoding_of_two_seats_seeds_is_unambiguous() -> None:
 
 
 def test_two_seeds_given_at_once_on_two_services_start_the_game_once(tmp_path: Path) -> None:
-    """issue 6: player seeds — each seed is stored once and the first throw exactly once."""
+    """Each seed is stored once and the first throw exactly once."""
     db = tmp_path / "db.sqlite3"
 
     async def main() -> None:
@@ -85,7 +85,7 @@ def test_two_seeds_given_at_once_on_two_services_start_the_game_once(tmp_path: P
 
 
 def test_a_database_from_before_the_seeds_is_migrated_and_its_games_play_on(tmp_path: Path) -> None:
-    """issue 6: player seeds — migration 0002 adds the seats' seeds; an old game (thrown at
+    """Migration 0002 adds the seats' seeds; an old game (thrown at
     creation with one free PlayerSeeds string) keeps its throws and refuses seeds."""
     db = tmp_path / "old.sqlite3"
     secret = new_secret()
@@ -185,7 +185,7 @@ class _RacingEngine:
 
 
 def test_a_copy_read_while_the_first_throw_commits_has_the_seeds(tmp_path: Path) -> None:
-    """issue 6: player seeds — a process that reads the game while another stores the first
+    """A process that reads the game while another stores the first
     throw (games row before, actions after) still gets the seeds the throws derive from."""
     db = tmp_path / "db.sqlite3"
 

@@ -1,4 +1,4 @@
-"""Two service instances on one database, as two server processes are (issue 5).
+"""Two service instances on one database, as two server processes are.
 
 The process that stores an action announces it with the actions themselves; another process
 brings its cached copy up to date from that message without reading the database
@@ -45,7 +45,7 @@ async def friend_game(a: GameService, b: GameService) -> tuple[str, dict[int, st
     for token, seed in (
         (created.token, "a"),
         (claimed[0], "b"),
-    ):  # issue 6: both seeds, then the first throw
+    ):  # both seeds, then the first throw
         await a.commands.seed(created.game_id, token, seed)
     await b.store.load(created.game_id)  # process b has the game cached from here on
     return created.game_id, {0: created.token, 1: claimed[0]}
@@ -191,7 +191,7 @@ def test_a_process_whose_copy_is_behind_stores_nothing_for_an_outdated_ply(tmp_p
 
 
 def test_the_game_cache_is_bounded_and_keeps_the_games_someone_watches(tmp_path: Path) -> None:
-    """issue 5: the in-memory cache holds at most cache_size games; a game with a connection in
+    """The in-memory cache holds at most cache_size games; a game with a connection in
     this process stays; an evicted game comes back from the database unchanged."""
 
     async def main() -> None:
@@ -199,7 +199,7 @@ def test_the_game_cache_is_bounded_and_keeps_the_games_someone_watches(tmp_path:
         a.store.cache_size = 2
         watched = await a.commands.create(
             "standard", "local", seed="s"
-        )  # issue 6: seeded, so thrown and cached
+        )  # seeded, so thrown and cached
         async with a.subscribe(watched.game_id):
             kept: dict[str, tuple] = {}
             for variant in ("bell", "kendall", "adelaida"):

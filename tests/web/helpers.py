@@ -22,7 +22,7 @@ def friend_game(
     seeds: tuple[str, str] | None = ("seed of A", "seed of B"),
 ) -> TwoSeats:
     """A friend game with both seats taken; with ``seeds`` (seat A's, seat B's) both players
-    give theirs (issue 6: player seeds), so the first throw is made; None leaves it seeding."""
+    give theirs, so the first throw is made; None leaves it seeding."""
     created = httpx.post(
         f"{base}/api/games", json={"variant": variant, "mode": "friend", "colour": colour}
     )
@@ -42,7 +42,7 @@ def friend_game(
 
 
 def give_seed(base: str, game_id: str, token: str | None, seed, seat=None) -> httpx.Response:
-    """POST a seat's own seed (issue 6: player seeds)."""
+    """POST a seat's own seed."""
     headers = {"X-Seat-Token": token} if token else {}
     body = {"seed": seed} if seat is None else {"seed": seed, "seat": seat}
     return httpx.post(f"{base}/api/games/{game_id}/seed", json=body, headers=headers)

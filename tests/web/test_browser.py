@@ -76,7 +76,7 @@ def click_move(page, move: str) -> None:
 
 
 def wait_started(page, timeout: float = 15_000) -> None:
-    """Until the first throw: a new game first collects the players' seeds (issue 6), which
+    """Until the first throw: a new game first collects the players' seeds, which
     every seat holder's page gives by itself."""
     page.wait_for_function(
         "() => ['playing', 'over'].includes(document.getElementById('game').dataset.phase)",

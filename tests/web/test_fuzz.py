@@ -28,7 +28,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 @pytest.fixture(scope="module")
 def target(site):
     """A game in progress that no fuzz input has the right to change, and its state (both
-    seeds given: any further seed, issue 6, must be refused too)."""
+    seeds given: any further seed must be refused too)."""
     game = friend_game(site.url, "adelaida")
     return game, state(site.url, game.game_id)
 

@@ -115,7 +115,7 @@ def test_start_form_creates_a_game_and_seats_its_creator(site) -> None:
     assert state["legal"] == [] and state["fairness"]["seed_needed"] == [
         True,
         True,
-    ]  # issue 6: player seeds
+    ]
     for seed in ("first", "second"):  # one secret holds both seats: each seed goes to the next seat
         state = give_seed(site.url, game_id, token, seed).json()
     assert (

@@ -1,4 +1,4 @@
-"""Issue 6: player seeds, on a real server.
+"""Player seeds, on a real server.
 
 A game is created with its secret and public commitment but no throw (the seeding phase);
 each human seat gives a seed of its own, once; the first throw follows when every human seat

@@ -1,4 +1,4 @@
-"""Issue 6: player seeds in real Chromium: each player's page gives a seed of its own.
+"""Player seeds in real Chromium: each player's page gives a seed of its own.
 
 The host types one in the optional "Your seed" field of the start page (remembered in
 localStorage); the guest leaves it empty, so the guest's browser draws a random one with
@@ -29,7 +29,7 @@ def seed_shown(page, seat: int) -> str | None:
 
 
 def test_two_players_each_add_a_seed_and_the_record_shows_both(browser, site, artifacts) -> None:
-    """issue 6: player seeds — one typed in the field, one random; the game starts when both
+    """one typed in the field, one random; the game starts when both
     are in, and the record and the verify view show both."""
     host = new_page(browser, site)
     host.goto("/")
@@ -83,7 +83,7 @@ def test_two_players_each_add_a_seed_and_the_record_shows_both(browser, site, ar
 
 
 def test_a_game_on_one_screen_gives_both_seats_seeds_and_russian_texts(browser, site) -> None:
-    """issue 6: player seeds — on one screen the page gives a (random) seed for each seat; the
+    """on one screen the page gives a (random) seed for each seat; the
     fairness box and the how-to-verify text are in Russian too."""
     page = new_page(browser, site)
     page.goto("/lang/ru?next=/")  # the language cookie: the game page is in Russian too

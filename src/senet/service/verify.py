@@ -3,7 +3,7 @@
 A record of a game played on the site carries the tags ``GameId``, ``Commitment`` (published
 when the game was created, before any player seed was accepted), ``Seed`` (the secret,
 revealed when it ended) and ``PlayerSeeds``: seat A's own seed, ``:``, seat B's own seed
-(issue 6: player seeds; each 1-64 printable ASCII characters without ``:``, empty for a
+(each 1-64 printable ASCII characters without ``:``, empty for a
 computer seat, so the pair reads back one way only).  Throw number ``n`` counts every throw of
 the game from 0, regular or of fate, in record order, and is derived (see
 :mod:`senet.service.fairness`) from::

@@ -3,7 +3,7 @@
 A seat is proven by its secret, sent as the ``X-Seat-Token`` header or the seat cookie the
 site sets.  Errors are JSON ``{"type": "error", "code": ..., "message": ...}``.
 
-A new game has no throw yet (issue 6: player seeds): its state shows the commitment, and each
+A new game has no throw yet: its state shows the commitment, and each
 seat holder gives a seed of their own with ``POST /api/games/{id}/seed``; the first throw is
 made when every human seat has.  A bot may instead pass ``seed`` when it creates the game.
 """
@@ -165,8 +165,8 @@ _SEED_BODY = {
 @router.post("/games/{game_id}/seed", openapi_extra={"requestBody": _SEED_BODY})
 async def give_seed(request: Request, game_id: str) -> Any:
     """Body ``{"seed": "my own words"}`` (and ``"seat": 0`` or ``1`` when the secret holds both
-    seats): the seat's own seed, mixed into every throw.  Once per seat, before the first throw
-    (issue 6: player seeds); the state returned shows who has given theirs."""
+    seats): the seat's own seed, mixed into every throw.  Once per seat, before the first
+    throw; the state returned shows who has given theirs."""
     body = await _json_object(request, '{"seed": "my own words"}')
     if not isinstance(body, dict):
         return body

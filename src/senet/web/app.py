@@ -1,7 +1,7 @@
 """The ASGI application: FastAPI with pages, a REST API and a WebSocket per game.
 
-``create_app()`` wires the service layer (storage from ``DATABASE_URL``, broadcasting from
-``BROADCAST_URL``) into the routes of :mod:`senet.web.pages`, :mod:`senet.web.api` and
+``create_app(settings)`` wires the service layer (storage and broadcasting as the settings
+say, see :mod:`senet.settings`) into the routes of :mod:`senet.web.pages`, :mod:`senet.web.api` and
 :mod:`senet.web.live`.  ``uvicorn senet.web.app:app`` serves it.
 """
 

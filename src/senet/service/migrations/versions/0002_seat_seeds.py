@@ -1,4 +1,4 @@
-"""Each seat's own seed (issue 6: player seeds): ``seats.seed``, given once before the first throw.
+"""Each seat's own seed: ``seats.seed``, given once before the first throw.
 
 The throws of a game are derived from the server's committed secret and both players' seeds
 (see :mod:`senet.service.fairness`); the seeds are kept per seat so that each is stored once,
