@@ -12,7 +12,7 @@ from .game import Action, Game, Throw
 from .moves import Move, parse_move
 from .notation import format_position, parse_position
 from .position import Outcome, Position, seat_letter
-from .throws import DIE4, STICKS, Instrument, sticks_value
+from .throws import DIE4, STICKS, STICKS6, Instrument, sticks_value
 from .variants import (
     OFF,
     VARIANTS,
@@ -47,6 +47,7 @@ __all__ = [
     "Passing",
     "Position",
     "STICKS",
+    "STICKS6",
     "Protection",
     "Scoring",
     "SenetError",

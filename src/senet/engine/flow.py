@@ -93,22 +93,26 @@ def legal_moves(t: Tables, s: Sequence[int]) -> list[Move]:
         # kendall: while a piece drowns no other piece may move; only a 4 saves it.
         return [t.moves[t.water_sq][OFF]] if n in t.bear_off[t.water_sq] else [_PASS]
     moves: list[Move] = []
-    per_piece = t.backward is Backward.PIECE
-    if me & t.gates:
+    per_piece = t.backward is Backward.PIECE or t.back_to_empty
+    mine = me
+    if t.waiting[p]:
+        # jequier: a piece on its starting square waits while the square ahead is occupied.
+        mine = me & ~(t.waiting[p] & ((me | opp) >> 1))
+    if mine & t.gates:
         # bell: a piece on the House of Beauty must move on as soon as it can, before any other.
-        _collect(t, me, opp, me & t.gates, n, per_piece, moves)
+        _collect(t, me, opp, mine & t.gates, n, per_piece, moves)
         if moves:
             return moves
     if t.priority:
         # bell: if a piece on 26-30 can move, one of them must; look at those pieces first.
-        _collect(t, me, opp, me & t.priority, n, per_piece, moves)
+        _collect(t, me, opp, mine & t.priority, n, per_piece, moves)
         if not moves:
-            _collect(t, me, opp, me & ~t.priority, n, per_piece, moves)
+            _collect(t, me, opp, mine & ~t.priority, n, per_piece, moves)
     else:
-        _collect(t, me, opp, me, n, per_piece, moves)
+        _collect(t, me, opp, mine, n, per_piece, moves)
     if not moves and t.backward is Backward.PLAYER:
         table = t.moves
-        for sq in iter_squares(me):  # kendall rule 4: back only if nothing can go forward
+        for sq in iter_squares(mine):  # kendall rule 4: back only if nothing can go forward
             r = step(t, me, opp, sq, n, False)
             if r:
                 moves.append(table[sq][r & TARGET])
@@ -211,7 +215,10 @@ def _move_piece(
     dbit = bit(d)
     if r & VICTIM:
         opp &= ~dbit
-        if t.capture_remove:
+        if t.send_back:
+            # jequier: the attacked piece goes back to the free square nearest the start.
+            opp |= bit(free_square_behind(t.rebirth, me | dbit | opp))
+        elif t.capture_remove:
             s[_CAPT + q] += 1  # bell: the piece leaves the game
         elif t.drown_attack[d] and not (me | opp) & t.water_bit:
             opp |= t.water_bit  # kendall: attacked on 28-30, it drowns in the House of Water

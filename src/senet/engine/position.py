@@ -66,11 +66,14 @@ _TRANSIT = (HouseKind.BA, HouseKind.DROWN, HouseKind.SEND_BACK)
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended.  ``winner`` is 0, 1 or None (a draw); ``score`` counts borne-off pieces."""
+    """How a game ended.  ``winner`` is 0, 1 or None (a draw); ``score`` counts borne-off pieces;
+    ``points`` is the margin where the variant scores one (jequier: 3, 2, 1 for each of the
+    loser's pieces left on rows 1, 2, 3), else 0."""
 
     winner: int | None
     score: tuple[int, int]
     reason: str
+    points: int = 0
 
     @property
     def result(self) -> str:
@@ -287,7 +290,11 @@ class Position:
             return None
         score = (s[BORNE_OFF], s[BORNE_OFF + 1])
         if t.race:
-            return Outcome(result, score, "all pieces borne off")
+            margin = self.variant.margin_points
+            if margin is None:
+                return Outcome(result, score, "all pieces borne off")
+            points = sum(margin[(sq - 1) // 10] for sq in self.pieces(1 - result))
+            return Outcome(result, score, f"all pieces borne off; {points} points", points)
         if result == DRAW:
             return Outcome(None, score, "equal scores with an empty board")
         return Outcome(result, score, f"{seat_letter(1 - result)} can no longer catch up")

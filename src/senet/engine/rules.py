@@ -86,6 +86,11 @@ class Tables:
         "by_right",
         "gates",
         "extra_after_pass",
+        "past_three",
+        "home",
+        "waiting",
+        "back_to_empty",
+        "send_back",
     )
 
     def __init__(self, v: Variant) -> None:
@@ -166,6 +171,16 @@ class Tables:
         self.by_right = ALL_SQUARES & ~(pairs & (pairs >> 1))
         self.gates = sum(bit(sq) for sq in v.gates)
         self.extra_after_pass = v.extra_after_pass
+        #: jequier: no move passes three opponents in a row
+        self.past_three = v.passing is Passing.NOT_PAST_THREE
+        #: jequier: bearing off only while every piece of the player stands on these squares
+        self.home = sum(bit(sq) for sq in v.bear_off_home)
+        #: jequier: per seat, the squares whose piece waits while the square ahead is occupied
+        self.waiting = tuple(sum(bit(sq) for sq in squares) for squares in v.waiting)
+        self.back_to_empty = v.backward is Backward.PIECE_TO_EMPTY
+        self.send_back = v.capture is Capture.SEND_BACK
+        if self.past_three or self.home:
+            self.parallel = False  # these need a look at the whole path or the whole side
 
 
 @cache
@@ -242,6 +257,8 @@ def step(t: Tables, me: int, opp: int, origin: int, n: int, forward: bool) -> in
             return OFF if n in t.bear_off[origin] else 0
         d = origin + n
         if d > SQUARES:
+            if t.home and me & ~t.home:
+                return 0  # jequier: not before every piece of the player is on the last row
             return OFF if n in t.bear_off[origin] else 0
         if t.stop_mask and t.path[origin][d] & t.stop_mask:
             return 0  # kendall: every piece stops on the House of Beauty first
@@ -255,11 +272,17 @@ def step(t: Tables, me: int, opp: int, origin: int, n: int, forward: bool) -> in
         inside = (me | opp) & t.path[origin][d]
         if inside & (inside >> 1):
             return 0
+    elif t.past_three:
+        inside = opp & t.path[origin][d]
+        if inside & (inside >> 1) & (inside >> 2):
+            return 0  # jequier: no move past three opponents in a row
     while True:
         b = 1 << (d - 1)
         if me & b:
             return 0  # never onto your own piece
         if opp & b:
+            if t.back_to_empty and not forward:
+                return 0  # jequier: a piece goes back "to an open space" only
             if t.drown_attack[d]:
                 return d | VICTIM  # kendall: the attacked piece drowns (protection does not apply)
             if t.safe & b:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
-__all__ = ["Instrument", "STICKS", "DIE4", "sticks_value"]
+__all__ = ["Instrument", "STICKS", "STICKS6", "DIE4", "sticks_value"]
 
 
 def sticks_value(pattern: int) -> int:
@@ -43,11 +43,14 @@ class Instrument:
     patterns: int
     description_en: str
     description_ru: str
+    #: four sticks: what no marked side up counts (5 in our sources, 6 in Jéquier's game)
+    blank: int = 5
 
     def value_of(self, pattern: int) -> int:
         """Throw value shown by raw pattern ``pattern`` (0 <= pattern < patterns)."""
-        if self.name == "sticks":
-            return sticks_value(pattern)
+        if self.patterns == 16:
+            value = sticks_value(pattern)
+            return self.blank if value == 5 else value
         if not 0 <= pattern < self.patterns:
             raise ValueError(f"a {self.name} pattern is 0-{self.patterns - 1}, got {pattern}")
         return pattern + 1
@@ -73,6 +76,13 @@ STICKS = Instrument(
     16,
     "four two-sided sticks: the count of marked sides up, none up = 5",
     "четыре двусторонние палочки: число палочек лицевой стороной вверх, ни одной = 5",
+)
+STICKS6 = Instrument(
+    "sticks6",
+    16,
+    "four two-sided sticks: the count of plain sides up, none up = 6",
+    "четыре двусторонние палочки: число палочек простой стороной вверх, ни одной = 6",
+    blank=6,
 )
 DIE4 = Instrument(
     "die4",

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, fields
 from enum import Enum, StrEnum
 from types import MappingProxyType
 
-from .throws import DIE4, STICKS, Instrument
+from .throws import DIE4, STICKS, STICKS6, Instrument
 
 __all__ = [
     "OFF",
@@ -61,6 +61,7 @@ class Capture(StrEnum):
 
     SWAP = "swap"  # it goes to the attacker's square
     REMOVE = "remove"  # bell: it leaves the game
+    SEND_BACK = "send-back"  # jequier: it goes to the free square nearest the start
 
 
 class Protection(StrEnum):
@@ -78,6 +79,7 @@ class Passing(StrEnum):
 
     FREE = "free"  # anything
     SINGLES = "singles"  # single pieces only, never two side by side
+    NOT_PAST_THREE = "not-past-three"  # jequier: anything but three opponents in a row
 
 
 class Backward(StrEnum):
@@ -86,6 +88,7 @@ class Backward(StrEnum):
     NONE = "none"
     PLAYER = "player"  # kendall rule 4: only if no forward move exists at all
     PIECE = "piece"  # adelaida §16: each piece that cannot go forward goes back
+    PIECE_TO_EMPTY = "piece-to-empty"  # jequier: the same, but only onto an empty square
 
 
 class Scoring(StrEnum):
@@ -169,6 +172,14 @@ class Variant:
     gates: frozenset[int] = frozenset()
     #: does a throw of ``extra_throws`` that no piece can use still earn its extra throw?
     extra_after_pass: bool = False
+    #: pieces bear off only while all of the player's pieces stand on these squares (jequier:
+    #: the last row); empty: no such condition.
+    bear_off_home: frozenset[int] = frozenset()
+    #: per seat, squares whose piece may not move while the square just ahead of it is
+    #: occupied (jequier: a piece on its starting square waits for the one in front to move).
+    waiting: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
+    #: points a winner scores for each of the loser's pieces left on rows 1, 2, 3 (jequier).
+    margin_points: tuple[int, int, int] | None = None
     aliases: tuple[str, ...] = ()
     #: seat names (en, ru) for seat A and seat B.
     seat_names_en: tuple[str, str] = ("spools", "cones")
@@ -381,9 +392,49 @@ ADELAIDA_LONG = _adelaida(
     ("long", "долгий", "adelaida-7"),
 )
 
+JEQUIER = Variant(
+    name="jequier",
+    title_en="Senet after G. Jéquier",
+    title_ru="Сенет по Жекье",
+    source="Ludii Senet ruleset «Jéquier» (no. 939), citing Jéquier 1930",
+    pieces=5,
+    # "the first player to throw a 1 plays as black, moves the black piece in front of the line
+    # of pieces one space, and then continues to play": the game starts after that move.
+    start=((2, 4, 6, 8, 11), (1, 3, 5, 7, 9)),
+    instrument=STICKS6,
+    extra_throws=frozenset({1, 4, 6}),
+    capture=Capture.SEND_BACK,
+    protection=Protection.NEIGHBOUR,
+    unprotected=frozenset(),
+    safe=frozenset({20, 26, 28, 29}),
+    passing=Passing.NOT_PAST_THREE,
+    backward=Backward.PIECE_TO_EMPTY,
+    must_stop=frozenset(),
+    exit_only=frozenset(),
+    # "pieces moving beyond the final space are borne off": any throw past 30
+    bear_off=MappingProxyType({sq: frozenset(range(1, 7)) for sq in range(25, 31)}),
+    houses=_houses(
+        House(26, HouseKind.PLAIN, "House of Beauty", "Дом красоты", "𓄤"),
+        House(27, HouseKind.SEND_BACK, "House of Water", "Дом воды", "𓈗"),
+        House(28, HouseKind.PLAIN, "III", "III", "III"),
+        House(29, HouseKind.PLAIN, "II", "II", "II"),
+    ),
+    priority=frozenset(),
+    scoring=Scoring.RACE,
+    extra_after_pass=True,
+    bear_off_home=_squares(range(21, 31)),
+    waiting=(frozenset({2, 4, 6, 8, 10}), frozenset({1, 3, 5, 7, 9})),
+    margin_points=(3, 2, 1),
+    rebirth_square=1,
+    aliases=("jéquier", "жекье"),
+    seat_names_en=("black", "white"),
+    seat_names_ru=("чёрные", "белые"),
+    dark_seat=0,
+)
+
 #: Every variant, in the order the site and the command line list them.
 VARIANTS: Mapping[str, Variant] = MappingProxyType(
-    {v.name: v for v in (STANDARD, BELL, KENDALL, ADELAIDA, ADELAIDA_LONG)}
+    {v.name: v for v in (STANDARD, BELL, KENDALL, ADELAIDA, ADELAIDA_LONG, JEQUIER)}
 )
 
 

@@ -21,7 +21,7 @@ and ``n`` (decimal) contain no ``:`` either, so the message splits back into exa
 string in ``PlayerSeeds``; the formula is the same, so they verify as before.
 
 * four sticks: the low 4 bits of the last byte are the stick pattern (bit set = marked side
-  up); the throw is :func:`senet.engine.sticks_value` of it;
+  up); the throw is the instrument's value of it (none up: 5, or 6 for Jéquier's sticks);
 * Bell's long die: the low 2 bits of the last byte are a uniform 0-3, the throw is that + 1
   (no modulo bias: 4 divides 256).
 
@@ -37,7 +37,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
-from senet.engine import Instrument, sticks_value
+from senet.engine import Instrument
 
 __all__ = [
     "FairDice",
@@ -115,7 +115,7 @@ def derive_pattern(
 
 def pattern_value(pattern: int, instrument: Instrument) -> int:
     """The throw a raw pattern shows."""
-    return sticks_value(pattern) if instrument.patterns == 16 else instrument.value_of(pattern)
+    return instrument.value_of(pattern)
 
 
 @dataclass(frozen=True)
