@@ -41,8 +41,10 @@ def test_the_square_must_be_on_the_track(variant):
 # ------------------------------------------------------------------ landing squares
 @pytest.mark.parametrize("variant", ALL_VARIANTS)
 def test_own_piece_on_the_target(variant):
-    """Every variant: never onto one's own piece (adelaida §16: nor back past square 1)."""
-    back = Reason("off_board", (2,)) if variant.startswith("adelaida") else None
+    """Every variant: never onto one's own piece (adelaida §16, jequier: backward: nor back past
+    square 1)."""
+    per_piece_back = variant.startswith("adelaida") or variant == "jequier"
+    back = Reason("off_board", (2,)) if per_piece_back else None
     assert reason(variant, (2, 5), (20,), 3, 2) == Reason("own_piece", (5,), back=back)
 
 

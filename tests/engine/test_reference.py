@@ -289,6 +289,67 @@ def result_adelaida(bd: Board, me: int, mv: str) -> Board:
     return bd
 
 
+# --------------------------------------------------------------------------- jequier
+J_SAFE = {20, 26, 28, 29}
+J_START = ({2, 4, 6, 8, 10}, {1, 3, 5, 7, 9})  # black (A), white (B)
+
+
+def j_three(bd: Board, me: int, s: int, t: int) -> bool:
+    """Three of the mover's opponent in a row strictly between s and t."""
+    lo, hi = min(s, t), max(s, t)
+    return any(all(bd.get(q) == 1 - me for q in (x, x + 1, x + 2)) for x in range(lo + 1, hi - 2))
+
+
+def ref_jequier(bd: Board, me: int, n: int) -> list[str]:
+    """Ludii's summary of Jéquier (no. 939): a piece on its starting square waits while the
+    square in front is occupied; no passing three opponents in a row; landing on a lone opponent
+    (not on 20, 26, 28, 29) sends it back; a piece that cannot go forward goes back, to an empty
+    square only (per piece); bearing off past 30 only with every piece on 21-30."""
+    out = []
+    mine = sorted(sq for sq, o in bd.items() if o == me)
+    home = all(sq > 20 for sq in mine)
+    for s in mine:
+        if s in J_START[me] and s + 1 in bd:
+            continue
+        t = s + n
+        if t > 30:
+            if home:
+                out.append(f"{s}-off")
+                continue
+        elif not j_three(bd, me, s, t):
+            who = bd.get(t)
+            if who is None or (
+                who != me and t not in J_SAFE and bd.get(t - 1) != who and bd.get(t + 1) != who
+            ):
+                out.append(f"{s}-{t}")
+                continue
+        b = s - n
+        if b >= 1 and b not in bd and not j_three(bd, me, s, b):
+            out.append(f"{s}-{b}")
+    return out
+
+
+def j_first_free(bd: Board) -> int:
+    return min(sq for sq in range(1, 31) if sq not in bd)
+
+
+def result_jequier(bd: Board, me: int, mv: str) -> Board:
+    bd = dict(bd)
+    s, t = mv.split("-")
+    del bd[int(s)]
+    if t == "off":
+        return bd
+    t = int(t)
+    victim = bd.get(t)
+    bd[t] = me
+    if victim is not None:
+        bd[j_first_free(bd)] = victim  # sent back, the move made
+    if t == 27:
+        del bd[27]
+        bd[j_first_free(bd)] = me
+    return bd
+
+
 # --------------------------------------------------------------------------- dispatch
 def reference(p: Position) -> tuple[list[str], int | None]:
     """(legal moves, seat deciding) by the reference rules; ([], None) at chance/game over."""
@@ -309,6 +370,8 @@ def reference(p: Position) -> tuple[list[str], int | None]:
         out = ref_bell(bd, me, n)
     elif name == "kendall":
         out = ref_kendall(bd, me, n)
+    elif name == "jequier":
+        out = ref_jequier(bd, me, n)
     else:
         out = ref_adelaida(bd, me, n, field(p, "drowned")[me])
     return sorted(out) or ["pass"], me
@@ -330,6 +393,7 @@ def reference_result(p: Position, mv: str, seat: int) -> Board | None:
         "standard": result_standard,
         "bell": result_bell,
         "kendall": result_kendall,
+        "jequier": result_jequier,
     }.get(name, result_adelaida)
     return fn(bd, seat, mv)
 
@@ -357,6 +421,7 @@ EXTRA_THROWS = {
     "kendall": {1, 4, 5},
     "adelaida": {1, 4, 5},
     "adelaida-long": {1, 4, 5},
+    "jequier": {1, 4, 6},
 }
 
 
@@ -418,8 +483,8 @@ def reference_next(p: Position, mv: str) -> str:
     elif mv == "pass":
         if name == "kendall" and bd.get(27) == mover:
             extra[mover] = 0
-        elif adelaida and n in EXTRA_THROWS[name]:
-            extra[mover] += 1
+        elif (adelaida or name == "jequier") and n in EXTRA_THROWS[name]:
+            extra[mover] += 1  # adelaida decision pass-extra, jequier decision extra-after-pass
     else:
         s, t = mv.split("-")
         s = int(s)
@@ -481,6 +546,8 @@ def random_board_position(name: str, rng: random.Random) -> Position:
         rest -= {28}  # the House of Water never holds a piece
     if name.startswith("adelaida"):
         rest -= {21, 27}  # Ba never holds a piece; the Water takes it off the board
+    if name == "jequier":
+        rest -= {27}  # the House of Water sends every piece back to the start
     counts = [rng.randint(1, v.pieces), rng.randint(0, v.pieces)]
     if rng.random() < 0.5:  # clusters: pairs, triples, fours
         base = rng.choice(sorted(rest))

@@ -80,6 +80,12 @@ def _capture(v: Variant, lang: str) -> str:
             if ru
             else "The opponent's piece is captured and leaves the game."
         )
+    elif v.capture is Capture.SEND_BACK:
+        base = (
+            f"Фишка соперника отправляется на первую свободную клетку от {v.rebirth_square}."
+            if ru
+            else f"The opponent's piece goes back to the first free square from {v.rebirth_square}."
+        )
     else:
         base = "Фишки меняются местами." if ru else "The two pieces swap places."
     protection = {
@@ -124,7 +130,7 @@ _EFFECTS = {
     HouseKind.BA: ("ход повторяется", "the move repeats"),
     HouseKind.FATE: ("бросок судьбы", "a throw of fate"),
     HouseKind.DROWN: ("фишка тонет", "the piece drowns"),
-    HouseKind.SEND_BACK: ("обратно на 15", "back to 15"),
+    HouseKind.SEND_BACK: ("обратно на {rebirth}", "back to {rebirth}"),
     HouseKind.WATER_CHOICE: ("риск или возврат на 15", "risk, or return to 15"),
 }
 
@@ -135,7 +141,11 @@ def _houses(v: Variant, lang: str) -> str:
         effect = _EFFECTS.get(house.kind)
         parts.append(
             f"{sq} — {house.name(lang)}"
-            + (f" ({effect[0 if lang == 'ru' else 1]})" if effect else "")
+            + (
+                f" ({effect[0 if lang == 'ru' else 1].format(rebirth=v.rebirth_square)})"
+                if effect
+                else ""
+            )
         )
     return "; ".join(parts) + "."
 
@@ -147,6 +157,12 @@ def _passing(v: Variant, lang: str) -> str:
             "Только через одиночные фишки; две рядом не перепрыгнуть."
             if ru
             else "Only over single pieces; two side by side cannot be passed."
+        )
+    elif v.passing is Passing.NOT_PAST_THREE:
+        text = (
+            "Через любые фишки, кроме трёх фишек соперника подряд."
+            if ru
+            else "Over any pieces but three opposing pieces in a row."
         )
     else:
         text = "Через любые фишки." if ru else "Over any pieces."
@@ -171,15 +187,25 @@ def _backward(v: Variant, lang: str) -> str:
             "Любая фишка, которая не может вперёд, идёт назад.",
             "Any piece that cannot go forward goes back.",
         ),
+        Backward.PIECE_TO_EMPTY: (
+            "Любая фишка, которая не может вперёд, идёт назад, но только на пустую клетку.",
+            "Any piece that cannot go forward goes back, to an empty square only.",
+        ),
     }[v.backward][0 if ru else 1]
 
 
 def _forced(v: Variant, lang: str) -> str:
     ru = lang == "ru"
     text = ""
+    if any(v.waiting):
+        text = (
+            "Фишка на своей начальной клетке ждёт, пока освободится клетка перед ней. "
+            if ru
+            else "A piece on its starting square waits until the square in front of it is clear. "
+        )
     if v.gates:
         gate = _squares(v.gates, lang)
-        text = (
+        text += (
             f"Фишка на {gate} идёт дальше, как только может, раньше любой другой. "
             if ru
             else f"A piece on {gate} moves on as soon as it can, before any other. "
@@ -191,7 +217,7 @@ def _forced(v: Variant, lang: str) -> str:
             if ru
             else f"If a piece on {sq} can move, one of them must."
         )
-    return (
+    return text + (
         "Можно ходить любой фишкой, которая может ходить."
         if lang == "ru"
         else "Any piece that can move may move."
@@ -208,10 +234,14 @@ def _bearing_off(v: Variant, lang: str) -> str:
         text = f"Вывод с клеток по броскам — {exits}."
         if v.exit_only:
             text += f" Фишки на {_squares(v.exit_only, lang)} только уходят."
+        if v.bear_off_home:
+            text += f" Только когда все фишки игрока на {_squares(v.bear_off_home, lang)}."
         return text
     text = f"Bearing off by square and throw — {exits}."
     if v.exit_only:
         text += f" Pieces on {_squares(v.exit_only, lang)} may only leave."
+    if v.bear_off_home:
+        text += f" Only when all the player's pieces are on {_squares(v.bear_off_home, lang)}."
     return text
 
 
@@ -222,11 +252,19 @@ def _winning(v: Variant, lang: str) -> str:
             if lang == "ru"
             else "A point a piece; over when the result is certain; equal scores draw."
         )
-    return (
+    text = (
         f"Первым вывести все {v.pieces} фишек."
         if lang == "ru"
         else f"Be first to bear off all {v.pieces} pieces."
     )
+    if v.margin_points:
+        a, b, c = v.margin_points
+        text += (
+            f" Победитель получает {a}, {b}, {c} очка за каждую фишку соперника в 1-м, 2-м, 3-м ряду."
+            if lang == "ru"
+            else f" The winner scores {a}, {b}, {c} for each opposing piece left on row 1, 2, 3."
+        )
+    return text
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,12 @@ Kinds, and what ``squares`` / ``throws`` hold:
                   onward square), ``cause`` saying why (``off_board`` when past the track)
 ``off_board``     moving back, the piece would leave the track at the start (origin)
 ``gate``          a piece on a gate square can move and must move first (that piece)
+``waiting``       the piece stands on its starting square and the square in front of it is
+                  occupied (the square, the square in front)
+``past_three``    three opponents in a row stand in the way (the three squares)
+``not_home``      the piece may bear off only when all the player's pieces are on the last
+                  squares (the pieces still outside them)
+``back_empty``    going back, a piece may land on an empty square only (target)
 ``priority``      another piece on the priority squares can move and must (those pieces)
 ``drowning``      a piece of the mover drowns in the House of Water: only it may move (its
                   square)
@@ -64,6 +70,10 @@ KINDS = (
     "ba",
     "off_board",
     "gate",
+    "waiting",
+    "past_three",
+    "not_home",
+    "back_empty",
     "priority",
     "drowning",
     "fate",
@@ -128,6 +138,10 @@ def why_not(position: Position, square: int) -> Reason | None:
         if square != t.water_sq:
             return Reason("drowning", (t.water_sq,))
         return _step_reason(t, me, opp, square, n, True)
+    ahead = bit(square + 1) if square < SQUARES else 0
+    if bit(square) & t.waiting[seat] and (me | opp) & ahead:
+        # jequier: a piece on its starting square waits for the square in front to clear.
+        return Reason("waiting", (square, square + 1))
     if not bit(square) & t.gates:
         # bell: the piece on the House of Beauty moves on as soon as it can, before any other.
         gate = tuple(
@@ -136,7 +150,10 @@ def why_not(position: Position, square: int) -> Reason | None:
             if bit(sq) & t.gates
             and (
                 step(t, me, opp, sq, n, True)
-                or (t.backward is Backward.PIECE and step(t, me, opp, sq, n, False))
+                or (
+                    (t.backward is Backward.PIECE or t.back_to_empty)
+                    and step(t, me, opp, sq, n, False)
+                )
             )
         )
         if gate:
@@ -152,8 +169,12 @@ def why_not(position: Position, square: int) -> Reason | None:
         return Reason("priority", movers) if movers and not bit(square) & t.priority else None
     if t.exit_only[square]:
         return forward  # it only leaves the board: there is no way back
-    if t.backward is Backward.PIECE or (
-        t.backward is Backward.PLAYER and not _any_forward(t, me, opp, position.pieces(seat), n)
+    if (
+        t.backward is Backward.PIECE
+        or t.back_to_empty
+        or (
+            t.backward is Backward.PLAYER and not _any_forward(t, me, opp, position.pieces(seat), n)
+        )
     ):
         # adelaida §16, kendall rule 4: the piece may go back instead.
         back = _step_reason(t, me, opp, square, n, False)
@@ -174,6 +195,9 @@ def _step_reason(t: Tables, me: int, opp: int, origin: int, n: int, forward: boo
             return None if n in t.bear_off[origin] else _exit(t, "exit_throw", origin)
         d = origin + n
         if d > SQUARES:
+            if n in t.bear_off[origin] and t.home and me & ~t.home:
+                outside = tuple(sq for sq in range(1, SQUARES + 1) if me & ~t.home & bit(sq))
+                return Reason("not_home", outside)
             return None if n in t.bear_off[origin] else _exit(t, "beyond_end", origin)
         if t.stop_mask and t.path[origin][d] & t.stop_mask:
             stop = (t.path[origin][d] & t.stop_mask).bit_length()
@@ -187,6 +211,11 @@ def _step_reason(t: Tables, me: int, opp: int, origin: int, n: int, forward: boo
     pair = _blocking_pair(t, me | opp, origin, d)
     if pair:
         return Reason("blocked", pair)
+    if t.past_three:
+        lo, hi = min(origin, d), max(origin, d)
+        for sq in range(lo + 1, hi - 2):
+            if opp & bit(sq) and opp & bit(sq + 1) and opp & bit(sq + 2):
+                return Reason("past_three", (sq, sq + 1, sq + 2))
     return _landing_reason(t, me, opp, d, n, forward)
 
 
@@ -195,6 +224,8 @@ def _landing_reason(t: Tables, me: int, opp: int, d: int, n: int, forward: bool)
     if me & b:
         return Reason("own_piece", (d,))
     if opp & b:
+        if t.back_to_empty and not forward:
+            return Reason("back_empty", (d,))
         if t.drown_attack[d]:
             return None
         if t.safe & b:

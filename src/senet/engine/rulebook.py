@@ -1004,8 +1004,226 @@ ADELAIDA_LONG = Rulebook(
     _ADELAIDA_HISTORY_RU,
 )
 
+JEQUIER = Rulebook(
+    "jequier",
+    "Gustave Jéquier's reconstruction as Ludii summarises it: five pieces a side on the first row, four sticks "
+    "whose blank throw counts 6, captured pieces sent back to the start, blockades of three, and bearing off "
+    "only once every piece has reached the last row.",
+    "Реконструкция Гюстава Жекье в пересказе Ludii: по пять фишек в первом ряду, четыре палочки, у которых "
+    "бросок без простых сторон даёт 6, побитые фишки возвращаются к началу, тройки блокируют, а выводить фишки "
+    "можно, только когда все дошли до последнего ряда.",
+    (
+        _c(
+            "jequier: pieces",
+            "Five pieces per player, on the first row, alternating white and then black.",
+            "По пять фишек у игрока, в первом ряду, через одну: белая, затем чёрная.",
+        ),
+        _c(
+            "jequier: throws",
+            "Four sticks, one red side and one plain; the throw is the number of plain sides up, and all red "
+            "sides up is 6.",
+            "Четыре палочки с красной и простой стороной; бросок — число простых сторон вверх, все красные вверх "
+            "— 6.",
+        ),
+        _c(
+            "jequier: extra throws",
+            "Throws of 1, 4 and 6 grant another throw; throws are played as soon as they are thrown.",
+            "Броски 1, 4 и 6 дают ещё один бросок; бросок играется сразу.",
+        ),
+        _c(
+            "jequier: first throw",
+            "The first player to throw a 1 plays black, moves the black piece in front of the line one space, "
+            "and then continues to play.",
+            "Первый выбросивший 1 играет чёрными, передвигает переднюю чёрную фишку на одну клетку и продолжает "
+            "игру.",
+        ),
+        _c(
+            "jequier: starting squares",
+            "Pieces in their starting spots may not move until the piece immediately in front of them has "
+            "moved.",
+            "Фишки на начальных местах не могут ходить, пока не сдвинется фишка прямо перед ними.",
+        ),
+        _c(
+            "jequier: three in a row",
+            "A piece may not move past three of the opponent's pieces resting on three squares in a row.",
+            "Нельзя пройти мимо трёх фишек соперника, стоящих на трёх клетках подряд.",
+        ),
+        _c(
+            "jequier: capture",
+            "A piece may land on an opponent's piece, sending it back to the unoccupied square furthest from "
+            "the end; two or more of the opponent's pieces in a row cannot be sent back.",
+            "Фишка может встать на фишку соперника, отправив её на незанятую клетку, самую далёкую от конца; две "
+            "и более фишки соперника подряд отправить назад нельзя.",
+        ),
+        _c(
+            "jequier: safe squares",
+            "Pieces on squares 26, 28, 29 and 20 cannot be sent back.",
+            "Фишки на клетках 26, 28, 29 и 20 отправить назад нельзя.",
+        ),
+        _c(
+            "jequier: backward",
+            "A piece that cannot move forward must move backward to an open space; with no move at all the "
+            "turn ends.",
+            "Фишка, которая не может идти вперёд, обязана идти назад на свободную клетку; если ходов нет, ход "
+            "кончается.",
+        ),
+        _c(
+            "jequier: water",
+            "A piece landing on square 27 is sent back to the unoccupied square furthest from the end.",
+            "Фишка, вставшая на клетку 27, отправляется на незанятую клетку, самую далёкую от конца.",
+        ),
+        _c(
+            "jequier: bearing off",
+            "No piece bears off until all the player's pieces are on the last row; then pieces moving beyond "
+            "the final square are borne off.",
+            "Выводить фишки нельзя, пока все фишки игрока не в последнем ряду; затем фишка, уходящая за "
+            "последнюю клетку, выведена.",
+        ),
+        _c(
+            "jequier: winning",
+            "The first player to bear off all pieces wins, scoring 1 for each opposing piece left on the last "
+            "row, 2 on the middle row and 3 on the first row.",
+            "Побеждает первый, кто вывел все фишки; он получает 1 очко за каждую фишку соперника в последнем "
+            "ряду, 2 — в среднем и 3 — в первом.",
+        ),
+    ),
+    (
+        _d(
+            "text",
+            "Is this Jéquier's own text?",
+            "Это текст самого Жекье?",
+            "No. Jéquier's publication was not available to us; these rules follow Ludii's summary of it "
+            "(ruleset no. 939, whose reference reads «Jéquier 1930»), sentence by sentence. We could not "
+            "confirm the 1909 date under which the reconstruction is also cited.",
+            "Нет. Публикация Жекье нам недоступна; эти правила следуют пересказу Ludii (набор № 939, ссылка "
+            "«Jéquier 1930») предложение за предложением. Дату 1909, под которой эту реконструкцию тоже "
+            "упоминают, подтвердить не удалось.",
+        ),
+        _d(
+            "opening",
+            "How does the game begin?",
+            "Как начинается игра?",
+            "After the opening the text describes: black (seat A) has thrown the deciding 1 and moved its front "
+            "piece from 10 to 11, and «then continues to play», so the game starts with black to throw. Which "
+            "person plays black is the site's usual choice of seats (or the throw-off).",
+            "После описанного начала: чёрные (место A) выбросили решающую 1 и передвинули переднюю фишку с 10 на "
+            "11, и «затем продолжают игру», так что партия начинается с броска чёрных. Кто играет чёрными — "
+            "обычный выбор мест на сайте (или жеребьёвка).",
+        ),
+        _d(
+            "waiting",
+            "'Until the piece in front has moved': how is that read from a position?",
+            "«Пока не сдвинется фишка перед ней»: как это прочесть по позиции?",
+            "A piece standing on one of its side's starting squares (black 2, 4, 6, 8, 10; white 1, 3, 5, 7, 9) "
+            "may not move while the square immediately in front of it is occupied. A position records no history, "
+            "so a piece sent back onto a starting square waits like one that never moved.",
+            "Фишка на одной из начальных клеток своей стороны (чёрные 2, 4, 6, 8, 10; белые 1, 3, 5, 7, 9) не "
+            "может ходить, пока занята клетка прямо перед ней. Позиция не хранит истории, поэтому фишка, "
+            "отправленная на начальную клетку, ждёт так же, как не ходившая.",
+        ),
+        _d(
+            "safe-20",
+            "The text names 26, 28, 29 «and 20» as safe; Ludii's code protects 15 instead of 20. Which?",
+            "Текст называет безопасными 26, 28, 29 «и 20», а код Ludii защищает 15 вместо 20. Что верно?",
+            "20, as the text says; we do not correct a published sentence by guesswork.",
+            "20, как сказано в тексте; мы не исправляем опубликованную фразу догадкой.",
+        ),
+        _d(
+            "backward",
+            "Is 'a piece that cannot move forward must move backward' per piece, and may it capture going back?",
+            "«Фишка, которая не может вперёд, идёт назад» — для каждой фишки? Можно ли бить, идя назад?",
+            "Per piece, as written («If a piece cannot move forward»), and only «to an open space»: a piece going "
+            "back never lands on another piece.",
+            "Для каждой фишки, как написано («If a piece cannot move forward»), и только «to an open space»: "
+            "идя назад, фишка не встаёт на другую.",
+        ),
+        _d(
+            "send-back",
+            "Where exactly does a piece sent back go?",
+            "Куда именно идёт отправленная назад фишка?",
+            "To the lowest-numbered empty square once the move is made (the capturer on its new square, its old "
+            "square free): «the unoccupied space furthest from the end».",
+            "На свободную клетку с наименьшим номером после хода (побившая фишка уже на новой клетке, её прежняя "
+            "клетка свободна): «the unoccupied space furthest from the end».",
+        ),
+        _d(
+            "three-in-a-row",
+            "Which pieces form a blockade of three?",
+            "Какие фишки образуют блокаду из трёх?",
+            "Three of the mover's opponent on three squares in a row strictly between the start and the end of "
+            "the move, forward or back; the mover's own pieces never block it.",
+            "Три фишки соперника ходящего на трёх клетках подряд строго между началом и концом хода, вперёд или "
+            "назад; свои фишки ходящему не мешают.",
+        ),
+        _d(
+            "extra-after-pass",
+            "Does a 1, 4 or 6 that no piece can use still give another throw?",
+            "Даёт ли 1, 4 или 6 ещё бросок, если ходить нечем?",
+            "Yes: «Throws of 1, 4, and 6 grant the player another throw»: the throw grants it, not the move.",
+            "Да: «Throws of 1, 4, and 6 grant the player another throw» — его даёт бросок, а не ход.",
+        ),
+        _d(
+            "points",
+            "What do the points decide?",
+            "Что решают очки?",
+            "The winner is the first to bear off every piece; the points (3, 2, 1 for each opposing piece left on "
+            "the first, middle, last row) measure the win and are shown with the result.",
+            "Побеждает первый, кто вывел все фишки; очки (3, 2, 1 за каждую фишку соперника в первом, среднем, "
+            "последнем ряду) измеряют победу и показываются с результатом.",
+        ),
+    ),
+    _HISTORY_EN
+    + " Gustave Jéquier (1868-1946), a Swiss Egyptologist, proposed one of the earliest playable "
+    "reconstructions of Senet. Our rules follow Ludii's summary of his proposal (the general game system's "
+    "Senet ruleset «Jéquier», whose reference reads «Jéquier 1930»); his own text was not available to us. Its "
+    "features are a blank throw worth 6, pieces sent back to the start when taken, blockades of three, and a last "
+    "row to be reached by every piece before any may leave.",
+    _HISTORY_RU
+    + " Гюстав Жекье (1868–1946), швейцарский египтолог, предложил одну из первых играбельных "
+    "реконструкций сенета. Наши правила следуют пересказу его предложения в Ludii (набор правил «Jéquier» "
+    "универсальной системы игр, ссылка «Jéquier 1930»); его собственный текст нам недоступен. Её черты — бросок "
+    "без простых сторон, равный 6, побитые фишки возвращаются к началу, блокады из трёх и последний ряд, куда "
+    "должны прийти все фишки, прежде чем какая-либо уйдёт.",
+    ludii=(
+        LudiiDifference(
+            "Safe squares",
+            "Безопасные клетки",
+            "Pieces on 15, 26, 28 and 29 cannot be sent back.",
+            "Нельзя отправить назад фишки на 15, 26, 28 и 29.",
+            "26, 28, 29 and 20, as its own rules text says (decision safe-20).",
+            "26, 28, 29 и 20, как говорит его собственный текст правил (решение safe-20).",
+        ),
+        LudiiDifference(
+            "Starting squares",
+            "Начальные клетки",
+            "Every piece on the first row (1-10) moves only if the square after it is empty.",
+            "Любая фишка в первом ряду (1–10) ходит, только если следующая клетка пуста.",
+            "Only pieces «in their starting spots» wait (decision waiting).",
+            "Ждут только фишки «in their starting spots» (решение waiting).",
+        ),
+        LudiiDifference(
+            "Three in a row",
+            "Три подряд",
+            "Only throws of 4 and more are checked, for a row of three pieces of either colour through the "
+            "square halfway along the move.",
+            "Проверяются только броски от 4, на ряд из трёх фишек любого цвета через клетку на середине хода.",
+            "Any three of the opponent's pieces in a row on the way stop any move: «may not move past a group of "
+            "the opponent's pieces which are resting in three squares in a row» (decision three-in-a-row).",
+            "Любые три фишки соперника подряд на пути останавливают любой ход (решение three-in-a-row).",
+        ),
+        LudiiDifference(
+            "Backward moves",
+            "Ходы назад",
+            "Only when no piece can go forward, and a piece going back may send an opponent back.",
+            "Только если ни одна фишка не может вперёд, и фишка, идя назад, может отправить соперника назад.",
+            "Each piece that cannot go forward goes back, to an open space only (decision backward).",
+            "Каждая фишка, которая не может вперёд, идёт назад, и только на свободную клетку (решение backward).",
+        ),
+    ),
+)
+
 RULEBOOKS: dict[str, Rulebook] = {
-    rb.variant: rb for rb in (STANDARD, BELL, KENDALL, ADELAIDA, ADELAIDA_LONG)
+    rb.variant: rb for rb in (STANDARD, BELL, KENDALL, ADELAIDA, ADELAIDA_LONG, JEQUIER)
 }
 assert set(RULEBOOKS) == set(VARIANTS), "every variant needs a rulebook"
 

@@ -412,7 +412,9 @@ JEQUIER = Variant(
     must_stop=frozenset(),
     exit_only=frozenset(),
     # "pieces moving beyond the final space are borne off": any throw past 30
-    bear_off=MappingProxyType({sq: frozenset(range(1, 7)) for sq in range(25, 31)}),
+    bear_off=MappingProxyType(
+        {sq: frozenset(n for n in range(1, 7) if sq + n > SQUARES) for sq in range(25, 31)}
+    ),
     houses=_houses(
         House(26, HouseKind.PLAIN, "House of Beauty", "Дом красоты", "𓄤"),
         House(27, HouseKind.SEND_BACK, "House of Water", "Дом воды", "𓈗"),

@@ -57,6 +57,14 @@ def _sentence(reason: Reason, variant: Variant, lang: str, throw: int) -> str:
             return t(f"why.ba_{cause.kind}", place=ba, b=sq[1])
         cause_text = _capital(_sentence(cause, variant, lang, throw))
         return t("why.ba", place=ba, b=sq[1], cause=cause_text)
+    if kind == "waiting":
+        return t("why.waiting", a=sq[0], b=sq[1])
+    if kind == "past_three":
+        return t("why.past_three", a=sq[0], c=sq[2])
+    if kind == "not_home":
+        return t("why.not_home", squares=", ".join(map(str, sq)))
+    if kind == "back_empty":
+        return t("why.back_empty", a=sq[0])
     if kind == "gate":
         return t("why.gate", squares=", ".join(map(str, sq)))
     if kind == "priority":
