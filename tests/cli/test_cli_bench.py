@@ -19,6 +19,8 @@ def test_quick_run_prints_a_row_per_variant():
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     for name in VARIANTS:
+        if f"{name}: not measured by default" in done.stderr:
+            continue  # a variant whose uniformly random games do not end in time (and says why)
         row = next(line for line in lines if line.split()[:1] == [name])
         playouts = float(row.split()[1].replace(",", ""))
         assert playouts > 0

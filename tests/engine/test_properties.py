@@ -127,7 +127,7 @@ def test_invariants_through_whole_games(name):
     """The same invariants through ten complete games per variant (endgames included)."""
     if name in PURPOSEFUL_SHARE:  # uniformly random choices do not finish these games
         for seed in range(10):
-            for p, action in random_game(name, random.Random(f"whole {name} {seed}")):
+            for p, action in random_game(name, random.Random(f"whole {name} {seed}")):  # noqa: B007 (the last pair is checked after the loop)
                 invariants(p)
             assert action is None and p.is_over()
         return

@@ -171,6 +171,12 @@ def _safe(v: Variant) -> Example | None:
                 b = (sq, _beside(v, sq - n, sq, helper))
                 example = _ex(v, "safe", (sq - n, helper), b, n, sq - n, sq)
                 yield _reason_is(example, "safe")
+        for sq in sorted(v.safe):
+            for n in _throws(v):
+                # where each piece may go back (jequier), an own piece behind bars the way back
+                b = (sq, _beside(v, sq - n, sq))
+                example = _ex(v, "safe", (sq - n, sq - 2 * n), b, n, sq - n, sq)
+                yield _reason_is(example, "safe")
 
     return _first(candidates())
 

@@ -140,6 +140,20 @@ def compile_rules(variant: Variant) -> CompiledRules:
         raise ValueError(f"{instrument.name}: the number of patterns must be a power of two")
     for k in range(instrument.patterns):
         table[R_PATTERNS, k] = instrument.value_of(k)
+    unknown = [
+        rule
+        for rule, used in (
+            ("capture='send-back'", t.send_back),
+            ("passing='not-past-three'", t.past_three),
+            ("bear_off_home", bool(t.home)),
+            ("waiting", any(t.waiting)),
+        )
+        if used
+    ]
+    if unknown:
+        raise ValueError(
+            f"the compiled simulator does not know {', '.join(unknown)} (variant {variant.name})"
+        )
     backward = _plain(t.backward)
     if backward not in _BACKWARD:
         raise ValueError(f"the compiled simulator does not know backward={backward!r}")

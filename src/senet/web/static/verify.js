@@ -2,7 +2,7 @@
 // It reads the game record (the same text `senet verify FILE` reads), checks that the revealed
 // seed matches the commitment published at the start, and derives each throw n as
 // HMAC-SHA256(seed, "<game id>:<n>:<player seeds>"): four sticks take the low 4 bits of the
-// last byte (marked sides up; none up counts 5), Bell's die the low 2 bits plus one.  The page
+// last byte (marked sides up; none up counts 5, or 6 where the variant says so (data-blank)), Bell's die the low 2 bits plus one.  The page
 // says which instrument the game's variant throws (data-instrument: "sticks" or "die4").
 // <player seeds> is the PlayerSeeds tag as written: seat A's own seed, ":", seat B's own seed
 // (each 1-64 printable ASCII characters without ":", empty for the computer's seat, so
@@ -34,17 +34,17 @@ export function readRecord(text) {
   return { tags, throws };
 }
 
-export function deriveThrow(secret, gameId, n, playerSeeds, die) {
+export function deriveThrow(secret, gameId, n, playerSeeds, die, blank = 5) {
   const digest = hmacSha256(secret, utf8(`${gameId}:${n}:${playerSeeds}`));
   const last = digest[31];
   if (die) return { pattern: last & 0x03, value: (last & 0x03) + 1 };
   const pattern = last & 0x0f;
   let ups = 0;
   for (let bit = pattern; bit; bit >>= 1) ups += bit & 1;
-  return { pattern, value: ups || 5 };
+  return { pattern, value: ups || blank };
 }
 
-export function verifyRecord(text, instrument) {
+export function verifyRecord(text, instrument, blank = 5) {
   const { tags, throws } = readRecord(text);
   const missing = ["Variant", "GameId", "Commitment", "Seed", "PlayerSeeds"].filter((t) => !(t in tags));
   if (missing.length) return { ok: false, missing, rows: [], commitmentOk: false };
@@ -52,7 +52,7 @@ export function verifyRecord(text, instrument) {
   const commitmentOk = toHex(sha256(secret)) === tags.Commitment.toLowerCase();
   const die = instrument === "die4";
   const rows = throws.map((t, n) => {
-    const derived = deriveThrow(secret, tags.GameId, n, tags.PlayerSeeds, die);
+    const derived = deriveThrow(secret, tags.GameId, n, tags.PlayerSeeds, die, blank);
     return { n: n + 1, ...t, pattern: derived.pattern, derived: derived.value, ok: derived.value === t.recorded };
   });
   return { ok: commitmentOk && rows.every((r) => r.ok), commitmentOk, rows, missing: [], tags };
@@ -78,7 +78,7 @@ async function main() {
   }
   let result;
   try {
-    result = verifyRecord(text, root.dataset.instrument);
+    result = verifyRecord(text, root.dataset.instrument, Number(root.dataset.blank || 5));
   } catch (error) {
     summary.textContent = say("badRecord");
     summary.className = "verify-summary bad";
