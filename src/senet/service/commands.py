@@ -276,6 +276,7 @@ class GameCommands:
             )
         return await self.play(game_id, seats, ply, move)
 
+    @command
     async def play(self, game_id: str, seats: tuple[int, ...], ply: int, text: str) -> LiveGame:
         """Play the move ``text`` for one of ``seats`` at ``ply``: what :meth:`act` does once the
         seats are known, and what the computer plays through."""
