@@ -518,3 +518,28 @@ def test_houses_show_their_symbol_and_their_name_and_meaning_one_tap_away(
     page.click("#board .square[data-square='27'] .cell")  # a second tap closes it
     info.wait_for(state="hidden")
     assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_static_files_have_versioned_urls_cached_for_a_year_and_responses_are_compressed(
+    site,
+) -> None:
+    home = httpx.get(f"{site.url}/", headers={"Accept-Encoding": "gzip"})
+    assert home.headers.get("content-encoding") == "gzip"
+    styles = re.findall(r'href="(/static/v/[0-9a-f]{12}/site\.css)"', home.text)
+    assert styles, "the stylesheet has a versioned address"
+    css = httpx.get(site.url + styles[0], headers={"Accept-Encoding": "gzip"})
+    assert css.status_code == 200 and "immutable" in css.headers["cache-control"]
+    assert "max-age=31536000" in css.headers["cache-control"]
+    assert css.headers.get("content-encoding") == "gzip"
+    assert int(css.headers["content-length"]) < len(css.content) / 2  # (decoded here)
+    plain = httpx.get(f"{site.url}/static/site.css")
+    assert plain.headers["cache-control"] == "no-cache" and plain.text == css.text
+
+
+def test_the_game_page_loads_its_modules_from_versioned_addresses(browser, site) -> None:
+    page = new_page(browser, site)
+    scripts: list[str] = []
+    page.on("request", lambda r: scripts.append(r.url) if r.url.endswith(".js") else None)
+    start_game(page, "standard", "local")
+    assert any("/static/v/" in url and url.endswith("/board.js") for url in scripts), scripts
+    assert page.js_errors == []  # type: ignore[attr-defined]

@@ -7,6 +7,7 @@ say, see :mod:`senet.settings`) into the routes of :mod:`senet.web.pages`, :mod:
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,6 +16,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -123,7 +125,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.commit = commit_id(settings.commit)
     app.state.templates = Jinja2Templates(directory=str(HERE / "templates"))
-    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    version = static_version()
+    app.state.templates.env.globals["static"] = lambda name: f"/static/v/{version}/{name}"
+    # Versioned URLs never change content: cached for a year.  The plain ones are revalidated.
+    app.mount(
+        f"/static/v/{version}",
+        CachedStaticFiles(
+            directory=str(HERE / "static"), cache="public, max-age=31536000, immutable"
+        ),
+        name="static-versioned",
+    )
+    app.mount(
+        "/static",
+        CachedStaticFiles(directory=str(HERE / "static"), cache="no-cache"),
+        name="static",
+    )
 
     @app.exception_handler(GameError)
     async def _game_error(request: Request, exc: GameError) -> Any:
@@ -174,8 +190,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.templates.env.globals["rule_diagrams"] = learn.rule_diagrams
     app.state.templates.env.globals["mistake_board"] = learn.mistake_board
     app.state.templates.env.globals["how_it_plays"] = stats.how_it_plays
+    app.add_middleware(GZipMiddleware, minimum_size=1000)  # pages, scripts, JSON: not WebSockets
     app.add_middleware(SecurityMiddleware, limits=settings.rate_limits)
     return app
+
+
+class CachedStaticFiles(StaticFiles):
+    """Static files with one Cache-Control for the whole mount."""
+
+    def __init__(self, *, directory: str, cache: str) -> None:
+        super().__init__(directory=directory)
+        self.cache = cache
+
+    async def get_response(self, path: str, scope: Any) -> Any:
+        response = await super().get_response(path, scope)
+        if response.status_code in (200, 304):
+            response.headers["Cache-Control"] = self.cache
+        return response
+
+
+def static_version() -> str:
+    """A short hash of every static file: the version in the static URLs of this build (the
+    same in every server process of one deployment, new whenever a file changes)."""
+    digest = hashlib.sha256()
+    for path in sorted((HERE / "static").rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(HERE).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def __getattr__(name: str) -> Any:  # ``uvicorn senet.web.app:app`` builds the app on first use
