@@ -16,11 +16,21 @@ A decision that the server plays for a player (a forced pass) costs that player 
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["TimeControl", "ClockState", "UNTIMED", "PRESETS", "parse_time_control"]
+__all__ = [
+    "TimeControl",
+    "ClockState",
+    "UNTIMED",
+    "PRESETS",
+    "parse_time_control",
+    "SystemClock",
+    "ManualClock",
+]
 
 Kind = Literal["untimed", "move", "clock"]
 
@@ -138,3 +148,38 @@ class ClockState:
             self.control.seconds * 1000 if self.control.kind == "move" else remaining[next_decider]
         )
         return ClockState(self.control, (remaining[0], remaining[1]), next_decider, now + allowance)
+
+
+class SystemClock:
+    """Wall-clock time in ms since the epoch, and waiting for a moment to come."""
+
+    def now(self) -> int:
+        return int(time.time() * 1000)
+
+    async def sleep_until(self, moment: int) -> None:
+        delay = moment - self.now()
+        if delay > 0:
+            await asyncio.sleep(delay / 1000)
+
+
+class ManualClock(SystemClock):
+    """A clock that moves only when told (tests, and a server started for browser tests):
+    :meth:`advance` wakes everyone whose moment has come, so nothing waits for real time."""
+
+    def __init__(self, start: int = 1_800_000_000_000) -> None:
+        self._now = start
+        self._moved = asyncio.Condition()
+
+    def now(self) -> int:
+        return self._now
+
+    async def sleep_until(self, moment: int) -> None:
+        async with self._moved:
+            await self._moved.wait_for(lambda: self._now >= moment)
+
+    async def advance(self, ms: int) -> int:
+        """Move the time on by ``ms`` (not backwards) and wake whoever waits; the new time."""
+        async with self._moved:
+            self._now += max(0, ms)
+            self._moved.notify_all()
+        return self._now

@@ -108,6 +108,7 @@ seats = Table(
     ),  # the invitation secret of a free seat (shown again to the creator until used)
     Column("claimed", Boolean, nullable=False, default=False),
     Column("seed", String(64)),  # the seat holder's own seed, given once before the first throw
+    Column("left_at", BigInteger),  # ms since the epoch: when its holder was last connected
 )
 
 actions = Table(
@@ -163,6 +164,7 @@ class StoredSeat:
     invite_token: str | None
     claimed: bool
     seed: str | None = None
+    left_at: int | None = None  # ms since the epoch; None while its holder is connected
 
 
 @dataclass(slots=True)  # one per action of every game held in memory: no __dict__ each
@@ -221,6 +223,7 @@ def _seat_of(row: RowMapping) -> StoredSeat:
         row["invite_token"],
         bool(row["claimed"]),
         row["seed"],
+        row["left_at"],
     )
 
 
@@ -628,6 +631,16 @@ class Storage:
             for seat_row in seat_rows:
                 await conn.execute(insert(seats).values(game_id=game["id"], **seat_row))
             return None
+
+    @_to_the_end(write=True)
+    async def set_left(self, game_id: str, seat: int, left_at: int | None) -> None:
+        """Note when a seat's holder left (ms since the epoch), or None: connected now."""
+        async with self._engine.begin() as conn:
+            await conn.execute(
+                update(seats)
+                .where(seats.c.game_id == game_id, seats.c.seat == seat)
+                .values(left_at=left_at)
+            )
 
     @_to_the_end(write=True)
     async def set_rematch(self, game_id: str, rematch_id: str) -> bool:
