@@ -1,0 +1,270 @@
+"""Finding an opponent without a friend: open games, quick pairing, games to watch, my games.
+
+* An **open game** is a friend game whose creator let it be *listed*: anyone may take its free
+  seat with one click (:meth:`Lobby.take`); of racing takers exactly one gets it, on every
+  server process (the seat's row is taken only while unclaimed), and the listing is withdrawn
+  in the same transaction.  A creator who leaves (no connection for :attr:`Lobby.GRACE`
+  seconds) has the listing withdrawn.
+* **Quick pairing** (:meth:`Lobby.pair`): two people who ask for the same variant and time
+  control are paired into one game; with nobody waiting, the request becomes an open game
+  that the next asker takes.  One transaction per request, one at a time per request kind.
+* **Games to watch**: games in progress that their players let anyone find (open games and
+  pairings are; friend games may opt in; computer games are), with the number watching.
+* **My games**: the games a browser holds a seat in, found from its seat secrets.
+
+Every change of the listing is announced on the ``lobby`` channel (all processes); whoever
+shows the listing reads it again.  This module must not import :mod:`senet.web`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+from senet.engine import find_variant
+from senet.engine.variants import UnknownVariant
+
+from .broadcast import MemoryBroadcast
+from .clocks import parse_time_control
+from .commands import GameCommands, new_game_rows
+from .errors import GameError
+from .presence import Presence
+from .storage import StoredGame
+from .store import GameStore, LiveGame, hash_token, new_token
+
+__all__ = ["Lobby", "OpenGame", "WatchedGame", "MyGame", "Taken", "Paired", "LOBBY_CHANNEL"]
+
+LOBBY_CHANNEL = "lobby"
+
+MyState = Literal["your_move", "their_move", "waiting", "seeding", "over"]
+
+
+@dataclass(frozen=True)
+class OpenGame:
+    """A listed game waiting for a taker."""
+
+    id: str
+    variant: str
+    time_control: str
+    side: str  # the side the taker gets: "A", "B", or "random" (the creator left it to chance)
+    since: datetime
+    quick: bool  # a quick-pairing request rather than a game made open by hand
+
+
+@dataclass(frozen=True)
+class WatchedGame:
+    id: str
+    variant: str
+    mode: str
+    time_control: str
+    ply: int
+    spectators: int
+
+
+@dataclass(frozen=True)
+class MyGame:
+    id: str
+    variant: str
+    mode: str
+    time_control: str
+    state: MyState
+    result: str | None  # A, B, draw once over
+    won: bool | None  # for one seat held; None with both seats or before the end
+    updated: datetime
+
+
+@dataclass(frozen=True)
+class Taken:
+    game_id: str
+    token: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class Paired:
+    game_id: str
+    token: str
+    seat: int
+    waiting: bool  # nobody was waiting: this is a new open game for the next asker
+
+
+def pairing_key(variant: str, time_control: str) -> str:
+    return f"{variant}|{time_control}"
+
+
+class Lobby:
+    """Open games, quick pairing and listings over one :class:`GameStore`."""
+
+    GRACE = 30.0  # seconds a creator may be gone before the listing is withdrawn
+
+    def __init__(
+        self,
+        store: GameStore,
+        commands: GameCommands,
+        broadcast: MemoryBroadcast,
+        people: Presence,
+    ) -> None:
+        self.store = store
+        self.commands = commands
+        self.broadcast = broadcast
+        self.people = people
+        self._withdrawals: dict[str, asyncio.Task[None]] = {}
+
+    # ------------------------------------------------------------------ listings
+    async def open_games(self, variant: str | None = None) -> list[OpenGame]:
+        games = await self.store.storage.listed_games(variant)
+        return [_open_game(g) for g in games if any(not s.claimed for s in g.seats)]
+
+    async def watchable(self) -> list[WatchedGame]:
+        games = await self.store.storage.public_games()
+        return [
+            WatchedGame(
+                g.id,
+                g.variant,
+                g.mode,
+                g.time_control,
+                g.ply,
+                self.people.summary(g.id)["spectators"],
+            )
+            for g in games
+        ]
+
+    async def mine(self, tokens: dict[str, str]) -> list[MyGame]:
+        """The games whose seats these secrets (game id -> secret) hold, newest first."""
+        found = []
+        for stored in await self.store.storage.games_by_id(list(tokens)[:200]):
+            digest = hash_token(tokens[stored.id])
+            seats = tuple(s.seat for s in stored.seats if s.token_hash == digest)
+            if not seats:
+                continue
+            live = await self.store.load(stored.id)
+            found.append(_my_game(live, seats))
+        return found
+
+    async def announce(self) -> None:
+        """Tell every process's lobby watchers that the listing changed."""
+        await self.broadcast.publish(LOBBY_CHANNEL, {"type": "lobby"})
+
+    # ------------------------------------------------------------------ taking a seat
+    async def take(self, game_id: str) -> Taken:
+        """Take the free seat of a listed game: ``GameError("taken")`` if someone was first."""
+        live = await self.store.load(game_id)
+        seat = live.free_seat()
+        if seat is None or not live.stored.listed:
+            raise GameError("taken", "this game is no longer open: someone took the seat", 409)
+        token = new_token()
+        async with self.store.deciding(game_id) as decision:
+            if not await decision.take_listed_seat(seat, hash_token(token)):
+                raise GameError("taken", "this game is no longer open: someone took the seat", 409)
+        await self.store.publish(game_id, {"type": "update", "ply": live.ply, "refresh": True})
+        await self.announce()
+        return Taken(game_id, token, seat)
+
+    async def pair(self, variant: str, time_control: str, avoid: list[str]) -> Paired:
+        """Pair with whoever waits for the same variant and time control, or wait for the next
+        asker (``avoid``: the asker's own games, never paired with themselves)."""
+        try:
+            v = find_variant(variant)
+        except UnknownVariant as exc:
+            raise GameError("unknown_variant", str(exc), 400) from None
+        try:
+            control = parse_time_control(time_control)
+        except ValueError as exc:
+            raise GameError("bad_time_control", str(exc), 400) from None
+        token = new_token()
+        game_row, seat_rows, mine = new_game_rows(
+            v.name, "friend", "random", None, hash_token(token), control.text()
+        )
+        game_row["public"] = True
+        game_row["colour_choice"] = "random"
+        paired = await self.store.storage.pair(
+            pairing_key(v.name, control.text()),
+            hash_token(token),
+            [g for g in avoid if isinstance(g, str)][:50],
+            game_row,
+            seat_rows,
+        )
+        if paired is None:
+            await self.announce()
+            return Paired(game_row["id"], token, mine, waiting=True)
+        game_id, seat = paired
+        live = await self.store.reload(game_id)
+        await self.store.publish(game_id, {"type": "update", "ply": live.ply, "refresh": True})
+        await self.announce()
+        return Paired(game_id, token, seat, waiting=False)
+
+    # ------------------------------------------------------------------ creators who leave
+    def creator_left(self, live: LiveGame, seats: tuple[int, ...]) -> None:
+        """A seat holder's last connection closed: withdraw the listing after the grace time
+        unless they are back by then."""
+        if not live.stored.listed or not seats or live.free_seat() is None:
+            return
+        task = self._withdrawals.get(live.id)
+        if task is not None and not task.done():
+            return
+        self._withdrawals[live.id] = asyncio.create_task(self._withdraw_later(live.id, seats))
+
+    async def _withdraw_later(self, game_id: str, seats: tuple[int, ...]) -> None:
+        try:
+            await asyncio.sleep(self.GRACE)
+            online = self.people.summary(game_id)["online"]
+            if any(online[s] for s in seats):
+                return
+            if await self.store.storage.set_listed(game_id, False):
+                await self.store.reload(game_id)
+                await self.announce()
+        finally:
+            if self._withdrawals.get(game_id) is asyncio.current_task():
+                del self._withdrawals[game_id]
+
+    async def close(self) -> None:
+        for task in list(self._withdrawals.values()):
+            task.cancel()
+        await asyncio.gather(*self._withdrawals.values(), return_exceptions=True)
+
+
+def _open_game(stored: StoredGame) -> OpenGame:
+    free = next(s.seat for s in stored.seats if not s.claimed)
+    side = "random" if stored.colour_choice == "random" else "AB"[free]
+    return OpenGame(
+        stored.id,
+        stored.variant,
+        stored.time_control,
+        side,
+        stored.created_at,
+        stored.pairing is not None,
+    )
+
+
+def _my_game(live: LiveGame, seats: tuple[int, ...]) -> MyGame:
+    stored = live.stored
+    won = None
+    if live.over:
+        state: MyState = "over"
+        if len(seats) == 1 and stored.result in ("A", "B"):
+            won = stored.result == "AB"[seats[0]]
+    elif live.free_seat() is not None:
+        state = "waiting"
+    elif live.seeding:
+        state = "seeding"
+    elif live.position.decider in seats:
+        state = "your_move"
+    else:
+        state = "their_move"
+    return MyGame(
+        stored.id,
+        stored.variant,
+        stored.mode,
+        stored.time_control,
+        state,
+        stored.result,
+        won,
+        stored.updated_at,
+    )
+
+
+def new_pairing_id() -> str:
+    return secrets.token_urlsafe(9)

@@ -1,0 +1,284 @@
+"""Finding an opponent and finishing a game, on the site and in the API.
+
+Pages: the open games and "play someone now" on the home and variant pages (the
+``_lobby.html`` include), ``/games/mine`` (the games this browser holds a seat in, found from
+its seat cookies) and ``/games/live`` (games anyone may watch).  Actions: ``POST /play-now``,
+``POST /g/{id}/take``, and the same as JSON under ``/api``, with ``resign`` and ``claim``.
+The open games are also pushed live over ``/ws/lobby``: the listing, again after every change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import asdict
+from typing import Any
+
+from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse, RedirectResponse
+from pydantic import BaseModel, Field
+
+from senet.engine import VARIANTS
+from senet.service.clocks import PRESETS, parse_time_control
+from senet.service.errors import GameError
+from senet.service.games import GameService
+from senet.service.lobby import LOBBY_CHANNEL, OpenGame
+
+from .app import lang_of, render, seat_cookie
+from .i18n import translator
+from .pages import form_fields, set_seat_cookie
+
+pages = APIRouter()
+api = APIRouter(prefix="/api", tags=["lobby"])
+live = APIRouter()
+
+SEAT_COOKIE_PREFIX = seat_cookie("")
+
+
+def _service(request: Request | WebSocket) -> GameService:
+    return request.app.state.service
+
+
+def time_control_label(text: str, lang: str) -> str:
+    """``clock:300+5`` -> "5 min + 5 s" in the page's language."""
+    t = translator(lang)
+    try:
+        control = parse_time_control(text)
+    except ValueError:
+        return text
+    if control.kind == "move":
+        if control.seconds % 60 == 0:
+            return t("tc.move_min", m=control.seconds // 60)
+        return t("tc.move", s=control.seconds)
+    if control.kind == "clock":
+        return t("tc.clock", m=round(control.seconds / 60, 1), i=control.increment)
+    return t("tc.untimed")
+
+
+def time_control_options(lang: str) -> list[tuple[str, str]]:
+    return [(c.text(), time_control_label(c.text(), lang)) for c in PRESETS]
+
+
+def variant_title(name: str, lang: str) -> str:
+    variant = VARIANTS.get(name)
+    return variant.title(lang) if variant else name
+
+
+def variant_titles(lang: str) -> dict[str, str]:
+    return {name: v.title(lang) for name, v in VARIANTS.items()}
+
+
+def install(app: Any) -> None:
+    """Give every template the time controls and variant titles, and mount the routes."""
+    env = app.state.templates.env
+    env.globals["time_control_options"] = time_control_options
+    env.globals["time_control_label"] = time_control_label
+    env.globals["variant_title"] = variant_title
+    env.globals["lobby_variant_titles"] = variant_titles
+    app.include_router(pages)
+    app.include_router(api)
+    app.include_router(live)
+
+
+def held_tokens(request: Request) -> dict[str, str]:
+    """Every game id -> seat secret that this browser's cookies hold."""
+    return {
+        name[len(SEAT_COOKIE_PREFIX) :]: value
+        for name, value in request.cookies.items()
+        if name.startswith(SEAT_COOKIE_PREFIX) and value
+    }
+
+
+def _open_json(game: OpenGame) -> dict[str, Any]:
+    data = asdict(game)
+    data["since"] = game.since.isoformat()
+    return data
+
+
+# ---------------------------------------------------------------------- pages
+@pages.post("/play-now")
+async def play_now(request: Request) -> Any:
+    form = await form_fields(request)
+    service = _service(request)
+    paired = await service.lobby.pair(
+        form.get("variant", "standard"),
+        form.get("time_control", "untimed"),
+        list(held_tokens(request)),
+    )
+    response = RedirectResponse(f"/g/{paired.game_id}", status_code=303)
+    set_seat_cookie(response, request, paired.game_id, paired.token)
+    return response
+
+
+@pages.post("/g/{game_id}/take")
+async def take(request: Request, game_id: str) -> Any:
+    service = _service(request)
+    live_game = await service.store.load(game_id)
+    if live_game.seats_of(request.cookies.get(seat_cookie(game_id))):
+        return RedirectResponse(f"/g/{game_id}", status_code=303)  # already seated there
+    try:
+        taken = await service.lobby.take(game_id)
+    except GameError as exc:
+        if exc.code != "taken":
+            raise
+        return RedirectResponse(f"/g/{game_id}?taken=1", status_code=303)
+    response = RedirectResponse(f"/g/{game_id}", status_code=303)
+    set_seat_cookie(response, request, game_id, taken.token)
+    return response
+
+
+@pages.get("/games/mine")
+async def my_games_page(request: Request) -> Any:
+    games = await _service(request).lobby.mine(held_tokens(request))
+    return render(request, "my_games.html", games=games)
+
+
+@pages.get("/games/live")
+async def watch_page(request: Request) -> Any:
+    games = await _service(request).lobby.watchable()
+    return render(request, "watch.html", games=games)
+
+
+# ---------------------------------------------------------------------- API
+class PairRequest(BaseModel):
+    variant: str = Field("standard", description="the variant to play")
+    time_control: str = Field("untimed", description="untimed, move:SECONDS or clock:S+I")
+
+
+class SeatTaken(BaseModel):
+    id: str
+    url: str
+    seat: int
+    token: str
+    waiting: bool = False
+
+
+@api.get("/lobby")
+async def open_games(request: Request, variant: str | None = None) -> Any:
+    """The open games waiting for a taker, oldest first."""
+    games = await _service(request).lobby.open_games(variant)
+    return [_open_json(g) for g in games]
+
+
+@api.post("/lobby/{game_id}/take", response_model=SeatTaken)
+async def take_api(request: Request, game_id: str) -> Any:
+    """Take the free seat of an open game; 409 ``taken`` if someone was first."""
+    taken = await _service(request).lobby.take(game_id)
+    base = str(request.base_url).rstrip("/")
+    data = SeatTaken(id=game_id, url=f"{base}/g/{game_id}", seat=taken.seat, token=taken.token)
+    response = JSONResponse(data.model_dump())
+    set_seat_cookie(response, request, game_id, taken.token)
+    return response
+
+
+@api.post("/pair", response_model=SeatTaken)
+async def pair_api(request: Request, body: PairRequest) -> Any:
+    """Be paired with whoever waits for the same variant and time control, or wait for the
+    next asker (``waiting``: the game is listed until someone takes the other seat)."""
+    paired = await _service(request).lobby.pair(
+        body.variant, body.time_control, list(held_tokens(request))
+    )
+    base = str(request.base_url).rstrip("/")
+    data = SeatTaken(
+        id=paired.game_id,
+        url=f"{base}/g/{paired.game_id}",
+        seat=paired.seat,
+        token=paired.token,
+        waiting=paired.waiting,
+    )
+    response = JSONResponse(data.model_dump())
+    set_seat_cookie(response, request, paired.game_id, paired.token)
+    return response
+
+
+@api.get("/watch")
+async def watchable(request: Request) -> Any:
+    """Games in progress that anyone may watch, most recently active first."""
+    return [asdict(g) for g in await _service(request).lobby.watchable()]
+
+
+@api.get("/mine")
+async def mine(request: Request) -> Any:
+    """The games this browser's seat cookies hold a seat in, newest first."""
+    games = await _service(request).lobby.mine(held_tokens(request))
+    lang = lang_of(request)
+    return [
+        {
+            **asdict(g),
+            "updated": g.updated.isoformat(),
+            "label": _my_label(g.state, g.won, lang),
+            "title": variant_title(g.variant, lang),
+            "time_label": time_control_label(g.time_control, lang),
+        }
+        for g in games
+    ]
+
+
+def _my_label(state: str, won: bool | None, lang: str) -> str:
+    t = translator(lang)
+    if state == "over" and won is not None:
+        return t("mine.won") if won else t("mine.lost")
+    return t(f"mine.{state}")
+
+
+def _token_of(request: Request, game_id: str) -> str | None:
+    return request.headers.get("x-seat-token") or request.cookies.get(seat_cookie(game_id))
+
+
+@api.post("/games/{game_id}/resign")
+async def resign(request: Request, game_id: str) -> Any:
+    """Resign (the seat secret as for moves; ``{"seat": n}`` only when one secret holds
+    both seats): the opponent wins, ``[Termination "resignation"]``."""
+    from .api import _json_object
+
+    body = await _json_object(request, '{} or {"seat": 1}')
+    if not isinstance(body, dict):
+        return body
+    service = _service(request)
+    game = await service.commands.resign(game_id, _token_of(request, game_id), body.get("seat"))
+    from senet.service.views import state_message
+
+    return state_message(service, game, game.seats_of(_token_of(request, game_id)))
+
+
+@api.post("/games/{game_id}/claim")
+async def claim(request: Request, game_id: str) -> Any:
+    """Claim the win of an untimed game whose opponent has been gone long enough (or never
+    gave a seed): ``[Termination "abandoned"]``; 409 ``not_abandoned`` otherwise."""
+    service = _service(request)
+    game = await service.commands.claim_abandoned(game_id, _token_of(request, game_id))
+    from senet.service.views import state_message
+
+    return state_message(service, game, game.seats_of(_token_of(request, game_id)))
+
+
+# ---------------------------------------------------------------------- live listing
+@live.websocket("/ws/lobby")
+async def lobby_socket(ws: WebSocket) -> None:
+    """The open games (``?variant=`` for one variant), sent at once and after every change."""
+    await ws.accept()
+    service = _service(ws)
+    variant = ws.query_params.get("variant")
+    if variant not in VARIANTS:
+        variant = None
+    try:
+        async with service.broadcast.subscribe(LOBBY_CHANNEL) as sub:
+            while True:
+                games = await service.lobby.open_games(variant)
+                await ws.send_json({"type": "lobby", "games": [_open_json(g) for g in games]})
+                await _next_change(ws, sub)
+    except (WebSocketDisconnect, RuntimeError):
+        return
+
+
+async def _next_change(ws: WebSocket, sub: Any) -> None:
+    """Wait for the listing to change (the socket closing ends the wait with an exception)."""
+    change = asyncio.ensure_future(sub.get())
+    closed = asyncio.ensure_future(ws.receive_text())
+    try:
+        done, _ = await asyncio.wait({change, closed}, return_when=asyncio.FIRST_COMPLETED)
+        if closed in done:
+            closed.result()  # raises WebSocketDisconnect when the client left
+    finally:
+        for task in (change, closed):
+            if not task.done():
+                task.cancel()

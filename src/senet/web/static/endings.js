@@ -1,0 +1,94 @@
+// Finishing a game: the server's clocks drawn ticking, resigning (after a confirmation) and
+// claiming a game the opponent has left.  The server decides everything; this only shows it.
+const section = document.getElementById("endings");
+const texts = section ? JSON.parse(section.dataset.texts) : {};
+let current = null;
+let offset = 0; // server time - local time, ms
+let ticking = null;
+let onError = () => {};
+
+const $ = (id) => document.getElementById(id);
+const fill = (text, params) => Object.entries(params).reduce((s, [k, v]) => s.replaceAll(`{${k}}`, v), text);
+
+function mmss(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function serverNow() { return Date.now() + offset; }
+
+function tick() {
+  if (!current) return;
+  const clock = current.clock;
+  if (clock) {
+    for (const el of section.querySelectorAll(".clock")) {
+      const seat = Number(el.dataset.seat);
+      let left = clock.remaining[seat];
+      if (clock.kind === "move" && clock.running !== seat) left = clock.seconds * 1000;
+      if (clock.running === seat && clock.deadline !== null) left = clock.deadline - serverNow();
+      el.querySelector(".clock-time").textContent = mmss(left);
+      el.classList.toggle("running", clock.running === seat);
+      el.classList.toggle("low", clock.running === seat && left < 10000);
+    }
+  }
+  const abandon = current.abandon;
+  if (abandon) {
+    const wait = abandon.claimable_at - serverNow();
+    $("claim-text").textContent = wait > 0 ? fill(texts.claim_in, { s: Math.ceil(wait / 1000) }) : texts.claim_now;
+    $("claim-button").disabled = wait > 0;
+  }
+}
+
+async function post(path, body) {
+  const response = await fetch(path, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) {
+    const error = await response.json().catch(() => ({}));
+    onError(error.message || response.statusText);
+  }
+}
+
+export function setupEndings({ gameId, seatNames, showError }) {
+  if (!section) return;
+  onError = showError || onError;
+  for (const el of section.querySelectorAll(".clock")) {
+    el.querySelector(".clock-name").textContent = seatNames[Number(el.dataset.seat)];
+  }
+  const resign = $("resign");
+  const dialog = $("resign-dialog");
+  if (resign && dialog) {
+    resign.addEventListener("click", () => dialog.showModal());
+    dialog.addEventListener("close", () => {
+      if (dialog.returnValue !== "yes" || !current) return;
+      const seat = current.you.length > 1 ? (current.decider ?? current.turn ?? 0) : undefined;
+      post(`/api/games/${gameId}/resign`, seat === undefined ? {} : { seat });
+      resign.focus();
+    });
+  }
+  $("claim-button").addEventListener("click", () => post(`/api/games/${gameId}/claim`, {}));
+}
+
+// The words for how a game ended before the rules ended it, or null.
+export function terminationText(state, seatNames) {
+  if (!state.termination || !state.result || !(state.result in { A: 1, B: 1 })) return null;
+  const loser = state.result === "A" ? 1 : 0;
+  return fill(texts[state.termination] || state.termination, { loser: seatNames[loser] });
+}
+
+export function renderEndings(state) {
+  if (!section || !state) return;
+  current = state;
+  if (typeof state.now === "number") offset = state.now - Date.now();
+  const over = state.phase === "over";
+  $("clocks").hidden = !state.clock;
+  const resign = $("resign");
+  if (resign) resign.hidden = over || !state.you.length || state.phase === "waiting";
+  $("claim").hidden = over || !state.abandon;
+  clearInterval(ticking);
+  if (!over && (state.clock || state.abandon)) ticking = setInterval(tick, 250);
+  tick();
+}

@@ -1,0 +1,43 @@
+// Open games, live: the listing arrives over /ws/lobby at once and again after every change.
+const section = document.querySelector("section.lobby");
+if (section) {
+  const list = section.querySelector("#open-games");
+  const row = section.querySelector("#open-game-row");
+  const texts = JSON.parse(section.querySelector("#lobby-texts").textContent);
+  const variant = section.dataset.variant;
+  let retry = 500;
+
+  const render = (games) => {
+    list.replaceChildren();
+    if (!games.length) {
+      const li = document.createElement("li");
+      li.className = "empty";
+      li.textContent = list.dataset.empty;
+      list.append(li);
+      return;
+    }
+    for (const g of games) {
+      const li = row.content.firstElementChild.cloneNode(true);
+      li.dataset.game = g.id;
+      li.querySelector(".og-variant").textContent = texts.variants[g.variant] || g.variant;
+      li.querySelector(".og-tc").textContent = texts.tc[g.time_control] || g.time_control;
+      li.querySelector(".og-side").textContent = texts[`side_${g.side}`];
+      li.querySelector(".og-quick").hidden = !g.quick;
+      li.querySelector("form").action = `/g/${g.id}/take`;
+      list.append(li);
+    }
+  };
+
+  const connect = () => {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = variant ? `?variant=${encodeURIComponent(variant)}` : "";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/lobby${query}`);
+    ws.onmessage = (event) => {
+      retry = 500;
+      const message = JSON.parse(event.data);
+      if (message.type === "lobby") render(message.games);
+    };
+    ws.onclose = () => { setTimeout(connect, retry); retry = Math.min(retry * 2, 10000); };
+  };
+  connect();
+}

@@ -1,0 +1,200 @@
+"""Playing strangers and finishing games, in real Chromium against a real server whose clock
+the test moves (``SENET_MANUAL_CLOCK``): nothing waits for real time to pass.
+
+Each player is a browser context of its own (its own cookies: its own seats)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from senet.engine.record import parse_record
+
+from .conftest import SiteServer
+from .test_browser import new_page, wait_started
+
+pytestmark = pytest.mark.browser
+
+
+class ClockedSite(SiteServer):
+    """A server whose clock moves only when the test says (``POST /api/testing/clock``)."""
+
+    def __init__(self, db: Path) -> None:
+        super().__init__(db)
+        self.env["SENET_MANUAL_CLOCK"] = "1"
+
+    def advance(self, seconds: float) -> None:
+        response = httpx.post(
+            f"{self.url}/api/testing/clock", json={"advance_ms": int(seconds * 1000)}
+        )
+        assert response.status_code == 200, response.text
+
+
+@pytest.fixture(scope="module")
+def clocked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClockedSite]:
+    server = ClockedSite(tmp_path_factory.mktemp("clocked") / "senet.sqlite3")
+    server.start()
+    yield server
+    server.stop()
+
+
+def game_id_of(page) -> str:
+    return page.url.split("?")[0].rsplit("/", 1)[-1]
+
+
+def start_friend_game(page, variant="standard", time_control="untimed", listed=False) -> str:
+    page.goto("/")
+    page.select_option("#variant", variant)
+    page.check("input[name=mode][value=friend]")
+    page.select_option("#tc-home", time_control)
+    if listed:
+        page.check("form.start-form input[name=listed]")
+    page.click("form.start-form button[type=submit]")
+    page.wait_for_selector("#game[data-ply]")
+    return game_id_of(page)
+
+
+def join_by_invitation(page, host) -> None:
+    invite = host.input_value("#invite-url")
+    page.goto(invite)
+    page.click("form button[type=submit]")
+    page.wait_for_selector("#game[data-ply]")
+
+
+def test_an_open_game_is_taken_from_the_lobby_by_exactly_one_stranger(browser, clocked):
+    creator = new_page(browser, clocked, 390, 844)
+    taker = new_page(browser, clocked, 390, 844)
+    onlooker = new_page(browser, clocked)
+    for page in (taker, onlooker):
+        page.goto("/")
+        page.wait_for_selector("#open-games li")
+    game_id = start_friend_game(creator, "kendall", "move:60", listed=True)
+    # the listing reaches the pages already open, without a reload
+    row = f'#open-games li[data-game="{game_id}"]'
+    for page in (taker, onlooker):
+        page.wait_for_selector(row)
+    assert "60" in onlooker.text_content(row) or "1" in onlooker.text_content(row)
+    taker.click(f"{row} button.take")
+    taker.wait_for_url(f"**/g/{game_id}")
+    wait_started(taker)
+    wait_started(creator)
+    assert taker.text_content("#you") and "watch" not in taker.text_content("#you").lower()
+    # gone at once for everybody else; a late click is told, and watches
+    onlooker.wait_for_selector(row, state="detached")
+    response = httpx.post(f"{clocked.url}/api/lobby/{game_id}/take")
+    assert response.status_code == 409 and response.json()["code"] == "taken"
+    assert not creator.js_errors and not taker.js_errors and not onlooker.js_errors
+
+
+def test_quick_pairing_puts_two_askers_in_one_game(browser, clocked):
+    first = new_page(browser, clocked)
+    second = new_page(browser, clocked, 360, 740)
+    for page in (first, second):
+        page.goto("/?lang=ru" if page is second else "/")
+    first.select_option("#pn-variant", "bell")
+    first.click("#play-now")
+    first.wait_for_selector("#game[data-ply]")
+    waiting_id = game_id_of(first)
+    second.select_option("#pn-variant", "bell")
+    second.click("#play-now")
+    second.wait_for_selector("#game[data-ply]")
+    assert game_id_of(second) == waiting_id
+    wait_started(first)
+    wait_started(second)
+    seats = {first.get_attribute("#game", "data-you"), second.get_attribute("#game", "data-you")}
+    assert seats == {"[0]", "[1]"}
+
+
+def test_resigning_asks_first_and_ends_the_game_for_both(browser, clocked):
+    host = new_page(browser, clocked)
+    guest = new_page(browser, clocked, 390, 844)
+    game_id = start_friend_game(host)
+    join_by_invitation(guest, host)
+    wait_started(host)
+    wait_started(guest)
+    guest.click("#resign")
+    guest.click("#resign-no")  # changed their mind: nothing happens
+    assert guest.get_attribute("#game", "data-phase") == "playing"
+    guest.click("#resign")
+    guest.click("#resign-yes")
+    for page in (host, guest):
+        page.wait_for_selector("#over:not([hidden])")
+        assert "resign" in page.text_content("#result").lower()
+    record = httpx.get(f"{clocked.url}/g/{game_id}/record").text
+    parsed = parse_record(record)
+    host_seat = int(host.get_attribute("#game", "data-you").strip("[]"))
+    assert parsed.tags["Termination"] == "resignation"
+    assert parsed.tags["Result"] == "AB"[host_seat]
+
+
+def test_a_player_whose_time_runs_out_loses_once(browser, clocked):
+    host = new_page(browser, clocked)
+    guest = new_page(browser, clocked)
+    game_id = start_friend_game(host, "standard", "move:30")
+    join_by_invitation(guest, host)
+    wait_started(host)
+    wait_started(guest)
+    host.wait_for_selector("#clocks:not([hidden])")
+    state = httpx.get(f"{clocked.url}/api/games/{game_id}").json()
+    loser = state["clock"]["running"]
+    clocked.advance(29)
+    assert httpx.get(f"{clocked.url}/api/games/{game_id}").json()["phase"] == "playing"
+    clocked.advance(2)
+    for page in (host, guest):
+        page.wait_for_selector("#over:not([hidden])")
+        assert "time" in page.text_content("#result").lower()
+    final = httpx.get(f"{clocked.url}/api/games/{game_id}").json()
+    assert final["result"] == "AB"[1 - loser] and final["termination"] == "time forfeit"
+    record = parse_record(httpx.get(f"{clocked.url}/g/{game_id}/record").text)
+    assert record.tags["Termination"] == "time forfeit"
+    assert (
+        sum(
+            1
+            for line in httpx.get(f"{clocked.url}/g/{game_id}/record").text.splitlines()
+            if "on time" in line
+        )
+        == 1
+    )
+
+
+def test_the_player_who_stays_may_claim_an_abandoned_game(browser, clocked):
+    host = new_page(browser, clocked, 390, 844)
+    guest = new_page(browser, clocked)
+    game_id = start_friend_game(host)
+    join_by_invitation(guest, host)
+    wait_started(host)
+    wait_started(guest)
+    guest.context.close()  # the opponent walks away
+    host.wait_for_selector("#claim:not([hidden])")
+    assert host.is_disabled("#claim-button")
+    clocked.advance(121)
+    host.wait_for_selector("#claim-button:not([disabled])")
+    host.click("#claim-button")
+    host.wait_for_selector("#over:not([hidden])")
+    final = httpx.get(f"{clocked.url}/api/games/{game_id}").json()
+    host_seat = int(host.get_attribute("#game", "data-you").strip("[]"))
+    assert final["termination"] == "abandoned" and final["result"] == "AB"[host_seat]
+
+
+def test_my_games_lists_every_game_this_browser_holds_a_seat_in(browser, clocked):
+    me = new_page(browser, clocked, 360, 740)
+    friend = new_page(browser, clocked)
+    waiting = start_friend_game(me, "adelaida")
+    playing = start_friend_game(me, "kendall")
+    join_by_invitation(friend, me)
+    wait_started(me)
+    me.goto("/games/mine?lang=ru")
+    rows = me.locator("#my-games li.my-game")
+    assert rows.count() == 2
+    ids = me.eval_on_selector_all("#my-games li.my-game", "ls => ls.map(l => l.dataset.game)")
+    assert ids == [playing, waiting]  # newest first
+    assert "ждём соперника" in me.text_content(f'#my-games li[data-game="{waiting}"]')
+    # the friend's browser holds only its own seat
+    friend.goto("/games/mine")
+    assert friend.eval_on_selector_all(
+        "#my-games li.my-game", "ls => ls.map(l => l.dataset.game)"
+    ) == [playing]
+    assert me.evaluate("document.documentElement.scrollWidth <= innerWidth")
