@@ -83,19 +83,23 @@ class Finish:
     reason: str
     score_a: int
     score_b: int
+    termination: str | None = None  # how a player ended it (records.TERMINATIONS), if not the rules
 
     @classmethod
     def of(cls, outcome: Outcome) -> Self:
         return cls(outcome.result, outcome.reason, outcome.score[0], outcome.score[1])
 
-    def columns(self) -> dict[str, str | int]:
-        """The ``games`` columns and their values."""
-        return {
+    def columns(self) -> dict[str, str | int | bool]:
+        """The ``games`` columns and their values (a game a player ended leaves the lobby)."""
+        columns: dict[str, str | int | bool] = {
             "result": self.result,
             "reason": self.reason,
             "score_a": self.score_a,
             "score_b": self.score_b,
         }
+        if self.termination is not None:
+            columns.update(termination=self.termination, listed=False)
+        return columns
 
 
 class OutcomeRecord(TypedDict):

@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypedDict, TypeVar
 
 from sqlalchemy import (
     BigInteger,
@@ -52,6 +52,7 @@ from .sqlite_writer import Append, Conflict, SqliteAppender
 from .unstoppable import Unstoppable
 
 __all__ = [
+    "ClockColumns",
     "Storage",
     "StoredAction",
     "StoredGame",
@@ -129,13 +130,18 @@ actions = Table(
 #: PostgreSQL, one statement and one round trip: advance the game from the expected ply and
 #: insert its actions ($1 new ply, $2 time, $3 game, $4 expected ply, $5-$9 the actions'
 #: columns as arrays, $10-$13 the result columns or NULL, $14 the players' seeds with the first
-#: throw or NULL).
+#: throw or NULL, $15 the termination or NULL, $16 whether the clock columns $17-$20 are set).
 _PG_APPEND = """
     WITH g AS (
         UPDATE games SET ply = $1, updated_at = $2,
             result = COALESCE($10, result), reason = COALESCE($11, reason),
             score_a = COALESCE($12, score_a), score_b = COALESCE($13, score_b),
-            player_seeds = COALESCE($14, player_seeds)
+            player_seeds = COALESCE($14, player_seeds),
+            termination = COALESCE($15, termination), listed = listed AND $15::text IS NULL,
+            clock_a = CASE WHEN $16 THEN $17 ELSE clock_a END,
+            clock_b = CASE WHEN $16 THEN $18 ELSE clock_b END,
+            clock_seat = CASE WHEN $16 THEN $19 ELSE clock_seat END,
+            deadline = CASE WHEN $16 THEN $20 ELSE deadline END
         WHERE id = $3 AND ply = $4
         RETURNING id
     )
@@ -154,6 +160,15 @@ async def _keep_session(_connection: Any) -> None:
 
 class ConflictError(Exception):
     """Someone else appended first: the expected ply is no longer the current one."""
+
+
+class ClockColumns(TypedDict):
+    """The server's clock as stored with a game (see :mod:`senet.service.clocks`)."""
+
+    clock_a: int | None
+    clock_b: int | None
+    clock_seat: int | None
+    deadline: int | None
 
 
 @dataclass
@@ -392,12 +407,15 @@ class Storage:
         new_actions: Sequence[StoredAction],
         finish: Finish | None = None,
         player_seeds: str | None = None,
+        clock: ClockColumns | None = None,
     ) -> None:
         """Store ``new_actions`` as plies ``expected_ply, expected_ply + 1, ...`` in one transaction.
 
         Raises :class:`ConflictError` (and stores nothing) if the game is not at ``expected_ply``.
-        ``finish`` sets the result columns in the same transaction; ``player_seeds`` (with the
-        first throw) the encoded seeds that throw and every later one are derived with.
+        ``finish`` sets the result columns (and ``termination``, which also withdraws an open
+        game's listing) in the same transaction; ``player_seeds`` (with the first throw) the
+        encoded seeds that throw and every later one are derived with; ``clock`` the server's
+        clock after these actions.
         """
         now = _now()
         for offset, action in enumerate(new_actions):
@@ -405,7 +423,7 @@ class Storage:
                 raise ValueError("actions must be numbered consecutively from the expected ply")
         if self._pg is not None and new_actions:
             return await self._append_one_statement(
-                game_id, expected_ply, new_actions, finish, now, player_seeds
+                game_id, expected_ply, new_actions, finish, now, player_seeds, clock
             )
         if self._appender is not None:
             values: dict[str, Any] = {"ply": expected_ply + len(new_actions)}
@@ -413,6 +431,8 @@ class Storage:
                 values.update(finish.columns())
             if player_seeds is not None:
                 values["player_seeds"] = player_seeds
+            if clock is not None:
+                values.update(clock)
             plain = [(a.ply, str(a.kind), a.seat, a.notation, a.pattern) for a in new_actions]
             try:
                 return await self._appender.append(
@@ -427,6 +447,8 @@ class Storage:
                     values.update(finish.columns())
                 if player_seeds is not None:
                     values["player_seeds"] = player_seeds
+                if clock is not None:
+                    values.update(clock)
                 res = await conn.execute(
                     update(games)
                     .where(games.c.id == game_id, games.c.ply == expected_ply)
@@ -460,6 +482,7 @@ class Storage:
         finish: Finish | None,
         now: datetime,
         player_seeds: str | None = None,
+        clock: ClockColumns | None = None,
     ) -> None:
         """PostgreSQL: the same append as one statement (one round trip, its own transaction).
 
@@ -488,6 +511,13 @@ class Storage:
                 finish.score_a if finish else None,
                 finish.score_b if finish else None,
                 player_seeds,
+                finish.termination if finish else None,
+                clock is not None,
+                *(
+                    (clock["clock_a"], clock["clock_b"], clock["clock_seat"], clock["deadline"])
+                    if clock
+                    else (None, None, None, None)
+                ),
             )
         except asyncpg.UniqueViolationError as exc:
             raise ConflictError(f"ply {expected_ply} of game {game_id} is already stored") from exc
@@ -751,6 +781,15 @@ class Storage:
             for r in rows.mappings():
                 by_id[r["game_id"]].seats.append(_seat_of(r))
             return found
+
+    @_to_the_end(write=False)
+    async def running_clocks(self) -> list[str]:
+        """Ids of unfinished games with a timed decision due (to wait for it after a restart)."""
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(games.c.id).where(games.c.deadline.is_not(None), games.c.result.is_(None))
+            )
+            return [r[0] for r in rows]
 
     @_to_the_end(write=False)
     async def unfinished_computer_games(self) -> list[str]:
