@@ -65,6 +65,7 @@ class Settings:
     db_pool: int = 10
     rate_limits: RateLimits = field(default_factory=RateLimits)
     commit: str | None = None
+    manual_clock: bool = False
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -98,6 +99,12 @@ def _positive_int(text: str) -> int:
     if value < 0:
         raise ValueError("a whole number, 0 or more")
     return value
+
+
+def _flag(text: str) -> bool:
+    if text not in ("0", "1"):
+        raise ValueError("0 or 1")
+    return text == "1"
 
 
 def _url(*schemes: str) -> Callable[[str], str]:
@@ -151,4 +158,10 @@ VARIABLES: tuple[Variable, ...] = (
         "per address: http_rate,http_burst,ws_rate,ws_burst, or off",
     ),
     Variable("SENET_COMMIT", "commit", str, "the commit shown in the footer (else git's)"),
+    Variable(
+        "SENET_MANUAL_CLOCK",
+        "manual_clock",
+        _flag,
+        "1 for tests only: the server's clock moves only by POST /api/testing/clock",
+    ),
 )

@@ -36,15 +36,19 @@ from senet.engine import IllegalMove, Move, NotationError, find_variant, parse_m
 from senet.engine.variants import UnknownVariant
 
 from . import computer
+from .clocks import parse_time_control
 from .errors import GameError
 from .fairness import commitment_of, encode_player_seeds, new_secret
-from .messages import ActionKind, Mode, SeatKind, refresh_message
+from .messages import ActionKind, Mode, SeatKind, lobby_changed, refresh_message
 from .seeding import checked_seed, seed_needed, seeds_of
 from .storage import StoredAction
-from .store import GameStore, LiveGame, hash_token, new_token
+from .store import Decision, GameStore, LiveGame, hash_token, new_token
 from .unstoppable import Unstoppable
 
-__all__ = ["Created", "GameCommands", "MODES", "command"]
+__all__ = ["Created", "GameCommands", "MODES", "command", "new_game_rows", "LOBBY_CHANNEL"]
+
+#: The channel on which every change of the open games' listing is announced.
+LOBBY_CHANNEL = "lobby"
 
 MODES = tuple(mode.value for mode in Mode)
 
@@ -72,6 +76,83 @@ def command(
         return await self.actions.run(method(self, *args, **kwargs))
 
     return run
+
+
+def new_game_rows(
+    variant: str,
+    mode: str,
+    colour: str,
+    level: str | None,
+    token_hash: str,
+    time_control: str = "untimed",
+) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
+    """The ``games`` row and ``seats`` rows of a new game, and the creator's seat: checked
+    (GameError on a bad variant, mode, colour, level or time control), not stored."""
+    try:
+        v = find_variant(variant)
+    except UnknownVariant as exc:
+        raise GameError("unknown_variant", str(exc), 400) from None
+    if mode not in MODES:
+        raise GameError("bad_mode", f"mode must be one of {', '.join(MODES)}, not {mode!r}", 400)
+    game_mode = Mode(mode)
+    colour = (colour or "random").strip()
+    if colour in ("A", "a", "0"):
+        mine = 0
+    elif colour in ("B", "b", "1"):
+        mine = 1
+    elif colour == "random":
+        mine = secrets.randbelow(2)
+    else:
+        raise GameError("bad_colour", "colour must be A, B or random", 400)
+    if game_mode == Mode.COMPUTER:
+        level = level or computer.default_level()
+        if level not in computer.levels():
+            raise GameError(
+                "bad_level", f"level must be one of {', '.join(computer.levels())}", 400
+            )
+    else:
+        level = None
+    try:
+        control = parse_time_control(time_control)
+    except ValueError as exc:
+        raise GameError("bad_time_control", str(exc), 400) from None
+    invite = new_token() if game_mode == Mode.FRIEND else None
+    seat_rows: list[dict[str, Any]] = []
+    for seat in (0, 1):
+        if seat == mine or game_mode == Mode.LOCAL:
+            seat_rows.append(
+                {"seat": seat, "kind": SeatKind.HUMAN, "token_hash": token_hash, "claimed": True}
+            )
+        elif game_mode == Mode.COMPUTER:
+            seat_rows.append(
+                {"seat": seat, "kind": SeatKind.COMPUTER, "token_hash": None, "claimed": True}
+            )
+        else:
+            seat_rows.append(
+                {
+                    "seat": seat,
+                    "kind": SeatKind.HUMAN,
+                    "token_hash": None,
+                    "invite_token": invite,
+                    "claimed": False,
+                }
+            )
+    secret = new_secret()
+    state = control.start()
+    game_row: dict[str, Any] = {
+        "id": secrets.token_urlsafe(9),
+        "variant": v.name,
+        "mode": game_mode,
+        "level": level,
+        "secret": secret.hex(),
+        "commitment": commitment_of(secret),
+        "player_seeds": "",
+        "time_control": control.text(),
+        "clock_a": state.remaining[0] if control.timed else None,
+        "clock_b": state.remaining[1] if control.timed else None,
+        "colour_choice": "random" if colour == "random" else "AB"[mine],
+    }
+    return game_row, seat_rows, mine
 
 
 class GameCommands:
@@ -104,84 +185,35 @@ class GameCommands:
         level: str | None = None,
         seed: str | None = None,
         rematch_of: str | None = None,
+        time_control: str = "untimed",
+        listed: bool = False,
+        public: bool = False,
     ) -> Created:
         """A new game, seeding: no throw yet.  ``seed`` (bots) is given for the creator's
-        seats at once."""
-        try:
-            v = find_variant(variant)
-        except UnknownVariant as exc:
-            raise GameError("unknown_variant", str(exc), 400) from None
-        if mode not in MODES:
-            raise GameError(
-                "bad_mode", f"mode must be one of {', '.join(MODES)}, not {mode!r}", 400
-            )
-        game_mode = Mode(mode)
-        colour = (colour or "random").strip()
-        if colour in ("A", "a", "0"):
-            mine = 0
-        elif colour in ("B", "b", "1"):
-            mine = 1
-        elif colour == "random":
-            mine = secrets.randbelow(2)
-        else:
-            raise GameError("bad_colour", "colour must be A, B or random", 400)
-        if game_mode == Mode.COMPUTER:
-            level = level or computer.default_level()
-            if level not in computer.levels():
-                raise GameError(
-                    "bad_level", f"level must be one of {', '.join(computer.levels())}", 400
-                )
-        else:
-            level = None
+        seats at once.  ``listed``: an open game in the lobby (friend games); ``public``:
+        anyone may find it among the games to watch (open and computer games always are)."""
         if seed is not None:
             checked_seed(seed)
-        game_id = secrets.token_urlsafe(9)
         token = new_token()
-        invite = new_token() if game_mode == Mode.FRIEND else None
-        secret = new_secret()
-        seat_rows: list[dict[str, Any]] = []
-        for seat in (0, 1):
-            if seat == mine or game_mode == Mode.LOCAL:
-                seat_rows.append(
-                    {
-                        "seat": seat,
-                        "kind": SeatKind.HUMAN,
-                        "token_hash": hash_token(token),
-                        "claimed": True,
-                    }
-                )
-            elif game_mode == Mode.COMPUTER:
-                seat_rows.append(
-                    {"seat": seat, "kind": SeatKind.COMPUTER, "token_hash": None, "claimed": True}
-                )
-            else:
-                seat_rows.append(
-                    {
-                        "seat": seat,
-                        "kind": SeatKind.HUMAN,
-                        "token_hash": None,
-                        "invite_token": invite,
-                        "claimed": False,
-                    }
-                )
-        await self.store.storage.create_game(
-            {
-                "id": game_id,
-                "variant": v.name,
-                "mode": game_mode,
-                "level": level,
-                "secret": secret.hex(),
-                "commitment": commitment_of(secret),
-                "player_seeds": "",
-                "rematch_of": rematch_of,
-            },
-            seat_rows,
+        game_row, seat_rows, mine = new_game_rows(
+            variant, mode, colour, level, hash_token(token), time_control
         )
+        game_mode = game_row["mode"]
+        listed = bool(listed) and game_mode == Mode.FRIEND
+        game_row.update(
+            rematch_of=rematch_of,
+            listed=listed,
+            public=bool(public) or listed or game_mode == Mode.COMPUTER,
+        )
+        invite = next((r["invite_token"] for r in seat_rows if "invite_token" in r), None)
+        await self.store.storage.create_game(game_row, seat_rows)
         seats = (0, 1) if game_mode == Mode.LOCAL else (mine,)
         if seed is not None:
             for seat in seats:
-                await self.seed(game_id, token, seed, seat)
-        return Created(game_id, token, seats, invite)
+                await self.seed(game_id=game_row["id"], token=token, seed=seed, seat=seat)
+        if listed:
+            await self.store.broadcast.publish(LOBBY_CHANNEL, lobby_changed())
+        return Created(game_row["id"], token, seats, invite)
 
     # ------------------------------------------------------------------ seats
     @command
@@ -286,6 +318,13 @@ class GameCommands:
             raise GameError("bad_move", str(exc), 400) from None
         async with self.store.deciding(game_id) as decision:
             live = decision.cached() or await decision.current()
+            if live.clock.expired(self.store.clock.now()):
+                live = await decision.current()
+                late = live.clock.running
+                if late is not None and live.clock.expired(self.store.clock.now()):
+                    if not live.over:
+                        await self._end(decision, live, late, "time forfeit")
+                    raise GameError("time_out", "time ran out before this move arrived", 409)
             try:
                 decider = _check_move(live, seats, ply, move)
             except GameError:
@@ -301,6 +340,69 @@ class GameCommands:
             )
         return live
 
+    # ------------------------------------------------------------------ ending a game early
+    @command
+    async def resign(self, game_id: str, token: str | None, seat: Any = None) -> LiveGame:
+        """Resign: the other seat wins (``[Termination "resignation"]``), at any moment of the
+        game, one's own decision or not.  ``seat`` only when the secret holds both seats (on
+        one screen; else the seat on turn resigns).
+
+        Raises GameError ``forbidden`` (no seat), ``game_over``, ``bad_request``.
+        """
+        if seat is not None and (
+            not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1)
+        ):
+            raise GameError("bad_request", "seat must be 0 (A) or 1 (B)")
+        seats = await self.seats_of(game_id, token)
+        if not seats or (seat is not None and seat not in seats):
+            raise GameError("forbidden", "only a player can resign, for their own seat", 403)
+        async with self.store.deciding(game_id) as decision:
+            live = await decision.current()
+            _check_not_over(live)
+            if seat is None:
+                seat = (
+                    seats[0] if len(seats) == 1 else (live.position.decider or live.position.turn)
+                )
+            await self._end(decision, live, seat, "resignation")
+        return live
+
+    @command
+    async def claim_abandoned(self, game_id: str, token: str | None) -> LiveGame:
+        """Claim the win of an untimed game whose opponent has had no connection for
+        :attr:`ABANDONED_AFTER` (during the seeding phase too: their seed never came).
+
+        Raises GameError ``forbidden``, ``game_over``, ``not_abandoned`` (the opponent is
+        here, has not been gone long enough, or the game is timed: its clock decides).
+        """
+        seats = await self.seats_of(game_id, token)
+        if len(seats) != 1:
+            raise GameError("forbidden", "only a player facing an opponent can claim", 403)
+        async with self.store.deciding(game_id) as decision:
+            live = await decision.current(seats=True)
+            _check_not_over(live)
+            opponent = 1 - seats[0]
+            claimable = abandoned_since(live, opponent, self.store.clock.now())
+            if claimable is None or claimable > self.store.clock.now():
+                raise GameError("not_abandoned", "your opponent has not been gone long enough", 409)
+            await self._end(decision, live, opponent, "abandoned")
+        return live
+
+    async def time_out(self, game_id: str) -> LiveGame:
+        """End the game on time if its timed decision is still due after its deadline (the
+        server's clock calls this; stored once whichever process calls it)."""
+        async with self.store.deciding(game_id) as decision:
+            live = await decision.current()
+            clock = live.clock
+            if live.over or clock.running is None or not clock.expired(self.store.clock.now()):
+                return live
+            await self._end(decision, live, clock.running, "time forfeit")
+        return live
+
+    async def _end(self, decision: Decision, live: LiveGame, loser: int, termination: str) -> None:
+        await decision.commit(live, [StoredAction(live.ply, ActionKind.END, loser, termination)])
+        if live.stored.pairing is not None or live.free_seat() is not None:
+            await self.store.broadcast.publish(LOBBY_CHANNEL, lobby_changed())
+
     # ------------------------------------------------------------------ after the game
     @command
     async def rematch(self, game_id: str, token: str | None) -> tuple[str, str | None]:
@@ -314,12 +416,20 @@ class GameCommands:
         seats = live.seats_of(token)
         if not seats:
             raise GameError("forbidden", "only the players can ask for a rematch", 403)
-        if not live.position.is_over():
+        if not live.over:
             raise GameError("not_over", "the game is not over yet", 409)
         mine = seats[0]
         if live.stored.rematch_id is None:
             s = live.stored
-            created = await self.create(s.variant, s.mode, "AB"[1 - mine], s.level, rematch_of=s.id)
+            created = await self.create(
+                s.variant,
+                s.mode,
+                "AB"[1 - mine],
+                s.level,
+                rematch_of=s.id,
+                time_control=s.time_control,
+                public=s.public,
+            )
             async with self.store.deciding(game_id) as decision:
                 linked = await decision.set_rematch(created.game_id)
                 live = decision.cached() or live
@@ -337,10 +447,30 @@ class GameCommands:
         return new_id, claimed[0] if claimed else None
 
 
+#: How long an opponent must be gone before the player who stayed may claim the win (ms).
+ABANDONED_AFTER = 120_000
+
+
+def abandoned_since(live: LiveGame, seat: int, now: int) -> int | None:
+    """When the win over ``seat`` may be claimed (ms since the epoch), or None: the game is
+    timed (its clock decides), the seat is not a person's, or its holder is connected."""
+    if live.over or live.clock.control.timed or live.stored.mode != Mode.FRIEND:
+        return None
+    held = next((s for s in live.stored.seats if s.seat == seat), None)
+    if held is None or held.kind != SeatKind.HUMAN or not held.claimed or held.left_at is None:
+        return None
+    return held.left_at + ABANDONED_AFTER
+
+
+def _check_not_over(live: LiveGame) -> None:
+    if live.over:
+        raise GameError("game_over", "the game is over", 409)
+
+
 def _check_move(live: LiveGame, seats: tuple[int, ...], ply: int, move: Move) -> int:
     """The deciding seat if ``move`` may be played now by one of ``seats``; GameError if not."""
     pos = live.position
-    if pos.is_over():
+    if live.over:
         raise GameError("game_over", "the game is over", 409)
     if live.seeding:
         raise GameError(

@@ -9,7 +9,11 @@
   stored;
 * :attr:`GameService.computer` (:mod:`senet.service.scheduler`): plays the computer's turns;
 * :attr:`GameService.people` (:mod:`senet.service.presence`): who is connected, over every
-  process.
+  process;
+* :attr:`GameService.deadlines` (:mod:`senet.service.deadlines`): ends a timed game whose
+  decision was not made in time;
+* :attr:`GameService.lobby` (:mod:`senet.service.lobby`): open games, quick pairing, the
+  games to watch and a browser's games.
 
 Messages from other processes arrive through the broadcast's observers: an ``update`` goes to
 the store (:meth:`GameStore.absorb`), a ``presence`` count to the people.  This module must not
@@ -22,7 +26,10 @@ from typing import Any
 
 from . import computer
 from .broadcast import MemoryBroadcast, Message
+from .clocks import SystemClock
 from .commands import GameCommands
+from .deadlines import DeadlineWatcher
+from .lobby import Lobby
 from .messages import PresenceSummary
 from .presence import Presence
 from .scheduler import ComputerScheduler
@@ -42,13 +49,17 @@ class GameService:
         *,
         computer_delay: float = 0.7,
         cache_size: int = 5000,
+        clock: SystemClock | None = None,
     ) -> None:
         self.storage = storage
         self.broadcast = broadcast
-        self.store = GameStore(storage, broadcast, cache_size=cache_size)
+        self.clock = clock or SystemClock()
+        self.store = GameStore(storage, broadcast, cache_size=cache_size, clock=self.clock)
         self.commands = GameCommands(self.store)
         self.computer = ComputerScheduler(self.store, self.commands.play, delay=computer_delay)
         self.people = Presence(broadcast)
+        self.deadlines = DeadlineWatcher(self.store, self.commands.time_out, self.clock)
+        self.lobby = Lobby(self.store, self.commands, broadcast, self.people)
         broadcast.observers.append(self._observe)
 
     async def start(self) -> None:
@@ -60,10 +71,13 @@ class GameService:
         if self.store.shared:
             self.people.start()
         await self.computer.resume()
+        await self.deadlines.resume()
 
     async def close(self) -> None:
         await self.commands.drain()
         await self.computer.close()
+        await self.deadlines.close()
+        await self.lobby.close()
         await self.commands.drain()  # a command started while the computer's tasks stopped
         await self.people.close()
 
@@ -72,8 +86,20 @@ class GameService:
         return self.broadcast.subscribe(f"game:{game_id}")
 
     async def connected(self, game_id: str, seats: tuple[int, ...], delta: int) -> None:
-        """Count a connection (delta +1) or a disconnection (-1) and tell everyone watching."""
+        """Count a connection (delta +1) or a disconnection (-1) and tell everyone watching.
+
+        A seat holder's first connection and last disconnection (over every process) are
+        noted with the game: an opponent gone long enough may lose an untimed game by claim,
+        and an open game whose creator has gone is withdrawn from the lobby."""
+        before = self.people.summary(game_id)["online"]
         await self.store.publish(game_id, self.people.count(game_id, seats, delta))
+        after = self.people.summary(game_id)["online"]
+        for seat in seats:
+            if before[seat] != after[seat]:
+                left_at = None if after[seat] else self.clock.now()
+                live = await self.store.note_presence(game_id, seat, left_at)
+                if left_at is not None:
+                    self.lobby.creator_left(live, (seat,))
 
     def presence(self, game_id: str) -> PresenceSummary:
         """Seats online and spectators, over every process."""

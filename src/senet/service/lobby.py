@@ -19,7 +19,6 @@ shows the listing reads it again.  This module must not import :mod:`senet.web`.
 from __future__ import annotations
 
 import asyncio
-import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -29,15 +28,14 @@ from senet.engine.variants import UnknownVariant
 
 from .broadcast import MemoryBroadcast
 from .clocks import parse_time_control
-from .commands import GameCommands, new_game_rows
+from .commands import LOBBY_CHANNEL, GameCommands, new_game_rows
 from .errors import GameError
+from .messages import lobby_changed, refresh_message
 from .presence import Presence
 from .storage import StoredGame
 from .store import GameStore, LiveGame, hash_token, new_token
 
 __all__ = ["Lobby", "OpenGame", "WatchedGame", "MyGame", "Taken", "Paired", "LOBBY_CHANNEL"]
-
-LOBBY_CHANNEL = "lobby"
 
 MyState = Literal["your_move", "their_move", "waiting", "seeding", "over"]
 
@@ -146,7 +144,7 @@ class Lobby:
 
     async def announce(self) -> None:
         """Tell every process's lobby watchers that the listing changed."""
-        await self.broadcast.publish(LOBBY_CHANNEL, {"type": "lobby"})
+        await self.broadcast.publish(LOBBY_CHANNEL, lobby_changed())
 
     # ------------------------------------------------------------------ taking a seat
     async def take(self, game_id: str) -> Taken:
@@ -159,7 +157,7 @@ class Lobby:
         async with self.store.deciding(game_id) as decision:
             if not await decision.take_listed_seat(seat, hash_token(token)):
                 raise GameError("taken", "this game is no longer open: someone took the seat", 409)
-        await self.store.publish(game_id, {"type": "update", "ply": live.ply, "refresh": True})
+        await self.store.publish(game_id, refresh_message(live.ply))
         await self.announce()
         return Taken(game_id, token, seat)
 
@@ -192,7 +190,7 @@ class Lobby:
             return Paired(game_row["id"], token, mine, waiting=True)
         game_id, seat = paired
         live = await self.store.reload(game_id)
-        await self.store.publish(game_id, {"type": "update", "ply": live.ply, "refresh": True})
+        await self.store.publish(game_id, refresh_message(live.ply))
         await self.announce()
         return Paired(game_id, token, seat, waiting=False)
 
@@ -264,7 +262,3 @@ def _my_game(live: LiveGame, seats: tuple[int, ...]) -> MyGame:
         won,
         stored.updated_at,
     )
-
-
-def new_pairing_id() -> str:
-    return secrets.token_urlsafe(9)

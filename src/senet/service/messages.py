@@ -22,12 +22,17 @@ from typing import Literal, NotRequired, Self, TypedDict
 from senet.engine import Outcome
 
 __all__ = [
+    "AbandonRecord",
     "ActionKind",
+    "ClockColumns",
+    "ClockRecord",
     "ActionRow",
     "EventsMessage",
     "FairnessRecord",
     "Finish",
     "HistoryEntry",
+    "LobbyMessage",
+    "lobby_changed",
     "Mode",
     "OutcomeRecord",
     "Phase",
@@ -46,10 +51,13 @@ __all__ = [
 
 
 class ActionKind(StrEnum):
-    """What a stored action is: a throw of the sticks (or die) or a player's move."""
+    """What a stored action is: a throw of the sticks (or die), a player's move, or the end of
+    the game before the rules end it (its notation the termination — ``resignation``, ``time
+    forfeit``, ``abandoned`` — and its seat the player who lost)."""
 
     THROW = "throw"
     MOVE = "move"
+    END = "end"
 
 
 class SeatKind(StrEnum):
@@ -74,6 +82,15 @@ class Phase(StrEnum):
 
 
 # ---------------------------------------------------------------------- records
+class ClockColumns(TypedDict):
+    """The server's clock as stored with a game (see :mod:`senet.service.clocks`)."""
+
+    clock_a: int | None
+    clock_b: int | None
+    clock_seat: int | None
+    deadline: int | None
+
+
 @dataclass(frozen=True, slots=True)
 class Finish:
     """A finished game's result columns (``games.result``, ``reason``, ``score_a``,
@@ -86,8 +103,8 @@ class Finish:
     termination: str | None = None  # how a player ended it (records.TERMINATIONS), if not the rules
 
     @classmethod
-    def of(cls, outcome: Outcome) -> Self:
-        return cls(outcome.result, outcome.reason, outcome.score[0], outcome.score[1])
+    def of(cls, outcome: Outcome, termination: str | None = None) -> Self:
+        return cls(outcome.result, outcome.reason, outcome.score[0], outcome.score[1], termination)
 
     def columns(self) -> dict[str, str | int | bool]:
         """The ``games`` columns and their values (a game a player ended leaves the lobby)."""
@@ -132,6 +149,7 @@ UpdateMessage = TypedDict(
         "from": NotRequired[int],  # the first action carried: actions[i] is action from + i
         "actions": NotRequired[list[ActionRow]],
         "refresh": NotRequired[bool],  # seats or seeds changed: read the game again
+        "clock": NotRequired[ClockColumns],  # the server's clock after the actions (timed games)
     },
 )
 UpdateMessage.__doc__ = """A game changed.  With ``from`` and ``actions`` it carries the new
@@ -139,9 +157,19 @@ actions themselves (another process applies them without reading the database); 
 ``refresh`` something besides actions changed; with neither, read up to ``ply``."""
 
 
-def update_message(start: int, actions: list[ActionRow]) -> UpdateMessage:
-    """Actions ``start`` .. ``start + len(actions) - 1`` were stored."""
-    return {"type": "update", "ply": start + len(actions), "from": start, "actions": actions}
+def update_message(
+    start: int, actions: list[ActionRow], clock: ClockColumns | None = None
+) -> UpdateMessage:
+    """Actions ``start`` .. ``start + len(actions) - 1`` were stored (with the clock they set)."""
+    message: UpdateMessage = {
+        "type": "update",
+        "ply": start + len(actions),
+        "from": start,
+        "actions": actions,
+    }
+    if clock is not None:
+        message["clock"] = clock
+    return message
 
 
 def refresh_message(ply: int) -> UpdateMessage:
@@ -152,6 +180,16 @@ def refresh_message(ply: int) -> UpdateMessage:
 def unannounced_message(ply: int) -> UpdateMessage:
     """Actions up to ``ply`` were found in the database that nobody announced here."""
     return {"type": "update", "ply": ply}
+
+
+class LobbyMessage(TypedDict):
+    """The open games' listing changed (on the ``lobby`` channel): read it again."""
+
+    type: Literal["lobby"]
+
+
+def lobby_changed() -> LobbyMessage:
+    return {"type": "lobby"}
 
 
 class ResyncMessage(TypedDict):
@@ -203,6 +241,26 @@ class FairnessRecord(TypedDict):
     throws: list[int | None]  # the patterns
 
 
+class ClockRecord(TypedDict):
+    """The server's clock as a viewer sees it (times in ms; ``deadline`` since the epoch)."""
+
+    kind: str  # move | clock
+    seconds: int
+    increment: int
+    remaining: list[int]
+    running: int | None
+    deadline: int | None
+
+
+class AbandonRecord(TypedDict):
+    """The opponent's seat has had no connection since ``since``; the win may be claimed from
+    ``claimable_at`` on (ms since the epoch)."""
+
+    seat: int
+    since: int
+    claimable_at: int
+
+
 class StateMessage(TypedDict):
     """Everything a viewer may see of a game (see :func:`senet.service.views.state_message`)."""
 
@@ -239,6 +297,10 @@ class StateMessage(TypedDict):
     rematch: str | None
     rematch_of: str | None
     invite: str | None
+    termination: str | None  # how a player ended the game, if the rules did not
+    clock: ClockRecord | None  # timed games
+    abandon: AbandonRecord | None  # to a player whose opponent has gone (untimed games)
+    now: int  # the server's time (ms since the epoch), to draw clocks and countdowns
 
 
 class EventsMessage(TypedDict):

@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, TypedDict, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import (
     BigInteger,
@@ -47,7 +47,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from senet.settings import DEFAULT_DATABASE_URL
 
-from .messages import ActionKind, Finish, Mode, SeatKind
+from .messages import ActionKind, ClockColumns, Finish, Mode, SeatKind
 from .sqlite_writer import Append, Conflict, SqliteAppender
 from .unstoppable import Unstoppable
 
@@ -160,15 +160,6 @@ async def _keep_session(_connection: Any) -> None:
 
 class ConflictError(Exception):
     """Someone else appended first: the expected ply is no longer the current one."""
-
-
-class ClockColumns(TypedDict):
-    """The server's clock as stored with a game (see :mod:`senet.service.clocks`)."""
-
-    clock_a: int | None
-    clock_b: int | None
-    clock_seat: int | None
-    deadline: int | None
 
 
 @dataclass

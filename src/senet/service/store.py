@@ -40,17 +40,30 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, fields
 
-from senet.engine import Game, IllegalMove, NotationError, Position, find_variant, parse_move
+from senet.engine import (
+    Game,
+    IllegalMove,
+    NotationError,
+    Outcome,
+    Position,
+    find_variant,
+    parse_move,
+)
+from senet.engine.position import seat_letter
+from senet.engine.record import TERMINATIONS
 
 from .broadcast import MemoryBroadcast, Message
+from .clocks import ClockState, SystemClock, parse_time_control
 from .errors import GameError
 from .fairness import FairDice
 from .messages import (
     ActionKind,
     ActionRow,
+    ClockColumns,
     Finish,
     Mode,
     SeatKind,
+    refresh_message,
     unannounced_message,
     update_message,
 )
@@ -100,6 +113,44 @@ class LiveGame:
     def throws(self) -> int:
         return sum(1 for a in self.history if a.kind == ActionKind.THROW)
 
+    @property
+    def ending(self) -> StoredAction | None:
+        """The action that ended the game before the rules did (a resignation, a loss on
+        time, an abandoned game: its notation the termination, its seat the loser), if any."""
+        last = self.history[-1] if self.history else None
+        return last if last is not None and last.kind == ActionKind.END else None
+
+    @property
+    def over(self) -> bool:
+        """Ended by the rules or by a player."""
+        return self.ending is not None or self.position.is_over()
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, by the rules or by a player (None while it goes on)."""
+        ending = self.ending
+        if ending is not None and ending.seat is not None:
+            pos = self.position
+            reason = TERMINATIONS[ending.notation].format(seat_letter(ending.seat))
+            return Outcome(1 - ending.seat, (pos.off(0), pos.off(1)), reason)
+        return self.position.outcome()
+
+    @property
+    def clock(self) -> ClockState:
+        """The server's clock as stored with the game (never running in an untimed game)."""
+        s = self.stored
+        control = parse_time_control(s.time_control)
+        if not control.timed:
+            return control.start()
+        return ClockState(control, (s.clock_a or 0, s.clock_b or 0), s.clock_seat, s.deadline)
+
+    def timed_seat(self, position: Position) -> int | None:
+        """The seat whose clock runs in ``position``: a person's decision in a timed game."""
+        if not parse_time_control(self.stored.time_control).timed or position.is_over():
+            return None
+        decider = position.decider
+        return None if decider is None or decider == self.computer_seat() else decider
+
     def dice(self, player_seeds: str | None = None) -> FairDice:
         """The game's fair dice: derived from its secret and the players' seeds (those stored,
         or ``player_seeds`` for the first throw, which stores them)."""
@@ -148,24 +199,61 @@ class LiveGame:
         return next(s.invite_token for s in self.stored.seats if s.seat == free)
 
 
+def _int_or_none(value: object) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError("not an integer")
+    return value
+
+
 def _replay(game: Game, action: StoredAction) -> None:
     if action.kind == ActionKind.THROW:
         game.push_throw(int(action.notation))
-    else:
+    elif action.kind == ActionKind.MOVE:
         game.push(parse_move(action.notation))
+    elif action.notation not in TERMINATIONS or action.seat not in (0, 1) or game.is_over():
+        raise ValueError(f"not an ending of a game in progress: {action.notation!r}")
+    # an ending changes no position: the game simply stops
 
 
-def _apply(live: LiveGame, continuation: Game, new: list[StoredAction]) -> None:
+def ending_finish(position: Position, loser: int, termination: str) -> Finish:
+    """The result columns of a game that ``loser`` lost by ``termination``."""
+    reason = TERMINATIONS[termination].format(seat_letter(loser))
+    outcome = Outcome(1 - loser, (position.off(0), position.off(1)), reason)
+    return Finish.of(outcome, termination)
+
+
+def _finish_of(game: Game, new: list[StoredAction]) -> Finish | None:
+    last = new[-1] if new else None
+    if last is not None and last.kind == ActionKind.END and last.seat is not None:
+        return ending_finish(game.position, last.seat, last.notation)
+    outcome = game.outcome()
+    return Finish.of(outcome) if outcome is not None else None
+
+
+def _apply(
+    live: LiveGame,
+    continuation: Game,
+    new: list[StoredAction],
+    clock: ClockColumns | None = None,
+) -> None:
     """Extend the cached game by ``new`` (already replayed on ``continuation``), without
     awaiting: no reader sees a position ahead of the history, or a result ahead of either."""
+    finish = _finish_of(continuation, new)
     live.game.extend(continuation)
     live.history.extend(new)
     live.stored.ply = live.ply
-    outcome = live.game.outcome()
-    if outcome is not None:
-        finish = Finish.of(outcome)
+    if clock is not None:
+        s = live.stored
+        s.clock_a, s.clock_b = clock["clock_a"], clock["clock_b"]
+        s.clock_seat, s.deadline = clock["clock_seat"], clock["deadline"]
+    if finish is not None:
         live.stored.result, live.stored.reason = finish.result, finish.reason
         live.stored.score_a, live.stored.score_b = finish.score_a, finish.score_b
+        live.stored.termination = finish.termination
+        if finish.termination is not None:
+            live.stored.listed = False
 
 
 #: Called with the game and whether this process stored the change (False: it was read from
@@ -177,10 +265,16 @@ class GameStore:
     """The games in memory over :class:`~senet.service.storage.Storage` (see the module doc)."""
 
     def __init__(
-        self, storage: Storage, broadcast: MemoryBroadcast, *, cache_size: int = 5000
+        self,
+        storage: Storage,
+        broadcast: MemoryBroadcast,
+        *,
+        cache_size: int = 5000,
+        clock: SystemClock | None = None,
     ) -> None:
         self.storage = storage
         self.broadcast = broadcast
+        self.clock = clock or SystemClock()
         self.cache_size = cache_size
         # Several processes share the games: a cached copy is verified against the database
         # before it is shown (load), not only before a decision.
@@ -221,11 +315,25 @@ class GameStore:
             return live
         return await self._load_stored(game_id)
 
-    async def refresh(self, game_id: str, min_ply: int | None = None) -> LiveGame:
+    async def refresh(
+        self, game_id: str, min_ply: int | None = None, *, seats: bool = False
+    ) -> LiveGame:
         """The game as stored now (see :meth:`Decision.current`), waiting for a decision in
-        progress."""
+        progress.  ``seats``: the seats changed (read them even if no action was stored)."""
         async with self._lock(game_id):
-            return await self._refresh(game_id, min_ply)
+            return await self._refresh(game_id, min_ply, seats)
+
+    async def note_presence(self, game_id: str, seat: int, left_at: int | None) -> LiveGame:
+        """Note when a seat's holder left (ms since the epoch), or None: connected again; the
+        other processes and every viewer are told to read the seats again."""
+        async with self._lock(game_id):
+            await self.storage.set_left(game_id, seat, left_at)
+            live = await self._refresh(game_id)
+            held = next((s for s in live.stored.seats if s.seat == seat), None)
+            if held is not None:
+                held.left_at = left_at
+        await self.publish(game_id, refresh_message(live.ply))
+        return live
 
     async def reload(self, game_id: str) -> LiveGame:
         """Drop the cached copy and replay the game from the database."""
@@ -270,6 +378,9 @@ class GameStore:
             or (lock and lock.locked())
         ):
             return False
+        clock = message.get("clock")
+        if live.clock.control.timed and not isinstance(clock, dict):
+            return False  # the clock it set is not in the message: read it from the database
         try:
             new = [
                 StoredAction(live.ply + i, ActionKind(kind), seat, str(notation), pattern)
@@ -283,9 +394,17 @@ class GameStore:
                         return False
                     n += 1
                 _replay(game, action)
-        except (TypeError, ValueError, IllegalMove, NotationError):
+            columns: ClockColumns | None = None
+            if isinstance(clock, dict):
+                columns = {
+                    "clock_a": _int_or_none(clock["clock_a"]),
+                    "clock_b": _int_or_none(clock["clock_b"]),
+                    "clock_seat": _int_or_none(clock["clock_seat"]),
+                    "deadline": _int_or_none(clock["deadline"]),
+                }
+        except (TypeError, ValueError, KeyError, IllegalMove, NotationError):
             return False
-        _apply(live, game, new)
+        _apply(live, game, new, columns)
         self._changed(live, here=False)
         return True
 
@@ -335,15 +454,18 @@ class GameStore:
             if excess <= 0:
                 return
 
-    async def _refresh(self, game_id: str, min_ply: int | None = None) -> LiveGame:
+    async def _refresh(
+        self, game_id: str, min_ply: int | None = None, seats: bool = False
+    ) -> LiveGame:
         """Bring the cached game up to date from the database.  Call with the game's lock held."""
         live = self._cache.get(game_id)
         if live is None:
             return await self._load_stored(game_id)
         if min_ply is not None and live.ply >= min_ply:
             return live
-        if live.free_seat() is None and not live.seeding:
-            # One cheap query verifies the cached copy; seats and seeds cannot change once given.
+        if live.free_seat() is None and not live.seeding and not seats:
+            # One cheap query verifies the cached copy; seats and seeds cannot change once
+            # given (only when their holders come and go, which the caller says).
             head = await self.storage.head(game_id)
             if head is None:
                 raise GameError.unknown_game(game_id)
@@ -372,16 +494,21 @@ class GameStore:
         return live
 
     async def _commit(
-        self, live: LiveGame, new: list[StoredAction], player_seeds: str | None
+        self,
+        live: LiveGame,
+        new: list[StoredAction],
+        player_seeds: str | None,
+        free: bool = False,
     ) -> None:
         # Work on a scratch game so that readers never see a position ahead of the stored history.
         game = Game(live.game.position)
         try:
             for action in new:
-                game.push(parse_move(action.notation))
+                _replay(game, action)
+            ended = bool(new) and new[-1].kind == ActionKind.END
             dice = live.dice(player_seeds)
             n = live.throws + sum(1 for a in new if a.kind == ActionKind.THROW)
-            while game.position.is_chance():
+            while game.position.is_chance() and not ended:
                 pattern, value = dice.throw(n)
                 turn = game.position.turn
                 new.append(
@@ -389,20 +516,38 @@ class GameStore:
                 )
                 game.push_throw(value)
                 n += 1
-            outcome = game.outcome()
-            finish = Finish.of(outcome) if outcome is not None else None
+            finish = _finish_of(game, new)
+            clock = self._clock_after(live, game, new, free)
             if new:
-                await self.storage.append(live.id, live.ply, new, finish, player_seeds)
+                await self.storage.append(live.id, live.ply, new, finish, player_seeds, clock)
         except ConflictError:
             await self.reload(live.id)
             raise GameError.stale() from None
         if player_seeds is not None:
             live.stored.player_seeds = player_seeds
-        _apply(live, game, new)
+        _apply(live, game, new, clock)
         if new:
             rows: list[ActionRow] = [[a.kind, a.seat, a.notation, a.pattern] for a in new]
-            await self.publish(live.id, update_message(live.ply - len(new), rows))
+            await self.publish(live.id, update_message(live.ply - len(new), rows, clock))
         self._changed(live, here=True)
+
+    def _clock_after(
+        self, live: LiveGame, game: Game, new: list[StoredAction], free: bool
+    ) -> ClockColumns | None:
+        """The server's clock once ``new`` is stored (None in an untimed game)."""
+        before = live.clock
+        if not before.control.timed:
+            return None
+        decided = next((a.seat for a in reversed(new) if a.kind == ActionKind.MOVE), None)
+        ended = bool(new) and new[-1].kind == ActionKind.END
+        running = None if ended else live.timed_seat(game.position)
+        after = before.after(self.clock.now(), decided, running, free=free)
+        return {
+            "clock_a": after.remaining[0],
+            "clock_b": after.remaining[1],
+            "clock_seat": after.running,
+            "deadline": after.deadline,
+        }
 
 
 class Decision:
@@ -424,26 +569,45 @@ class Decision:
     def cached(self) -> LiveGame | None:
         return self._check_open().cached(self.game_id)
 
-    async def current(self, min_ply: int | None = None) -> LiveGame:
+    async def current(self, min_ply: int | None = None, *, seats: bool = False) -> LiveGame:
         """The cached game brought up to date from the database: the actions stored after the
         cached ply (by any process), the seats and the result.  Read only what is needed:
-        one cheap query when nothing can have changed but the ply."""
-        return await self._check_open()._refresh(self.game_id, min_ply)
+        one cheap query when nothing can have changed but the ply (``seats``: read them too)."""
+        return await self._check_open()._refresh(self.game_id, min_ply, seats)
 
     async def reload(self) -> LiveGame:
         return await self._check_open().reload(self.game_id)
 
     async def commit(
-        self, live: LiveGame, new: list[StoredAction], player_seeds: str | None = None
+        self,
+        live: LiveGame,
+        new: list[StoredAction],
+        player_seeds: str | None = None,
+        *,
+        free: bool = False,
     ) -> None:
         """Append the moves ``new`` and the throws that follow them (drawn from the game's fair
-        dice), store them in one transaction, apply them to ``live`` and publish them.
+        dice), store them in one transaction with the server's clock, apply them to ``live``
+        and publish them.  An ``end`` action (a resignation, a loss on time, an abandoned
+        game) ends the game there: no throw follows it.
 
         ``player_seeds`` (with the first throw) are the encoded seeds that throw and every
-        later one derive from, stored with it.  Raises GameError ``stale`` (nothing stored,
-        the cached copy read again) if another action was stored at that ply first.
+        later one derive from, stored with it.  ``free``: the move was played for its player
+        by the server (a forced pass) and costs them no time.  Raises GameError ``stale``
+        (nothing stored, the cached copy read again) if another action was stored at that ply
+        first.
         """
-        await self._check_open()._commit(live, new, player_seeds)
+        await self._check_open()._commit(live, new, player_seeds, free)
+
+    async def take_listed_seat(self, seat: int, token_hash: str) -> bool:
+        """Give the free seat of an open game to this taker, once, and withdraw the listing;
+        False (and the game read again) if someone took it first."""
+        store = self._check_open()
+        if not await store.storage.take_listed_seat(self.game_id, seat, token_hash):
+            await store.reload(self.game_id)
+            return False
+        await store.reload(self.game_id)
+        return True
 
     async def claim_seat(self, seat: int, invite: str, token_hash: str) -> bool:
         """Give the free seat to whoever holds ``invite``, once; False (and the game read

@@ -14,10 +14,13 @@ from datetime import UTC
 
 from senet.engine import OFF, Game, Position, parse_move
 
+from .commands import ABANDONED_AFTER, abandoned_since
 from .fairness import encode_player_seeds
 from .games import GameService
 from .messages import (
+    AbandonRecord,
     ActionKind,
+    ClockRecord,
     EventsMessage,
     HistoryEntry,
     Phase,
@@ -34,10 +37,13 @@ def history_entries(live: LiveGame, start: int = 0) -> list[HistoryEntry]:
     """Every action (from ply ``start`` on) with who did it and, for moves, the squares."""
     out: list[HistoryEntry] = []
     positions = live.game.positions
-    for action, before, after in zip(
-        live.history[start:], positions[start:], positions[start + 1 :]
-    ):
+    for action in live.history[start:]:
         entry: HistoryEntry = {"ply": action.ply, "kind": action.kind, "seat": action.seat}
+        if action.kind == ActionKind.END:  # the last action: no position follows it
+            entry["text"] = action.notation
+            out.append(entry)
+            continue
+        before, after = positions[action.ply], positions[action.ply + 1]
         if action.kind == ActionKind.THROW:
             entry["value"] = int(action.notation)
             entry["pattern"] = action.pattern
@@ -77,9 +83,34 @@ def cached_history(live: LiveGame) -> list[HistoryEntry]:
 
 
 def phase(live: LiveGame) -> Phase:
-    if live.seeding:
-        return Phase.SEEDING
-    return Phase.OVER if live.position.is_over() else Phase.PLAYING
+    if live.over:
+        return Phase.OVER
+    return Phase.SEEDING if live.seeding else Phase.PLAYING
+
+
+def clock_record(live: LiveGame) -> ClockRecord | None:
+    clock = live.clock
+    if not clock.control.timed:
+        return None
+    return {
+        "kind": clock.control.kind,
+        "seconds": clock.control.seconds,
+        "increment": clock.control.increment,
+        "remaining": list(clock.remaining),
+        "running": clock.running,
+        "deadline": clock.deadline,
+    }
+
+
+def abandon_record(live: LiveGame, seats: tuple[int, ...]) -> AbandonRecord | None:
+    """For a player whose opponent has gone: since when, and when the win may be claimed."""
+    if len(seats) != 1:
+        return None
+    opponent = 1 - seats[0]
+    claimable = abandoned_since(live, opponent, 0)
+    if claimable is None:
+        return None
+    return {"seat": opponent, "since": claimable - ABANDONED_AFTER, "claimable_at": claimable}
 
 
 def legal_moves_for(pos: Position, seats: tuple[int, ...]) -> list[str]:
@@ -99,7 +130,7 @@ def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) 
     """Everything the holder of ``seats`` (() for a spectator) may see of the game."""
     pos = live.position
     v = pos.variant
-    outcome = pos.outcome()
+    outcome = live.outcome
     history = cached_history(live)
     last_throw = next((h for h in reversed(history) if h["kind"] == ActionKind.THROW), None)
     last_move = next((h for h in reversed(history) if h["kind"] == "move"), None)
@@ -148,6 +179,10 @@ def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) 
         "rematch": stored.rematch_id,
         "rematch_of": stored.rematch_of,
         "invite": live.invite_for(seats),
+        "termination": stored.termination if live.ending else None,
+        "clock": clock_record(live),
+        "abandon": abandon_record(live, seats),
+        "now": service.store.clock.now(),
     }
 
 
@@ -155,7 +190,7 @@ def events_message(live: LiveGame, seats: tuple[int, ...], since: int) -> Events
     """The events (actions) numbered ``since`` to ``ply - 1``: what a client that has seen
     ``since`` of them missed, with what it needs to act (the decider, its legal moves)."""
     pos = live.position
-    outcome = pos.outcome()
+    outcome = live.outcome
     return {
         "type": "events",
         "game": live.id,
@@ -177,7 +212,7 @@ def game_record(live: LiveGame, site: str = "") -> str:
     """The game in the record format of :mod:`senet.engine.record` (with the fairness tags)."""
     stored = live.stored
     game: Game = live.game
-    outcome = game.outcome()
+    outcome = live.outcome
     names = {s.seat: s.kind.value for s in stored.seats}
     tags = {
         "Event": "Senet game " + stored.id,
@@ -198,6 +233,11 @@ def game_record(live: LiveGame, site: str = "") -> str:
     try:
         from senet.engine.record import GameRecord
 
+        ending = live.ending
+        if ending is not None and ending.seat is not None:
+            return GameRecord.from_game(
+                game, winner=1 - ending.seat, termination=ending.notation, **tags
+            ).text()
         return GameRecord.from_game(game, winner=None, termination=None, **tags).text()
     except ImportError:  # pragma: no cover - the record module is part of the engine now
         lines = [f'[{k} "{v}"]' for k, v in tags.items()]

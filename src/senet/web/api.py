@@ -44,6 +44,13 @@ class NewGame(BaseModel):
         description="your own seed for your seat(s), given right after creation (1-64 printable ASCII "
         "characters, no ':'); to give it only after seeing the commitment, use POST /api/games/{id}/seed",
     )
+    time_control: str = Field(
+        "untimed",
+        max_length=24,
+        description="untimed, move:SECONDS (a limit per decision) or clock:SECONDS+INCREMENT",
+    )
+    listed: bool = Field(False, description="friend games: list it among the open games")
+    public: bool = Field(False, description="let anyone find it among the games to watch")
 
 
 class CreatedGame(BaseModel):
@@ -90,7 +97,14 @@ async def levels(request: Request) -> list[dict[str, str]]:
 async def create_game(request: Request, body: NewGame) -> Any:
     service = _service(request)
     created = await service.commands.create(
-        body.variant, body.mode, body.colour, body.level, body.seed
+        body.variant,
+        body.mode,
+        body.colour,
+        body.level,
+        body.seed,
+        time_control=body.time_control,
+        listed=body.listed,
+        public=body.public,
     )
     base = str(request.base_url).rstrip("/")
     gid = created.game_id

@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from senet import __version__
 from senet.service.broadcast import broadcast_from_url
+from senet.service.clocks import ManualClock, SystemClock
 from senet.service.errors import GameError
 from senet.service.games import GameService
 from senet.service.storage import Storage
@@ -91,6 +92,8 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The site, with ``settings`` (default: read from the environment, once, here)."""
     settings = Settings.from_env() if settings is None else settings
+    # tests only: the server's clock moves only by POST /api/testing/clock
+    clock: SystemClock = ManualClock() if settings.manual_clock else SystemClock()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -103,6 +106,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             broadcast,
             computer_delay=settings.computer_delay,
             cache_size=settings.game_cache,
+            clock=clock,
         )
         app.state.storage, app.state.service = storage, service
         await service.start()
@@ -179,7 +183,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             code="not_found",
         )
 
-    from . import api, learn, live, pages, stats
+    from . import api, learn, live, lobby, pages, stats
 
     app.include_router(pages.router)
     app.include_router(stats.pages)
@@ -190,6 +194,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.templates.env.globals["rule_diagrams"] = learn.rule_diagrams
     app.state.templates.env.globals["mistake_board"] = learn.mistake_board
     app.state.templates.env.globals["how_it_plays"] = stats.how_it_plays
+    lobby.install(app)
+    if isinstance(clock, ManualClock):
+        lobby.install_test_clock(app, clock)
     app.add_middleware(GZipMiddleware, minimum_size=1000)  # pages, scripts, JSON: not WebSockets
     app.add_middleware(SecurityMiddleware, limits=settings.rate_limits)
     return app

@@ -105,7 +105,9 @@ async def _serve(
         """What changed: the full state, or in events mode the events the client has not got."""
         async with update_lock:
             current = await (
-                service.store.refresh(game_id) if force else service.store.load(game_id, min_ply)
+                service.store.refresh(game_id, seats=True)
+                if force
+                else service.store.load(game_id, min_ply)
             )
             mine = current.seats_of(token)
             if not events_mode:

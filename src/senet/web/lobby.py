@@ -18,10 +18,12 @@ from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, Field
 
 from senet.engine import VARIANTS
-from senet.service.clocks import PRESETS, parse_time_control
+from senet.service.clocks import PRESETS, ManualClock, parse_time_control
+from senet.service.commands import LOBBY_CHANNEL
 from senet.service.errors import GameError
 from senet.service.games import GameService
-from senet.service.lobby import LOBBY_CHANNEL, OpenGame
+from senet.service.lobby import OpenGame
+from senet.service.views import state_message
 
 from .app import lang_of, render, seat_cookie
 from .i18n import translator
@@ -77,6 +79,18 @@ def install(app: Any) -> None:
     app.include_router(pages)
     app.include_router(api)
     app.include_router(live)
+
+
+class ClockAdvance(BaseModel):
+    advance_ms: int = Field(ge=0, le=86_400_000)
+
+
+def install_test_clock(app: Any, clock: ManualClock) -> None:
+    """``POST /api/testing/clock`` moves a manual clock on (servers started by tests only)."""
+
+    @app.post("/api/testing/clock", include_in_schema=False)
+    async def advance(body: ClockAdvance) -> dict[str, int]:
+        return {"now": await clock.advance(body.advance_ms)}
 
 
 def held_tokens(request: Request) -> dict[str, str]:
@@ -224,19 +238,16 @@ def _token_of(request: Request, game_id: str) -> str | None:
     return request.headers.get("x-seat-token") or request.cookies.get(seat_cookie(game_id))
 
 
+class Resignation(BaseModel):
+    seat: int | None = Field(None, description="only when one secret holds both seats")
+
+
 @api.post("/games/{game_id}/resign")
-async def resign(request: Request, game_id: str) -> Any:
-    """Resign (the seat secret as for moves; ``{"seat": n}`` only when one secret holds
-    both seats): the opponent wins, ``[Termination "resignation"]``."""
-    from .api import _json_object
-
-    body = await _json_object(request, '{} or {"seat": 1}')
-    if not isinstance(body, dict):
-        return body
+async def resign(request: Request, game_id: str, body: Resignation) -> Any:
+    """Resign (the seat secret as for moves): the opponent wins, ``[Termination
+    "resignation"]``."""
     service = _service(request)
-    game = await service.commands.resign(game_id, _token_of(request, game_id), body.get("seat"))
-    from senet.service.views import state_message
-
+    game = await service.commands.resign(game_id, _token_of(request, game_id), body.seat)
     return state_message(service, game, game.seats_of(_token_of(request, game_id)))
 
 
@@ -246,8 +257,6 @@ async def claim(request: Request, game_id: str) -> Any:
     gave a seed): ``[Termination "abandoned"]``; 409 ``not_abandoned`` otherwise."""
     service = _service(request)
     game = await service.commands.claim_abandoned(game_id, _token_of(request, game_id))
-    from senet.service.views import state_message
-
     return state_message(service, game, game.seats_of(_token_of(request, game_id)))
 
 

@@ -186,6 +186,9 @@ async def start_game(request: Request) -> Any:
         form.get("mode", "friend"),
         form.get("colour", "random"),
         form.get("level") or None,
+        time_control=form.get("time_control", "untimed"),
+        listed=form.get("listed") == "1",
+        public=form.get("public") == "1",
     )
     response = RedirectResponse(f"/g/{created.game_id}", status_code=303)
     set_seat_cookie(response, request, created.game_id, created.token)

@@ -3,6 +3,7 @@ import { animateMove, drawBoard, drawThrow, houseIcon, pieceIcon, setDarkSeat, O
 import { ownSeed } from "./seed.js";
 import { explainTaps } from "./why.js";
 import { hintButton } from "./hint.js";
+import { renderEndings, setupEndings, terminationText } from "./endings.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -125,6 +126,7 @@ function render() {
   renderLog();
   renderOver();
   renderInvite();
+  renderEndings(state);
   renderTurnSignal();
   if (playing && (!document.activeElement || document.activeElement === document.body)) {
     const next = selected === null && document.querySelector("#board .piece.movable");
@@ -338,6 +340,7 @@ function renderLog() {
   const items = [];
   let current = null;
   for (const h of state.history) {
+    if (h.kind === "end") continue; // the result says how the game ended
     if (h.kind === "throw" && !h.fate && (!current || current.seat !== h.seat || current.closed)) {
       current = { seat: h.seat, parts: [], closed: false };
       items.push(current);
@@ -361,7 +364,8 @@ function renderLog() {
 
 function resultText() {
   const o = state.outcome;
-  const score = variant.scoring === "points" ? ` (${o.score[0]}:${o.score[1]})` : "";
+  const ended = terminationText(state, variant.seatNames);
+  const score = (variant.scoring === "points" ? ` (${o.score[0]}:${o.score[1]})` : "") + (ended ? ` — ${ended}` : "");
   if (o.winner === null) return t("g.draw") + score;
   if (state.you.includes(o.winner) && state.mode !== "local") return t("g.you_won") + score;
   if (state.you.length && state.mode !== "local") return t("g.you_lost", { seat: seatName(o.winner) }) + score;
@@ -502,6 +506,7 @@ hintButton($("moves"), $("board"), () => (state && ["computer", "local"].include
   && state.decider !== null && state.you.includes(state.decider) && state.legal.length > 1
   ? { fen: state.fen, seat: state.decider } : null), t);
 
+setupEndings({ gameId, seatNames: variant.seatNames, showError });
 fetch(`/api/i18n/${lang}`).then((r) => r.json()).then((catalog) => { T = catalog; render(); }).finally(connect);
 
 let resizeTimer = null;

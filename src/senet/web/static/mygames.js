@@ -31,6 +31,7 @@ if (list) {
       // offline for a moment: the next round tries again
     }
   };
+  refresh();
   setInterval(refresh, 5000);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
 }
