@@ -84,7 +84,7 @@ def test_an_open_game_is_taken_from_the_lobby_by_exactly_one_stranger(browser, c
     assert taker.text_content("#you") and "watch" not in taker.text_content("#you").lower()
     # gone at once for everybody else; a late click is told, and watches
     onlooker.wait_for_selector(row, state="detached")
-    response = httpx.post(f"{clocked.url}/api/lobby/{game_id}/take")
+    response = httpx.post(f"{clocked.url}/api/lobby/{game_id}/take", json={})
     assert response.status_code == 409 and response.json()["code"] == "taken"
     assert not creator.js_errors and not taker.js_errors and not onlooker.js_errors
 
@@ -147,7 +147,7 @@ def test_a_player_whose_time_runs_out_loses_once(browser, clocked):
         page.wait_for_selector("#over:not([hidden])")
         assert "time" in page.text_content("#result").lower()
     final = httpx.get(f"{clocked.url}/api/games/{game_id}").json()
-    assert final["result"] == "AB"[1 - loser] and final["termination"] == "time forfeit"
+    assert final["outcome"]["result"] == "AB"[1 - loser] and final["termination"] == "time forfeit"
     record = parse_record(httpx.get(f"{clocked.url}/g/{game_id}/record").text)
     assert record.tags["Termination"] == "time forfeit"
     assert (
@@ -170,13 +170,15 @@ def test_the_player_who_stays_may_claim_an_abandoned_game(browser, clocked):
     guest.context.close()  # the opponent walks away
     host.wait_for_selector("#claim:not([hidden])")
     assert host.is_disabled("#claim-button")
+    assert "120" in host.text_content("#claim-text") or "119" in host.text_content("#claim-text")
     clocked.advance(121)
+    host.reload()  # the page learns the server's time with each state; here, a fresh one
     host.wait_for_selector("#claim-button:not([disabled])")
     host.click("#claim-button")
     host.wait_for_selector("#over:not([hidden])")
     final = httpx.get(f"{clocked.url}/api/games/{game_id}").json()
     host_seat = int(host.get_attribute("#game", "data-you").strip("[]"))
-    assert final["termination"] == "abandoned" and final["result"] == "AB"[host_seat]
+    assert final["termination"] == "abandoned" and final["outcome"]["result"] == "AB"[host_seat]
 
 
 def test_my_games_lists_every_game_this_browser_holds_a_seat_in(browser, clocked):

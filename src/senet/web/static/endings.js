@@ -74,8 +74,9 @@ export function setupEndings({ gameId, seatNames, showError }) {
 
 // The words for how a game ended before the rules ended it, or null.
 export function terminationText(state, seatNames) {
-  if (!state.termination || !state.result || !(state.result in { A: 1, B: 1 })) return null;
-  const loser = state.result === "A" ? 1 : 0;
+  const outcome = state.outcome;
+  if (!state.termination || !outcome || outcome.winner === null) return null;
+  const loser = 1 - outcome.winner;
   return fill(texts[state.termination] || state.termination, { loser: seatNames[loser] });
 }
 
