@@ -200,3 +200,30 @@ def test_my_games_lists_every_game_this_browser_holds_a_seat_in(browser, clocked
         "#my-games li.my-game", "ls => ls.map(l => l.dataset.game)"
     ) == [playing]
     assert me.evaluate("document.documentElement.scrollWidth <= innerWidth")
+
+
+def test_a_timed_game_keeps_its_deadline_across_a_restart(browser, tmp_path):
+    """The deadline is stored with the game: a restarted server waits for the same moment."""
+    server = ClockedSite(tmp_path / "senet.sqlite3")
+    server.start()
+    try:
+        created = httpx.post(
+            f"{server.url}/api/games",
+            json={"mode": "local", "time_control": "clock:60+2", "seed": "both"},
+        ).json()
+        before = httpx.get(f"{server.url}/api/games/{created['id']}").json()
+        assert before["phase"] == "playing" and before["clock"]["deadline"] is not None
+        server.stop()
+        server.start()
+        page = new_page(browser, server)
+        page.goto(f"/g/{created['id']}")
+        page.wait_for_selector("#clocks:not([hidden])")
+        after = httpx.get(f"{server.url}/api/games/{created['id']}").json()
+        assert after["clock"] == before["clock"]
+        server.advance(61)
+        page.wait_for_selector("#over:not([hidden])")
+        final = httpx.get(f"{server.url}/api/games/{created['id']}").json()
+        assert final["termination"] == "time forfeit"
+        assert final["outcome"]["winner"] == 1 - before["clock"]["running"]
+    finally:
+        server.stop()
