@@ -9,7 +9,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from support.servers import RedisServer
+
+from senet_testkit.servers import RedisServer
 
 from .conftest import SiteProcess
 from .test_cluster import stored_actions

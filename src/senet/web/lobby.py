@@ -52,7 +52,10 @@ def time_control_label(text: str, lang: str) -> str:
             return t("tc.move_min", m=control.seconds // 60)
         return t("tc.move", s=control.seconds)
     if control.kind == "clock":
-        return t("tc.clock", m=round(control.seconds / 60, 1), i=control.increment)
+        minutes = (
+            control.seconds // 60 if control.seconds % 60 == 0 else round(control.seconds / 60, 1)
+        )
+        return t("tc.clock", m=minutes, i=control.increment)
     return t("tc.untimed")
 
 

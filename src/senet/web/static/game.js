@@ -365,7 +365,12 @@ function renderLog() {
 function resultText() {
   const o = state.outcome;
   const ended = terminationText(state, variant.seatNames);
-  const score = (variant.scoring === "points" ? ` (${o.score[0]}:${o.score[1]})` : "") + (ended ? ` — ${ended}` : "");
+  if (ended) return `${resultWords(o).replace(/[.!]$/, "")} — ${ended}`;
+  return resultWords(o);
+}
+
+function resultWords(o) {
+  const score = variant.scoring === "points" ? ` (${o.score[0]}:${o.score[1]})` : "";
   if (o.winner === null) return t("g.draw") + score;
   if (state.you.includes(o.winner) && state.mode !== "local") return t("g.you_won") + score;
   if (state.you.length && state.mode !== "local") return t("g.you_lost", { seat: seatName(o.winner) }) + score;
