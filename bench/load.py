@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/load.py --games 1000 --duration 60 --think 5 --connect-rate 50
     .venv/bin/python bench/load.py --setup sqlite --games 1000 --duration 30 --no-relay
+    .venv/bin/python bench/load.py --games 200 --pair-rate 5     # with the lobby scenario
 
 Everything runs on loopback and stops by itself: it starts a PostgreSQL and a Redis server
 (senet_testkit.servers; or give --database-url/--broadcast-url), two ``senet serve``
@@ -11,6 +12,11 @@ legal move whenever it is its decision.  It prints actions (moves) per second an
 p50/p95/p99 latency from a player's send to the opponent's update, then the same figures for a
 bare WebSocket relay server (the same number of pairs, the same pacing, two processes), and
 the ratio.  Bounded: at most --max-games games and --duration seconds of play.
+
+The lobby scenario (``--pair-rate``, default 2 a second, 0 to skip) runs beside the games:
+pairs of players ask to "play someone now" (one on each process), are paired and give their
+seeds, so a new game starts; it prints the latency of a pairing request and of a whole round
+(first ask to the first throw) beside the move latency.
 
 ``--setup sqlite`` measures the embedded default instead: one ``senet serve`` process on a
 SQLite file with its in-process broadcasting (no PostgreSQL, no Redis), both players of every
@@ -182,6 +188,7 @@ async def run_senet(
     meter: CpuMeter,
     timeline: bool = False,
     connect_rate: float = 200.0,
+    pair_rate: float = 0.0,
 ) -> tuple[list[float], float, dict]:
     http_bases = [f"http://127.0.0.1:{p}" for p in ports]
     ws_bases = [f"ws://127.0.0.1:{p}" for p in ports]
@@ -245,8 +252,21 @@ async def run_senet(
         await asyncio.sleep(k / connect_rate)
         await bot.run(deadline)
 
+    pairing = (
+        asyncio.create_task(
+            run_pairings(http_bases, pair_rate, time.monotonic() + settle, deadline)
+        )
+        if pair_rate > 0
+        else None
+    )
     await asyncio.gather(*(run_bot(k, b) for k, b in enumerate(bots)))
     await sampler
+    if pairing is not None:
+        asks, rounds, unmatched = await pairing
+        if asks and rounds:
+            figures("lobby: one pairing request", asks, duration)
+            figures("lobby: first ask to first throw", rounds, duration)
+        print(f"lobby: {len(rounds)} games paired and started, {unmatched} askers not met")
     seconds = time.perf_counter() - start - settle
     warm = start + settle
     latencies = []
@@ -282,6 +302,59 @@ async def run_senet(
         f"bots connected at {connect_rate:.0f}/s over {ramp:.1f} s; measured from {settle:.1f} s for {seconds:.0f} s"
     )
     return latencies, seconds, info
+
+
+# ---------------------------------------------------------------------- the lobby scenario
+async def run_pairings(
+    http_bases: list[str], rate: float, start_at: float, deadline: float
+) -> tuple[list[float], list[float], int]:
+    """Players asking to "play someone now" at a steady rate while the games run: every round
+    two askers (on different processes when there are two) are paired and give their seeds, so
+    a game starts.  Returns the latency of each pairing request, of each whole round (first ask
+    to the first throw) and the number of rounds whose two askers did not meet."""
+    asks: list[float] = []
+    rounds: list[float] = []
+    unmatched = 0
+    variants = ("standard", "kendall", "bell", "adelaida")
+    async with httpx.AsyncClient(timeout=30) as http:
+
+        async def ask(base: str, variant: str, control: str) -> dict:
+            http.cookies.clear()  # each asker is a browser of its own
+            t = time.perf_counter()
+            r = await http.post(
+                f"{base}/api/pair", json={"variant": variant, "time_control": control}
+            )
+            asks.append(time.perf_counter() - t)
+            r.raise_for_status()
+            return r.json()
+
+        async def one_round(k: int) -> None:
+            nonlocal unmatched
+            variant = variants[k % len(variants)]
+            control = f"move:{30 + k % 3000}"  # a request of its own: rounds never cross
+            t = time.perf_counter()
+            first = await ask(http_bases[0], variant, control)
+            second = await ask(http_bases[-1], variant, control)
+            if second["waiting"] or second["id"] != first["id"]:
+                unmatched += 1
+                return
+            for answer in (first, second):
+                await http.post(
+                    f"{http_bases[0]}/api/games/{answer['id']}/seed",
+                    json={"seed": f"bench {answer['seat']}"},
+                    headers={"X-Seat-Token": answer["token"]},
+                )
+            rounds.append(time.perf_counter() - t)
+
+        await asyncio.sleep(max(0.0, start_at - time.monotonic()))
+        tasks = []
+        k = 0
+        while time.monotonic() < deadline:
+            tasks.append(asyncio.create_task(one_round(k)))
+            k += 1
+            await asyncio.sleep(1.0 / rate)
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return asks, rounds, unmatched
 
 
 # ---------------------------------------------------------------------- the bare relay baseline
@@ -369,6 +442,13 @@ def main() -> None:
     )
     parser.add_argument("--no-relay", action="store_true", help="skip the bare relay baseline")
     parser.add_argument(
+        "--pair-rate",
+        type=float,
+        default=2.0,
+        help="the lobby scenario: quick pairings started per second while the games run "
+        "(two askers each, then both seeds: a new game); 0 to skip",
+    )
+    parser.add_argument(
         "--setup",
         choices=("cluster", "sqlite"),
         default="cluster",
@@ -422,7 +502,14 @@ def main() -> None:
         try:
             lat, seconds, info = asyncio.run(
                 run_senet(
-                    ports, games, duration, args.think, meter, args.timeline, args.connect_rate
+                    ports,
+                    games,
+                    duration,
+                    args.think,
+                    meter,
+                    args.timeline,
+                    args.connect_rate,
+                    args.pair_rate,
                 )
             )
         finally:
