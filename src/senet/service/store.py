@@ -327,11 +327,12 @@ class GameStore:
         """Note when a seat's holder left (ms since the epoch), or None: connected again; the
         other processes and every viewer are told to read the seats again."""
         async with self._lock(game_id):
-            await self.storage.set_left(game_id, seat, left_at)
             live = await self._refresh(game_id)
             held = next((s for s in live.stored.seats if s.seat == seat), None)
-            if held is not None:
-                held.left_at = left_at
+            if held is None or (held.left_at is None and left_at is None):
+                return live  # connected again before anyone noted the absence: nothing to say
+            await self.storage.set_left(game_id, seat, left_at)
+            held.left_at = left_at
         await self.publish(game_id, refresh_message(live.ply))
         return live
 
