@@ -15,6 +15,7 @@ from websockets.sync.client import connect
 from senet.service.messages import (
     EventsMessage,
     HistoryEntry,
+    LobbyMessage,
     ResyncMessage,
     StateMessage,
     UpdateMessage,
@@ -28,9 +29,10 @@ from .test_api import recv_type, ws_for
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "protocol.md").read_text()
 
-#: What a process publishes on a game's channel for the others (see senet.service.games).
+#: What a process publishes on a game's channel (or the lobby's) for the others.
 BETWEEN_PROCESSES: dict[str, type] = {
     "update": UpdateMessage,
+    "lobby": LobbyMessage,
     "resync": ResyncMessage,
     "presence": PresenceCounts,
 }
