@@ -14,6 +14,7 @@ from senet_testkit.servers import RedisServer
 
 from .conftest import SiteProcess
 from .test_cluster import stored_actions
+from .test_storage_pg import run as run_in_thread
 
 
 @pytest.fixture
@@ -56,7 +57,7 @@ def test_askers_on_two_processes_are_paired_once_each(clocked_pair) -> None:
                 seats = {x["seat"] for x in answers if x["id"] == game_id}
                 assert seats == {0, 1}
 
-    asyncio.run(run())
+    run_in_thread(run())
 
 
 def test_racing_takers_on_two_processes_take_one_seat(clocked_pair) -> None:
@@ -76,7 +77,7 @@ def test_racing_takers_on_two_processes_take_one_seat(clocked_pair) -> None:
         codes = await asyncio.gather(*(take(i) for i in range(10)))
         assert sorted(codes) == [200] + [409] * 9
 
-    asyncio.run(run())
+    run_in_thread(run())
 
 
 def test_a_deadline_watched_on_two_processes_ends_the_game_once(clocked_pair, pg_url) -> None:
@@ -106,4 +107,4 @@ def test_a_deadline_watched_on_two_processes_ends_the_game_once(clocked_pair, pg
                 final = (await http.get(f"{server.url}/api/games/{game['id']}")).json()
                 assert final["phase"] == "over" and final["termination"] == "time forfeit"
 
-    asyncio.run(run())
+    run_in_thread(run())

@@ -26,7 +26,21 @@ __all__ = ["SqliteAppender", "Append", "Conflict"]
 #: how SQLAlchemy stores a DateTime on SQLite (read back by it)
 _STAMP = "%Y-%m-%d %H:%M:%S.%f"
 #: the columns of ``games`` an append may set
-_COLUMNS = ("ply", "updated_at", "result", "reason", "score_a", "score_b", "player_seeds")
+_COLUMNS = (
+    "ply",
+    "updated_at",
+    "result",
+    "reason",
+    "score_a",
+    "score_b",
+    "player_seeds",
+    "termination",
+    "listed",
+    "clock_a",
+    "clock_b",
+    "clock_seat",
+    "deadline",
+)
 
 
 @dataclass
