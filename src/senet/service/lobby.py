@@ -218,6 +218,10 @@ class Lobby:
             if self._withdrawals.get(game_id) is asyncio.current_task():
                 del self._withdrawals[game_id]
 
+    async def settled(self) -> None:
+        """Wait for every pending withdrawal (tests, and shutdown)."""
+        await asyncio.gather(*self._withdrawals.values(), return_exceptions=True)
+
     async def close(self) -> None:
         for task in list(self._withdrawals.values()):
             task.cancel()
