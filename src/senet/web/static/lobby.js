@@ -3,7 +3,7 @@ const section = document.querySelector("section.lobby");
 if (section) {
   const list = section.querySelector("#open-games");
   const row = section.querySelector("#open-game-row");
-  const texts = JSON.parse(section.querySelector("#lobby-texts").textContent);
+  const texts = JSON.parse(section.dataset.texts);
   const variant = section.dataset.variant;
   let retry = 500;
 
