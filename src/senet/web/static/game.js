@@ -51,7 +51,7 @@ function send(message) {
 
 let waitTimer = null;
 
-// Issue 6 (player seeds): the game starts in a seeding phase. As soon as this page has the
+// Player seeds: the game starts in a seeding phase. As soon as this page has the
 // state with the server's commitment, it gives a seed for every seat it holds that still needs
 // one (both in a game on one screen; the computer gives none). The first throw follows when
 // every human seat has given its seed.

@@ -1,4 +1,4 @@
-// The player's own seed (issue 6: player seeds). Every throw is derived from the server's
+// The player's own seed. Every throw is derived from the server's
 // committed secret and both players' seeds, so neither the server nor a player alone decides
 // them. The optional "Your seed" field (start and join pages) is remembered in localStorage;
 // without one the game page gives a fresh random seed from crypto.getRandomValues.
