@@ -38,8 +38,7 @@ from senet.ai import choose_move, forget_searchers
 from senet.ai.evaluation import evaluator_for
 from senet.ai.solver import TooLarge, for_seat, solve_many
 from senet.ai.tables import table_for
-from senet.ai.train import draw_throw
-from senet.engine import VARIANTS, Position, find_variant
+from senet.engine import VARIANTS, Position, draw_throw, find_variant
 from senet.engine.flow import DRAW, legal_moves, play, winner
 from senet.engine.rules import tables_for
 from senet.engine.state import decider, throw_due, with_throw
@@ -57,7 +56,7 @@ def sample(variant_name: str, count: int, seed: int) -> list[Position]:
         decisions = 0
         while not pos.is_over() and len(out) < count:
             if pos.is_chance():
-                pos = pos.apply_throw(draw_throw(pos, rng))
+                pos = pos.apply_throw(draw_throw(rng, pos.variant.instrument))
                 continue
             legal = pos.legal_moves()
             left = [variant.pieces - pos.off(s) - pos.captured(s) for s in (0, 1)]
@@ -68,21 +67,11 @@ def sample(variant_name: str, count: int, seed: int) -> list[Position]:
     return out
 
 
-def _draw(rng: random.Random, outcomes: list[tuple[int, float]]) -> int:
-    x, acc = rng.random(), 0.0
-    for n, p in outcomes:
-        acc += p
-        if x < acc:
-            return n
-    return outcomes[-1][0]
-
-
 def rollout_values(pos: Position, rollouts: int, seed: int) -> list[float]:
     """Seat A's mean result after each legal move, by rollouts with shared throw sequences."""
     variant = pos.variant
     t = tables_for(variant)
     ev = evaluator_for(variant, "linear")
-    outcomes = [(n, float(p)) for n, p in variant.instrument.outcomes]
     out = []
     for move in pos.legal_moves():
         total = 0.0
@@ -101,7 +90,7 @@ def rollout_values(pos: Position, rollouts: int, seed: int) -> list[float]:
                     break
                 state = tuple(s)
                 if throw_due(state):
-                    s = list(with_throw(state, _draw(rng, outcomes)))
+                    s = list(with_throw(state, draw_throw(rng, variant.instrument)))
                     continue
                 moves = legal_moves(t, state)
                 if len(moves) > 1:

@@ -34,8 +34,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from reference_players import REFERENCES, reference_move
 
 from senet.ai import LEVELS, choose_move, find_level
-from senet.ai.train import draw_throw
-from senet.engine import VARIANTS, Move, Position, find_variant
+from senet.engine import VARIANTS, Move, Position, draw_throw, find_variant
 
 #: The score an upper player must reach against a lower one (default: above 50% throughout).
 TARGETS = {("frozen-master", "master"): 0.65, ("pip3", "master"): 0.70}
@@ -58,7 +57,7 @@ def play(
     plies = 0
     while not pos.is_over() and plies < 3000:
         if pos.is_chance():
-            pos = pos.apply_throw(draw_throw(pos, rng_throws))
+            pos = pos.apply_throw(draw_throw(rng_throws, pos.variant.instrument))
             continue
         seat = pos.decider
         assert seat is not None
@@ -82,7 +81,7 @@ def warm_up(variant_name: str, players: set[str]) -> None:
     pos = Position.initial(find_variant(variant_name))
     while pos.is_chance() or len(pos.legal_moves()) < 2:
         pos = (
-            pos.apply_throw(draw_throw(pos, rng))
+            pos.apply_throw(draw_throw(rng, pos.variant.instrument))
             if pos.is_chance()
             else pos.apply(pos.legal_moves()[0])
         )

@@ -31,26 +31,26 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 from typing import Any, Protocol
 
 try:
-    from senet.engine import VARIANTS, Move, Position, find_variant
+    from senet.engine import VARIANTS, Move, Position, draw_throw, find_variant
 except ModuleNotFoundError:  # run from a checkout without the package installed
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
-    from senet.engine import VARIANTS, Move, Position, find_variant
+    from senet.engine import VARIANTS, Move, Position, draw_throw, find_variant
 
 State = Any
 
 
 class Engine(Protocol):
-    """What the benchmark needs from a Senet engine.  States and moves are opaque to it."""
+    """What the benchmark needs from a Senet engine.  States and moves are opaque to it; the
+    throws are drawn by the benchmark (:func:`senet.engine.draw_throw`, with the instrument of
+    our variant of the same name), so every engine is fed the same throws from the same seed."""
 
     name: str
 
     def initial(self, variant: str) -> State: ...
     def is_chance(self, state: State) -> bool: ...
-    def outcomes(self, state: State) -> Sequence[tuple[int, Fraction | float]]: ...
     def throw(self, state: State, value: int) -> State: ...
     def legal(self, state: State) -> Sequence[Any]: ...
     def play(self, state: State, move: Any) -> State: ...
@@ -60,30 +60,15 @@ class Engine(Protocol):
 class SenetEngine:
     """Adapter for :mod:`senet.engine`.  ``play`` uses ``Position._play`` (no legality check):
     the benchmark only plays moves the generator produced, as a search or playout would.
-
-    ``outcomes`` returns the variant instrument's distribution, computed once per variant:
-    ``Position.chance_outcomes()`` rebuilds its Fractions on every call (about 50 µs, more than
-    a whole move), which would measure that rebuild rather than the rules.  Every chance node of
-    a variant (regular and fate throws) uses the same instrument, so the cached table is exact.
-    """
+    Every chance node of a variant (regular and fate throws) uses the variant's instrument."""
 
     name = "senet.engine"
-
-    def __init__(self) -> None:
-        self._outcomes: dict[str, tuple[tuple[int, Fraction], ...]] = {}
 
     def initial(self, variant: str) -> Position:
         return Position.initial(find_variant(variant))
 
     def is_chance(self, state: Position) -> bool:
         return state.is_chance()
-
-    def outcomes(self, state: Position) -> Sequence[tuple[int, Fraction]]:
-        name = state.variant.name
-        table = self._outcomes.get(name)
-        if table is None:
-            table = self._outcomes[name] = state.chance_outcomes()
-        return table
 
     def throw(self, state: Position, value: int) -> Position:
         return state.apply_throw(value)
@@ -107,62 +92,25 @@ LUDII = {
 }
 
 
-class ThrowSampler:
-    """Draws throws with the exact odds of a chance node.  Fractions become a lookup table over
-    their common denominator (one ``randrange`` per throw, exact); floats fall back to
-    ``random.choices``.  Tables are cached by the identity of the outcomes object (hashing
-    Fractions on every throw would cost more than the throw), so an engine that returns the
-    same tuple each time pays one dict lookup; one that builds a new tuple pays a rebuild."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self._tables: dict[int, tuple[object, list[int]]] = {}
-
-    def __call__(self, outcomes: Sequence[tuple[int, Fraction | float]]) -> int:
-        entry = self._tables.get(id(outcomes))
-        if entry is None or entry[0] is not outcomes:
-            entry = self._tables[id(outcomes)] = (outcomes, self._table(outcomes))
-        table = entry[1]
-        if table:
-            return table[self.rng.randrange(len(table))]
-        values, weights = zip(*outcomes)
-        return self.rng.choices(values, weights)[0]
-
-    @staticmethod
-    def _table(outcomes: Sequence[tuple[int, Fraction | float]]) -> list[int]:
-        if not all(isinstance(p, Fraction) for _, p in outcomes):
-            return []
-        denominator = 1
-        for _, p in outcomes:
-            denominator = denominator * p.denominator // _gcd(denominator, p.denominator)
-        return [value for value, p in outcomes for _ in range(int(p * denominator))]
-
-
 #: CPU time of this process, not wall time: the benchmark is single-threaded, and on a shared
 #: machine other processes would otherwise show up as a slower engine.
 _clock = time.process_time
-
-
-def _gcd(a: int, b: int) -> int:
-    while b:
-        a, b = b, a % b
-    return a
 
 
 def playout(
     engine: Engine,
     variant: str,
     rng: random.Random,
-    sample: ThrowSampler,
     visit: Callable[[State], None] | None = None,
 ) -> tuple[int, int]:
     """One game from the initial position with random throws and uniformly random legal
     moves; returns (moves, throws).  ``visit`` sees every decision position (for sampling)."""
+    instrument = find_variant(variant).instrument
     state = engine.initial(variant)
     moves = throws = 0
     while not engine.over(state):
         if engine.is_chance(state):
-            state = engine.throw(state, sample(engine.outcomes(state)))
+            state = engine.throw(state, draw_throw(rng, instrument))
             throws += 1
             continue
         legal = engine.legal(state)
@@ -176,12 +124,11 @@ def playout(
 def bench_playouts(engine: Engine, variant: str, seconds: float, seed: int) -> dict:
     """Playouts until ``seconds`` have passed (at least one)."""
     rng = random.Random(seed)
-    sample = ThrowSampler(rng)
     games = moves = throws = 0
     start = _clock()
     deadline = start + seconds
     while True:
-        m, t = playout(engine, variant, rng, sample)
+        m, t = playout(engine, variant, rng)
         games += 1
         moves += m
         throws += t
@@ -257,7 +204,6 @@ def sample_positions(engine: Engine, variant: str, count: int, seed: int) -> lis
     """A fixed sample of reachable decision positions: every 7th decision of seeded random
     playouts, so early, middle and late positions are all represented.  Same seed, same sample."""
     rng = random.Random(seed)
-    sample = ThrowSampler(rng)
     seen: list[State] = []
     counter = [0]
 
@@ -267,7 +213,7 @@ def sample_positions(engine: Engine, variant: str, count: int, seed: int) -> lis
             seen.append(state)
 
     while len(seen) < count:
-        playout(engine, variant, rng, sample, visit)
+        playout(engine, variant, rng, visit)
     return seen
 
 

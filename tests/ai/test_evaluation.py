@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from senet.ai.evaluation import N_FEATURES, Evaluator, evaluator_for, feature_vector
-from senet.ai.train import draw_throw, train
-from senet.engine import VARIANTS, Position
+from senet.ai.train import train
+from senet.engine import VARIANTS, Position, draw_throw
 
 
 def _positions(variant_name: str, n: int = 40) -> list[Position]:
@@ -18,7 +18,7 @@ def _positions(variant_name: str, n: int = 40) -> list[Position]:
     out = []
     while len(out) < n and not pos.is_over():
         if pos.is_chance():
-            pos = pos.apply_throw(draw_throw(pos, rng))
+            pos = pos.apply_throw(draw_throw(rng, pos.variant.instrument))
         else:
             pos = pos._play(rng.choice(pos.legal_moves()))
         out.append(pos)

@@ -8,8 +8,7 @@ import pytest
 
 import senet.ai.search
 from senet.ai import LEVELS, choose_move, find_level, forget_searchers, move_values
-from senet.ai.train import draw_throw
-from senet.engine import VARIANTS, Game, Move, Position
+from senet.engine import VARIANTS, Game, Move, Position, draw_throw
 
 # One position for each kind of decision, with the moves the rules allow there.
 DECISIONS = {
@@ -65,7 +64,7 @@ def _play(variant: str, levels: tuple[str, str], seed: int, max_plies: int = 40)
     while not game.is_over() and plies < max_plies:
         pos = game.position
         if pos.is_chance():
-            game.push_throw(draw_throw(pos, throws))
+            game.push_throw(draw_throw(throws, pos.variant.instrument))
             continue
         seat = pos.decider
         move = choose_move(pos, levels[seat], rngs[seat])

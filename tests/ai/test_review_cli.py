@@ -11,8 +11,7 @@ from senet.ai.cli import review as review_cmd
 from senet.ai.cli import solve as solve_cmd
 from senet.ai.review import classify, review_game
 from senet.ai.solver import for_seat, solve_many
-from senet.ai.train import draw_throw
-from senet.engine import Game, Position
+from senet.engine import Game, Position, draw_throw
 from senet.engine.record import GameRecord, write_record
 
 ENDGAME = "kendall ........../.........A/........BA A 1"  # 20-21 is best, 30-off loses 0.054
@@ -44,7 +43,7 @@ def test_review_of_a_whole_record_has_a_row_per_move() -> None:
     while len([a for a in game.actions if not hasattr(a, "value")]) < 12:
         pos = game.position
         if pos.is_chance():
-            game.push_throw(draw_throw(pos, rng))
+            game.push_throw(draw_throw(rng, pos.variant.instrument))
         else:
             game.push(rng.choice(pos.legal_moves()))
     text = write_record(GameRecord.from_game(game))

@@ -16,8 +16,7 @@ from senet.ai import choose_move, find_level, searcher_for
 from senet.ai.evaluation import Evaluator, default_weights, evaluator_for, terminal_value
 from senet.ai.search import Searcher, small_endgame
 from senet.ai.solver import solve_many
-from senet.ai.train import draw_throw
-from senet.engine import VARIANTS, Position, find_variant
+from senet.engine import VARIANTS, Position, draw_throw, find_variant
 
 
 def _midgames(name: str, count: int, seed: int) -> list[Position]:
@@ -30,7 +29,7 @@ def _midgames(name: str, count: int, seed: int) -> list[Position]:
             if pos.is_over():
                 break
             if pos.is_chance():
-                pos = pos.apply_throw(draw_throw(pos, rng))
+                pos = pos.apply_throw(draw_throw(rng, pos.variant.instrument))
             else:
                 pos = pos.apply(rng.choice(pos.legal_moves()))
         if not pos.is_over() and not pos.is_chance() and len(pos.legal_moves()) > 1:

@@ -74,10 +74,9 @@ def test_turns_are_counted_as_the_record_counts_them():
     """play_game's turn count equals the number of turn lines of the same game's record."""
     import random
 
-    from senet.cli_engine.common import random_throw
     from senet.cli_engine.players import random_player
     from senet.cli_engine.simulate import play_game
-    from senet.engine import Game, Position, find_variant
+    from senet.engine import Game, Position, draw_throw, find_variant
     from senet.engine.record import turn_lines
 
     for name in ("standard", "kendall", "adelaida"):
@@ -88,7 +87,7 @@ def test_turns_are_counted_as_the_record_counts_them():
         while not game.is_over():
             position = game.position
             if position.is_chance():
-                game.push_throw(random_throw(rng, v))
+                game.push_throw(draw_throw(rng, v.instrument))
             else:
                 game.push(random_player(position, rng))
         assert game.outcome() == stats.outcome

@@ -11,7 +11,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from senet.engine import DIE4, STICKS, VARIANTS, Position, find_variant, sticks_value
+from senet.engine import (
+    DIE4,
+    STICKS,
+    STICKS6,
+    VARIANTS,
+    Position,
+    draw_throw,
+    find_variant,
+    sticks_value,
+)
 
 from .conftest import ALL_VARIANTS, PURPOSEFUL_SHARE, random_game
 
@@ -56,6 +65,38 @@ def test_sticks_counted_from_the_sixteen_patterns():
     assert STICKS.outcomes == STICK_ODDS and DIE4.outcomes == DIE_ODDS
     with pytest.raises(ValueError):
         sticks_value(16)
+
+
+class _EveryPattern(random.Random):
+    """A generator whose ``randrange(n)`` returns 0, 1, ..., n - 1 in turn: one full cycle
+    draws every raw pattern of an instrument exactly once."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        self.next = 0
+
+    def randrange(self, n, *args, **kwargs):  # type: ignore[override]
+        value, self.next = self.next % n, self.next + 1
+        return value
+
+
+@pytest.mark.parametrize("instrument", [STICKS, STICKS6, DIE4], ids=lambda i: i.name)
+def test_drawn_throws_have_the_instruments_exact_odds(instrument):
+    """A drawn throw reads one uniformly drawn raw pattern: over one cycle of every pattern the
+    throws counted are exactly the instrument's odds (no float rounding, no bias)."""
+    rng = _EveryPattern()
+    throws = [draw_throw(rng, instrument) for _ in range(instrument.patterns)]
+    counts = {value: Fraction(throws.count(value), len(throws)) for value in set(throws)}
+    assert tuple(sorted(counts.items())) == instrument.outcomes
+    assert throws == [instrument.value_of(pattern) for pattern in range(instrument.patterns)]
+
+
+def test_drawn_throws_repeat_with_the_seed():
+    """The same seed draws the same throws; every value of the instrument turns up."""
+    first, second = random.Random(7), random.Random(7)
+    a = [draw_throw(first, STICKS) for _ in range(400)]
+    b = [draw_throw(second, STICKS) for _ in range(400)]
+    assert a == b and set(a) == set(STICKS.values)
 
 
 def test_fate_throw_has_the_same_odds():

@@ -25,23 +25,11 @@ from pathlib import Path
 
 import numpy as np
 
-from senet.engine import Position, Variant, find_variant
+from senet.engine import Position, Variant, draw_throw, find_variant
 
 from .evaluation import Evaluator, default_weights, feature_vector, terminal_value
 
-__all__ = ["train", "draw_throw"]
-
-
-def draw_throw(position: Position, rng: random.Random) -> int:
-    """One throw from the exact chance distribution of ``position`` (used by simulations only)."""
-    x = rng.random()
-    acc = 0.0
-    outcomes = position.chance_outcomes()
-    for value, p in outcomes:
-        acc += float(p)
-        if x < acc:
-            return value
-    return outcomes[-1][0]
+__all__ = ["train"]
 
 
 class _Model:
@@ -113,7 +101,7 @@ def train(
                         p += alpha * (target - v_prev) * e
                 break
             if pos.is_chance():
-                pos = pos.apply_throw(draw_throw(pos, rng))
+                pos = pos.apply_throw(draw_throw(rng, pos.variant.instrument))
                 continue
             moves = pos.legal_moves()
             children = [pos._play(m) for m in moves]

@@ -1,13 +1,11 @@
 """Pieces shared by the engine's commands: input parsing that turns engine errors into one-line
-messages, exact random throws, and the text board.
+messages, and the text board.
 
 Every command reads variants and positions through :func:`get_variant` and :func:`get_position`
 so that a typo gives ``Error: ...`` naming the column, never a traceback.
 """
 
 from __future__ import annotations
-
-import random
 
 import click
 
@@ -26,7 +24,6 @@ __all__ = [
     "LANG_OPTION",
     "get_variant",
     "get_position",
-    "random_throw",
     "render_board",
     "status_lines",
     "outcome_text",
@@ -71,13 +68,6 @@ def get_position(text: str) -> Position:
         where = f"column {column}" if exc.line == 1 else f"line {exc.line}, column {column}"
         detail = f" (expected {exc.expected})" if exc.expected else ""
         raise click.ClickException(f"bad position at {where}: {exc.message}{detail}") from None
-
-
-def random_throw(rng: random.Random, variant: Variant) -> int:
-    """One throw with the instrument's exact odds: draw a raw pattern (stick faces or die face)
-    uniformly and read its value, so the odds can never drift from the physical model."""
-    instrument = variant.instrument
-    return instrument.value_of(rng.randrange(instrument.patterns))
 
 
 # ----------------------------------------------------------------------------- the board

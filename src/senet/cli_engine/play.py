@@ -13,11 +13,19 @@ import random
 
 import click
 
-from senet.engine import Game, IllegalMove, Move, NotationError, Position, parse_move
+from senet.engine import (
+    Game,
+    IllegalMove,
+    Move,
+    NotationError,
+    Position,
+    draw_throw,
+    parse_move,
+)
 from senet.engine.position import seat_letter
 from senet.engine.record import GameRecord, write_record
 
-from .common import LANG_OPTION, get_position, get_variant, outcome_text, random_throw, render_board
+from .common import LANG_OPTION, get_position, get_variant, outcome_text, render_board
 from .players import player_names, resolve_player
 
 __all__ = ["play_command", "HELP_TEXT"]
@@ -205,7 +213,7 @@ def play_command(
             click.echo(session.record_text())
             return
         if position.is_chance():
-            value = random_throw(session.rng, v)
+            value = draw_throw(session.rng, v.instrument)
             game.push_throw(value)
             what = (
                 "throw of fate"

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import click
 
-from senet.engine import Outcome, Position, Scoring, Variant
+from senet.engine import Outcome, Position, Scoring, Variant, draw_throw
 
-from .common import get_variant, random_throw
+from .common import get_variant
 from .players import Player, resolve_player
 
 __all__ = ["simulate_command", "GameStats", "play_game", "wilson_interval"]
@@ -52,7 +52,7 @@ def play_game(start: Position, players: Sequence[Player], rng: random.Random) ->
             if position.pending_name != "fate" and (first or position.new_turn):
                 turns += 1
             first = False
-            position = position.apply_throw(random_throw(rng, variant))
+            position = position.apply_throw(draw_throw(rng, variant.instrument))
             throws += 1
             continue
         decider = position.decider

@@ -1,4 +1,4 @@
-"""The Senet rules engine: pure Python, no I/O, no randomness, no dependencies.
+"""The Senet rules engine: pure Python, no I/O, no randomness of its own, no dependencies.
 
 >>> from senet.engine import Game, find_variant
 >>> game = Game(find_variant("standard"))
@@ -12,7 +12,7 @@ from .game import Action, Game, Throw
 from .moves import Move, parse_move
 from .notation import format_position, parse_position
 from .position import Outcome, Position, seat_letter
-from .throws import DIE4, STICKS, STICKS6, Instrument, sticks_value
+from .throws import DIE4, STICKS, STICKS6, Instrument, draw_throw, sticks_value
 from .variants import (
     OFF,
     VARIANTS,
@@ -56,6 +56,7 @@ __all__ = [
     "VARIANTS",
     "Variant",
     "find_variant",
+    "draw_throw",
     "format_position",
     "parse_move",
     "parse_position",

@@ -37,6 +37,7 @@ from .state import (
     TURN,
     throw_due,
 )
+from .throws import draw_throw
 from .variants import OFF, Backward, HouseKind
 
 __all__ = [
@@ -281,14 +282,13 @@ def random_playout(
     Monte Carlo evaluation; builds no objects beyond the move lists.
     """
     s = list(state)
-    patterns = [t.variant.instrument.value_of(k) for k in range(t.variant.instrument.patterns)]
-    bits = (len(patterns) - 1).bit_length()
-    getrandbits, random = rng.getrandbits, rng.random
+    instrument = t.variant.instrument
+    random = rng.random
     moves = 0
     result = winner(t, s)
     while result is None and moves < max_moves:
         if throw_due(s):
-            s[_THROW] = patterns[getrandbits(bits)]
+            s[_THROW] = draw_throw(rng, instrument)
         options = legal_moves(t, s)
         play(t, s, options[int(random() * len(options))])
         moves += 1

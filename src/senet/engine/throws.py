@@ -1,8 +1,10 @@
 """Throwing instruments as exact chance distributions.
 
-The engine never draws random numbers: a throw is an *outcome* of a chance node, and every
+The engine has no randomness of its own: a throw is an *outcome* of a chance node, and every
 instrument here is a table of outcomes with exact :class:`fractions.Fraction` probabilities.
-Whoever drives a game (a test, the site's fair-throw service, a simulation) picks the outcome.
+Whoever drives a game (a test, the site's fair-throw service, a simulation) picks the outcome;
+a driver that wants a random throw passes its own generator to :func:`draw_throw`, the one
+way every simulation, benchmark, training run and the command line draw one.
 
 Four two-sided sticks give 16 equally likely patterns; the count of marked sides up is the
 throw, and no marked side up counts as 5 (every source here agrees).  Bell's long die is a
@@ -14,8 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from random import Random
 
-__all__ = ["Instrument", "STICKS", "STICKS6", "DIE4", "sticks_value"]
+__all__ = ["Instrument", "STICKS", "STICKS6", "DIE4", "draw_throw", "sticks_value"]
 
 
 def sticks_value(pattern: int) -> int:
@@ -69,6 +72,26 @@ class Instrument:
     @cached_property
     def values(self) -> tuple[int, ...]:
         return tuple(value for value, _ in self.outcomes)
+
+    @cached_property
+    def pattern_values(self) -> tuple[int, ...]:
+        """The throw shown by each raw pattern, indexed by pattern (computed once)."""
+        return tuple(self.value_of(pattern) for pattern in range(self.patterns))
+
+
+def draw_throw(rng: Random, instrument: Instrument) -> int:
+    """One throw of ``instrument`` with its exact odds, drawn from the caller's generator.
+
+    A raw pattern (the faces of the sticks, the face of the die) is drawn uniformly and read,
+    so the odds are the physical model's and a seeded generator gives the same throws again.
+
+    >>> import random
+    >>> rng = random.Random(1)
+    >>> throws = [draw_throw(rng, STICKS) for _ in range(1600)]
+    >>> sorted(set(throws)), 500 < throws.count(2) < 700  # a 2 is 6 patterns of 16
+    ([1, 2, 3, 4, 5], True)
+    """
+    return instrument.pattern_values[rng.randrange(instrument.patterns)]
 
 
 STICKS = Instrument(
