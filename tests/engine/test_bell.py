@@ -144,9 +144,11 @@ def test_decision_bell_beauty_gate():
 
 
 def test_decision_bell_options():
-    """Compulsory captures and a marked 15 (Ludii, Wikipedia) are not applied."""
+    """Wikipedia's compulsory captures and Ludii's marked 15 are not applied: a capture is one
+    move among others, and a piece on 15 can be captured and has no precedence."""
     p = pos(V, [1, 10], [4], "A", 3)
     assert moves(p) == ["1-4", "10-13"]  # the capture is not compulsory
     assert 15 not in find_variant(V).houses
     assert after(pos(V, [12], [1], "A", 3), "12-15") == fen(V, [15], [1], "B")
     assert after(pos(V, [11], [15], "A", 4), "11-15") == fen(V, [15], [], "B", captured=(0, 1))
+    assert sorted(moves(pos(V, [3, 15], [1], "A", 2))) == ["15-17", "3-5"]  # 15 has no precedence

@@ -383,10 +383,19 @@ BELL = Rulebook(
         ),
         _d(
             "options",
-            "Other accounts (Ludii, Wikipedia) add compulsory captures and a marked square 15. Included?",
-            "Другие описания (Ludii, Википедия) добавляют обязательные взятия и отмеченную клетку 15. Включены ли они?",
-            "No. They are not in this source; they are named here and not applied.",
-            "Нет. Их нет в этом источнике; они названы здесь и не применяются.",
+            "Other accounts add rules this source does not have: Wikipedia's account of Bell makes captures "
+            "compulsory; Ludii's encoding (ruleset «Bell», no. 529) leaves captures optional but marks 15 with "
+            "26-29: no piece may land on an occupied one, and a piece on one of them moves first. Included?",
+            "Другие описания добавляют правила, которых нет в источнике: в изложении Википедии взятие у Белла "
+            "обязательно; кодировка Ludii (набор «Bell», № 529) оставляет взятие необязательным, но отмечает "
+            "клетку 15 вместе с 26–29: на занятую такую клетку вставать нельзя, а фишка на ней ходит первой. "
+            "Включены ли они?",
+            "No. Neither is in this source: it says only that a piece «может встать на фишку соперника и взять "
+            "её», so a capture is one move among the others (as in Ludii's encoding), and it marks no 15, so 15 "
+            "is an ordinary square. They are named here and not applied.",
+            "Нет. Ни того ни другого нет в источнике: он говорит лишь, что фишка «может встать на фишку "
+            "соперника и взять её», так что взятие — один из возможных ходов (как и в кодировке Ludii), и не "
+            "отмечает клетку 15, так что 15 — обычная клетка. Эти правила названы здесь и не применяются.",
         ),
     ),
     _HISTORY_EN
