@@ -37,7 +37,13 @@ def test_every_variable_is_read_and_checked() -> None:
         "SENET_DB_POOL": "0",
         "SENET_RATE_LIMITS": "1,2,3,4",
         "SENET_COMMIT": "abc",
+        "SENET_MANUAL_CLOCK": "1",
+        "SENET_REQUEST_TIMEOUT": "2.5",
+        "SENET_IDLE_TIMEOUT": "0",
+        "SENET_CONNECTIONS_PER_ADDRESS": "0",
+        "FORWARDED_ALLOW_IPS": "10.0.0.1, 10.1.0.0/16",
     }
+    assert set(env) == {v.name for v in VARIABLES}
     settings = Settings.from_env(env)
     assert settings == Settings(
         "postgresql+asyncpg://u@h:5432/db",
@@ -47,6 +53,11 @@ def test_every_variable_is_read_and_checked() -> None:
         0,
         RateLimits(1, 2, 3, 4),
         "abc",
+        True,
+        2.5,
+        0.0,
+        0,
+        "10.0.0.1,10.1.0.0/16",
     )
     assert Settings.from_env({}) == Settings()
     assert Settings.from_env({"SENET_RATE_LIMITS": "off"}).rate_limits == RateLimits.off()
@@ -55,6 +66,10 @@ def test_every_variable_is_read_and_checked() -> None:
         ("SENET_GAME_CACHE", "-1"),
         ("SENET_RATE_LIMITS", "1,2,3"),
         ("DATABASE_URL", "mysql://x"),
+        ("SENET_REQUEST_TIMEOUT", "-1"),
+        ("SENET_IDLE_TIMEOUT", "never"),
+        ("SENET_CONNECTIONS_PER_ADDRESS", "1.5"),
+        ("FORWARDED_ALLOW_IPS", "10.0.0.1,,10.0.0.2"),
     ]:
         with pytest.raises(SettingError, match=name):
             Settings.from_env({name: bad})
@@ -65,3 +80,40 @@ def test_the_rate_limits_are_defined_once() -> None:
 
     defaults = SecurityMiddleware.__init__.__kwdefaults__ or {}
     assert defaults["limits"] == RateLimits() == Settings().rate_limits
+
+
+def test_serve_reads_its_connection_guards_from_the_settings_and_its_options_win(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``senet serve``: the environment through :class:`Settings`, each option over it; a bad
+    value stops the start naming the variable."""
+    from click.testing import CliRunner
+
+    import senet.web.app
+    import senet.web.cli
+    import senet.web.connections
+
+    seen: dict[str, object] = {}
+
+    def guarded(limits: object) -> tuple[str, str]:
+        seen["limits"] = limits
+        return "http", "ws"
+
+    monkeypatch.setattr(senet.web.app, "create_app", lambda settings: settings)
+    monkeypatch.setattr(senet.web.connections, "guarded_protocols", guarded)
+    monkeypatch.setattr(senet.web.cli, "_tune_gc", lambda: None)
+    monkeypatch.setattr("uvicorn.run", lambda app, **options: seen.update(options, app=app))
+    env = {"SENET_IDLE_TIMEOUT": "7", "FORWARDED_ALLOW_IPS": "10.0.0.1", "SENET_COMMIT": "abc"}
+    done = CliRunner().invoke(
+        senet.web.cli.serve, ["--connections-per-address", "3"], env=env, catch_exceptions=False
+    )
+    assert done.exit_code == 0, done.output
+    assert seen["limits"] == senet.web.connections.ConnectionLimits(10.0, 7.0, 3, "10.0.0.1")
+    assert seen["timeout_keep_alive"] == 7 and seen["forwarded_allow_ips"] == "10.0.0.1"
+    settings = seen["app"]
+    assert isinstance(settings, Settings) and settings.commit == "abc"
+
+    done = CliRunner().invoke(senet.web.cli.serve, [], env={"SENET_REQUEST_TIMEOUT": "soon"})
+    assert done.exit_code != 0 and "SENET_REQUEST_TIMEOUT='soon'" in done.output
+    done = CliRunner().invoke(senet.web.cli.serve, ["--idle-timeout", "-1"])
+    assert done.exit_code != 0 and "--idle-timeout" in done.output

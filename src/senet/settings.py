@@ -66,6 +66,11 @@ class Settings:
     rate_limits: RateLimits = field(default_factory=RateLimits)
     commit: str | None = None
     manual_clock: bool = False
+    #: ``senet serve``'s guards at the connection (see :mod:`senet.web.connections`)
+    request_timeout: float = 10.0
+    idle_timeout: float = 5.0
+    connections_per_address: int = 64
+    forwarded_allow_ips: str = "127.0.0.1,::1"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -105,6 +110,13 @@ def _flag(text: str) -> bool:
     if text not in ("0", "1"):
         raise ValueError("0 or 1")
     return text == "1"
+
+
+def _address_list(text: str) -> str:
+    parts = [part.strip() for part in text.split(",")]
+    if not all(parts):
+        raise ValueError("addresses or networks separated by commas, or *")
+    return ",".join(parts)
 
 
 def _url(*schemes: str) -> Callable[[str], str]:
@@ -163,5 +175,29 @@ VARIABLES: tuple[Variable, ...] = (
         "manual_clock",
         _flag,
         "1 for tests only: the server's clock moves only by POST /api/testing/clock",
+    ),
+    Variable(
+        "SENET_REQUEST_TIMEOUT",
+        "request_timeout",
+        _positive_float,
+        "serve --request-timeout: seconds for a request's head and body",
+    ),
+    Variable(
+        "SENET_IDLE_TIMEOUT",
+        "idle_timeout",
+        _positive_float,
+        "serve --idle-timeout: seconds an idle keep-alive connection stays",
+    ),
+    Variable(
+        "SENET_CONNECTIONS_PER_ADDRESS",
+        "connections_per_address",
+        _positive_int,
+        "serve --connections-per-address (0: no cap)",
+    ),
+    Variable(
+        "FORWARDED_ALLOW_IPS",
+        "forwarded_allow_ips",
+        _address_list,
+        "serve --forwarded-allow-ips: trusted proxies",
     ),
 )

@@ -3,7 +3,7 @@ or on PostgreSQL and Redis (``DATABASE_URL``, ``BROADCAST_URL``) as one of sever
 ``senet migrate``: upgrade the database schema (``serve`` also does it on start).
 
 Both read the settings (:class:`senet.settings.Settings`) once, from the environment, and let
-the options override the database and the broadcast."""
+the options override them (the database, the broadcast, and ``serve``'s connection guards)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,9 @@ import click
 from senet.settings import SettingError, Settings
 
 __all__ = ["serve", "migrate", "COMMANDS"]
+
+#: The defaults the options name in their help (the settings own them).
+_DEFAULTS = Settings()
 
 
 @click.command()
@@ -30,35 +33,31 @@ __all__ = ["serve", "migrate", "COMMANDS"]
 @click.option("--log-level", default="info", show_default=True)
 @click.option(
     "--request-timeout",
-    default=10.0,
-    show_default=True,
-    envvar="SENET_REQUEST_TIMEOUT",
-    type=float,
-    help="Seconds a request's head and body may take to arrive; then the connection is closed.",
+    default=None,
+    type=click.FloatRange(min=0),
+    help="Seconds a request's head and body may take to arrive; then the connection is closed "
+    f"[default: SENET_REQUEST_TIMEOUT, else {_DEFAULTS.request_timeout:g}].",
 )
 @click.option(
     "--idle-timeout",
-    default=5.0,
-    show_default=True,
-    envvar="SENET_IDLE_TIMEOUT",
-    type=float,
-    help="Seconds an idle keep-alive connection is kept open.",
+    default=None,
+    type=click.FloatRange(min=0),
+    help="Seconds an idle keep-alive connection is kept open "
+    f"[default: SENET_IDLE_TIMEOUT, else {_DEFAULTS.idle_timeout:g}].",
 )
 @click.option(
     "--connections-per-address",
-    default=64,
-    show_default=True,
-    envvar="SENET_CONNECTIONS_PER_ADDRESS",
-    type=int,
-    help="Open connections (HTTP and WebSocket) one client address may hold; 0: no cap.",
+    default=None,
+    type=click.IntRange(min=0),
+    help="Open connections (HTTP and WebSocket) one client address may hold; 0: no cap "
+    f"[default: SENET_CONNECTIONS_PER_ADDRESS, else {_DEFAULTS.connections_per_address}].",
 )
 @click.option(
     "--forwarded-allow-ips",
-    default="127.0.0.1,::1",
-    show_default=True,
-    envvar="FORWARDED_ALLOW_IPS",
+    default=None,
     help="Trusted proxies: their X-Forwarded-For/-Proto are believed, and their connections "
-    "are not capped per address.",
+    "are not capped per address "
+    f"[default: FORWARDED_ALLOW_IPS, else {_DEFAULTS.forwarded_allow_ips}].",
 )
 def serve(
     host: str,
@@ -66,10 +65,10 @@ def serve(
     database_url: str | None,
     broadcast_url: str | None,
     log_level: str,
-    request_timeout: float,
-    idle_timeout: float,
-    connections_per_address: int,
-    forwarded_allow_ips: str,
+    request_timeout: float | None,
+    idle_timeout: float | None,
+    connections_per_address: int | None,
+    forwarded_allow_ips: str | None,
 ) -> None:
     """Serve the Senet web site."""
     import uvicorn
@@ -77,7 +76,14 @@ def serve(
     from .app import create_app
     from .connections import ConnectionLimits, guarded_protocols
 
-    settings = _settings().but(database_url=database_url, broadcast_url=broadcast_url)
+    settings = _settings().but(
+        database_url=database_url,
+        broadcast_url=broadcast_url,
+        request_timeout=request_timeout,
+        idle_timeout=idle_timeout,
+        connections_per_address=connections_per_address,
+        forwarded_allow_ips=forwarded_allow_ips,
+    )
     app = create_app(settings)
     shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, f"[{host}]" if ":" in host else host)
     click.echo(
@@ -91,7 +97,10 @@ def serve(
     # Slow clients are held off at the connection (senet.web.connections).
     http, ws = guarded_protocols(
         ConnectionLimits(
-            request_timeout, idle_timeout, connections_per_address, forwarded_allow_ips
+            settings.request_timeout,
+            settings.idle_timeout,
+            settings.connections_per_address,
+            settings.forwarded_allow_ips,
         )
     )
     uvicorn.run(
@@ -103,9 +112,9 @@ def serve(
         ws_per_message_deflate=False,
         http=http,
         ws=ws,
-        timeout_keep_alive=max(1, round(idle_timeout)),
+        timeout_keep_alive=max(1, round(settings.idle_timeout)),
         proxy_headers=True,
-        forwarded_allow_ips=forwarded_allow_ips,
+        forwarded_allow_ips=settings.forwarded_allow_ips,
     )
 
 

@@ -41,10 +41,13 @@ _TOO_MANY = (
 
 @dataclass(frozen=True)
 class ConnectionLimits:
-    request_timeout: float = 10.0
-    idle_timeout: float = 5.0
-    per_address: int = 64  # 0: no cap
-    trusted: str = "127.0.0.1,::1"  # uvicorn's forwarded_allow_ips: "*", addresses or networks
+    """The guards' limits; ``senet serve`` builds them from :class:`senet.settings.Settings`,
+    which holds the defaults."""
+
+    request_timeout: float
+    idle_timeout: float
+    per_address: int  # 0: no cap
+    trusted: str  # uvicorn's forwarded_allow_ips: "*", addresses or networks
 
 
 class AddressCounter:
