@@ -19,24 +19,15 @@ import asyncio
 import time
 from contextlib import ExitStack
 
-from senet.service.messages import ActionKind
-from senet.service.storage import Storage, StoredAction
+from senet.service.messages import ActionKind, Mode
+from senet.service.storage import NewGame, Storage, StoredAction
 from senet_testkit.servers import postgres_server
 
 
 async def run(storage: Storage, label: str, appends: int, concurrency: int) -> dict[str, float]:
     ids = [f"{label}-{i}" for i in range(concurrency)]
     for game_id in ids:
-        await storage.create_game(
-            {
-                "id": game_id,
-                "variant": "standard",
-                "mode": "friend",
-                "secret": "0" * 64,
-                "commitment": "0" * 64,
-            },
-            [],
-        )
+        await storage.create_game(NewGame(game_id, "standard", Mode.FRIEND, "0" * 64, "0" * 64))
     latencies: list[float] = []
     per_game = appends // concurrency
 

@@ -12,8 +12,8 @@ from typing import Any
 import asyncpg
 import pytest
 
-from senet.service.messages import ActionKind, Finish
-from senet.service.storage import ConflictError, Storage, StoredAction
+from senet.service.messages import ActionKind, Finish, Mode
+from senet.service.storage import ConflictError, NewGame, Storage, StoredAction
 
 from .test_cluster import _pg, stored_actions
 
@@ -36,16 +36,7 @@ async def storage_on(pg_url: str, one_statement: bool) -> Storage:
 
 async def new_game(storage: Storage) -> str:
     game_id = "t" + secrets.token_hex(6)
-    await storage.create_game(
-        {
-            "id": game_id,
-            "variant": "standard",
-            "mode": "friend",
-            "secret": "0" * 64,
-            "commitment": "0" * 64,
-        },
-        [],
-    )
+    await storage.create_game(NewGame(game_id, "standard", Mode.FRIEND, "0" * 64, "0" * 64))
     return game_id
 
 

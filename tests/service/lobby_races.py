@@ -8,30 +8,23 @@ import asyncio
 import secrets
 from typing import Any
 
-from senet.service.storage import Storage
+from senet.service.messages import Mode, SeatKind
+from senet.service.storage import NewGame, NewSeat, Storage
+
+#: a friend game's seats: A taken, B free
+ONE_FREE_SEAT = (
+    NewSeat(0, SeatKind.HUMAN, "c" * 64),
+    NewSeat(1, SeatKind.HUMAN, claimed=False),
+)
 
 
-def game_row(game_id: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "id": game_id,
-        "variant": "standard",
-        "mode": "friend",
-        "secret": "0" * 64,
-        "commitment": "0" * 64,
-        **extra,
-    }
-
-
-def seat_rows(free_seat: int = 1) -> list[dict[str, Any]]:
-    return [
-        {"seat": 1 - free_seat, "kind": "human", "token_hash": "c" * 64, "claimed": True},
-        {"seat": free_seat, "kind": "human", "token_hash": None, "claimed": False},
-    ]
+def new_game(game_id: str, seats: tuple[NewSeat, ...] = ONE_FREE_SEAT, **extra: Any) -> NewGame:
+    return NewGame(game_id, "standard", Mode.FRIEND, "0" * 64, "0" * 64, seats=seats, **extra)
 
 
 async def open_game(storage: Storage) -> str:
     game_id = "o" + secrets.token_hex(6)
-    await storage.create_game(game_row(game_id, listed=True), seat_rows())
+    await storage.create_game(new_game(game_id, listed=True))
     return game_id
 
 
@@ -55,7 +48,7 @@ async def askers_are_paired_two_by_two(storage: Storage, askers: int = 10) -> No
 
     async def ask(i: int) -> tuple[str, bool]:
         game_id = f"p{i}" + secrets.token_hex(5)
-        paired = await storage.pair(key, f"{i:064x}", [], game_row(game_id), seat_rows())
+        paired = await storage.pair(key, f"{i:064x}", [], new_game(game_id))
         return (paired[0], True) if paired else (game_id, False)
 
     results = await asyncio.gather(*(ask(i) for i in range(askers)))
@@ -72,8 +65,8 @@ async def askers_are_paired_two_by_two(storage: Storage, askers: int = 10) -> No
 async def an_asker_is_not_paired_with_itself(storage: Storage) -> None:
     key = "kendall|move:30|" + secrets.token_hex(4)
     mine = "m" + secrets.token_hex(5)
-    assert await storage.pair(key, "a" * 64, [], game_row(mine), seat_rows()) is None
+    assert await storage.pair(key, "a" * 64, [], new_game(mine)) is None
     again = "n" + secrets.token_hex(5)
-    assert await storage.pair(key, "a" * 64, [mine], game_row(again), seat_rows()) is None
-    other = await storage.pair(key, "b" * 64, [], game_row("x" + secrets.token_hex(5)), [])
+    assert await storage.pair(key, "a" * 64, [mine], new_game(again)) is None
+    other = await storage.pair(key, "b" * 64, [], new_game("x" + secrets.token_hex(5), seats=()))
     assert other is not None and other[0] == mine  # the oldest seeker first

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from senet.service.messages import ActionKind, Finish
-from senet.service.storage import ConflictError, Storage, StoredAction
+from senet.service.messages import ActionKind, Finish, Mode
+from senet.service.storage import ConflictError, NewGame, Storage, StoredAction
 
 
 def run(coro: Any) -> Any:
@@ -35,16 +35,7 @@ def test_racing_appends_in_one_batch_store_exactly_one_each(tmp_path: Path) -> N
         assert storage._appender is not None  # a SQLite file: the batched writer
         ids = [f"g{i}" for i in range(30)]
         for game_id in ids:
-            await storage.create_game(
-                {
-                    "id": game_id,
-                    "variant": "standard",
-                    "mode": "friend",
-                    "secret": "0" * 64,
-                    "commitment": "0" * 64,
-                },
-                [],
-            )
+            await storage.create_game(NewGame(game_id, "standard", Mode.FRIEND, "0" * 64, "0" * 64))
         # Every game: two appends race for ply 0 (one of them must lose), in one batch.
         racers = [storage.append(g, 0, batch(0, move)) for g in ids for move in ("9-12", "8-11")]
         outcomes = await asyncio.gather(*racers, return_exceptions=True)

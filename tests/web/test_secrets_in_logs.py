@@ -20,7 +20,8 @@ from typing import Any
 import httpx
 import pytest
 
-from senet.service.storage import Storage
+from senet.service.messages import Mode
+from senet.service.storage import NewGame, Storage
 from senet_testkit.wsbots import GameSeats, play_game
 
 from .conftest import SiteServer
@@ -73,17 +74,11 @@ def test_a_failed_insert_does_not_carry_the_fairness_secret(tmp_path: Path) -> N
     async def main() -> str:
         storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}")
         await storage.init()
-        row = {
-            "id": "taken",
-            "variant": "standard",
-            "mode": "friend",
-            "secret": secret,
-            "commitment": "c" * 64,
-        }
+        row = NewGame("taken", "standard", Mode.FRIEND, secret, "c" * 64)
         try:
-            await storage.create_game(row, [])
+            await storage.create_game(row)
             with pytest.raises(Exception) as failed:
-                await storage.create_game(row, [])
+                await storage.create_game(row)
             return "".join(traceback.format_exception(failed.value))
         finally:
             await storage.close()

@@ -41,7 +41,7 @@ from .errors import GameError
 from .fairness import commitment_of, encode_player_seeds, new_secret
 from .messages import ActionKind, Mode, SeatKind, lobby_changed, refresh_message
 from .seeding import checked_seed, seed_needed, seeds_of
-from .storage import StoredAction
+from .storage import NewGame, NewSeat, StoredAction
 from .store import Decision, GameStore, LiveGame, hash_token, new_token
 from .unstoppable import Unstoppable
 
@@ -85,9 +85,14 @@ def new_game_rows(
     level: str | None,
     token_hash: str,
     time_control: str = "untimed",
-) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
-    """The ``games`` row and ``seats`` rows of a new game, and the creator's seat: checked
-    (GameError on a bad variant, mode, colour, level or time control), not stored."""
+    *,
+    rematch_of: str | None = None,
+    listed: bool = False,
+    public: bool = False,
+) -> tuple[NewGame, int]:
+    """A new game (its row and its seats' rows) and the creator's seat: checked (GameError on
+    a bad variant, mode, colour, level or time control), not stored.  Only a friend game is
+    ``listed``; a listed game and a game against the computer are always ``public``."""
     try:
         v = find_variant(variant)
     except UnknownVariant as exc:
@@ -117,42 +122,34 @@ def new_game_rows(
     except ValueError as exc:
         raise GameError("bad_time_control", str(exc), 400) from None
     invite = new_token() if game_mode == Mode.FRIEND else None
-    seat_rows: list[dict[str, Any]] = []
+    seats: list[NewSeat] = []
     for seat in (0, 1):
         if seat == mine or game_mode == Mode.LOCAL:
-            seat_rows.append(
-                {"seat": seat, "kind": SeatKind.HUMAN, "token_hash": token_hash, "claimed": True}
-            )
+            seats.append(NewSeat(seat, SeatKind.HUMAN, token_hash))
         elif game_mode == Mode.COMPUTER:
-            seat_rows.append(
-                {"seat": seat, "kind": SeatKind.COMPUTER, "token_hash": None, "claimed": True}
-            )
+            seats.append(NewSeat(seat, SeatKind.COMPUTER))
         else:
-            seat_rows.append(
-                {
-                    "seat": seat,
-                    "kind": SeatKind.HUMAN,
-                    "token_hash": None,
-                    "invite_token": invite,
-                    "claimed": False,
-                }
-            )
+            seats.append(NewSeat(seat, SeatKind.HUMAN, invite_token=invite, claimed=False))
     secret = new_secret()
     state = control.start()
-    game_row: dict[str, Any] = {
-        "id": secrets.token_urlsafe(9),
-        "variant": v.name,
-        "mode": game_mode,
-        "level": level,
-        "secret": secret.hex(),
-        "commitment": commitment_of(secret),
-        "player_seeds": "",
-        "time_control": control.text(),
-        "clock_a": state.remaining[0] if control.timed else None,
-        "clock_b": state.remaining[1] if control.timed else None,
-        "colour_choice": "random" if colour == "random" else "AB"[mine],
-    }
-    return game_row, seat_rows, mine
+    listed = listed and game_mode == Mode.FRIEND
+    game = NewGame(
+        id=secrets.token_urlsafe(9),
+        variant=v.name,
+        mode=game_mode,
+        secret=secret.hex(),
+        commitment=commitment_of(secret),
+        level=level,
+        time_control=control.text(),
+        clock_a=state.remaining[0] if control.timed else None,
+        clock_b=state.remaining[1] if control.timed else None,
+        colour_choice="random" if colour == "random" else "AB"[mine],
+        rematch_of=rematch_of,
+        listed=listed,
+        public=public or listed or game_mode == Mode.COMPUTER,
+        seats=tuple(seats),
+    )
+    return game, mine
 
 
 class GameCommands:
@@ -195,25 +192,26 @@ class GameCommands:
         if seed is not None:
             checked_seed(seed)
         token = new_token()
-        game_row, seat_rows, mine = new_game_rows(
-            variant, mode, colour, level, hash_token(token), time_control
-        )
-        game_mode = game_row["mode"]
-        listed = bool(listed) and game_mode == Mode.FRIEND
-        game_row.update(
+        game, mine = new_game_rows(
+            variant,
+            mode,
+            colour,
+            level,
+            hash_token(token),
+            time_control,
             rematch_of=rematch_of,
-            listed=listed,
-            public=bool(public) or listed or game_mode == Mode.COMPUTER,
+            listed=bool(listed),
+            public=bool(public),
         )
-        invite = next((r["invite_token"] for r in seat_rows if "invite_token" in r), None)
-        await self.store.storage.create_game(game_row, seat_rows)
-        seats = (0, 1) if game_mode == Mode.LOCAL else (mine,)
+        invite = next((s.invite_token for s in game.seats if s.invite_token), None)
+        await self.store.storage.create_game(game)
+        seats = (0, 1) if game.mode == Mode.LOCAL else (mine,)
         if seed is not None:
             for seat in seats:
-                await self.seed(game_id=game_row["id"], token=token, seed=seed, seat=seat)
-        if listed:
+                await self.seed(game_id=game.id, token=token, seed=seed, seat=seat)
+        if game.listed:
             await self.store.broadcast.publish(LOBBY_CHANNEL, lobby_changed())
-        return Created(game_row["id"], token, seats, invite)
+        return Created(game.id, token, seats, invite)
 
     # ------------------------------------------------------------------ seats
     @command

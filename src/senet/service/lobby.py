@@ -173,21 +173,18 @@ class Lobby:
         except ValueError as exc:
             raise GameError("bad_time_control", str(exc), 400) from None
         token = new_token()
-        game_row, seat_rows, mine = new_game_rows(
-            v.name, "friend", "random", None, hash_token(token), control.text()
+        game, mine = new_game_rows(
+            v.name, "friend", "random", None, hash_token(token), control.text(), public=True
         )
-        game_row["public"] = True
-        game_row["colour_choice"] = "random"
         paired = await self.store.storage.pair(
             pairing_key(v.name, control.text()),
             hash_token(token),
             [g for g in avoid if isinstance(g, str)][:50],
-            game_row,
-            seat_rows,
+            game,
         )
         if paired is None:
             await self.announce()
-            return Paired(game_row["id"], token, mine, waiting=True)
+            return Paired(game.id, token, mine, waiting=True)
         game_id, seat = paired
         live = await self.store.reload(game_id)
         await self.store.publish(game_id, refresh_message(live.ply))

@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import functools
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -43,7 +43,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import RowMapping, make_url
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from senet.settings import DEFAULT_DATABASE_URL
 
@@ -53,6 +53,8 @@ from .unstoppable import Unstoppable
 
 __all__ = [
     "ClockColumns",
+    "NewGame",
+    "NewSeat",
     "Storage",
     "StoredAction",
     "StoredGame",
@@ -160,6 +162,45 @@ async def _keep_session(_connection: Any) -> None:
 
 class ConflictError(Exception):
     """Someone else appended first: the expected ply is no longer the current one."""
+
+
+@dataclass(frozen=True)
+class NewSeat:
+    """A ``seats`` row of a game about to be created."""
+
+    seat: int  # 0 = A, 1 = B
+    kind: SeatKind
+    token_hash: str | None = None  # sha256 of the holder's seat secret; None while free
+    invite_token: str | None = None  # the invitation that takes a free seat
+    claimed: bool = True
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A game about to be created: its ``games`` row (the columns a new game sets; the others
+    start empty) and its seats.  Built for the site by
+    :func:`senet.service.commands.new_game_rows`; :meth:`Storage.create_game` stores it."""
+
+    id: str
+    variant: str
+    mode: Mode
+    secret: str  # hex of the fairness secret
+    commitment: str
+    level: str | None = None
+    player_seeds: str = ""
+    time_control: str = "untimed"
+    clock_a: int | None = None
+    clock_b: int | None = None
+    colour_choice: str = "random"
+    rematch_of: str | None = None
+    listed: bool = False
+    public: bool = False
+    seats: tuple[NewSeat, ...] = ()
+
+    def columns(self) -> dict[str, Any]:
+        """The values of its ``games`` row."""
+        values = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "seats"}
+        return {**values, "mode": str(self.mode)}
 
 
 @dataclass
@@ -383,12 +424,20 @@ class Storage:
 
     # ------------------------------------------------------------------ writing
     @_to_the_end(write=True)
-    async def create_game(self, game: dict[str, Any], seat_rows: Sequence[dict[str, Any]]) -> None:
-        now = _now()
+    async def create_game(self, game: NewGame) -> None:
+        """Store a new game and its seats (one transaction)."""
         async with self._engine.begin() as conn:
-            await conn.execute(insert(games).values(ply=0, created_at=now, updated_at=now, **game))
-            for row in seat_rows:
-                await conn.execute(insert(seats).values(game_id=game["id"], **row))
+            await self._insert_game(conn, game)
+
+    @staticmethod
+    async def _insert_game(conn: AsyncConnection, game: NewGame, **columns: Any) -> None:
+        """Insert ``game``'s row (with ``columns`` over its own) and its seats' rows."""
+        now = _now()
+        row = {**game.columns(), "ply": 0, "created_at": now, "updated_at": now, **columns}
+        await conn.execute(insert(games).values(**row))
+        for seat in game.seats:
+            values = {**asdict(seat), "kind": str(seat.kind)}
+            await conn.execute(insert(seats).values(game_id=game.id, **values))
 
     @_to_the_end(write=False)  # the writer lock is taken below (each path its own way)
     async def append(
@@ -604,8 +653,7 @@ class Storage:
         key: str,
         token_hash: str,
         avoid: Sequence[str],
-        game: dict[str, Any],
-        seat_rows: Sequence[dict[str, Any]],
+        game: NewGame,
     ) -> tuple[str, int] | None:
         """Quick pairing for the request ``key``: take the free seat of the oldest game whose
         seeker asked the same (and is not in ``avoid``: the asker's own games) and return
@@ -644,13 +692,7 @@ class Storage:
                     .values(listed=False, pairing=None, updated_at=now)
                 )
                 return game_id, seat
-            await conn.execute(
-                insert(games).values(
-                    ply=0, created_at=now, updated_at=now, listed=True, pairing=key, **game
-                )
-            )
-            for seat_row in seat_rows:
-                await conn.execute(insert(seats).values(game_id=game["id"], **seat_row))
+            await self._insert_game(conn, game, listed=True, pairing=key)
             return None
 
     @_to_the_end(write=True)
