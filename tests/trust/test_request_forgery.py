@@ -10,6 +10,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
+from senet.web.app import error_json
+from senet.web.protocol import ErrorMessage, error_message
 from senet.web.security import CSP, SecurityMiddleware
 
 
@@ -46,6 +48,7 @@ def test_a_state_change_from_another_origin_is_refused(headers: dict[str, str]) 
     api = client().post("/api/games/x/moves", content="{}", headers={**JSON, **headers})
     assert api.status_code == 403
     assert api.json()["code"] == "cross_origin"
+    assert set(api.json()) == set(ErrorMessage.__annotations__)  # the one error shape
     assert api.headers["content-security-policy"] == CSP
     form = client().post("/g/x/rematch", data={"a": "b"}, headers=headers)
     assert form.status_code == 403 and "changed" not in form.text
@@ -94,3 +97,12 @@ def test_same_origin_and_api_clients_go_through(headers: dict[str, str]) -> None
 def test_reading_is_not_restricted() -> None:
     answer = client().get("/api/games/x", headers={"Origin": "http://elsewhere.test"})
     assert answer.status_code == 200
+
+
+def test_an_http_error_body_is_the_protocols_error_message() -> None:
+    """The API's refusals (the app's and the middleware's) and the WebSocket's error message
+    have one shape, built by one constructor."""
+    response = error_json("stale", "the game has moved on", 409)
+    assert response.status_code == 409
+    assert response.body == JSONResponse(error_message("stale", "the game has moved on")).body
+    assert error_message("stale", "x") == {"type": "error", "code": "stale", "message": "x"}

@@ -10,6 +10,8 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from senet.web.protocol import ErrorMessage
+
 from .helpers import TwoSeats, best_move, friend_game, state
 
 
@@ -36,6 +38,7 @@ def assert_error(response: httpx.Response, status: int, code: str) -> dict:
     assert response.status_code == status, response.text
     body = response.json()
     assert body["type"] == "error" and body["code"] == code and body["message"]
+    assert set(body) == set(ErrorMessage.__annotations__)  # the WebSocket's error shape
     return body
 
 

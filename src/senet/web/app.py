@@ -31,6 +31,7 @@ from senet.service.storage import Storage
 from senet.settings import Settings
 
 from .i18n import LANG_COOKIE, pick_lang, translator
+from .protocol import error_message
 from .security import SecurityMiddleware, redact_server_logs
 
 __all__ = ["create_app", "commit_id", "seat_cookie", "lang_of", "render"]
@@ -69,7 +70,8 @@ def lang_of(request: Request) -> str:
 
 
 def error_json(code: str, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"type": "error", "code": code, "message": message}, status_code=status)
+    """A refused HTTP request: the error message of the WebSocket protocol as its body."""
+    return JSONResponse(error_message(code, message), status_code=status)
 
 
 def render(request: Request, template: str, status: int = 200, **context: Any) -> Any:

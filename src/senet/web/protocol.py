@@ -3,7 +3,9 @@
 docs/protocol.md describes it for people; a test checks that page against these definitions
 (every type listed both ways, every example's fields those of its type).  The state and
 events messages are built by :mod:`senet.service.views` (their types are in
-:mod:`senet.service.messages`); the rest here, by the constructors below.
+:mod:`senet.service.messages`); the rest here, by the constructors below.  The error message
+is also the body of every refused HTTP request (``app.error_json``, the security middleware):
+one shape, one constructor, :func:`error_message`.
 """
 
 from typing import Literal, NotRequired, TypedDict
@@ -82,7 +84,8 @@ class PongMessage(TypedDict):
 
 
 class ErrorMessage(TypedDict):
-    """A refused message: nothing changed, the connection stays open (unless too large)."""
+    """A refused message or HTTP request: nothing changed; a WebSocket stays open (unless the
+    message was too large).  ``code`` is for programs, ``message`` for people."""
 
     type: Literal["error"]
     code: str
@@ -100,6 +103,7 @@ SERVER_MESSAGES: dict[str, type] = {
 
 
 def error_message(code: str, message: str) -> ErrorMessage:
+    """The error message (WebSocket) and error body (HTTP) of a refusal."""
     return {"type": "error", "code": code, "message": message}
 
 

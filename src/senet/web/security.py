@@ -43,6 +43,8 @@ from urllib.parse import urlsplit
 
 from senet.settings import RateLimits
 
+from .protocol import error_message
+
 __all__ = [
     "CSP",
     "SecurityMiddleware",
@@ -374,7 +376,7 @@ def parse_json(data: str | bytes) -> Any:
 
 
 async def _json_error(send: Send, status: int, code: str, message: str) -> None:
-    body = json.dumps({"type": "error", "code": code, "message": message}).encode()
+    body = json.dumps(error_message(code, message)).encode()
     await send(
         {
             "type": "http.response.start",
