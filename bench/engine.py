@@ -16,8 +16,9 @@ Usage::
     .venv/bin/python bench/engine.py --quick    # a smoke run, a fraction of a second each
     .venv/bin/python bench/engine.py --seconds 10 --variant kendall --json
 
-Reference figures (from the rules-engine issue) are Ludii's on a comparable machine; they are
-shown beside ours as a ratio *across programs and runs*, not a same-run comparison.
+Reference figures are Ludii's own (the general game system's random playouts on a comparable
+machine, not measured here); they are shown beside ours as a ratio *across programs and runs*,
+not a same-run comparison.
 """
 
 from __future__ import annotations
@@ -85,7 +86,8 @@ class SenetEngine:
 
 ENGINES: dict[str, Callable[[], Engine]] = {"senet": SenetEngine}
 
-#: Ludii's figures from the issue (random playouts on a machine like ours); keyed by our name.
+#: Ludii's own figures (its random playouts on a machine like ours, not measured here); keyed
+#: by our variant's name.
 LUDII = {
     "kendall": {"playouts": 780.0, "moves": 150_000.0},  # Kendall's five-piece Senet
     "bell": {"playouts": 2300.0, "moves": None},  # Bell's Senet; no moves/s figure given
@@ -415,7 +417,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     _print_compiled(rows)
     print(
-        "Ludii figures are from the issue (Ludii's own random playouts on a comparable machine), not measured"
+        "Ludii figures are Ludii's own (its random playouts on a comparable machine), not measured"
     )
     print("in this run: the ratio compares two programs across runs, not a same-run measurement.")
     return 0
