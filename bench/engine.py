@@ -259,6 +259,21 @@ def _machine() -> str:
     return f"{platform.python_implementation()} {platform.python_version()}, {cpu}, {os.cpu_count()} CPUs{load}"
 
 
+def _print_table(table: list[tuple[str, ...]]) -> None:
+    """Rows of cells under a header row and a rule: the first column left-aligned, the others
+    right-aligned, each as wide as its widest cell."""
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    for index, row in enumerate(table):
+        print(
+            "  ".join(
+                cell.rjust(w) if i else cell.ljust(w)
+                for i, (cell, w) in enumerate(zip(row, widths))
+            )
+        )
+        if index == 0:
+            print("  ".join("-" * w for w in widths))
+
+
 def _print_compiled(rows: list[dict]) -> None:
     """The compiled simulator's rates beside the raw path's, and its per-core targets."""
     if not any("compiled_playouts_per_s" in r for r in rows):
@@ -287,16 +302,7 @@ def _print_compiled(rows: list[dict]) -> None:
                 met,
             )
         )
-    widths = [max(len(row[i]) for row in table) for i in range(len(head))]
-    for index, row in enumerate(table):
-        print(
-            "  ".join(
-                cell.rjust(w) if i else cell.ljust(w)
-                for i, (cell, w) in enumerate(zip(row, widths))
-            )
-        )
-        if index == 0:
-            print("  ".join("-" * w for w in widths))
+    _print_table(table)
     print("Targets per CPU second of one core: kendall 25,000, bell 50,000 random playouts (the")
     print("compiled rate includes the statistics the simulator keeps: events, lengths, Houses).")
     print()
@@ -393,16 +399,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 _ratio(r.get("raw_moves_per_s", r["moves_per_s"]), r["ludii_moves_per_s"]),
             )
         )
-    widths = [max(len(row[i]) for row in table) for i in range(len(head))]
-    for index, row in enumerate(table):
-        print(
-            "  ".join(
-                cell.rjust(w) if i else cell.ljust(w)
-                for i, (cell, w) in enumerate(zip(row, widths))
-            )
-        )
-        if index == 0:
-            print("  ".join("-" * w for w in widths))
+    _print_table(table)
     print(
         "Rates are per CPU second of this process.  moves = decisions (passes included), not throws."
     )

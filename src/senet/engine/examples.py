@@ -19,7 +19,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .explain import why_not
-from .position import PENDING_FATE, Position
+from .position import Position
+from .state import PENDING_FATE
 from .variants import OFF, SQUARES, Backward, HouseKind, Passing, Protection, Variant
 
 __all__ = ["Example", "examples"]

@@ -50,8 +50,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .position import PENDING_FATE, PENDING_WATER, Position
+from .position import Position
 from .rules import Tables, bit, step, tables_for
+from .state import PENDING_FATE, PENDING_WATER
 from .variants import SQUARES, Backward, Protection
 
 __all__ = ["Reason", "KINDS", "why_not", "piece_can_move"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from random import Random
 
+from . import state as raw
 from .moves import MOVE, PASS, RETURN, REVIVE, RISK, Move
 from .rules import (
     TARGET,
@@ -22,21 +23,7 @@ from .rules import (
     iter_squares,
     step,
 )
-from .state import (
-    BORNE_OFF,
-    CAPTURED,
-    DROWNED,
-    EXTRA,
-    MASK,
-    NO_PENDING,
-    PENDING,
-    PENDING_FATE,
-    PENDING_WATER,
-    SKIP,
-    THROW,
-    TURN,
-    throw_due,
-)
+from .state import throw_due
 from .throws import draw_throw
 from .variants import OFF, Backward, HouseKind
 
@@ -45,14 +32,13 @@ __all__ = [
     "play",
     "winner",
     "random_playout",
-    "NO_PENDING",
-    "PENDING_FATE",
-    "PENDING_WATER",
 ]
 
 # Short local names for the fields of the raw state (see senet.engine.state).
-_A, _B, _TURN, _THROW, _PEND = MASK, MASK + 1, TURN, THROW, PENDING
-_EXTRA, _SKIP, _OFF, _CAPT, _DROWN = EXTRA, SKIP, BORNE_OFF, CAPTURED, DROWNED
+_A, _B, _TURN, _THROW, _PEND = raw.MASK, raw.MASK + 1, raw.TURN, raw.THROW, raw.PENDING
+_EXTRA, _SKIP, _OFF = raw.EXTRA, raw.SKIP, raw.BORNE_OFF
+_CAPT, _DROWN = raw.CAPTURED, raw.DROWNED
+_NO_PENDING, _FATE, _WATER = raw.NO_PENDING, raw.PENDING_FATE, raw.PENDING_WATER
 
 _PASS = Move(PASS)
 _REVIVE = Move(REVIVE)
@@ -79,11 +65,11 @@ def legal_moves(t: Tables, s: Sequence[int]) -> list[Move]:
     """Every legal decision in state ``s`` of a game that is not over; [] at chance nodes."""
     n = s[_THROW]
     pending = s[_PEND]
-    if pending == PENDING_WATER:
+    if pending == _WATER:
         return list(_WATER_CHOICES)
     if not n:
         return []
-    if pending == PENDING_FATE:
+    if pending == _FATE:
         owner = 0 if s[_A] & t.fate_bit else 1
         # adelaida §27: 1-4 carry the piece forward, 5 carries it back five squares.
         r = step(t, s[owner], s[1 - owner], t.fate_sq, n, n < 5)
@@ -152,14 +138,14 @@ def play(t: Tables, s: list[int], move: Move) -> bool:
     n = s[_THROW]
     pending = s[_PEND]
     s[_THROW] = 0
-    if pending == PENDING_WATER:
-        s[_PEND] = NO_PENDING
+    if pending == _WATER:
+        s[_PEND] = _NO_PENDING
         if move.kind == RETURN:
             owner = 0 if s[_A] & t.water_bit else 1
             s[owner] &= ~t.water_bit
             s[owner] |= bit(free_square_behind(t.rebirth, s[_A] | s[_B]))
-    elif pending == PENDING_FATE:
-        s[_PEND] = NO_PENDING
+    elif pending == _FATE:
+        s[_PEND] = _NO_PENDING
         owner = 0 if s[_A] & t.fate_bit else 1
         # adelaida §27 with §24: the fate throw is an extra throw, so a 1, 4 or 5 earns another
         # (owed to the piece's owner; the Water (§29) or the Net (§24) may cancel it at once).
@@ -223,7 +209,7 @@ def _move_piece(
             s[_CAPT + q] += 1  # bell: the piece leaves the game
         elif t.drown_attack[d] and not (me | opp) & t.water_bit:
             opp |= t.water_bit  # kendall: attacked on 28-30, it drowns in the House of Water
-            s[_PEND] = PENDING_WATER
+            s[_PEND] = _WATER
         else:
             opp |= obit  # the two pieces swap places
             kind = t.kind[origin]  # adelaida §21-22: Houses act on a piece swapped into them
@@ -232,7 +218,7 @@ def _move_piece(
             elif kind is HouseKind.NET:
                 _net(s, q)
             elif kind is HouseKind.FATE:
-                s[_PEND] = PENDING_FATE
+                s[_PEND] = _FATE
     me |= dbit
     kind = t.kind[d]
     if kind is not None:
@@ -244,7 +230,7 @@ def _move_piece(
             else:
                 s[_SKIP + p] += 1
         elif kind is HouseKind.FATE:
-            s[_PEND] = PENDING_FATE
+            s[_PEND] = _FATE
         elif kind is HouseKind.DROWN:
             me &= ~dbit  # adelaida §28-29: off the board, not borne off; extra throws cancelled
             s[_DROWN + p] += 1
@@ -253,7 +239,7 @@ def _move_piece(
             me &= ~dbit
             me |= bit(free_square_behind(t.rebirth, me | opp))
         elif kind is HouseKind.WATER_CHOICE:
-            s[_PEND] = PENDING_WATER
+            s[_PEND] = _WATER
     s[p], s[q] = me, opp
     s[_EXTRA + p] = extra
 

@@ -30,7 +30,8 @@ from __future__ import annotations
 import re
 
 from .errors import InvalidPosition, NotationError
-from .position import NO_PENDING, PENDING_FATE, PENDING_WATER, Position
+from .position import Position
+from .state import NO_PENDING, PENDING_FATE, PENDING_WATER
 from .variants import UnknownVariant, find_variant
 
 __all__ = ["format_position", "parse_position"]

@@ -17,28 +17,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from . import state as raw
 from .errors import IllegalMove, InvalidPosition
 from .flow import DRAW, legal_moves, play, winner
 from .moves import MOVE, Move
 from .rules import Tables, bit, iter_squares, tables_for
-from .state import (
-    BORNE_OFF,
-    CAPTURED,
-    DROWNED,
-    EXTRA,
-    MASK,
-    NO_PENDING,
-    PENDING,
-    PENDING_FATE,
-    PENDING_WATER,
-    SKIP,
-    THROW,
-    TURN,
-    RawState,
-    raw_state,
-    throw_due,
-    with_throw,
-)
+from .state import RawState, raw_state, throw_due, with_throw
 from .state import decider as raw_decider
 from .variants import OFF, HouseKind, Variant
 
@@ -47,13 +31,10 @@ __all__ = [
     "Outcome",
     "SEATS",
     "seat_letter",
-    "NO_PENDING",
-    "PENDING_FATE",
-    "PENDING_WATER",
 ]
 
 SEATS = (0, 1)
-_PENDING_NAMES = {NO_PENDING: "", PENDING_FATE: "fate", PENDING_WATER: "water"}
+_PENDING_NAMES = {raw.NO_PENDING: "", raw.PENDING_FATE: "fate", raw.PENDING_WATER: "water"}
 
 
 def seat_letter(seat: int) -> str:
@@ -130,7 +111,7 @@ class Position:
         off: tuple[int, int] | None = None,
         captured: tuple[int, int] = (0, 0),
         drowned: tuple[int, int] = (0, 0),
-        pending: int = NO_PENDING,
+        pending: int = raw.NO_PENDING,
     ) -> Position:
         """Build any position; ``off`` defaults to the pieces not accounted for elsewhere.
 
@@ -171,26 +152,29 @@ class Position:
         """Raise :class:`InvalidPosition` (a ValueError naming the field and square at fault)
         unless the state is one the rules can reach or start from."""
         s, v, t = self._s, self.variant, self._t
-        if s[MASK] & s[MASK + 1]:
-            both = s[MASK] & s[MASK + 1]
+        a, b = s[raw.MASK], s[raw.MASK + 1]
+        if both := a & b:
             raise InvalidPosition(
                 "two pieces on one square", field="board", square=(both & -both).bit_length()
             )
-        for (
-            sq,
-            house,
-        ) in v.houses.items():  # a piece passes through these Houses, never stays on them
-            if house.kind in _TRANSIT and (s[MASK] | s[MASK + 1]) & bit(sq):
+        # a piece passes through these Houses, never stays on them
+        for sq, house in v.houses.items():
+            if house.kind in _TRANSIT and (a | b) & bit(sq):
                 raise InvalidPosition(
                     f"no piece can stand on {sq}, the {house.name_en}", field="board", square=sq
                 )
-        if s[TURN] not in SEATS:
+        if s[raw.TURN] not in SEATS:
             raise InvalidPosition("the side on turn must be A or B", field="turn")
-        if s[THROW] and s[THROW] not in t.throws:
-            raise InvalidPosition(f"a throw of {s[THROW]} is impossible in {v.name}", field="throw")
+        if s[raw.THROW] and s[raw.THROW] not in t.throws:
+            raise InvalidPosition(
+                f"a throw of {s[raw.THROW]} is impossible in {v.name}", field="throw"
+            )
         for seat in SEATS:
             total = (
-                s[seat].bit_count() + s[BORNE_OFF + seat] + s[CAPTURED + seat] + s[DROWNED + seat]
+                s[raw.MASK + seat].bit_count()
+                + s[raw.BORNE_OFF + seat]
+                + s[raw.CAPTURED + seat]
+                + s[raw.DROWNED + seat]
             )
             if total != v.pieces:
                 raise InvalidPosition(
@@ -198,28 +182,28 @@ class Position:
                     f"{v.name} has {v.pieces}",
                     field="board",
                 )
-            for counter, name in ((EXTRA, "extra"), (SKIP, "skip")):
+            for counter, name in ((raw.EXTRA, "extra"), (raw.SKIP, "skip")):
                 if s[counter + seat] < 0:
                     raise InvalidPosition("negative counter", field=name)
-            if s[CAPTURED + seat] and not t.capture_remove:
+            if s[raw.CAPTURED + seat] and not t.capture_remove:
                 raise InvalidPosition(f"no piece is ever captured in {v.name}", field="captured")
-            if s[DROWNED + seat] and not t.revival:
+            if s[raw.DROWNED + seat] and not t.revival:
                 raise InvalidPosition(f"no piece is ever drowned in {v.name}", field="drowned")
-            if s[EXTRA + seat] and not v.extra_throws:
+            if s[raw.EXTRA + seat] and not v.extra_throws:
                 raise InvalidPosition(f"no extra throw is ever owed in {v.name}", field="extra")
-            if s[SKIP + seat] and not v.squares_of(HouseKind.NET):
+            if s[raw.SKIP + seat] and not v.squares_of(HouseKind.NET):
                 raise InvalidPosition(f"no turn is ever skipped in {v.name}", field="skip")
-        pending = s[PENDING]
-        if pending == PENDING_FATE and not (t.fate_bit and (s[MASK] | s[MASK + 1]) & t.fate_bit):
+        pending = s[raw.PENDING]
+        if pending == raw.PENDING_FATE and not (t.fate_bit and (a | b) & t.fate_bit):
             raise InvalidPosition(
                 "a fate throw is pending but no piece stands on the House of Rejuvenation",
                 field="pending",
             )
-        if pending == PENDING_WATER and not (t.water_bit and (s[MASK] | s[MASK + 1]) & t.water_bit):
+        if pending == raw.PENDING_WATER and not (t.water_bit and (a | b) & t.water_bit):
             raise InvalidPosition(
                 "a House of Water choice is pending but no piece stands there", field="pending"
             )
-        if pending == PENDING_WATER and s[THROW]:
+        if pending == raw.PENDING_WATER and s[raw.THROW]:
             raise InvalidPosition(
                 "a House of Water choice is made before the next throw", field="throw"
             )
@@ -230,20 +214,20 @@ class Position:
     @property
     def turn(self) -> int:
         """The seat whose turn it is (0 = A, who starts; 1 = B)."""
-        return self._s[TURN]
+        return self._s[raw.TURN]
 
     @property
     def throw(self) -> int:
         """The throw waiting to be used (a fate throw while one is pending); 0 if none."""
-        return self._s[THROW]
+        return self._s[raw.THROW]
 
     @property
     def pending(self) -> int:
-        return self._s[PENDING]
+        return self._s[raw.PENDING]
 
     @property
     def pending_name(self) -> str:
-        return _PENDING_NAMES[self._s[PENDING]]
+        return _PENDING_NAMES[self._s[raw.PENDING]]
 
     def mask(self, seat: int) -> int:
         return self._s[seat]
@@ -254,22 +238,22 @@ class Position:
 
     def owner(self, square: int) -> int | None:
         b = bit(square)
-        return 0 if self._s[MASK] & b else 1 if self._s[MASK + 1] & b else None
+        return 0 if self._s[raw.MASK] & b else 1 if self._s[raw.MASK + 1] & b else None
 
     def extra(self, seat: int) -> int:
-        return self._s[EXTRA + seat]
+        return self._s[raw.EXTRA + seat]
 
     def skip(self, seat: int) -> int:
-        return self._s[SKIP + seat]
+        return self._s[raw.SKIP + seat]
 
     def off(self, seat: int) -> int:
-        return self._s[BORNE_OFF + seat]
+        return self._s[raw.BORNE_OFF + seat]
 
     def captured(self, seat: int) -> int:
-        return self._s[CAPTURED + seat]
+        return self._s[raw.CAPTURED + seat]
 
     def drowned(self, seat: int) -> int:
-        return self._s[DROWNED + seat]
+        return self._s[raw.DROWNED + seat]
 
     @property
     def state(self) -> RawState:
@@ -288,7 +272,7 @@ class Position:
         result = winner(t, s)
         if result is None:
             return None
-        score = (s[BORNE_OFF], s[BORNE_OFF + 1])
+        score = (s[raw.BORNE_OFF], s[raw.BORNE_OFF + 1])
         if t.race:
             margin = self.variant.margin_points
             if margin is None:

@@ -32,12 +32,11 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from senet.engine import IllegalMove, Move, NotationError, find_variant, parse_move
-from senet.engine.variants import UnknownVariant
+from senet.engine import IllegalMove, Move, NotationError, parse_move
 
 from . import computer
 from .clocks import parse_time_control
-from .errors import GameError
+from .errors import GameError, requested_variant
 from .fairness import commitment_of, encode_player_seeds, new_secret
 from .messages import ActionKind, Mode, SeatKind, lobby_changed, refresh_message
 from .seeding import checked_seed, seed_needed, seeds_of
@@ -93,10 +92,7 @@ def new_game_rows(
     """A new game (its row and its seats' rows) and the creator's seat: checked (GameError on
     a bad variant, mode, colour, level or time control), not stored.  Only a friend game is
     ``listed``; a listed game and a game against the computer are always ``public``."""
-    try:
-        v = find_variant(variant)
-    except UnknownVariant as exc:
-        raise GameError("unknown_variant", str(exc), 400) from None
+    v = requested_variant(variant)
     if mode not in MODES:
         raise GameError("bad_mode", f"mode must be one of {', '.join(MODES)}, not {mode!r}", 400)
     game_mode = Mode(mode)

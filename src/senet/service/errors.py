@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-__all__ = ["GameError"]
+from senet.engine import UnknownVariant, Variant, find_variant
+
+__all__ = ["GameError", "requested_variant"]
 
 
 class GameError(Exception):
@@ -21,3 +23,12 @@ class GameError(Exception):
     @classmethod
     def stale(cls) -> GameError:
         return cls("stale", "another action was stored first: reload the state", 409)
+
+
+def requested_variant(name: str, status: int = 400) -> Variant:
+    """The variant a request names (a name or an alias); GameError ``unknown_variant`` (with
+    the known names) and ``status`` otherwise."""
+    try:
+        return find_variant(name)
+    except UnknownVariant as exc:
+        raise GameError("unknown_variant", str(exc), status) from None

@@ -23,11 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from senet.engine import find_variant
-from senet.engine.variants import UnknownVariant
-
 from .broadcast import MemoryBroadcast
-from .clocks import parse_time_control
 from .commands import LOBBY_CHANNEL, GameCommands, new_game_rows
 from .errors import GameError
 from .messages import lobby_changed, refresh_message
@@ -164,20 +160,12 @@ class Lobby:
     async def pair(self, variant: str, time_control: str, avoid: list[str]) -> Paired:
         """Pair with whoever waits for the same variant and time control, or wait for the next
         asker (``avoid``: the asker's own games, never paired with themselves)."""
-        try:
-            v = find_variant(variant)
-        except UnknownVariant as exc:
-            raise GameError("unknown_variant", str(exc), 400) from None
-        try:
-            control = parse_time_control(time_control)
-        except ValueError as exc:
-            raise GameError("bad_time_control", str(exc), 400) from None
         token = new_token()
         game, mine = new_game_rows(
-            v.name, "friend", "random", None, hash_token(token), control.text(), public=True
+            variant, "friend", "random", None, hash_token(token), time_control, public=True
         )
         paired = await self.store.storage.pair(
-            pairing_key(v.name, control.text()),
+            pairing_key(game.variant, game.time_control),
             hash_token(token),
             [g for g in avoid if isinstance(g, str)][:50],
             game,

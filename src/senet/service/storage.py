@@ -465,14 +465,15 @@ class Storage:
             return await self._append_one_statement(
                 game_id, expected_ply, new_actions, finish, now, player_seeds, clock
             )
+        # the game row's new columns: its ply, and what came with these actions
+        values: dict[str, Any] = {"ply": expected_ply + len(new_actions)}
+        if finish is not None:
+            values.update(finish.columns())
+        if player_seeds is not None:
+            values["player_seeds"] = player_seeds
+        if clock is not None:
+            values.update(clock)
         if self._appender is not None:
-            values: dict[str, Any] = {"ply": expected_ply + len(new_actions)}
-            if finish is not None:
-                values.update(finish.columns())
-            if player_seeds is not None:
-                values["player_seeds"] = player_seeds
-            if clock is not None:
-                values.update(clock)
             plain = [(a.ply, str(a.kind), a.seat, a.notation, a.pattern) for a in new_actions]
             try:
                 return await self._appender.append(
@@ -482,17 +483,10 @@ class Storage:
                 raise ConflictError(str(exc)) from None
         try:
             async with self._writer or contextlib.nullcontext(), self._engine.begin() as conn:
-                values = {"ply": expected_ply + len(new_actions), "updated_at": now}
-                if finish is not None:
-                    values.update(finish.columns())
-                if player_seeds is not None:
-                    values["player_seeds"] = player_seeds
-                if clock is not None:
-                    values.update(clock)
                 res = await conn.execute(
                     update(games)
                     .where(games.c.id == game_id, games.c.ply == expected_ply)
-                    .values(**values)
+                    .values(**values, updated_at=now)
                 )
                 if res.rowcount != 1:
                     raise ConflictError(f"game {game_id} is no longer at ply {expected_ply}")

@@ -147,19 +147,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         name="static",
     )
 
+    def error_page(request: Request, status: int, title: str, code: str, message: str) -> Any:
+        """A refused page request: the error page, its title from the catalog."""
+        title = translator(lang_of(request))(title)
+        return render(request, "error.html", status, title=title, message=message, code=code)
+
     @app.exception_handler(GameError)
     async def _game_error(request: Request, exc: GameError) -> Any:
         if request.url.path.startswith("/api/"):
             return error_json(exc.code, exc.message, exc.status)
-        t = translator(lang_of(request))
-        return render(
-            request,
-            "error.html",
-            exc.status,
-            title=t("error.title"),
-            message=exc.message,
-            code=exc.code,
-        )
+        return error_page(request, exc.status, "error.title", exc.code, exc.message)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Any:
@@ -175,15 +172,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if exc.status_code == 404:
                 return error_json("not_found", str(exc.detail), 404)
             return error_json("http_error", str(exc.detail), exc.status_code)
-        t = translator(lang_of(request))
-        return render(
-            request,
-            "error.html",
-            exc.status_code,
-            title=t("error.not_found"),
-            message=str(exc.detail),
-            code="not_found",
-        )
+        return error_page(request, exc.status_code, "error.not_found", "not_found", str(exc.detail))
 
     from . import api, learn, live, lobby, pages, stats
 

@@ -8,56 +8,61 @@ the options override them (the database, the broadcast, and ``serve``'s connecti
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
-from senet.settings import SettingError, Settings
+from senet.settings import VARIABLES, SettingError, Settings
 
 __all__ = ["serve", "migrate", "COMMANDS"]
 
 #: The defaults the options name in their help (the settings own them).
 _DEFAULTS = Settings()
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _setting_option(field: str, text: str, kind: Any = None) -> Callable[[F], F]:
+    """An option that overrides the setting ``field``; its help names the variable and the
+    default (the settings own both)."""
+    variable = next(v for v in VARIABLES if v.field == field)
+    default = getattr(_DEFAULTS, field)
+    shown = f"{default:g}" if isinstance(default, float) else default
+    return click.option(
+        "--" + field.replace("_", "-"),
+        default=None,
+        type=kind,
+        help=f"{text} [default: {variable.name}, else {shown}].",
+    )
+
+
+_DATABASE_URL_OPTION = _setting_option("database_url", "SQLAlchemy URL")
+
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
-@click.option(
-    "--database-url",
-    default=None,
-    help="SQLAlchemy URL [default: DATABASE_URL, else sqlite+aiosqlite:///./var/senet.sqlite3].",
-)
-@click.option(
-    "--broadcast-url", default=None, help="Broadcast URL [default: BROADCAST_URL, else memory://]."
-)
+@_DATABASE_URL_OPTION
+@_setting_option("broadcast_url", "Broadcast URL")
 @click.option("--log-level", default="info", show_default=True)
-@click.option(
-    "--request-timeout",
-    default=None,
-    type=click.FloatRange(min=0),
-    help="Seconds a request's head and body may take to arrive; then the connection is closed "
-    f"[default: SENET_REQUEST_TIMEOUT, else {_DEFAULTS.request_timeout:g}].",
+@_setting_option(
+    "request_timeout",
+    "Seconds a request's head and body may take to arrive; then the connection is closed",
+    click.FloatRange(min=0),
 )
-@click.option(
-    "--idle-timeout",
-    default=None,
-    type=click.FloatRange(min=0),
-    help="Seconds an idle keep-alive connection is kept open "
-    f"[default: SENET_IDLE_TIMEOUT, else {_DEFAULTS.idle_timeout:g}].",
+@_setting_option(
+    "idle_timeout", "Seconds an idle keep-alive connection is kept open", click.FloatRange(min=0)
 )
-@click.option(
-    "--connections-per-address",
-    default=None,
-    type=click.IntRange(min=0),
-    help="Open connections (HTTP and WebSocket) one client address may hold; 0: no cap "
-    f"[default: SENET_CONNECTIONS_PER_ADDRESS, else {_DEFAULTS.connections_per_address}].",
+@_setting_option(
+    "connections_per_address",
+    "Open connections (HTTP and WebSocket) one client address may hold; 0: no cap",
+    click.IntRange(min=0),
 )
-@click.option(
-    "--forwarded-allow-ips",
-    default=None,
-    help="Trusted proxies: their X-Forwarded-For/-Proto are believed, and their connections "
-    "are not capped per address "
-    f"[default: FORWARDED_ALLOW_IPS, else {_DEFAULTS.forwarded_allow_ips}].",
+@_setting_option(
+    "forwarded_allow_ips",
+    "Trusted proxies: their X-Forwarded-For/-Proto are believed, and their connections are "
+    "not capped per address",
 )
 def serve(
     host: str,
@@ -149,11 +154,7 @@ def _tune_gc() -> None:
 
 
 @click.command()
-@click.option(
-    "--database-url",
-    default=None,
-    help="SQLAlchemy URL [default: DATABASE_URL, else sqlite+aiosqlite:///./var/senet.sqlite3].",
-)
+@_DATABASE_URL_OPTION
 @click.option(
     "--revision", default="head", show_default=True, help="Alembic revision to upgrade to."
 )

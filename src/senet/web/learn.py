@@ -27,7 +27,7 @@ from senet.engine import (
 )
 from senet.engine.explain import why_not
 from senet.engine.record import parse_record
-from senet.service.errors import GameError
+from senet.service.errors import GameError, requested_variant
 from senet.service.lessons import Lesson, check_move, check_reason, find_lesson, lessons
 from senet.service.position_analysis import Analysis, analyse_async
 
@@ -252,10 +252,7 @@ async def learn_index(request: Request) -> Any:
 @pages.get("/learn/{name}")
 async def tutorial_page(request: Request, name: str) -> Any:
     lang = lang_of(request)
-    try:
-        v = find_variant(name)
-    except UnknownVariant:
-        raise GameError("unknown_variant", f"there is no variant {name!r}", 404) from None
+    v = requested_variant(name, 404)
     views = [_lesson_view(lesson, lang) for lesson in lessons(v.name)]
     return render(
         request,

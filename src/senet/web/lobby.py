@@ -27,7 +27,7 @@ from senet.service.views import state_message
 
 from .app import lang_of, render, seat_cookie
 from .i18n import translator
-from .pages import form_fields, set_seat_cookie
+from .pages import form_fields, set_seat_cookie, to_game
 
 pages = APIRouter()
 api = APIRouter(prefix="/api", tags=["lobby"])
@@ -121,9 +121,7 @@ async def play_now(request: Request) -> Any:
         form.get("time_control", "untimed"),
         list(held_tokens(request)),
     )
-    response = RedirectResponse(f"/g/{paired.game_id}", status_code=303)
-    set_seat_cookie(response, request, paired.game_id, paired.token)
-    return response
+    return to_game(request, paired.game_id, paired.token)
 
 
 @pages.post("/g/{game_id}/take")
@@ -138,9 +136,7 @@ async def take(request: Request, game_id: str) -> Any:
         if exc.code != "taken":
             raise
         return RedirectResponse(f"/g/{game_id}?taken=1", status_code=303)
-    response = RedirectResponse(f"/g/{game_id}", status_code=303)
-    set_seat_cookie(response, request, game_id, taken.token)
-    return response
+    return to_game(request, game_id, taken.token)
 
 
 @pages.get("/games/mine")

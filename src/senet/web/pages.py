@@ -11,10 +11,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 
 from senet.engine import VARIANTS, Capture, HouseKind, find_variant
-from senet.engine.variants import UnknownVariant
 from senet.service import computer
 from senet.service.analysis import chart, review_of
-from senet.service.errors import GameError
+from senet.service.errors import GameError, requested_variant
 from senet.service.games import GameService
 from senet.service.views import game_record
 
@@ -42,6 +41,14 @@ def set_seat_cookie(
         secure=request.url.scheme == "https",
         path="/",
     )
+
+
+def to_game(request: Request, game_id: str, token: str | None = None) -> RedirectResponse:
+    """Go to the game's page (303 See Other), seated on this device with ``token`` if given."""
+    response = RedirectResponse(f"/g/{game_id}", status_code=303)
+    if token:
+        set_seat_cookie(response, request, game_id, token)
+    return response
 
 
 def _rulebook(name: str) -> Any:
@@ -153,10 +160,7 @@ async def home(request: Request) -> Any:
 @router.get("/variants/{name}")
 async def variant_page(request: Request, name: str) -> Any:
     lang = lang_of(request)
-    try:
-        v = find_variant(name)
-    except UnknownVariant:
-        raise GameError("unknown_variant", f"there is no variant {name!r}", 404) from None
+    v = requested_variant(name, 404)
     if v.name != name:
         return RedirectResponse(f"/variants/{v.name}", status_code=301)
     return render(
@@ -190,9 +194,7 @@ async def start_game(request: Request) -> Any:
         listed=form.get("listed") == "1",
         public=form.get("public") == "1",
     )
-    response = RedirectResponse(f"/g/{created.game_id}", status_code=303)
-    set_seat_cookie(response, request, created.game_id, created.token)
-    return response
+    return to_game(request, created.game_id, created.token)
 
 
 @router.get("/g/{game_id}")
@@ -209,9 +211,7 @@ async def game_page(request: Request, game_id: str) -> Any:
         if earlier:
             taken = await _take_rematch_seat(service, live.stored.rematch_of, game_id, earlier)
             if taken:
-                response = RedirectResponse(f"/g/{game_id}", status_code=303)
-                set_seat_cookie(response, request, game_id, taken)
-                return response
+                return to_game(request, game_id, taken)
     invite = live.invite_for(seats)
     base = str(request.base_url).rstrip("/")
     other = live.seats_of(request.cookies.get(other_seat_cookie(game_id)))
@@ -271,13 +271,11 @@ async def join(request: Request, game_id: str, invite: str) -> Any:
     """Take the free seat with the invitation, once; later visitors watch."""
     service = _service(request)
     live = await service.store.load(game_id)
-    response = RedirectResponse(f"/g/{game_id}", status_code=303)
     if live.seats_of(request.cookies.get(seat_cookie(game_id))):
-        return response  # already seated (the creator testing the link, or a second tab)
+        # already seated (the creator testing the link, or a second tab)
+        return to_game(request, game_id)
     claimed = await service.commands.claim(game_id, invite)
-    if claimed:
-        set_seat_cookie(response, request, game_id, claimed[0])
-    return response
+    return to_game(request, game_id, claimed[0] if claimed else None)
 
 
 def other_seat_cookie(game_id: str) -> str:
@@ -314,10 +312,7 @@ async def private_link(request: Request, game_id: str, token: str) -> Any:
         )
         response.headers["Cache-Control"] = "no-store"
         return response
-    response = RedirectResponse(f"/g/{game_id}", status_code=303)
-    if theirs:
-        set_seat_cookie(response, request, game_id, token)
-    return response
+    return to_game(request, game_id, token if theirs else None)
 
 
 @router.post("/g/{game_id}/seat/{token}")
@@ -353,10 +348,7 @@ async def rematch(request: Request, game_id: str) -> Any:
     new_id, token = await _service(request).commands.rematch(
         game_id, request.cookies.get(seat_cookie(game_id))
     )
-    response = RedirectResponse(f"/g/{new_id}", status_code=303)
-    if token:
-        set_seat_cookie(response, request, new_id, token)
-    return response
+    return to_game(request, new_id, token)
 
 
 @router.get("/g/{game_id}/review")

@@ -377,29 +377,15 @@ def parse_json(data: str | bytes) -> Any:
 
 async def _json_error(send: Send, status: int, code: str, message: str) -> None:
     body = json.dumps(error_message(code, message)).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    await _respond(send, status, b"application/json", body)
 
 
 async def _plain(send: Send, status: int, text: str) -> None:
-    body = text.encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"text/plain; charset=utf-8"),
-                (b"content-length", str(len(body)).encode()),
-            ],
-        }
-    )
+    await _respond(send, status, b"text/plain; charset=utf-8", text.encode())
+
+
+async def _respond(send: Send, status: int, content_type: bytes, body: bytes) -> None:
+    """A whole response, sent by the middleware itself (the site never sees the request)."""
+    headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

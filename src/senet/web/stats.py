@@ -27,6 +27,12 @@ __all__ = ["pages", "how_it_plays", "compared"]
 
 pages = APIRouter(include_in_schema=False)
 
+
+def _simulated() -> list[tuple[str, dict[str, Any]]]:
+    """Every variant with shipped statistics, in the variants' order, with its figures."""
+    return [(name, data) for name in VARIANTS if (data := load(name)) is not None]
+
+
 #: Rule events shown per variant, in this order (those that never fire there are left out).
 EVENT_ORDER = (
     "swap",
@@ -75,10 +81,7 @@ def _mean(fig: dict[str, Any], digits: int = 1) -> str:
 def _first_player_bars(lang: str, strong: str | None) -> list[Bar]:
     t = translator(lang)
     bars = []
-    for name in VARIANTS:
-        data = load(name)
-        if data is None:
-            continue
+    for name, data in _simulated():
         fig = data["random"]["first_player"]
         lo, hi = fig["ci95"]
         bars.append(
@@ -210,10 +213,7 @@ def compared(lang: str) -> dict[str, Any]:
     """The variants side by side."""
     t = translator(lang)
     rows = []
-    for name in VARIANTS:
-        data = load(name)
-        if data is None:
-            continue
+    for name, data in _simulated():
         rnd, ai = data["random"], data["computer"]
         rows.append(
             {
@@ -237,8 +237,7 @@ def compared(lang: str) -> dict[str, Any]:
             data["random"]["turns"]["mean"],
             *data["random"]["turns"]["ci95"],
         )
-        for name in VARIANTS
-        if (data := load(name)) is not None
+        for name, data in _simulated()
     ]
     top = math.ceil(max((bar.high for bar in length), default=1.0) * 1.15 / 50) * 50
     return {
