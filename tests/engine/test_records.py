@@ -2,6 +2,7 @@
 that name the line, the column and what was expected; Game push/pop."""
 
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -16,7 +17,13 @@ from senet.engine import (
     find_variant,
     parse_move,
 )
-from senet.engine.record import TERMINATIONS, GameRecord, parse_record, write_record
+from senet.engine.record import (
+    TERMINATIONS,
+    GameRecord,
+    parse_record,
+    turn_numbers,
+    write_record,
+)
 
 from .conftest import ALL_VARIANTS, fen, random_game
 
@@ -308,3 +315,33 @@ def test_error_termination_tag():
     assert "rules ended the game" in str(err) and err.expected.startswith('[Termination "normal"]')
     # "normal" is the rules' own end
     assert parse_record(over.replace("[Result", '[Termination "normal"]\n[Result', 1)).tags
+
+
+@settings(max_examples=25, deadline=None)
+@given(name=st.sampled_from(ALL_VARIANTS), seed=st.integers(0, 10**9))
+def test_turn_numbers_are_the_numbers_of_the_records_lines(name, seed):
+    """Every action's turn number is the number of the record line that holds it, so the site
+    can name a decision by the same number as the record and the game's move list."""
+    game = random_full_game(name, seed)
+    numbers = turn_numbers(pos for pos, _ in game)
+    by_line = []
+    for line in GameRecord.from_game(game).text().split("\n\n", 1)[1].splitlines():
+        number, _, body = line.partition(". ")
+        tokens = re.sub(r"\{[^}]*\}", " ", body).split()
+        by_line += [int(number)] * len([tok for tok in tokens if tok not in ("A:", "B:")])
+    assert numbers == by_line
+    assert numbers[0] == 1 and all(b - a in (0, 1) for a, b in zip(numbers, numbers[1:]))
+
+
+def test_turn_numbers_count_an_extra_throw_in_its_turn_and_a_skipped_turn_out():
+    """standard: a throw of 1, 4 or 5 gives another throw, within the same turn; adelaida §23,
+    House of Net: the skipped turn has no number of its own."""
+    game = Game(find_variant("standard"))
+    for action in (4, "9-13", 2, "13-15", 3, "10-13"):
+        game.push_throw(action) if isinstance(action, int) else game.push(action)
+    assert turn_numbers(pos for pos, _ in game) == [1, 1, 1, 1, 2, 2]
+    start = Position.from_fen(fen("adelaida", [13, 1], [20], "A"))
+    game = Game(start)
+    for action in (3, "13-16", 2, "20-22", 2):
+        game.push_throw(action) if isinstance(action, int) else game.push(action)
+    assert turn_numbers(pos for pos, _ in game) == [1, 1, 2, 2, 3]

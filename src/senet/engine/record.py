@@ -35,6 +35,7 @@ column and what was expected there.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .errors import IllegalMove, NotationError
@@ -51,6 +52,7 @@ __all__ = [
     "read_tags",
     "write_record",
     "turn_lines",
+    "turn_numbers",
 ]
 
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]\Z')
@@ -136,26 +138,46 @@ def _begins_turn(position: Position, first: bool) -> bool:
     return position.is_chance() and position.pending_name != "fate" and (first or position.new_turn)
 
 
+def turn_numbers(positions: Iterable[Position]) -> list[int]:
+    """The turn number of the action played in each of ``positions`` (the positions a game's
+    actions were played in, in order), as the record numbers its lines: the first action
+    opens turn 1, and a turn begins at the first regular throw after the turn was handed over.
+    """
+    numbers: list[int] = []
+    for position in positions:
+        number = numbers[-1] if numbers else 1
+        if numbers and _begins_turn(position, False):
+            number += 1
+        numbers.append(number)
+    return numbers
+
+
 def turn_lines(start: Position, actions: list[Action]) -> list[tuple[int, int, list[str]]]:
     """Split actions into turns: (turn number, seat on turn, tokens).
 
-    A turn begins at the first regular throw after the turn was handed over; when the same
-    seat is on turn again, the other seat's turn was skipped (House of Net), noted as a comment.
+    Turns are numbered by :func:`turn_numbers`; when the same seat is on turn again, the other
+    seat's turn was skipped (House of Net), noted as a comment.
     """
-    turns: list[tuple[int, int, list[str]]] = []
+    played: list[tuple[Position, Action]] = []
     position = start
     for action in actions:
-        if _begins_turn(position, not turns) or not turns:
+        played.append((position, action))
+        if isinstance(action, Throw):
+            position = position.apply_throw(action.value)
+        else:
+            position = position.apply(action)
+    turns: list[tuple[int, int, list[str]]] = []
+    numbers = turn_numbers(pos for pos, _ in played)
+    for number, (position, action) in zip(numbers, played, strict=True):
+        if not turns or turns[-1][0] != number:
             tokens: list[str] = []
             if turns and turns[-1][1] == position.turn:
                 tokens.append(f"{{{seat_letter(1 - position.turn)} skips a turn}}")
-            turns.append((len(turns) + 1, position.turn, tokens))
+            turns.append((number, position.turn, tokens))
         if isinstance(action, Throw):
             turns[-1][2].append(str(action))
-            position = position.apply_throw(action.value)
         else:
             turns[-1][2].append(position.move_text(action))
-            position = position.apply(action)
     return turns
 
 

@@ -1,8 +1,13 @@
-"""Analysis of finished games for the site: the winning-chance graph and the mistakes.
+"""Analysis of finished games for the site: the winning-chance graph, the mistakes and the
+replay of every decision.
 
 The judge is :func:`senet.ai.review.review_game` (the master level: exact endgame values where
 the solver reaches, search elsewhere).  A finished game never changes, so each review is
 computed once per process and kept (a small LRU), and always in a worker thread.
+
+Decisions are shown by their *turn number*, the number of the record's line and of the game
+page's move list (a turn holds every throw and move of one seat, extra throws included), so the
+same number finds a mistake in the review, in the game's moves and in the downloaded record.
 """
 
 from __future__ import annotations
@@ -10,24 +15,129 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import TypedDict
 
 from senet.ai.review import ReviewRow, review_game
+from senet.engine import Game, Throw
+from senet.engine.record import turn_numbers
 
 from .store import LiveGame
 
-__all__ = ["GameReview", "review_of", "chart"]
+__all__ = [
+    "GameReview",
+    "ReviewDecision",
+    "ReviewTurn",
+    "Replay",
+    "review_of",
+    "review_game_of",
+    "replay",
+    "chart",
+]
 
 _CACHE: OrderedDict[str, GameReview] = OrderedDict()
 _CACHE_SIZE = 64
 
 
 @dataclass(frozen=True)
-class GameReview:
-    rows: tuple[ReviewRow, ...]
+class ReviewDecision:
+    """One decision of the game, judged, with where it stands in the game."""
+
+    index: int  # 0-based place among the decisions: the replay's step
+    turn: int  # the turn number, as the record and the game's move list number it
+    on_turn: int  # the seat on turn (the decider may be the other seat)
+    row: ReviewRow
 
     @property
-    def marked(self) -> tuple[ReviewRow, ...]:
-        return tuple(row for row in self.rows if row.verdict)
+    def throw(self) -> str:
+        """The throw the decision was made with, as the position notation writes it (``-``
+        for a choice made before a throw)."""
+        return self.row.position.split(" ")[3]
+
+
+@dataclass(frozen=True)
+class ReviewTurn:
+    """The decisions of one turn, for the review's move list."""
+
+    number: int
+    seat: int  # the seat on turn
+    decisions: tuple[ReviewDecision, ...]
+
+
+@dataclass(frozen=True)
+class GameReview:
+    decisions: tuple[ReviewDecision, ...]
+    end: str  # the final position's notation
+
+    @property
+    def rows(self) -> tuple[ReviewRow, ...]:
+        return tuple(d.row for d in self.decisions)
+
+    @property
+    def marked(self) -> tuple[ReviewDecision, ...]:
+        return tuple(d for d in self.decisions if d.row.verdict)
+
+    @property
+    def turns(self) -> tuple[ReviewTurn, ...]:
+        turns: list[ReviewTurn] = []
+        for d in self.decisions:
+            if turns and turns[-1].number == d.turn:
+                last = turns[-1]
+                turns[-1] = ReviewTurn(last.number, last.seat, (*last.decisions, d))
+            else:
+                turns.append(ReviewTurn(d.turn, d.on_turn, (d,)))
+        return tuple(turns)
+
+
+def review_game_of(game: Game) -> GameReview:
+    """Judge every decision of ``game`` (blocking: minutes of search for a long game) and place
+    each one in its turn."""
+    rows = review_game(game)
+    played = list(game)
+    numbers = turn_numbers(pos for pos, _ in played)
+    places = [
+        (number, pos.turn)
+        for number, (pos, action) in zip(numbers, played, strict=True)
+        if not isinstance(action, Throw)
+    ]
+    if len(places) != len(rows):
+        raise ValueError(f"{len(rows)} decisions judged, {len(places)} played")
+    decisions = tuple(
+        ReviewDecision(index, number, seat, row)
+        for index, ((number, seat), row) in enumerate(zip(places, rows, strict=True))
+    )
+    return GameReview(decisions, game.position.fen())
+
+
+#: One step of the replay, in the order the page reads it: turn number, seat that decided,
+#: position before the decision (notation, throw included), move played, best move, verdict
+#: ("" for a good move), winning chance lost in percent (one decimal).
+ReplayStep = tuple[int, int, str, str, str, str, float]
+
+
+class Replay(TypedDict):
+    """Every position of a reviewed game, for the review page's board (embedded in the page as
+    JSON: about 80 bytes a decision)."""
+
+    steps: list[ReplayStep]
+    end: str
+
+
+def replay(review: GameReview) -> Replay:
+    return {
+        "steps": [
+            (
+                d.turn,
+                d.row.mover,
+                d.row.position,
+                d.row.move,
+                d.row.best,
+                d.row.verdict,
+                round(d.row.loss * 100, 1),
+            )
+            for d in review.decisions
+        ],
+        "end": review.end,
+    }
 
 
 async def review_of(live: LiveGame) -> GameReview:
@@ -36,8 +146,7 @@ async def review_of(live: LiveGame) -> GameReview:
         raise ValueError("the game is not over yet")
     cached = _CACHE.get(live.id)
     if cached is None:
-        rows = await asyncio.to_thread(review_game, live.game)
-        cached = _CACHE[live.id] = GameReview(tuple(rows))
+        cached = _CACHE[live.id] = await asyncio.to_thread(review_game_of, live.game)
         while len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
     _CACHE.move_to_end(live.id)
@@ -48,19 +157,21 @@ def chart(review: GameReview, width: int = 640, height: int = 200) -> dict[str, 
     """Coordinates of the winning-chance graph (seat A's chance after each decision) and of the
     marked mistakes, for an SVG drawn by the template."""
     rows = review.rows
+    decisions = review.decisions
     step = width / max(len(rows), 1)
     y = lambda chance: round((1 - chance) * height, 1)  # noqa: E731 - a scale, not a function to name
     points = [(0.0, y(rows[0].chance_a_before))] if rows else []
     points += [(round((i + 1) * step, 1), y(row.chance_a_after)) for i, row in enumerate(rows)]
     marks = [
         {
-            "x": round((i + 1) * step, 1),
-            "y": y(row.chance_a_after),
-            "verdict": row.verdict,
-            "ply": row.ply,
+            "x": round((d.index + 1) * step, 1),
+            "y": y(d.row.chance_a_after),
+            "verdict": d.row.verdict,
+            "turn": d.turn,
+            "step": d.index,
         }
-        for i, row in enumerate(rows)
-        if row.verdict
+        for d in decisions
+        if d.row.verdict
     ]
     return {
         "width": width,
@@ -68,4 +179,5 @@ def chart(review: GameReview, width: int = 640, height: int = 200) -> dict[str, 
         "points": " ".join(f"{x},{yy}" for x, yy in points),
         "marks": marks,
         "half": height / 2,
+        "step": round(step, 3),
     }

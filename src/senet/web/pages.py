@@ -12,7 +12,7 @@ from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 
 from senet.engine import VARIANTS, Capture, HouseKind, find_variant
 from senet.service import computer
-from senet.service.analysis import chart, review_of
+from senet.service.analysis import chart, replay, review_of
 from senet.service.errors import GameError, requested_variant
 from senet.service.games import GameService
 from senet.service.views import game_record
@@ -353,18 +353,22 @@ async def rematch(request: Request, game_id: str) -> Any:
 
 @router.get("/g/{game_id}/review")
 async def review_page(request: Request, game_id: str) -> Any:
-    """The winning-chance graph of a finished game, with its mistakes marked (judged by the master)."""
+    """The winning-chance graph of a finished game, with its mistakes marked (judged by the
+    master), and a board that replays every decision with the move played and the best one."""
     live = await _service(request).store.load(game_id)
     try:
         review = await review_of(live)
     except ValueError:
         raise GameError("not_over", "the review is ready when the game is over", 409) from None
+    lang = lang_of(request)
     return render(
         request,
         "review.html",
         game_id=live.id,
         variant=live.game.variant,
+        variant_json=variant_json(live.game.variant.name, lang),
         review=review,
+        replay_json=json.dumps(replay(review), separators=(",", ":")),
         chart=chart(review),
     )
 

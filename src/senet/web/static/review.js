@@ -1,0 +1,170 @@
+// The review's replay: every decision of the finished game on the board, with the move played
+// and the best move as arrows. The positions, the moves and the verdicts come from the server
+// (embedded in the page, see senet.service.analysis.replay); this script only reads the board
+// field of each position's notation and draws it with board.js. The step is kept in the
+// address (#d=N, N counted from 1; one more than the decisions is the final position).
+import { drawBoard, drawMoveMarks, setDarkSeat, OFF } from "./board.js";
+
+const root = document.getElementById("review");
+const lang = root.dataset.lang;
+const variant = JSON.parse(root.dataset.variant);
+const { steps, end } = JSON.parse(root.dataset.replay);
+const last = steps.length; // the index of the final position
+const $ = (id) => document.getElementById(id);
+const links = [...root.querySelectorAll("[data-step]")];
+const list = $("rp-list");
+let T = {};
+let current = null;
+
+function t(key, params = {}) {
+  let s = T[key] || key;
+  for (const [k, v] of Object.entries(params)) s = s.replaceAll(`{${k}}`, v);
+  return s;
+}
+
+const fields = (fen) => fen.split(" ");
+function pieces(fen) {
+  const out = [[], []];
+  fields(fen)[1].replaceAll("/", "").split("").forEach((c, i) => {
+    if (c === "A") out[0].push(i + 1);
+    if (c === "B") out[1].push(i + 1);
+  });
+  return out;
+}
+function step(text) {
+  const m = /^(\d+)[-x](\d+|off)$/.exec(text);
+  return m ? { origin: Number(m[1]), target: m[2] === "off" ? OFF : Number(m[2]) } : null;
+}
+const words = (move) => (["pass", "risk", "return", "revive"].includes(move) ? t(`rp.move.${move}`) : move);
+const percent = (x) => x.toLocaleString(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+function show(index, { record = true } = {}) {
+  index = Math.max(0, Math.min(last, index));
+  current = index;
+  const atEnd = index === last;
+  const fen = atEnd ? end : steps[index][2];
+  const marks = [];
+  $("rp-moves").textContent = "";
+  if (atEnd) {
+    $("rp-caption").textContent = t("rp.end_caption");
+    $("rp-throw").hidden = true;
+  } else {
+    const [turn, seat, , played, best, verdict, loss] = steps[index];
+    const thrown = fields(fen)[3];
+    const who = variant.seatNames[seat];
+    $("rp-caption").textContent = thrown === "-" ? t("rp.caption_no_throw", { turn, seat: who })
+      : t("rp.caption", { turn, seat: who, n: thrown });
+    $("rp-throw").hidden = thrown === "-";
+    $("rp-throw-value").textContent = thrown;
+    let text = played === best ? t("rp.played_best", { played: words(played) })
+      : t("rp.played_other", { played: words(played), best: words(best) });
+    if (verdict) text += " " + t("rp.lost", { verdict: capital(t(`review.${verdict}`)), loss: percent(loss) });
+    $("rp-moves").textContent = text;
+    $("rp-moves").className = "rp-moves" + (verdict ? ` ${verdict}` : "");
+    for (const [kind, move] of [["best", best], ["played", played]]) {
+      const s = step(move);
+      if (s) marks.push({ ...s, kind, text: move });
+    }
+  }
+  drawBoard($("board"), {
+    pieces: pieces(fen), houses: variant.houses, lastMove: null, selected: null, movable: new Map(),
+    targets: [], seatNames: variant.seatNames, t,
+  });
+  drawMoveMarks($("board"), marks);
+  $("rp-count").textContent = atEnd ? t("rp.end_item") : t("rp.count", { i: index + 1, n: steps.length });
+  $("rp-prev").setAttribute("aria-disabled", String(index === 0));
+  $("rp-first").setAttribute("aria-disabled", String(index === 0));
+  $("rp-next").setAttribute("aria-disabled", String(atEnd));
+  $("rp-last").setAttribute("aria-disabled", String(atEnd));
+  $("rp-analyse").href = `/analysis?${new URLSearchParams({ position: fen })}`;
+  for (const link of links) {
+    if (Number(link.dataset.step) === index) link.setAttribute("aria-current", "step");
+    else link.removeAttribute("aria-current");
+  }
+  keepVisible(list.querySelector(`.rp-move[data-step="${index}"]`));
+  moveChartCursor(index);
+  root.dataset.step = String(index);
+  if (record) history.replaceState(null, "", `#d=${index + 1}`);
+}
+
+const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+// Scroll the move list (only the list, never the page) so that the current move shows.
+function keepVisible(item) {
+  if (!item || list.scrollHeight <= list.clientHeight) return;
+  const top = item.offsetTop - list.offsetTop, bottom = top + item.offsetHeight;
+  if (top < list.scrollTop) list.scrollTop = top - 8;
+  else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight + 8;
+}
+
+const chartSvg = $("chance-graph");
+const stepWidth = Number(chartSvg.dataset.stepWidth);
+function moveChartCursor(index) {
+  const cursor = $("chart-cursor");
+  const x = String(Math.round((Math.min(index, last - 1) + 1) * stepWidth * 10) / 10);
+  cursor.setAttribute("x1", x);
+  cursor.setAttribute("x2", x);
+  cursor.setAttribute("visibility", index === last ? "hidden" : "visible");
+}
+
+function boardInView() {
+  const box = $("replay-board").getBoundingClientRect();
+  return box.top >= 0 && box.top < innerHeight * 0.5;
+}
+
+function fromHash() {
+  const m = /^#d=(\d+)$/.exec(location.hash);
+  return m ? Number(m[1]) - 1 : null;
+}
+
+// Every move of the list, every mistake of the table and every board below is a link to its
+// decision (a real link: the address works without this script too).
+root.addEventListener("click", (event) => {
+  const link = event.target.closest("a[data-step]");
+  const mark = event.target.closest("circle[data-step]");
+  const target = link || mark;
+  if (!target) return;
+  event.preventDefault();
+  show(Number(target.dataset.step));
+  if (!list.contains(target) && !boardInView()) $("replay").scrollIntoView({ block: "start" });
+});
+
+// The chart: a tap or click anywhere picks the nearest decision.
+chartSvg.addEventListener("click", (event) => {
+  if (event.target.closest("circle[data-step]")) return;
+  const box = chartSvg.getBoundingClientRect();
+  const viewBox = chartSvg.viewBox.baseVal;
+  const x = viewBox.x + ((event.clientX - box.left) / box.width) * viewBox.width;
+  show(Math.round(x / stepWidth) - 1);
+});
+
+$("rp-first").addEventListener("click", () => show(0));
+$("rp-prev").addEventListener("click", () => show(current - 1));
+$("rp-next").addEventListener("click", () => show(current + 1));
+$("rp-last").addEventListener("click", () => show(last));
+
+// The keys step through the game wherever the focus is on the page, except in a field.
+document.addEventListener("keydown", (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  if (event.target.closest && event.target.closest("input, textarea, select, [contenteditable]")) return;
+  const moves = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: last };
+  if (!(event.key in moves)) return;
+  event.preventDefault();
+  show(moves[event.key]);
+});
+
+window.addEventListener("hashchange", () => {
+  const index = fromHash();
+  if (index === null || index === current) return;
+  show(index, { record: false });
+  if (!boardInView()) $("replay").scrollIntoView({ block: "start" });
+});
+
+setDarkSeat(variant.darkSeat === 0 ? 0 : 1);
+fetch(`/api/i18n/${lang}`).then((r) => r.json()).then((catalog) => { T = catalog; }).finally(() => {
+  $("replay-board").hidden = false;
+  const asked = fromHash();
+  show(asked ?? 0, { record: false });
+  if (asked !== null) $("replay").scrollIntoView({ block: "start" });
+  root.dataset.ready = "1";
+});

@@ -1,0 +1,213 @@
+"""The review replays the game: one numbering (the turn number, as in the record and the game's
+move list) for the move list and the mistakes; every move and mistake is a link that shows its
+position on the board with the move played and the best move; the arrow keys, Home and End and
+on-screen buttons step through the game; the address keeps the position. In real Chromium, at
+phone and desktop sizes, in English and Russian, in light and dark mode."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import httpx
+import pytest
+
+from senet.engine import Throw, parse_move
+from senet.engine.record import parse_record
+
+from .test_trust import play_to_the_end
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SIZES = [(390, 844), (360, 740), (1280, 900)]
+
+
+def record_decisions(record: str) -> list[tuple[int, str, str]]:
+    """Every decision of a record, read from its text: (turn number of its line, the position
+    notation before it from the engine's replay, the move as written)."""
+    moves: list[tuple[int, str]] = []
+    for line in record.split("\n\n", 1)[1].splitlines():
+        head = re.match(r"(\d+)\. [AB]: (.*)", line)
+        if not head:
+            continue
+        body = re.sub(r"\{[^}]*\}", " ", head.group(2))
+        for token in body.split():
+            if not re.fullmatch(r"\(\d\)|[AB]:", token):
+                moves.append((int(head.group(1)), token))
+    positions = [
+        pos.fen() for pos, action in parse_record(record).replay() if not isinstance(action, Throw)
+    ]
+    assert len(positions) == len(moves)
+    return [(turn, fen, move) for (turn, move), fen in zip(moves, positions, strict=True)]
+
+
+@pytest.fixture(scope="module")
+def reviewed(site) -> dict:
+    """A finished standard game, its review computed once, its decisions from the record."""
+    game_id = play_to_the_end(site.url, "standard")
+    page = httpx.get(f"{site.url}/g/{game_id}/review", timeout=300)
+    assert page.status_code == 200, page.text[:300]
+    record = httpx.get(f"{site.url}/g/{game_id}/record").text
+    return {"id": game_id, "html": page.text, "decisions": record_decisions(record)}
+
+
+def test_mistakes_and_move_list_share_the_records_turn_numbers(reviewed) -> None:
+    page, decisions = reviewed["html"], reviewed["decisions"]
+    # the move list: one item a turn, numbered as the record's lines, each decision a link
+    links = re.findall(r'<a class="rp-move[^"]*" href="#d=(\d+)" data-step="(\d+)"', page)
+    assert [int(d) for d, _ in links] == list(range(1, len(decisions) + 2))  # and the end
+    items = [int(v) for v in re.findall(r'<li value="(\d+)">', page)]
+    assert items == sorted({turn for turn, _, _ in decisions})
+    # every mistake: its turn number is the record line holding the move played
+    rows = re.findall(
+        r'<tr class="(?:blunder|mistake|inaccuracy)"><td><a class="rp-goto" href="#d=(\d+)" '
+        r'data-step="\d+"\s+aria-label="[^"]+">(\d+)</a></td><td>[^<]*</td>\s*<td>([^<]+)</td>',
+        page,
+    )
+    assert rows, "a greedy player made no mistake?"
+    for step, turn, played in rows:
+        record_turn, _, record_move = decisions[int(step) - 1]
+        assert int(turn) == record_turn and played == record_move
+    # the chart's marks and the boards below name the same turns
+    assert re.findall(r"<title>Turn (\d+): ", page) == [turn for _, turn, _ in rows]
+
+
+def pieces_of(fen: str) -> dict[str, list[int]]:
+    cells = fen.split(" ")[1].replace("/", "")
+    return {seat: [i + 1 for i, c in enumerate(cells) if c == "AB"[int(seat)]] for seat in "01"}
+
+
+def shown(page) -> dict:
+    return page.evaluate(
+        """() => {
+        const board = document.getElementById('board');
+        const pieces = {0: [], 1: []};
+        for (const p of board.querySelectorAll('.piece')) pieces[p.dataset.seat].push(Number(p.dataset.square));
+        const arrow = (kind) => { const a = board.querySelector('.rp-arrow.' + kind); return a && a.dataset.move; };
+        return {step: Number(document.getElementById('review').dataset.step), hash: location.hash,
+                pieces, played: arrow('played'), best: arrow('best'),
+                caption: document.getElementById('rp-caption').textContent,
+                throwShown: document.getElementById('rp-throw').hidden ? null
+                  : document.getElementById('rp-throw-value').textContent,
+                moves: document.getElementById('rp-moves').textContent,
+                current: [...document.querySelectorAll('#rp-list [aria-current="step"]')].map(a => Number(a.dataset.step))};
+    }"""
+    )
+
+
+def check_position(
+    page, decisions: list, index: int, best: str | None = None, hash: str | None = None
+) -> None:
+    seen = shown(page)
+    assert seen["step"] == index and seen["hash"] == (f"#d={index + 1}" if hash is None else hash)
+    assert seen["current"] == [index]  # the move list marks where the board is
+    if index == len(decisions):
+        assert seen["played"] is None and seen["best"] is None
+        return
+    turn, fen, move = decisions[index]
+    assert {int(k): sorted(v) for k, v in seen["pieces"].items()} == {
+        int(k): v for k, v in pieces_of(fen).items()
+    }
+    assert str(turn) in seen["caption"]
+    assert seen["throwShown"] == fen.split(" ")[3]
+    if parse_move(move).is_step:
+        assert seen["played"] == move
+    if best is not None and parse_move(best).is_step:
+        assert seen["best"] == best
+
+
+def in_view(page, selector: str) -> bool:
+    return page.evaluate(
+        """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+        return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; }""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_click_on_a_move_or_a_mistake_shows_it_on_the_board_and_keys_step(
+    browser, site, artifacts, reviewed, size, lang
+) -> None:
+    width, height = size
+    phone = width < 600
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        base_url=site.url,
+        is_mobile=phone,
+        has_touch=phone,
+        color_scheme="dark" if lang == "ru" and phone else "light",
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    decisions = reviewed["decisions"]
+    page.goto(f"/g/{reviewed['id']}/review?lang={lang}")
+    page.wait_for_selector("#review[data-ready='1']")
+    check_position(page, decisions, 0, hash="")  # the first decision; the address unchanged
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    legend = page.text_content(".rp-legend")
+    assert ("сплошная" if lang == "ru" else "solid") in legend
+    if lang == "ru" and phone:  # dark mode: the move list's box goes dark with the page
+        background = page.eval_on_selector(
+            ".replay-list", "e => getComputedStyle(e).backgroundColor"
+        )
+        assert sum(map(int, re.findall(r"\d+", background)[:3])) < 200, background
+
+    # a mistake of the table: its position, the move played and the best move on the board
+    row = page.locator(".review-table tbody tr").nth(1)
+    link = row.locator("a.rp-goto")
+    assert link.get_attribute("aria-label")
+    index = int(link.get_attribute("data-step"))
+    best = row.locator("td").nth(3).text_content()
+    link.click()
+    check_position(page, decisions, index, best)
+    for part in ("#board", "#rp-caption", "#rp-moves", "#rp-next"):
+        assert in_view(page, part), part  # the board came into view, with its caption
+    page.screenshot(path=str(artifacts / f"review-replay-{lang}-{width}x{height}.png"))
+
+    # the on-screen buttons, then the keys
+    page.click("#rp-next")
+    check_position(page, decisions, index + 1)
+    page.click("#rp-prev")
+    check_position(page, decisions, index, best)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    check_position(page, decisions, index + 2)
+    page.keyboard.press("ArrowLeft")
+    check_position(page, decisions, index + 1)
+    page.keyboard.press("End")
+    check_position(page, decisions, len(decisions))
+    page.keyboard.press("ArrowRight")  # nothing after the end
+    check_position(page, decisions, len(decisions))
+    page.keyboard.press("Home")
+    check_position(page, decisions, 0)
+
+    # a move of the list, reached and opened with the keyboard
+    target = page.locator(f'#rp-list a[data-step="{len(decisions) // 2}"]')
+    assert target.get_attribute("aria-label")
+    target.focus()
+    page.keyboard.press("Enter")
+    check_position(page, decisions, len(decisions) // 2)
+
+    # the address keeps the position: a link opens it, in a new page
+    address = page.url
+    assert address.endswith(f"#d={len(decisions) // 2 + 1}")
+    opened = context.new_page()
+    opened.on("pageerror", lambda exc: errors.append(str(exc)))
+    opened.goto(address)
+    opened.wait_for_selector("#review[data-ready='1']")
+    check_position(opened, decisions, len(decisions) // 2)
+    assert in_view(opened, "#board")
+    assert opened.evaluate("document.documentElement.scrollWidth") <= width
+    assert errors == []
+    context.close()
+
+
+def test_the_replay_payload_stays_small(reviewed) -> None:
+    """The positions travel in the page as compact JSON: well under 100 bytes a decision."""
+    raw = html.unescape(re.search(r'data-replay="([^"]*)"', reviewed["html"]).group(1))
+    data = json.loads(raw)
+    assert len(data["steps"]) == len(reviewed["decisions"])
+    assert len(raw.encode()) < 100 * len(data["steps"]) + 200
