@@ -33,9 +33,10 @@ import random
 import threading
 from dataclasses import dataclass
 
-from senet.engine import Move, Position
+from senet.engine import Move, Position, Variant
 
-from .evaluation import evaluator_for, terminal_value
+from .evaluation import StateEvaluation, evaluator_for, terminal_value
+from .network import network_for
 from .search import Searcher
 from .solver import for_seat
 
@@ -46,6 +47,7 @@ __all__ = [
     "choose_move",
     "move_values",
     "searcher_for",
+    "evaluation_for",
     "forget_searchers",
 ]
 
@@ -66,7 +68,10 @@ class Level:
     temperature: float = 0.0
     solve_states: int = 0
     budget: float = 0.0  # seconds per decision for iterative deepening up to ``depth``
-    model: str = "linear"  # which shipped evaluation (see senet.ai.evaluation.MODELS)
+    #: which shipped evaluation: ``linear`` or ``net`` (:data:`senet.ai.evaluation.MODELS`),
+    #: or ``td``, the network trained by self-play (:mod:`senet.ai.network`; where a variant
+    #: ships none, the ``net`` model)
+    model: str = "linear"
 
     def name(self, lang: str = "en") -> str:
         return self.name_ru if lang == "ru" else self.name_en
@@ -123,7 +128,7 @@ LEVELS: tuple[Level, ...] = (
         depth=8,
         budget=0.3,
         solve_states=6_000,
-        model="net",
+        model="td",
     ),
 )
 
@@ -151,11 +156,22 @@ def searcher_for(position: Position, level: Level) -> Searcher:
     with _lock:
         searcher = _searchers.get(key)
         if searcher is None:
-            evaluator = evaluator_for(position.variant, level.model)
+            evaluator = evaluation_for(position.variant, level.model)
             searcher = _searchers[key] = Searcher(
                 evaluator, level.depth, level.solve_states, level.budget
             )
     return searcher
+
+
+def evaluation_for(variant: Variant, model: str) -> StateEvaluation:
+    """The shipped evaluation ``model`` of ``variant`` (``td``: the trained network where one
+    is shipped, else the ``net`` model)."""
+    if model == "td":
+        network = network_for(variant)
+        if network is not None:
+            return network
+        model = "net"
+    return evaluator_for(variant, model)
 
 
 def forget_searchers() -> None:

@@ -18,6 +18,7 @@ import json
 import math
 from collections.abc import Sequence
 from importlib import resources
+from typing import Protocol
 
 import numpy as np
 
@@ -33,7 +34,20 @@ __all__ = [
     "seat_features",
     "feature_vector",
     "evaluator_for",
+    "StateEvaluation",
 ]
+
+
+class StateEvaluation(Protocol):
+    """What the search needs of an evaluation: its variant and seat A's expected result of a
+    batch of open raw states (the linear :class:`Evaluator` and the trained network,
+    :class:`senet.ai.network.NetEvaluator`, both provide it)."""
+
+    @property
+    def variant(self) -> Variant: ...
+
+    def values_of_states(self, states: Sequence[Sequence[int]]) -> np.ndarray: ...
+
 
 #: Per-seat feature names (after the 30 occupancy features ``sq1`` .. ``sq30``).
 SCALARS = (
@@ -123,6 +137,16 @@ def _acting(t: Tables, s: Sequence[int]) -> int:
     return s[TURN] if seat is None else seat
 
 
+def _subset_sums(w: list[float]) -> list[float]:
+    """``out[m]`` = the sum of ``w[i]`` over the bits ``i`` of ``m``, added lowest bit first
+    (as ``sum(w[i] for i in range(15) if m >> i & 1)`` would, to the last bit), built by
+    doubling: the masks with top bit ``b`` are those below ``1 << b`` plus ``w[b]``."""
+    out = np.zeros(1 << len(w))
+    for b, weight in enumerate(w):
+        out[1 << b : 2 << b] = out[: 1 << b] + weight
+    return out.tolist()  # type: ignore[no-any-return]
+
+
 class Evaluator:
     """A logistic evaluation: a linear score ``w @ x`` plus, optionally, a small hidden layer
     ``v @ tanh(H @ x + b)`` (the linear part alone cannot say that a lead in the race weighs
@@ -138,8 +162,8 @@ class Evaluator:
         self.hidden = hidden
         self._t = tables_for(variant)
         w = [float(x) for x in self.weights]
-        self._lo = [sum(w[i] for i in range(15) if m >> i & 1) for m in range(1 << 15)]
-        self._hi = [sum(w[15 + i] for i in range(15) if m >> i & 1) for m in range(1 << 15)]
+        self._lo = _subset_sums(w[:15])
+        self._hi = _subset_sums(w[15:30])
         self._scal = w[_S : _S + len(SCALARS)]
         self._tempo_w = w[-1]
 

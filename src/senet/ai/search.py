@@ -11,7 +11,7 @@ so on.  Chance nodes average the exact throw distribution; nothing looks at a fu
 
 The search runs on the engine's raw states (:mod:`senet.engine.state`), not on Position
 objects, and evaluates the leaves in batches (every move of a last-level decision at once,
-:meth:`Evaluator.values_of_states`).  The same batch orders the moves of the inner decisions
+:meth:`StateEvaluation.values_of_states`).  The same batch orders the moves of the inner decisions
 (best first, for more cut-offs).  Alpha-beta prunes at decisions and Star1 (Ballard 1983) at
 throws: because every value lies in [0, 1], a chance node stops as soon as the throws seen so
 far, with the unseen ones at their best or worst, cannot bring it back inside the window.
@@ -20,9 +20,10 @@ Results are kept in a transposition table per (state, depth) with bound flags.
 With a ``budget`` (seconds), :meth:`Searcher.move_values` deepens iteratively: depth 1, 2, ...
 up to ``depth``, starting a new iteration only while the last one's time, times the growth
 of one more level, still fits the budget, and abandoning an iteration that runs past the
-hard limit (the previous depth's values are kept).  Depth 2 is always completed (a few
-milliseconds), so a slow solve attempt never leaves the move to the static evaluation.  The clock is injectable (``clock``), so
-tests can make the deepening deterministic.
+hard limit (the previous depth's values are kept).  Depth 2 (a few milliseconds) is
+abandoned only past :data:`LAST_RESORT`, so a slow solve attempt rarely leaves the move to
+the static evaluation and a move never takes a second.  The clock is injectable (``clock``),
+so tests can make the deepening deterministic.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from senet.engine.flow import DRAW, legal_moves, play, winner
 from senet.engine.rules import tables_for
 from senet.engine.state import decider, throw_due, with_throw
 
-from .evaluation import Evaluator
+from .evaluation import StateEvaluation
 from .solver import Solution, TooLarge, solve_many
 from .tables import table_for
 
@@ -50,6 +51,9 @@ GROWTH = 8.0
 #: on a loaded machine).
 HARD_FACTOR = 2.0
 HARD_CAP = 0.6
+#: Depth 2 is abandoned too (the move then rests on depth 1) past this many seconds from the
+#: start of the move: a move must never take a second, even on an overloaded machine.
+LAST_RESORT = 0.85
 #: Pieces left in total (on the board, or drowned and able to come back) up to which the
 #: searcher tries an exact solve of the position's whole future.
 SOLVE_PIECES = 4
@@ -78,7 +82,7 @@ class Searcher:
 
     def __init__(
         self,
-        evaluator: Evaluator,
+        evaluator: StateEvaluation,
         depth: int,
         solve_states: int = 0,
         budget: float = 0.0,
@@ -121,8 +125,8 @@ class Searcher:
             elapsed = self._now() - began
             if self.budget > 0 and elapsed + last * growth > self.budget:
                 break
-            if self.budget > 0 and depth > 2:  # two decisions deep always, then within time
-                self._deadline = hard
+            if self.budget > 0:  # depth 2 unless the machine is badly overloaded, then in time
+                self._deadline = hard if depth > 2 else start + LAST_RESORT
             order = sorted(range(len(moves)), key=lambda i: values[i], reverse=maximise)
             deeper = list(values)
             try:

@@ -1,0 +1,473 @@
+"""Train the network evaluation (:mod:`senet.ai.network`) by TD(λ) self-play, as TD-Gammon did.
+
+Both seats play greedily by the current network, one decision ahead: the move whose resulting
+position (the *afterstate*) is best for the decider, a move that ends the game valued by its
+result.  After every decision the estimate of the previous afterstate is pulled towards the
+estimate of the new one, and at the end towards the real result; eligibility traces (λ)
+spread each correction back over the earlier positions.  The games run on the compiled
+simulator's rules (:mod:`senet.sim.kernel`, the engine's flow compiled by Numba), and the
+network's forward and backward passes are compiled beside them, so a game takes milliseconds.
+
+The learning curve is measured during training: every ``--eval-every`` games the network,
+playing one decision ahead, meets the expert level (the shipped linear evaluation, also one
+decision ahead) in pairs of games with the seats swapped, and its score is printed.
+
+Usage (one process; seeded, so the same arguments give the same weights)::
+
+    python -m senet.ai.selfplay --variant kendall --games 60000 --seed 1
+
+writes ``senet/ai/weights/kendall.td.npz`` with the run's settings and learning curve in its
+``info``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from senet.engine import Variant, find_variant
+from senet.engine.state import PENDING_FATE, PENDING_WATER
+from senet.sim.kernel import (
+    EXPERT,
+    MAX_MOVES,
+    N_EVENTS,
+    TR_WIDTH,
+    choose,
+    game_seed,
+    legal,
+    play,
+    throw,
+    track_start,
+    winner,
+)
+from senet.sim.kernel import decider as decision_seat
+from senet.sim.runner import weights_for
+from senet.sim.tables import P_FATE_BIT, P_PIECES, P_WATER_BIT, R_PARAM, compile_rules
+
+from .network import DROWNED_PIPS, N_INPUTS, N_SEAT, NetEvaluator
+
+__all__ = ["train", "main", "state_features"]
+
+_DRAW = 2
+
+
+@njit(cache=True)
+def _mover(T: np.ndarray, s: np.ndarray) -> int:
+    """:func:`senet.ai.network.movers` of one state."""
+    pend = s[14]
+    if pend == PENDING_WATER:
+        return 0 if s[0] & T[R_PARAM, P_WATER_BIT] else 1
+    if s[3] == 0:
+        return s[2]
+    if pend == PENDING_FATE:
+        return 0 if s[0] & T[R_PARAM, P_FATE_BIT] else 1
+    return s[2]
+
+
+@njit(cache=True)
+def _count(x: int) -> int:
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _seat_block(x: np.ndarray, base: int, s: np.ndarray, seat: int, pieces: int) -> tuple[int, int]:
+    """One seat's inputs at ``x[base:]`` (as :func:`senet.ai.network._seat_block`); returns
+    the seat's rearmost and front square (0 without pieces)."""
+    me, opp = s[seat], s[1 - seat]
+    pips = 0
+    rear = front = 0
+    for i in range(30):
+        b = (me >> i) & 1
+        x[base + i] = b
+        if b:
+            pips += 30 - i
+            if rear == 0:
+                rear = i + 1
+            front = i + 1
+    drown = s[12 + seat]
+    x[base + 30] = s[8 + seat] / pieces
+    x[base + 31] = s[10 + seat] / pieces
+    x[base + 32] = drown / pieces
+    x[base + 33] = min(s[4 + seat], 3) / 3
+    x[base + 34] = min(s[6 + seat], 3) / 3
+    x[base + 35] = (pips + DROWNED_PIPS * drown) / (30 * pieces)
+    prot = me & ((me << 1) | (me >> 1))
+    x[base + 36] = _count(prot) / pieces
+    vul = me & ~prot
+    for k in range(1, 6):
+        x[base + 36 + k] = _count(vul & (opp << k)) / pieces
+    b3 = me & (me >> 1) & (me >> 2)
+    x[base + 42] = _count((b3 | (b3 << 1) | (b3 << 2)) & ((1 << 30) - 1)) / pieces
+    x[base + 43] = rear / 30
+    x[base + 44] = front / 30
+    return rear, front
+
+
+@njit(cache=True)
+def _features(T: np.ndarray, s: np.ndarray, x: np.ndarray) -> int:
+    """The network's inputs of state ``s`` into ``x``; returns the mover."""
+    mover = _mover(T, s)
+    pieces = T[R_PARAM, P_PIECES]
+    rear_me, front_me = _seat_block(x, 0, s, mover, pieces)
+    rear_op, front_op = _seat_block(x, N_SEAT, s, 1 - mover, pieces)
+    g = 2 * N_SEAT
+    contact = rear_me and rear_op and (rear_me < front_op or rear_op < front_me)
+    x[g] = 1.0 if contact else 0.0
+    x[g + 1] = 1.0 if s[14] == PENDING_WATER else 0.0
+    x[g + 2] = 1.0 if s[14] == PENDING_FATE else 0.0
+    x[g + 3] = s[3] / 5
+    return mover
+
+
+@njit(cache=True)
+def _forward(
+    w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray, x: np.ndarray, h: np.ndarray
+) -> float:
+    """The mover's value of inputs ``x`` (hidden activations left in ``h``)."""
+    z = b2[0]
+    for j in range(w1.shape[0]):
+        a = b1[j]
+        for i in range(x.shape[0]):
+            if x[i] != 0.0:
+                a += w1[j, i] * x[i]
+        h[j] = math.tanh(a)
+        z += w2[j] * h[j]
+    if z < -40.0:
+        z = -40.0
+    elif z > 40.0:
+        z = 40.0
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+@njit(cache=True)
+def _result(won: int) -> float:
+    return 0.5 if won == _DRAW else (1.0 if won == 0 else 0.0)
+
+
+@njit(cache=True)
+def _value_a(
+    T: np.ndarray,
+    s: np.ndarray,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    x: np.ndarray,
+    h: np.ndarray,
+) -> float:
+    """Seat A's value of ``s``: the result if the game is over, else the network's."""
+    won = winner(T, s)
+    if won >= 0:
+        return _result(won)
+    mover = _features(T, s, x)
+    v = _forward(w1, b1, w2, b2, x, h)
+    return v if mover == 0 else 1.0 - v
+
+
+@njit(cache=True)
+def _greedy(
+    T: np.ndarray,
+    path: np.ndarray,
+    s: np.ndarray,
+    trk: np.ndarray,
+    moves: np.ndarray,
+    k: int,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    child: np.ndarray,
+    ctrk: np.ndarray,
+    ev: np.ndarray,
+    x: np.ndarray,
+    h: np.ndarray,
+) -> tuple[int, float]:
+    """The decider's best move by the network, one decision ahead, and A's value after it."""
+    maximise = decision_seat(T, s) == 0
+    best, best_v = 0, -1.0 if maximise else 2.0
+    for i in range(k):
+        child[:] = s
+        ctrk[:, :] = trk
+        play(T, path, child, moves[i], ev, ctrk, 0)
+        v = _value_a(T, child, w1, b1, w2, b2, x, h)
+        if (maximise and v > best_v) or (not maximise and v < best_v):
+            best, best_v = i, v
+    return best, best_v
+
+
+@njit(cache=True)
+def _train_games(
+    T: np.ndarray,
+    path: np.ndarray,
+    start: np.ndarray,
+    seed: int,
+    first: int,
+    count: int,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    alpha: float,
+    lam: float,
+    max_decisions: int,
+) -> float:
+    """Self-play games ``first`` .. ``first + count - 1`` of run ``seed``, learning as they
+    go; returns the mean squared TD error per decision."""
+    hidden, n = w1.shape
+    s = np.zeros(15, dtype=np.int64)
+    child = np.zeros(15, dtype=np.int64)
+    moves = np.zeros(MAX_MOVES, dtype=np.int64)
+    trk = np.zeros((2, TR_WIDTH), dtype=np.int64)
+    ctrk = np.zeros((2, TR_WIDTH), dtype=np.int64)
+    ev = np.zeros(N_EVENTS, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    x = np.zeros(n)
+    h = np.zeros(hidden)
+    e1 = np.zeros((hidden, n))
+    eb1 = np.zeros(hidden)
+    e2 = np.zeros(hidden)
+    eb2 = np.zeros(1)
+    sq_err = 0.0
+    updates = 0
+    for g in range(count):
+        rng[0] = game_seed(seed, first + g)
+        s[:] = start
+        track_start(s, trk)
+        e1[:, :] = 0.0
+        eb1[:] = 0.0
+        e2[:] = 0.0
+        eb2[0] = 0.0
+        have_prev = False
+        v_prev = 0.0
+        decisions = 0
+        while winner(T, s) < 0 and decisions < max_decisions:
+            if not s[3] and s[14] != PENDING_WATER:
+                s[3] = throw(T, rng)
+            k = legal(T, path, s, moves)
+            i = 0
+            v_new = 0.0
+            if k > 1:
+                i, v_new = _greedy(T, path, s, trk, moves, k, w1, b1, w2, b2, child, ctrk, ev, x, h)
+            play(T, path, s, moves[i], ev, trk, 0)
+            decisions += 1
+            won = winner(T, s)
+            if k == 1 or won >= 0:
+                v_new = _value_a(T, s, w1, b1, w2, b2, x, h)
+            if have_prev:
+                delta = v_new - v_prev
+                sq_err += delta * delta
+                updates += 1
+                step = alpha * delta
+                for j in range(hidden):
+                    for q in range(n):
+                        w1[j, q] += step * e1[j, q]
+                    b1[j] += step * eb1[j]
+                    w2[j] += step * e2[j]
+                b2[0] += step * eb2[0]
+            if won >= 0:
+                break
+            # traces: e = λ e + d V_A(s) / d parameters (at the updated parameters)
+            mover = _features(T, s, x)
+            v = _forward(w1, b1, w2, b2, x, h)
+            dz = v * (1.0 - v) * (1.0 if mover == 0 else -1.0)
+            v_prev = v if mover == 0 else 1.0 - v
+            have_prev = True
+            for j in range(hidden):
+                da = dz * w2[j] * (1.0 - h[j] * h[j])
+                for q in range(n):
+                    e1[j, q] = lam * e1[j, q] + da * x[q]
+                eb1[j] = lam * eb1[j] + da
+                e2[j] = lam * e2[j] + dz * h[j]
+            eb2[0] = lam * eb2[0] + dz
+    return sq_err / max(updates, 1)
+
+
+@njit(cache=True)
+def _match(
+    T: np.ndarray,
+    path: np.ndarray,
+    start: np.ndarray,
+    seed: int,
+    pairs: int,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    lw: np.ndarray,
+    max_decisions: int,
+) -> np.ndarray:
+    """The network (one decision ahead) against the compiled expert: ``pairs`` pairs of games,
+    each pair on the same seed with the seats swapped.  Returns the network's result of
+    every game (1, ½, 0)."""
+    hidden, n = w1.shape
+    s = np.zeros(15, dtype=np.int64)
+    child = np.zeros(15, dtype=np.int64)
+    moves = np.zeros(MAX_MOVES, dtype=np.int64)
+    trk = np.zeros((2, TR_WIDTH), dtype=np.int64)
+    ctrk = np.zeros((2, TR_WIDTH), dtype=np.int64)
+    ev = np.zeros(N_EVENTS, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    x = np.zeros(n)
+    h = np.zeros(hidden)
+    out = np.zeros(2 * pairs)
+    for g in range(2 * pairs):
+        net_seat = g % 2
+        rng[0] = game_seed(seed, g // 2)
+        s[:] = start
+        track_start(s, trk)
+        decisions = 0
+        while winner(T, s) < 0 and decisions < max_decisions:
+            if not s[3] and s[14] != PENDING_WATER:
+                s[3] = throw(T, rng)
+            k = legal(T, path, s, moves)
+            i = 0
+            if k > 1:
+                if decision_seat(T, s) == net_seat:
+                    i, _ = _greedy(T, path, s, trk, moves, k, w1, b1, w2, b2, child, ctrk, ev, x, h)
+                else:
+                    i = choose(T, path, s, moves, k, EXPERT, rng, lo, hi, lw, child, trk, ctrk, ev)
+            play(T, path, s, moves[i], ev, trk, 0)
+            decisions += 1
+        won = winner(T, s)
+        out[g] = 0.5 if won < 0 or won == _DRAW else (1.0 if won == net_seat else 0.0)
+    return out
+
+
+def state_features(variant: Variant, state: tuple[int, ...]) -> np.ndarray:
+    """The compiled inputs of one raw state (for checking them against the numpy ones)."""
+    rules = compile_rules(variant)
+    x = np.zeros(N_INPUTS)
+    _features(rules.table, np.array(state, dtype=np.int64), x)
+    return x
+
+
+def _interval(results: np.ndarray) -> tuple[float, float]:
+    """Mean and 95% half-width over the pairs (the two games of a pair share their throws)."""
+    pairs = results.reshape(-1, 2).mean(axis=1)
+    half = 1.96 * pairs.std(ddof=1) / math.sqrt(len(pairs)) if len(pairs) > 1 else 0.0
+    return float(pairs.mean()), float(half)
+
+
+def train(
+    variant: Variant,
+    games: int,
+    *,
+    seed: int = 1,
+    hidden: int = 40,
+    alpha: float = 0.1,
+    alpha_end: float = 0.02,
+    lam: float = 0.7,
+    chunk: int = 500,
+    eval_every: int = 5000,
+    eval_pairs: int = 500,
+    max_decisions: int = 5000,
+    minutes: float = 0.0,
+    log: bool = True,
+) -> tuple[NetEvaluator, list[dict[str, float]]]:
+    """Self-play ``games`` games (fewer if ``minutes`` > 0 runs out first) and return the
+    network with its learning curve (games played, score against the expert and its 95%
+    half-width, mean squared TD error)."""
+    rules = compile_rules(variant)
+    rng = np.random.default_rng(seed)
+    w1 = rng.normal(scale=0.1, size=(hidden, N_INPUTS))
+    b1 = np.zeros(hidden)
+    w2 = rng.normal(scale=0.1, size=hidden)
+    b2 = np.zeros(1)
+    lo, hi, lw = weights_for(variant)
+    curve: list[dict[str, float]] = []
+    began = time.monotonic()
+    played = 0
+    err = 0.0
+
+    def measure() -> None:
+        res = _match(
+            rules.table, rules.path, rules.start, seed + 7919, eval_pairs,
+            w1, b1, w2, b2, lo, hi, lw, max_decisions,
+        )  # fmt: skip
+        score, half = _interval(res)
+        curve.append({"games": played, "score": round(score, 4), "half": round(half, 4),
+                      "td_error": round(err, 6), "seconds": round(time.monotonic() - began)})  # fmt: skip
+        if log:
+            print(
+                f"{variant.name}: {played} games, vs expert {100 * score:.1f}%"
+                f" ± {100 * half:.1f}, TD error {err:.5f}, {time.monotonic() - began:.0f} s",
+                flush=True,
+            )
+
+    measure()
+    while played < games:
+        if minutes and time.monotonic() - began > 60 * minutes:
+            break
+        n = min(chunk, games - played)
+        a = alpha + (alpha_end - alpha) * played / games
+        err = _train_games(
+            rules.table, rules.path, rules.start, seed, played, n,
+            w1, b1, w2, b2, a, lam, max_decisions,
+        )  # fmt: skip
+        played += n
+        if played % eval_every == 0 or played == games:
+            measure()
+    if curve[-1]["games"] != played:
+        measure()
+    info = {
+        "trainer": "senet.ai.selfplay TD(lambda) self-play",
+        "games": str(played),
+        "seed": str(seed),
+        "hidden": str(hidden),
+        "alpha": f"{alpha}..{alpha_end}",
+        "lambda": str(lam),
+        "curve": json.dumps(curve),
+    }
+    return NetEvaluator(variant, w1, b1, w2, float(b2[0]), info), curve
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--variant", required=True)
+    parser.add_argument("--games", type=int, default=60_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hidden", type=int, default=40, help="tanh units of the hidden layer")
+    parser.add_argument("--alpha", type=float, default=0.1, help="learning rate at the start")
+    parser.add_argument("--alpha-end", type=float, default=0.02, help="... and at the end")
+    parser.add_argument("--lam", type=float, default=0.7, help="the traces' decay, λ")
+    parser.add_argument("--eval-every", type=int, default=5000)
+    parser.add_argument("--eval-pairs", type=int, default=500)
+    parser.add_argument(
+        "--minutes", type=float, default=0.0, help="stop earlier after this long (0: never)"
+    )
+    parser.add_argument("--out", default=str(Path(__file__).parent / "weights"))
+    args = parser.parse_args(argv)
+    variant = find_variant(args.variant)
+    network, _ = train(
+        variant,
+        args.games,
+        seed=args.seed,
+        hidden=args.hidden,
+        alpha=args.alpha,
+        alpha_end=args.alpha_end,
+        lam=args.lam,
+        eval_every=args.eval_every,
+        eval_pairs=args.eval_pairs,
+        minutes=args.minutes,
+    )
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{variant.name}.td.npz"
+    network.save(path)
+    print(f"wrote {path} ({network.info['games']} games)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,164 @@
+"""The trained network evaluation: its shipped weights load and are used by the master, its
+fast numpy path computes exactly the network on its documented inputs, the compiled trainer
+sees the same inputs, and training is reproducible from its seed."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import random
+
+import numpy as np
+import pytest
+
+from senet.ai import find_level, searcher_for
+from senet.ai.network import INPUTS, N_INPUTS, NetEvaluator, features_of_states, network_for
+from senet.engine import Position, find_variant
+from senet.engine.rules import tables_for
+
+TRAINED = ["standard", "kendall", "bell"]
+
+
+def _states(name: str, count: int, seed: int) -> list[tuple[int, ...]]:
+    """Open states of random games, decisions and throws due alike (every phase of play)."""
+    variant = find_variant(name)
+    rng = random.Random(seed)
+    states: list[tuple[int, ...]] = []
+    pos = Position.initial(variant)
+    while len(states) < count:
+        if pos.is_over():
+            pos = Position.initial(variant)
+        if pos.is_chance():
+            outcomes = pos.chance_outcomes()
+            pos = pos.apply_throw(
+                rng.choices([n for n, _ in outcomes], [float(p) for _, p in outcomes])[0]
+            )
+        else:
+            pos = pos._play(rng.choice(pos.legal_moves()))
+        if not pos.is_over():
+            states.append(pos.state)
+    return states
+
+
+def _random_network(name: str, seed: int = 0) -> NetEvaluator:
+    r = np.random.default_rng(seed)
+    return NetEvaluator(
+        find_variant(name),
+        r.normal(scale=0.3, size=(12, N_INPUTS)),
+        r.normal(size=12),
+        r.normal(scale=0.3, size=12),
+        0.1,
+    )
+
+
+@pytest.mark.parametrize("name", TRAINED)
+def test_the_shipped_network_loads_with_how_it_was_trained(name: str) -> None:
+    network = network_for(find_variant(name))
+    assert network is not None
+    assert network.w1.shape == (network.hidden, N_INPUTS)
+    assert int(network.info["games"]) >= 1_000
+    assert network.info["seed"].isdigit()
+    curve = json.loads(network.info["curve"])
+    assert curve[0]["games"] == 0 and curve[-1]["games"] == int(network.info["games"])
+    # trained, not random: the last point of the curve beats the untrained start
+    assert curve[-1]["score"] > curve[0]["score"]
+
+
+@pytest.mark.parametrize("name", TRAINED)
+def test_the_master_searches_with_the_trained_network(name: str) -> None:
+    pos = Position.initial(find_variant(name)).apply_throw(3)
+    assert isinstance(searcher_for(pos, find_level("master")).evaluator, NetEvaluator)
+
+
+def test_a_variant_without_a_network_falls_back_to_the_net_model() -> None:
+    variant = dataclasses.replace(find_variant("kendall"), name="kendall-untrained")
+    assert network_for(variant) is None
+    pos = Position.initial(variant).apply_throw(3)
+    assert not isinstance(searcher_for(pos, find_level("master")).evaluator, NetEvaluator)
+
+
+@pytest.mark.parametrize("name", ["standard", "kendall", "bell", "adelaida"])
+def test_fast_path_is_the_network_on_its_inputs(name: str) -> None:
+    network = _random_network(name)
+    states = _states(name, 1500, seed=5)
+    fast = network.values_of_states(states)
+    plain = network.reference_values(states)
+    assert np.abs(fast - plain).max() < 1e-12
+    assert ((fast > 0) & (fast < 1)).all()
+
+
+def test_values_are_antisymmetric_between_the_seats() -> None:
+    # Seat A's value of a position is 1 - seat B's value of the same position with the seats
+    # exchanged: one network serves both seats.
+    network = _random_network("standard", seed=3)
+    swap = [1, 0, 2, 3, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 14]
+    states = _states("standard", 400, seed=8)
+    mirrored = [tuple(s[i] for i in swap) for s in states]
+    mirrored = [s[:2] + (1 - s[2],) + s[3:] for s in mirrored]
+    v = network.values_of_states(states)
+    w = network.values_of_states(mirrored)
+    assert np.abs(v + w - 1.0).max() < 1e-12
+
+
+def test_inputs_of_a_hand_made_position() -> None:
+    # B to throw: B is the mover.  B's pieces 20, 21, 22 (a block of three, all protected),
+    # A's lone 18 is two squares behind B's 20: B's 20 is protected, so no attack counts.
+    pos = Position.from_parts(
+        find_variant("standard"), ([18, 30], [20, 21, 22]), turn=1, off=(3, 2)
+    )
+    t = tables_for(pos.variant)
+    x, mover = features_of_states(np.array([pos.state]), t.pieces, t.water_bit, t.fate_bit)
+    named = dict(zip(INPUTS, x[0]))
+    assert mover[0] == 1
+    assert named["me.sq20"] == named["me.sq21"] == named["me.sq22"] == 1.0
+    assert named["opp.sq18"] == named["opp.sq30"] == 1.0
+    assert named["me.off"] == pytest.approx(2 / 5) and named["opp.off"] == pytest.approx(3 / 5)
+    assert named["me.pips"] == pytest.approx((11 + 10 + 9) / 150)
+    assert named["me.block3"] == pytest.approx(3 / 5)
+    assert named["me.protected"] == pytest.approx(3 / 5)
+    assert named["opp.att2"] == 0.0  # A's 18 has no B piece behind it
+    assert named["me.rear"] == pytest.approx(20 / 30) and named["opp.front"] == 1.0
+    assert named["contact"] == 1.0  # A's 18 is behind B's 22
+
+
+def test_weights_of_another_variant_or_input_set_are_refused() -> None:
+    network = _random_network("kendall")
+    buffer = io.BytesIO()
+    network.save(buffer)  # type: ignore[arg-type]
+    buffer.seek(0)
+    loaded = NetEvaluator.load(find_variant("kendall"), buffer)
+    assert np.allclose(loaded.w1, network.w1, atol=1e-6)
+    buffer.seek(0)
+    with pytest.raises(ValueError, match="of kendall, not bell"):
+        NetEvaluator.load(find_variant("bell"), buffer)
+
+
+# ---------------------------------------------------------------- the compiled trainer
+@pytest.mark.parametrize("name", ["standard", "kendall", "bell", "adelaida"])
+def test_the_trainer_sees_the_same_inputs_as_the_search(name: str) -> None:
+    from senet.ai.selfplay import state_features
+
+    variant = find_variant(name)
+    t = tables_for(variant)
+    states = _states(name, 300, seed=11)
+    x, _ = features_of_states(np.array(states), t.pieces, t.water_bit, t.fate_bit)
+    compiled = np.array([state_features(variant, s) for s in states])
+    assert np.array_equal(x, compiled)
+
+
+def test_training_is_reproducible_from_its_seed() -> None:
+    from senet.ai.selfplay import train
+
+    variant = find_variant("kendall")
+    runs = [
+        train(variant, 40, seed=4, hidden=8, chunk=20, eval_every=20, eval_pairs=10, log=False)
+        for _ in range(2)
+    ]
+    (a, curve_a), (b, curve_b) = runs
+    assert np.array_equal(a.w1, b.w1) and np.array_equal(a.w2, b.w2)
+    assert curve_a == [dict(p, seconds=q["seconds"]) for p, q in zip(curve_b, curve_a)]
+    other, _ = train(
+        variant, 40, seed=5, hidden=8, chunk=20, eval_every=20, eval_pairs=10, log=False
+    )
+    assert not np.array_equal(a.w1, other.w1)
