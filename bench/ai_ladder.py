@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import statistics
 import sys
@@ -36,6 +37,9 @@ from reference_players import REFERENCES, reference_move
 from senet.ai import LEVELS, choose_move, find_level
 from senet.engine import VARIANTS, Move, Position, draw_throw, find_variant
 
+#: Suffix of the CPU-time entries beside each player's wall-clock times: on a shared machine
+#: the wall clock includes the time the process waited for a core.
+CPU = "@cpu"
 #: The score an upper player must reach against a lower one (default: above 50% throughout).
 TARGETS = {("frozen-master", "master"): 0.65, ("pip3", "master"): 0.70}
 
@@ -53,7 +57,7 @@ def play(
     rng_throws = random.Random(seed)
     rngs = (random.Random(seed * 2 + 1), random.Random(seed * 2 + 2))
     pos = Position.initial(find_variant(variant_name))
-    times: dict[str, list[float]] = {levels[0]: [], levels[1]: []}
+    times: dict[str, list[float]] = {p + key: [] for p in levels for key in ("", CPU)}
     plies = 0
     while not pos.is_over() and plies < 3000:
         if pos.is_chance():
@@ -61,10 +65,11 @@ def play(
             continue
         seat = pos.decider
         assert seat is not None
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         move = _move(levels[seat], pos, rngs[seat])
         if len(pos.legal_moves()) > 1:
             times[levels[seat]].append(time.perf_counter() - t)
+            times[levels[seat] + CPU].append(time.process_time() - c)
         pos = pos.apply(move)
         plies += 1
     outcome = pos.outcome()
@@ -96,7 +101,7 @@ def _job(args: tuple[str, str, str, int]) -> tuple[float, dict[str, list[float]]
     seed = 1_000_003 * k + 7
     first, t1 = play(variant, (high, low), seed)
     second, t2 = play(variant, (low, high), seed)
-    times = {p: t1.get(p, []) + t2.get(p, []) for p in (low, high)}
+    times = {p: t1.get(p, []) + t2.get(p, []) for p in set(t1) | set(t2)}
     return (first + 1.0 - second) / 2, times
 
 
@@ -182,7 +187,8 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
         for player, ts in times.items():
-            if ts:
+            if ts and not player.endswith(CPU):
+                cpu = times[player + CPU]
                 slow = sum(1 for t in ts if t > 1.0)
                 median = statistics.median(ts)
                 verdict = (
@@ -193,7 +199,9 @@ def main(argv: list[str] | None = None) -> int:
                     ok &= median < 0.3 and not slow
                 print(
                     f"{name:14s} time per move {player:>13s}: median {median * 1000:.1f} ms, "
-                    f"max {max(ts) * 1000:.0f} ms, {len(ts)} moves, {slow} over 1 s: {verdict}",
+                    f"max {max(ts) * 1000:.0f} ms, {len(ts)} moves, {slow} over 1 s: {verdict}; "
+                    f"CPU time median {statistics.median(cpu) * 1000:.1f} ms, max "
+                    f"{max(cpu) * 1000:.0f} ms (load average {os.getloadavg()[0]:.1f})",
                     flush=True,
                 )
     if pool:

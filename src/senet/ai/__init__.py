@@ -8,7 +8,7 @@
 True
 
 Every level judges positions by an evaluation learned by TD(λ) self-play
-(:mod:`senet.ai.evaluation`); they differ in the model, how far they look and how much noise
+(:mod:`senet.ai.evaluation`, :mod:`senet.ai.network`); they differ in the model, how far they look and how much noise
 they add:
 
 * the lower levels look one decision ahead and pick among the moves at random, weighted by
@@ -16,7 +16,8 @@ they add:
   than absurd ones, and always take a move that wins on the spot;
 * the expert plays the best move by the linear evaluation; the master runs expectiminimax
   over the exact throw distribution (:mod:`.search`), deepened iteratively within a time
-  budget of 300 ms, with the evaluation that adds a hidden layer, and plays endgames exactly
+  budget of 300 ms, with the network trained by self-play (:mod:`.network`, trained by
+  :mod:`.selfplay`; the older ``net`` model where a variant ships none), and plays endgames exactly
   from the shipped tables (:mod:`.tables`: every position with at most three pieces left in
   standard, Kendall and Bell) or by solving them (:mod:`.solver`).
 

@@ -144,7 +144,7 @@ def _subset_sums(w: list[float]) -> list[float]:
     out = np.zeros(1 << len(w))
     for b, weight in enumerate(w):
         out[1 << b : 2 << b] = out[: 1 << b] + weight
-    return out.tolist()  # type: ignore[no-any-return]
+    return out.tolist()
 
 
 class Evaluator:
