@@ -86,7 +86,11 @@ class _WorkClock:
         return self.now
 
 
-@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize(
+    "variant",
+    # Bell's ten-piece games are the longest to search
+    [pytest.param(v, marks=pytest.mark.slow) if v == "bell" else v for v in VARIANTS],
+)
 def test_levels_play_legal_games_and_the_same_seed_gives_the_same_play(
     variant: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -54,7 +54,8 @@ def test_bell_draw_is_worth_a_half() -> None:
     [
         "bell ........../.......AB./.B...A.... A 2 captured=3/3",
         "adelaida ........../........../.......AB. A 1 drowned=0/1",
-        "kendall ........../........B./....A.A..B A 1",
+        # the largest of these endgames (tens of seconds)
+        pytest.param("kendall ........../........B./....A.A..B A 1", marks=pytest.mark.slow),
         "standard ........../........../....A.B.AB A 1",
     ],
 )

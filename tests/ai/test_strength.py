@@ -159,6 +159,7 @@ def test_solve_filter_counts_pieces_left_not_pieces_gone() -> None:
     assert small_endgame(Position.from_parts(bell, ([20, 22], [25, 27]), captured=(6, 6)))
 
 
+@pytest.mark.slow  # a deep search over a long race
 def test_bell_two_against_two_race_finds_the_quiet_move() -> None:
     # Beyond the tables (four pieces); 24-26 gives up 0.109 of expected result.  Depth 5
     # sees it; the master reaches depth 5 here within its budget when a decision node costs

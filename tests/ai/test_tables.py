@@ -47,6 +47,7 @@ def _random_endgames(name: str, count: int, seed: int) -> list[Position]:
     return out
 
 
+@pytest.mark.slow  # builds every variant's endgame graph twice
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_raw_enumeration_builds_the_same_graph_and_values_as_the_position_path(name: str) -> None:
     variant = find_variant(name)

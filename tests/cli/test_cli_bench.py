@@ -7,11 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from senet.engine import VARIANTS
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "engine.py"
 
 
+@pytest.mark.slow  # the benchmark of every variant, the compiled simulator included
 def test_quick_run_prints_a_row_per_variant():
     done = subprocess.run(
         [sys.executable, str(BENCH), "--quick"], capture_output=True, text=True, timeout=120

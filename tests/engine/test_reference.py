@@ -527,7 +527,11 @@ def reference_next(p: Position, mv: str) -> str:
 
 
 # --------------------------------------------------------------------------- the comparisons
-@pytest.mark.parametrize("name", ALL_VARIANTS)
+@pytest.mark.parametrize(
+    "name",
+    # Jéquier's random games are the longest by far (taken pieces go back to the start)
+    [pytest.param(n, marks=pytest.mark.slow) if n == "jequier" else n for n in ALL_VARIANTS],
+)
 def test_reference_agrees_on_random_games(name):
     rng = random.Random(f"reference {name}")
     positions = 0

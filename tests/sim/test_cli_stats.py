@@ -61,6 +61,7 @@ def test_stats_runs_the_expert_and_refuses_players_it_cannot_run() -> None:
     assert unknown.exit_code != 0 and "unknown variant" in unknown.output
 
 
+@pytest.mark.slow  # starts worker processes
 def test_totals_do_not_depend_on_the_number_of_processes() -> None:
     v = find_variant("kendall")
     one = run(v, 3000, 11, jobs=1, chunk=500)

@@ -67,18 +67,22 @@ def best_move(legal: list[str]) -> str:
     return max(legal, key=key)
 
 
-def play_out(base: str, game: TwoSeats) -> dict:
-    """Both seats play (the furthest move, through the REST API) until the game is over."""
-    for _ in range(5000):
-        seen = state(base, game.game_id)
-        if seen.get("outcome"):
+def play_out(base: str, game: TwoSeats, moves: int | None = None) -> dict:
+    """Both seats play (the furthest move, through the REST API) until the game is over, or
+    until ``moves`` moves have been played; returns the last state seen.  A move's answer is
+    the mover's state: it carries the legal moves when the mover decides again, else the
+    other seat's state is read."""
+    seen = state(base, game.game_id)
+    for played in range(5000):
+        if seen.get("outcome") or (moves is not None and played >= moves):
             return seen
         token = game.tokens[seen["decider"]]
-        mine = state(base, game.game_id, token)
+        mine = seen if seen.get("legal") else state(base, game.game_id, token)
         answer = httpx.post(
             f"{base}/api/games/{game.game_id}/moves",
             headers={"X-Seat-Token": token},
             json={"ply": mine["ply"], "move": best_move(mine["legal"])},
         )
         assert answer.status_code == 200, answer.text
+        seen = answer.json()
     raise AssertionError("the game did not end")

@@ -87,7 +87,15 @@ def test_no_throw_before_every_human_seed_and_the_commitment_comes_first(site) -
         started["history"][0]["kind"] == "throw" and started["fairness"]["commitment"] == commitment
     )
     assert started["fairness"]["player_seeds"] == "alpha words:beta-2"
-    over = play_out(site.url, TwoSeats(gid, {0: created["token"], 1: token_b}))
+    # a few moves, then B resigns: the end of the game reveals the secret (a game played to
+    # its last move reveals it too: see the finished game below)
+    play_out(site.url, TwoSeats(gid, {0: created["token"], 1: token_b}), moves=12)
+    resigned = httpx.post(
+        f"{site.url}/api/games/{gid}/resign", headers={"X-Seat-Token": token_b}, json={}
+    )
+    assert resigned.status_code == 200, resigned.text
+    over = state(site.url, gid)
+    assert over["outcome"] and over["ply"] > 12
     secret = bytes.fromhex(over["fairness"]["secret"])
     assert hashlib.sha256(secret).hexdigest() == commitment
     record = httpx.get(f"{site.url}/g/{gid}/record").text

@@ -74,6 +74,7 @@ async def closed_after(reader: asyncio.StreamReader, opened: float) -> float:
     return time.monotonic() - opened
 
 
+@pytest.mark.slow  # hundreds of connections and a request timeout on a server of its own
 def test_a_slow_client_storm_does_not_slow_a_player(small_site: SiteServer) -> None:
     game = friend_game(small_site.url)
     port = small_site.port

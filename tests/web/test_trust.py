@@ -84,6 +84,7 @@ def test_oversize_websocket_frame_is_refused_and_changes_nothing(site) -> None:
     assert (after["ply"], after["fen"]) == (before["ply"], before["fen"])
 
 
+@pytest.mark.slow  # waits for the buckets to refill on a server of its own
 def test_rate_limits_on_a_real_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # No refill (rate 0): 8 requests, then 429 however slowly the requests run on a busy machine.
     # The refill itself is checked with an injected clock in tests/trust.

@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
+import pytest
 import websockets
 
 from senet_testkit.wsbots import GameSeats, create_friend_game
@@ -89,6 +90,7 @@ async def healthy(client: httpx.AsyncClient, base: str, games: list[GameSeats]) 
     assert r.status_code == 201, r.text
 
 
+@pytest.mark.slow  # 24 games, 12 rounds of aborted moves on a server of its own
 def test_abandoned_moves_never_lock_the_database(own_site: SiteServer) -> None:
     async def main() -> None:
         rng = random.Random(10)
