@@ -153,7 +153,14 @@ def test_shipped_table_agrees_with_fresh_solves_across_the_whole_board(name: str
     assert lowest <= 10  # the checked roots reach into the first third of the board
 
 
-@pytest.mark.parametrize("name", list(TABLE_SPECS))
+@pytest.mark.parametrize(
+    "name",
+    # the kendall and standard tables take the longest to solve afresh
+    [
+        pytest.param(n, marks=pytest.mark.slow) if n in ("kendall", "standard") else n
+        for n in TABLE_SPECS
+    ],
+)
 def test_stored_entries_agree_with_fresh_solves(name: str) -> None:
     variant = find_variant(name)
     table = table_for(variant)
