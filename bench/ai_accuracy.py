@@ -328,6 +328,14 @@ def main(argv: list[str] | None = None) -> int:
         )
         for name in args.variant or list(VARIANTS):
             for r in measure_whole_board(find_variant(name), count, args.level):
+                if not r["valued"]:
+                    print(
+                        f"{name:14s} {int(r['mover'])} against {int(r['other'])}: no position"
+                        f" with a choice valued ({int(r['sampled'])} sampled,"
+                        f" {int(r['skipped'])} beyond {WHOLE_CAP:,} positions)",
+                        flush=True,
+                    )
+                    continue
                 hit = r["optimal"] >= 0.99 and r["loss"] <= 0.002
                 ok &= hit
                 print(

@@ -16,8 +16,9 @@ Usage (one process; seeded, so the same arguments give the same weights)::
 
     python -m senet.ai.selfplay --variant kendall --games 60000 --seed 1
 
-writes ``senet/ai/weights/kendall.td.npz`` with the run's settings and learning curve in its
-``info``.
+writes ``senet/ai/weights/kendall.td.npz`` with the run's settings, the command that repeats
+it and its learning curve in its ``info``.  ``--minutes`` stops a run early (the learning
+rate still follows the schedule of ``--games``, or of ``--schedule-games``).
 """
 
 from __future__ import annotations
@@ -374,11 +375,15 @@ def train(
     eval_pairs: int = 500,
     max_decisions: int = 5000,
     minutes: float = 0.0,
+    schedule_games: int = 0,
     log: bool = True,
 ) -> tuple[NetEvaluator, list[dict[str, float]]]:
     """Self-play ``games`` games (fewer if ``minutes`` > 0 runs out first) and return the
     network with its learning curve (games played, score against the expert and its 95%
-    half-width, mean squared TD error)."""
+    half-width, mean squared TD error).  The learning rate falls linearly from ``alpha`` to
+    ``alpha_end`` over ``schedule_games`` games (default: ``games``), so a run stopped by
+    the clock is repeated exactly by giving its games and the same schedule."""
+    horizon = schedule_games or games
     rules = compile_rules(variant)
     rng = np.random.default_rng(seed)
     w1 = rng.normal(scale=0.1, size=(hidden, N_INPUTS))
@@ -411,7 +416,7 @@ def train(
         if minutes and time.monotonic() - began > 60 * minutes:
             break
         n = min(chunk, games - played)
-        a = alpha + (alpha_end - alpha) * played / games
+        a = alpha + (alpha_end - alpha) * played / horizon
         err = _train_games(
             rules.table, rules.path, rules.start, seed, played, n,
             w1, b1, w2, b2, a, lam, max_decisions,
@@ -426,7 +431,12 @@ def train(
         "games": str(played),
         "seed": str(seed),
         "hidden": str(hidden),
-        "alpha": f"{alpha}..{alpha_end}",
+        "alpha": f"{alpha}..{alpha_end} over {horizon} games",
+        "command": (
+            f"python -m senet.ai.selfplay --variant {variant.name} --games {played}"
+            f" --schedule-games {horizon} --seed {seed} --hidden {hidden} --alpha {alpha}"
+            f" --alpha-end {alpha_end} --lam {lam}"
+        ),
         "lambda": str(lam),
         "curve": json.dumps(curve),
     }
@@ -447,6 +457,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--minutes", type=float, default=0.0, help="stop earlier after this long (0: never)"
     )
+    parser.add_argument(
+        "--schedule-games",
+        type=int,
+        default=0,
+        help="games over which the learning rate falls to --alpha-end (default: --games)",
+    )
     parser.add_argument("--out", default=str(Path(__file__).parent / "weights"))
     args = parser.parse_args(argv)
     variant = find_variant(args.variant)
@@ -461,6 +477,7 @@ def main(argv: list[str] | None = None) -> None:
         eval_every=args.eval_every,
         eval_pairs=args.eval_pairs,
         minutes=args.minutes,
+        schedule_games=args.schedule_games,
     )
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
