@@ -135,6 +135,8 @@ def test_weights_of_another_variant_or_input_set_are_refused() -> None:
 
 
 # ---------------------------------------------------------------- the compiled trainer
+# (slow: Numba compiles the trainer on a fresh machine, about half a minute)
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["standard", "kendall", "bell", "adelaida"])
 def test_the_trainer_sees_the_same_inputs_as_the_search(name: str) -> None:
     from senet.ai.selfplay import state_features
@@ -143,10 +145,11 @@ def test_the_trainer_sees_the_same_inputs_as_the_search(name: str) -> None:
     t = tables_for(variant)
     states = _states(name, 300, seed=11)
     x, _ = features_of_states(np.array(states), t.pieces, t.water_bit, t.fate_bit)
-    compiled = np.array([state_features(variant, s) for s in states])
+    compiled = state_features(variant, states)
     assert np.array_equal(x, compiled)
 
 
+@pytest.mark.slow
 def test_training_is_reproducible_from_its_seed() -> None:
     from senet.ai.selfplay import train
 

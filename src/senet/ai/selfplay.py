@@ -27,6 +27,7 @@ import argparse
 import json
 import math
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -346,12 +347,14 @@ def _match(
     return out
 
 
-def state_features(variant: Variant, state: tuple[int, ...]) -> np.ndarray:
-    """The compiled inputs of one raw state (for checking them against the numpy ones)."""
+def state_features(variant: Variant, states: Sequence[Sequence[int]]) -> np.ndarray:
+    """The compiled inputs of raw states, one row each (for checking them against the numpy
+    ones of :func:`senet.ai.network.features_of_states`)."""
     rules = compile_rules(variant)
-    x = np.zeros(N_INPUTS)
-    _features(rules.table, np.array(state, dtype=np.int64), x)
-    return x
+    out = np.zeros((len(states), N_INPUTS))
+    for row, state in zip(out, states):
+        _features(rules.table, np.array(state, dtype=np.int64), row)
+    return out
 
 
 def _interval(results: np.ndarray) -> tuple[float, float]:
