@@ -73,6 +73,20 @@ def test_mistakes_and_move_list_share_the_records_turn_numbers(reviewed) -> None
     assert re.findall(r"<title>Turn (\d+): ", page) == [turn for _, turn, _ in rows]
 
 
+def test_the_games_move_list_numbers_its_turns_as_the_review(browser, site, reviewed) -> None:
+    """The game page's move list (one item a turn) holds each mistake's move at the item the
+    review names."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, base_url=site.url)
+    page.goto(f"/g/{reviewed['id']}")
+    page.wait_for_selector("#move-list li")
+    items = page.eval_on_selector_all("#move-list li", "lis => lis.map(li => li.textContent)")
+    decisions = reviewed["decisions"]
+    assert len(items) == decisions[-1][0]
+    for turn, _, move in decisions:
+        assert re.search(rf"(^|[ :]){re.escape(move)}( |$)", items[turn - 1]), (turn, move)
+    page.close()
+
+
 def pieces_of(fen: str) -> dict[str, list[int]]:
     cells = fen.split(" ")[1].replace("/", "")
     return {seat: [i + 1 for i, c in enumerate(cells) if c == "AB"[int(seat)]] for seat in "01"}
@@ -88,6 +102,9 @@ def shown(page) -> dict:
         return {step: Number(document.getElementById('review').dataset.step), hash: location.hash,
                 pieces, played: arrow('played'), best: arrow('best'),
                 caption: document.getElementById('rp-caption').textContent,
+                live: document.getElementById('rp-live').textContent,
+                result: document.getElementById('rp-result').hidden ? null
+                  : document.getElementById('rp-result').textContent,
                 throwShown: document.getElementById('rp-throw').hidden ? null
                   : document.getElementById('rp-throw-value').textContent,
                 moves: document.getElementById('rp-moves').textContent,
@@ -102,14 +119,17 @@ def check_position(
     seen = shown(page)
     assert seen["step"] == index and seen["hash"] == (f"#d={index + 1}" if hash is None else hash)
     assert seen["current"] == [index]  # the move list marks where the board is
-    if index == len(decisions):
-        assert seen["played"] is None and seen["best"] is None
+    if index == len(decisions):  # the final position, with the result
+        assert seen["played"] is None and seen["best"] is None and seen["result"]
         return
+    assert seen["result"] is None
     turn, fen, move = decisions[index]
     assert {int(k): sorted(v) for k, v in seen["pieces"].items()} == {
         int(k): v for k, v in pieces_of(fen).items()
     }
     assert str(turn) in seen["caption"]
+    if hash is None:  # a step the reader asked for is announced (a live region)
+        assert seen["live"].startswith(seen["caption"])
     assert seen["throwShown"] == fen.split(" ")[3]
     if parse_move(move).is_step:
         assert seen["played"] == move
@@ -184,12 +204,18 @@ def test_a_click_on_a_move_or_a_mistake_shows_it_on_the_board_and_keys_step(
     page.keyboard.press("Home")
     check_position(page, decisions, 0)
 
+    # a mistake's point on the winning-chance graph
+    mark = page.locator("#chance-graph circle.mark").nth(2)
+    mark.click()
+    check_position(page, decisions, int(mark.get_attribute("data-step")))
+
     # a move of the list, reached and opened with the keyboard
     target = page.locator(f'#rp-list a[data-step="{len(decisions) // 2}"]')
     assert target.get_attribute("aria-label")
     target.focus()
     page.keyboard.press("Enter")
     check_position(page, decisions, len(decisions) // 2)
+    assert in_view(page, "#board")
 
     # the address keeps the position: a link opens it, in a new page
     address = page.url
@@ -198,7 +224,7 @@ def test_a_click_on_a_move_or_a_mistake_shows_it_on_the_board_and_keys_step(
     opened.on("pageerror", lambda exc: errors.append(str(exc)))
     opened.goto(address)
     opened.wait_for_selector("#review[data-ready='1']")
-    check_position(opened, decisions, len(decisions) // 2)
+    check_position(opened, decisions, len(decisions) // 2, hash=f"#d={len(decisions) // 2 + 1}")
     assert in_view(opened, "#board")
     assert opened.evaluate("document.documentElement.scrollWidth") <= width
     assert errors == []

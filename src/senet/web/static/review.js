@@ -38,13 +38,15 @@ function step(text) {
 const words = (move) => (["pass", "risk", "return", "revive"].includes(move) ? t(`rp.move.${move}`) : move);
 const percent = (x) => x.toLocaleString(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
-function show(index, { record = true } = {}) {
+function show(index, { record = true, announce = true } = {}) {
   index = Math.max(0, Math.min(last, index));
   current = index;
   const atEnd = index === last;
   const fen = atEnd ? end : steps[index][2];
   const marks = [];
   $("rp-moves").textContent = "";
+  $("rp-moves").hidden = atEnd;
+  $("rp-result").hidden = !atEnd;
   if (atEnd) {
     $("rp-caption").textContent = t("rp.end_caption");
     $("rp-throw").hidden = true;
@@ -84,6 +86,9 @@ function show(index, { record = true } = {}) {
   keepVisible(list.querySelector(`.rp-move[data-step="${index}"]`));
   moveChartCursor(index);
   root.dataset.step = String(index);
+  // one announcement for a screen reader: where the board is, and what was played there
+  const said = atEnd ? $("rp-result").textContent : $("rp-moves").textContent;
+  if (announce) $("rp-live").textContent = `${$("rp-caption").textContent}. ${said}`;
   if (record) history.replaceState(null, "", `#d=${index + 1}`);
 }
 
@@ -126,7 +131,10 @@ root.addEventListener("click", (event) => {
   if (!target) return;
   event.preventDefault();
   show(Number(target.dataset.step));
-  if (!list.contains(target) && !boardInView()) $("replay").scrollIntoView({ block: "start" });
+  // from the move list (beside the board, or below it on a phone) the least scroll that shows
+  // the board; from further away, the replay from its top
+  if (list.contains(target)) $("board").scrollIntoView({ block: "nearest" });
+  else if (!boardInView()) $("replay").scrollIntoView({ block: "start" });
 });
 
 // The chart: a tap or click anywhere picks the nearest decision.
@@ -164,7 +172,7 @@ setDarkSeat(variant.darkSeat === 0 ? 0 : 1);
 fetch(`/api/i18n/${lang}`).then((r) => r.json()).then((catalog) => { T = catalog; }).finally(() => {
   $("replay-board").hidden = false;
   const asked = fromHash();
-  show(asked ?? 0, { record: false });
+  show(asked ?? 0, { record: asked !== null, announce: false }); // an address past the end: the end
   if (asked !== null) $("replay").scrollIntoView({ block: "start" });
   root.dataset.ready = "1";
 });
