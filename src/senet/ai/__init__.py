@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from senet.engine import Move, Position, Variant
 
-from .evaluation import StateEvaluation, evaluator_for, terminal_value
+from .evaluation import EQUAL_WITHIN, StateEvaluation, evaluator_for, terminal_value
 from .network import network_for
 from .search import Searcher
 from .solver import for_seat
@@ -209,7 +209,8 @@ def choose_move(position: Position, level: Level | str, rng: random.Random) -> M
     scored = move_values(position, level)
     if level.temperature <= 0:
         best = max(v for _, v in scored)
-        return next(m for m, v in scored if v == best)  # first of equals: deterministic
+        # the first of equals: deterministic, and the same whichever way a value was summed
+        return next(m for m, v in scored if v >= best - EQUAL_WITHIN)
     top = max(v for _, v in scored)
     weights = [math.exp((v - top) / level.temperature) for _, v in scored]
     return rng.choices([m for m, _ in scored], weights=weights)[0]

@@ -30,6 +30,7 @@ __all__ = [
     "Evaluator",
     "FEATURES",
     "N_FEATURES",
+    "EQUAL_WITHIN",
     "MODELS",
     "seat_features",
     "feature_vector",
@@ -67,6 +68,11 @@ FEATURES = tuple(f"sq{i}" for i in range(1, 31)) + SCALARS
 #: Length of the model's input: the per-seat difference plus the tempo term (who throws next).
 N_FEATURES = len(FEATURES) + 1
 _MASK15 = (1 << 15) - 1
+#: Values closer than this are equal when a level picks "the first of the best moves": the
+#: batched evaluation (:meth:`Evaluator.values_of_states`) and a move-by-move one round the
+#: same sum differently in the last bits, and exact ties (common with the hand-made
+#: :func:`default_weights`, which value every move by the same throw alike) must stay ties.
+EQUAL_WITHIN = 1e-12
 _S = 30  # index of the first scalar feature
 
 

@@ -28,7 +28,7 @@ from .alternatives import alternatives_for
 from .runner import player_code, run
 from .stats import summarize
 
-__all__ = ["load", "available", "run_figures", "main", "SEED", "CHECKPOINTS"]
+__all__ = ["load", "available", "run_figures", "generate", "main", "SEED", "CHECKPOINTS", "PARTS"]
 
 SEED = 2026
 CHECKPOINTS = (1_000, 10_000)
@@ -60,22 +60,45 @@ def run_figures(
     return figures
 
 
+PARTS = ("random", "computer", "alternatives")
+
+
 def generate(
-    name: str, games: int, ai_games: int, alt_games: int, jobs: int, seed: int = SEED
+    name: str,
+    games: int,
+    ai_games: int,
+    alt_games: int,
+    jobs: int,
+    seed: int = SEED,
+    parts: Sequence[str] = PARTS,
+    previous: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """All figures of one variant."""
+    """The figures of one variant: the ``parts`` named are computed anew, the others kept from
+    ``previous`` (the file shipped so far), so that a long regeneration can go part by part."""
     variant = find_variant(name)
-    started = time.time()
-    data: dict[str, Any] = {"variant": variant.name}
-    data["random"] = run_figures(variant, games, seed, jobs=jobs)
-    data["computer"] = run_figures(variant, ai_games, seed, ("expert", "expert"), jobs)
-    data["alternatives"] = {}
-    for alt in alternatives_for(variant.name):
-        other = alt.build()
-        figures = run_figures(other, alt_games, seed, jobs=jobs)
-        figures["variant"] = variant.name
-        data["alternatives"][alt.key] = {"en": alt.en, "ru": alt.ru, "figures": figures}
-    data["seconds"] = round(time.time() - started, 1)
+    data: dict[str, Any] = dict(previous or {})
+    data["variant"] = variant.name
+    seconds: dict[str, float] = dict(data.get("seconds_by_part", {}))
+    for part in parts:
+        started = time.time()
+        if part == "random":
+            data["random"] = run_figures(variant, games, seed, jobs=jobs)
+        elif part == "computer":
+            data["computer"] = run_figures(variant, ai_games, seed, ("expert", "expert"), jobs)
+        elif part == "alternatives":
+            data["alternatives"] = {}
+            for alt in alternatives_for(variant.name):
+                figures = run_figures(alt.build(), alt_games, seed, jobs=jobs)
+                figures["variant"] = variant.name
+                data["alternatives"][alt.key] = {"en": alt.en, "ru": alt.ru, "figures": figures}
+        else:
+            raise ValueError(f"unknown part {part!r}; the parts are {', '.join(PARTS)}")
+        seconds[part] = round(time.time() - started, 1)
+    data.pop("seconds", None)
+    data["seconds_by_part"] = seconds
+    missing = [part for part in PARTS if part not in data]
+    if missing:
+        raise ValueError(f"{name}: no figures for {', '.join(missing)} yet; compute them too")
     return data
 
 
@@ -113,11 +136,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--jobs", type=int, default=1, help="processes (0: every core)")
     parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument(
+        "--part",
+        action="append",
+        choices=PARTS,
+        help="compute only this part (repeatable); the file keeps the others as shipped",
+    )
+    parser.add_argument("--data", type=Path, default=_DATA, help="folder of the data files")
     args = parser.parse_args(argv)
+    parts = tuple(args.part or PARTS)
     for name in args.variant or list(VARIANTS):
-        data = generate(name, args.games, args.ai_games, args.alt_games, args.jobs, args.seed)
-        path = write(data)
-        print(f"{name}: {args.games:,} random, {args.ai_games:,} expert games -> {path}")
+        previous_path = args.data / f"{name}.json"
+        previous = json.loads(previous_path.read_text()) if previous_path.exists() else None
+        data = generate(
+            name, args.games, args.ai_games, args.alt_games, args.jobs, args.seed, parts, previous
+        )
+        path = write(data, args.data)
+        print(f"{name}: {', '.join(parts)} -> {path} ({data['seconds_by_part']} s)")
         sys.stdout.flush()
     return 0
 

@@ -5,7 +5,14 @@ decision, asks both for the legal moves (the same moves in the same order) and a
 one of them on both (the same state afterwards, the same answer to "does a new turn begin").
 It counts the special states it met, so a caller can require that each kind the variant can
 reach was compared: extra throws owed, turns to skip, drowned and captured pieces, a pending
-throw of fate or House of Water choice.
+throw of fate or House of Water choice, a piece waiting on its starting square, every piece
+home (bearing off allowed), a move barred by three opponents in a row, a legal move back and
+a legal move onto an opponent.
+
+Where bearing off waits until every piece is home (:attr:`Variant.bear_off_home`), uniformly
+random games last hundreds of thousands of decisions and rarely reach the home stretch, so
+there a share of the moves (:func:`purposeful_share`) bears off or moves the rearmost piece
+that can go forward.
 """
 
 from __future__ import annotations
@@ -18,7 +25,10 @@ import numpy as np
 
 from senet.engine import Position, Variant
 from senet.engine.flow import legal_moves, play, winner
-from senet.engine.rules import tables_for
+from senet.engine.moves import MOVE, Move
+from senet.engine.rules import VICTIM, Tables, bit, step, tables_for
+from senet.engine.state import MASK, TURN
+from senet.engine.variants import OFF, SQUARES
 
 from .kernel import (
     MAX_MOVES,
@@ -38,10 +48,22 @@ from .kernel import (
 from .kernel import play as compiled_play
 from .tables import compile_rules, decode_move, encode_move
 
-__all__ = ["compare", "Mismatch", "Coverage", "SPECIAL"]
+__all__ = ["compare", "Mismatch", "Coverage", "SPECIAL", "purposeful_share"]
 
 #: The special states counted (a position may be in several).
-SPECIAL = ("extra", "skip", "drowned", "captured", "fate", "water")
+SPECIAL = (
+    "extra",
+    "skip",
+    "drowned",
+    "captured",
+    "fate",
+    "water",
+    "waiting",
+    "home",
+    "three",
+    "back",
+    "attack",
+)
 
 
 class Mismatch(AssertionError):
@@ -56,7 +78,24 @@ class Coverage:
     special: Counter[str] = field(default_factory=Counter)
 
 
-def _specials(s: list[int]) -> list[str]:
+def purposeful_share(variant: Variant) -> float:
+    """The share of purposeful moves (see :func:`_purposeful`) in :func:`compare`'s games."""
+    return 0.5 if variant.bear_off_home else 0.0
+
+
+def _purposeful(move: Move) -> int:
+    """Bearing off first, then the rearmost piece that can go forward (which frees the
+    starting squares), then anything else."""
+    if move.kind != MOVE or move.target < move.origin:
+        return -1
+    return SQUARES + 1 if move.target == OFF else SQUARES - move.origin
+
+
+def _three_in_a_row(mask: int) -> int:
+    return mask & (mask >> 1) & (mask >> 2)
+
+
+def _specials(t: Tables, s: list[int], moves: list[Move]) -> list[str]:
     out = []
     if s[S_EXTRA] or s[S_EXTRA + 1]:
         out.append("extra")
@@ -70,11 +109,30 @@ def _specials(s: list[int]) -> list[str]:
         out.append("fate")
     if s[S_PEND] == PENDING_WATER:
         out.append("water")
+    if s[S_PEND]:
+        return out
+    n, p = s[S_THROW], s[TURN]
+    me, opp = s[MASK + p], s[MASK + 1 - p]
+    if me & t.waiting[p] & ((me | opp) >> 1):
+        out.append("waiting")
+    if t.home and me and not me & ~t.home:
+        out.append("home")
+    if t.past_three and any(
+        me & bit(sq) and _three_in_a_row(opp & t.path[sq][sq + n])
+        for sq in range(1, SQUARES + 1 - n)
+    ):
+        out.append("three")
+    steps = [m for m in moves if m.kind == MOVE]
+    if any(m.target < m.origin for m in steps):
+        out.append("back")
+    if any(step(t, me, opp, m.origin, n, m.target > m.origin) & VICTIM for m in steps):
+        out.append("attack")
     return out
 
 
 def compare(variant: Variant, positions: int, seed: int) -> Coverage:
     """Compare both paths on ``positions`` decision positions of seeded random games."""
+    purposeful = purposeful_share(variant)
     t = tables_for(variant)
     rules = compile_rules(variant)
     rng = random.Random(seed)
@@ -103,7 +161,7 @@ def compare(variant: Variant, positions: int, seed: int) -> Coverage:
                 f"engine, {', '.join(map(str, got))} compiled"
             )
         cover.positions += 1
-        cover.special.update(_specials(s))
+        cover.special.update(_specials(t, s, expected))
         for move in expected:
             reference = list(s)
             turn = play(t, reference, move)
@@ -119,7 +177,10 @@ def compare(variant: Variant, positions: int, seed: int) -> Coverage:
                     f"(new turn {bool(compiled_turn)})"
                 )
             cover.moves += 1
-        play(t, s, rng.choice(expected))
+        if purposeful and rng.random() < purposeful:
+            play(t, s, max(expected, key=_purposeful))
+        else:
+            play(t, s, rng.choice(expected))
     return cover
 
 

@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from senet.ai.evaluation import EQUAL_WITHIN
 from senet.engine.state import (
     BORNE_OFF,
     CAPTURED,
@@ -39,6 +40,7 @@ from senet.engine.state import (
 
 from .tables import (
     BACK_PIECE,
+    BACK_PIECE_TO_EMPTY,
     BACK_PLAYER,
     K_DROWN,
     K_FATE,
@@ -57,16 +59,20 @@ from .tables import (
     P_FATE_BIT,
     P_FATE_SQ,
     P_GATES,
+    P_HOME,
     P_HOUSES,
     P_PARALLEL,
+    P_PAST_THREE,
     P_PIECES,
     P_PRIORITY,
     P_PROTECTION,
     P_RACE,
     P_REBIRTH,
     P_SAFE,
+    P_SEND_BACK,
     P_SINGLES,
     P_STOP,
+    P_WAITING_A,
     P_WATER_BIT,
     P_WATER_SQ,
     PASS,
@@ -122,6 +128,7 @@ EVENTS = (
     "water_lost",  # kendall: a turn lost while the piece waits in the water
     "house_on_swap",  # a House acted on a piece swapped into it
     "early_end",  # bell: the game ended with pieces still on the board
+    "attack_back",  # an attacked piece was sent to the free square nearest the start
 )
 (
     EV_SWAP,
@@ -151,6 +158,7 @@ EVENTS = (
     EV_WATER_LOST,
     EV_HOUSE_ON_SWAP,
     EV_EARLY_END,
+    EV_ATTACK_BACK,
 ) = range(len(EVENTS))
 N_EVENTS = len(EVENTS)
 
@@ -239,6 +247,9 @@ def step(
             return OFF if (T[R_BEAR, origin] >> n) & 1 else 0
         d = origin + n
         if d > SQUARES:
+            home = T[R_PARAM, P_HOME]
+            if home and me & ~home:
+                return 0  # not before every piece of the player stands on the home squares
             return OFF if (T[R_BEAR, origin] >> n) & 1 else 0
         stop = T[R_PARAM, P_STOP]
         if stop and path[origin, d] & stop:
@@ -254,11 +265,17 @@ def step(
         inside = (me | opp) & path[origin, d]
         if inside & (inside >> 1):
             return 0
+    elif T[R_PARAM, P_PAST_THREE]:
+        inside = opp & path[origin, d]
+        if inside & (inside >> 1) & (inside >> 2):
+            return 0  # no move past three opponents in a row
     while True:
         b = 1 << (d - 1)
         if me & b:
             return 0
         if opp & b:
+            if not forward and T[R_PARAM, P_BACKWARD] == BACK_PIECE_TO_EMPTY:
+                return 0  # back onto an empty square only
             if T[R_DROWN_ATTACK, d]:
                 return d | VICTIM
             if T[R_PARAM, P_SAFE] & b:
@@ -348,22 +365,27 @@ def legal(T: np.ndarray, path: np.ndarray, s: np.ndarray, out: np.ndarray) -> in
         out[0] = water * 32 + OFF if (T[R_BEAR, water] >> n) & 1 else PASS
         return 1
     backward = T[R_PARAM, P_BACKWARD]
-    per_piece = backward == BACK_PIECE
+    per_piece = backward == BACK_PIECE or backward == BACK_PIECE_TO_EMPTY
+    mine = me
+    waiting = T[R_PARAM, P_WAITING_A + p]
+    if waiting:
+        # a piece on a waiting square stays while the square ahead of it is occupied
+        mine = me & ~(waiting & ((me | opp) >> 1))
     gates = T[R_PARAM, P_GATES]
-    if me & gates:
+    if mine & gates:
         # a piece on a gate (bell's House of Beauty) moves on first whenever it can
-        k = _collect(T, path, me, opp, me & gates, n, per_piece, out, 0)
+        k = _collect(T, path, me, opp, mine & gates, n, per_piece, out, 0)
         if k:
             return k
     priority = T[R_PARAM, P_PRIORITY]
     if priority:
-        k = _collect(T, path, me, opp, me & priority, n, per_piece, out, 0)
+        k = _collect(T, path, me, opp, mine & priority, n, per_piece, out, 0)
         if not k:
-            k = _collect(T, path, me, opp, me & ~priority, n, per_piece, out, 0)
+            k = _collect(T, path, me, opp, mine & ~priority, n, per_piece, out, 0)
     else:
-        k = _collect(T, path, me, opp, me, n, per_piece, out, 0)
+        k = _collect(T, path, me, opp, mine, n, per_piece, out, 0)
     if not k and backward == BACK_PLAYER:
-        mask = me
+        mask = mine
         while mask:
             low = mask & -mask
             mask ^= low
@@ -484,7 +506,13 @@ def move_piece(
         opp &= ~dbit
         victim = trk[q, TR_ID + d]
         trk[q, TR_ID + d] = -1
-        if T[R_PARAM, P_CAPTURE_REMOVE]:
+        if T[R_PARAM, P_SEND_BACK]:
+            back = free_square_behind(T[R_PARAM, P_REBIRTH], me | dbit | opp)
+            opp |= 1 << (back - 1)
+            ev[EV_ATTACK_BACK] += 1
+            trk[q, TR_ID + back] = victim
+            _visit(trk, q, victim, back, houses)
+        elif T[R_PARAM, P_CAPTURE_REMOVE]:
             s[S_CAPT + q] += 1
             ev[EV_CAPTURE] += 1
             trk[q, TR_LAST_LEFT] = victim
@@ -739,8 +767,10 @@ def choose(
     trk: np.ndarray,
     scratch_trk: np.ndarray,
     scratch_ev: np.ndarray,
+    values: np.ndarray,
 ) -> int:
-    """The index of the move ``player`` picks among ``moves[:k]``."""
+    """The index of the move ``player`` picks among ``moves[:k]`` (``values``: working space
+    of ``MAX_MOVES`` floats)."""
     if player == RANDOM:
         return below(rng, k)
     if k == 1:
@@ -753,9 +783,10 @@ def choose(
             if key > best_key:
                 best, best_key = i, key
         return best
-    # EXPERT (senet.ai's "expert" level): a move that wins at once, else the move whose
-    # position the learned linear evaluation values most (the first of equals).
-    best, best_value = 0, -1.0
+    # EXPERT (senet.ai's "expert" level): a move that wins at once, else the first move whose
+    # position the learned linear evaluation values most, values within EQUAL_WITHIN being equal
+    # (senet.ai evaluates in a vectorised batch whose rounding differs in the last bits).
+    best_value = -1.0
     for i in range(k):
         for j in range(s.shape[0]):
             scratch[j] = s[j]
@@ -769,9 +800,12 @@ def choose(
         value = evaluate(T, lo, hi, w, scratch)
         if seat == 1:
             value = 1.0 - value
-        if value > best_value:
-            best, best_value = i, value
-    return best
+        values[i] = value
+        best_value = max(best_value, value)
+    for i in range(k):
+        if values[i] >= best_value - EQUAL_WITHIN:
+            return i
+    return 0
 
 
 # ----------------------------------------------------------------- whole games
@@ -798,10 +832,12 @@ def play_game(
     trk: np.ndarray,
     scratch_trk: np.ndarray,
     scratch_ev: np.ndarray,
+    values: np.ndarray,
 ) -> None:
     """One game from ``start``; its events are added to ``ev``, its summary written to ``row``
     (winner -1 when stopped after ``max_decisions``).  ``work`` (``int64[3, MAX_MOVES]``),
-    ``trk``, ``scratch_trk`` (``int64[2, TR_WIDTH]``) and ``scratch_ev`` are working space."""
+    ``trk``, ``scratch_trk`` (``int64[2, TR_WIDTH]``), ``scratch_ev`` and ``values``
+    (``float64[MAX_MOVES]``) are working space."""
     s = work[0]
     scratch = work[1]
     moves = work[2]
@@ -829,7 +865,21 @@ def play_game(
         if k > 1:
             player = player_a if decider(T, s) == 0 else player_b
             i = choose(
-                T, path, s, moves, k, player, rng, lo, hi, w, scratch, trk, scratch_trk, scratch_ev
+                T,
+                path,
+                s,
+                moves,
+                k,
+                player,
+                rng,
+                lo,
+                hi,
+                w,
+                scratch,
+                trk,
+                scratch_trk,
+                scratch_ev,
+                values,
             )
         if play(T, path, s, moves[i], ev, trk, houses):
             new_turn = True
@@ -898,6 +948,7 @@ def run_games(
     trk = np.zeros((2, TR_WIDTH), dtype=np.int64)
     scratch_trk = np.zeros((2, TR_WIDTH), dtype=np.int64)
     scratch_ev = np.zeros(ev_sum.shape[0], dtype=np.int64)
+    values = np.zeros(MAX_MOVES, dtype=np.float64)
     keep = rows.shape[0] >= count
     last = hist_turns.shape[0] - 1
     for g in range(count):
@@ -921,6 +972,7 @@ def run_games(
             trk,
             scratch_trk,
             scratch_ev,
+            values,
         )
         result = row[G_WINNER]
         results[result if result >= 0 else 3] += 1

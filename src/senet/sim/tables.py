@@ -68,7 +68,12 @@ ROWS, COLS = 11, 33
     P_BY_RIGHT,
     P_GATES,
     P_EXTRA_AFTER_PASS,
-) = range(25)
+    P_PAST_THREE,
+    P_HOME,
+    P_WAITING_A,
+    P_WAITING_B,
+    P_SEND_BACK,
+) = range(30)
 
 # House kinds as small integers (0: no effect, which includes the plain Houses).
 K_NONE, K_REBIRTH, K_NET, K_BA, K_FATE, K_DROWN, K_SEND_BACK, K_WATER = range(8)
@@ -81,8 +86,13 @@ _KINDS = {
     HouseKind.SEND_BACK: K_SEND_BACK,
     HouseKind.WATER_CHOICE: K_WATER,
 }
-BACK_NONE, BACK_PLAYER, BACK_PIECE = 0, 1, 2
-_BACKWARD = {"none": BACK_NONE, "player": BACK_PLAYER, "piece": BACK_PIECE}
+BACK_NONE, BACK_PLAYER, BACK_PIECE, BACK_PIECE_TO_EMPTY = 0, 1, 2, 3
+_BACKWARD = {
+    "none": BACK_NONE,
+    "player": BACK_PLAYER,
+    "piece": BACK_PIECE,
+    "piece-to-empty": BACK_PIECE_TO_EMPTY,
+}
 
 PASS, REVIVE, RISK, RETURN = 0, 1, 2, 3
 _WORDS = {"pass": PASS, "revive": REVIVE, "risk": RISK, "return": RETURN}
@@ -140,20 +150,6 @@ def compile_rules(variant: Variant) -> CompiledRules:
         raise ValueError(f"{instrument.name}: the number of patterns must be a power of two")
     for k in range(instrument.patterns):
         table[R_PATTERNS, k] = instrument.value_of(k)
-    unknown = [
-        rule
-        for rule, used in (
-            ("capture='send-back'", t.send_back),
-            ("passing='not-past-three'", t.past_three),
-            ("bear_off_home", bool(t.home)),
-            ("waiting", any(t.waiting)),
-        )
-        if used
-    ]
-    if unknown:
-        raise ValueError(
-            f"the compiled simulator does not know {', '.join(unknown)} (variant {variant.name})"
-        )
     backward = _plain(t.backward)
     if backward not in _BACKWARD:
         raise ValueError(f"the compiled simulator does not know backward={backward!r}")
@@ -180,6 +176,11 @@ def compile_rules(variant: Variant) -> CompiledRules:
         P_BY_RIGHT: t.by_right,
         P_GATES: t.gates,
         P_EXTRA_AFTER_PASS: int(t.extra_after_pass),
+        P_PAST_THREE: int(t.past_three),
+        P_HOME: t.home,
+        P_WAITING_A: t.waiting[0],
+        P_WAITING_B: t.waiting[1],
+        P_SEND_BACK: int(t.send_back),
         P_PATTERNS: instrument.patterns,
         P_BITS: (instrument.patterns - 1).bit_length(),
         P_HOUSES: sum(_bit(sq) for sq in variant.houses),
