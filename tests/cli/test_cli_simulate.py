@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from senet.cli_engine.simulate import wilson_interval
+from senet.sim.intervals import wilson as wilson_interval
 
 
 def _sim(run, *args: str) -> dict:

@@ -8,7 +8,6 @@ worth knowing before a tournament uses it.  The win rate comes with a 95 % Wilso
 from __future__ import annotations
 
 import json
-import math
 import random
 import statistics
 import sys
@@ -18,16 +17,16 @@ from dataclasses import dataclass
 import click
 
 from senet.engine import Outcome, Position, Scoring, Variant, draw_throw
+from senet.sim.intervals import wilson
 
 from .common import get_variant
 from .players import Player, resolve_player
 
-__all__ = ["simulate_command", "GameStats", "play_game", "wilson_interval"]
+__all__ = ["simulate_command", "GameStats", "play_game"]
 
 #: A game longer than this many actions is stopped and counted as unfinished: random play
 #: ends with probability one, so hitting it would point at a rules bug, not a long game.
 MAX_ACTIONS = 100_000
-_Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -64,17 +63,6 @@ def play_game(start: Position, players: Sequence[Player], rng: random.Random) ->
     return GameStats(position.outcome(), throws, turns, moves)
 
 
-def wilson_interval(successes: int, n: int, z: float = _Z95) -> tuple[float, float]:
-    """The Wilson score interval for a binomial proportion."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 def _progress(games: int, force: bool) -> Iterator[int]:
     """Game indices, with a progress display on stderr: click's bar on a terminal; with
     ``--progress`` on a pipe, a line every tenth of the run (a bar would be invisible there)."""
@@ -97,7 +85,7 @@ def summarize(
     n = len(results)
     winners = [r.outcome.winner for r in results if r.outcome is not None]
     a_wins, b_wins, draws = winners.count(0), winners.count(1), winners.count(None)
-    lo, hi = wilson_interval(a_wins, n)
+    lo, hi = wilson(a_wins, n)
 
     def spread(values: list[int]) -> dict:
         return (

@@ -159,6 +159,27 @@ ALTERNATIVES: tuple[Alternative, ...] = (
         for variant in ("adelaida", "adelaida-long")
         for key, en, ru, changes in _ADELAIDA
     ),
+    _alt(
+        "jequier",
+        "safe-20",
+        "15 is safe instead of 20 (as Ludii's code has it)",
+        "безопасно поле 15, а не 20 (как в коде Ludii)",
+        safe=frozenset({15, 26, 28, 29}),
+    ),
+    _alt(
+        "jequier",
+        "backward",
+        "a piece going back may land on an opponent and attack it",
+        "фишка, идущая назад, может встать на фишку соперника и атаковать её",
+        backward=Backward.PIECE,
+    ),
+    _alt(
+        "jequier",
+        "extra-after-pass",
+        "a 1, 4 or 6 with no move gives no extra throw",
+        "1, 4 или 6 без хода не дают дополнительного броска",
+        extra_after_pass=False,
+    ),
 )
 
 

@@ -3,8 +3,9 @@
 
 A file holds, for the variant as we play it, the figures of a run of random games and of a
 run between computer players, and for each decision with a simulated alternative
-(:mod:`.alternatives`) the figures of a random run of the other reading.  Every run states its
-seed and number of games; ``checkpoints`` give the first player's wins after the first
+(:mod:`.alternatives`) the figures of a run of the other reading by the players of the
+variant's ``basis`` (random, or the computer where random games do not end: see
+:data:`PLANS`).  Every run states its seed, number of games and ``max_decisions``; ``checkpoints`` give the first player's wins after the first
 1,000 and 10,000 games of the same run, so that ``senet stats VARIANT --games 10000 --seed S``
 reproduces a shipped figure in a second.
 """
@@ -17,6 +18,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -28,11 +30,50 @@ from .alternatives import alternatives_for
 from .runner import player_code, run
 from .stats import summarize
 
-__all__ = ["load", "available", "run_figures", "generate", "main", "SEED", "CHECKPOINTS", "PARTS"]
+__all__ = [
+    "load",
+    "available",
+    "run_figures",
+    "generate",
+    "main",
+    "plan_for",
+    "Plan",
+    "SEED",
+    "CHECKPOINTS",
+    "PARTS",
+]
 
 SEED = 2026
+RANDOMS = ("random", "random")
+#: decisions after which a game is stopped (and counted as stopped), unless a Plan says more
+MAX_DECISIONS = 100_000
 CHECKPOINTS = (1_000, 10_000)
 _DATA = Path(__file__).with_name("data")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a variant's figures are made where it differs from the defaults."""
+
+    #: the run the variant page draws its charts from, and whose players play the alternative
+    #: readings: "random" or "computer"
+    basis: str = "random"
+    #: random games (None: the regeneration's --games)
+    random_games: int | None = None
+    #: decisions after which a game is stopped and counted as such
+    max_decisions: int = MAX_DECISIONS
+
+
+#: Uniformly random Jéquier games last a median of about 320,000 decisions (captured pieces and
+#: the House of Water send pieces back to the start, a piece that cannot go forward must go
+#: back, and nothing bears off before every piece is on the last row): about 9 games a CPU
+#: second, so ten million would take two CPU-weeks.  Its random run is a sample played to the
+#: end, and its page (and the alternative readings) use the games between computer players.
+PLANS = {"jequier": Plan(basis="computer", random_games=1_000, max_decisions=10_000_000)}
+
+
+def plan_for(name: str) -> Plan:
+    return PLANS.get(name, Plan())
 
 
 def run_figures(
@@ -43,6 +84,7 @@ def run_figures(
     jobs: int = 1,
     weights_of: Variant | None = None,
     progress: Any = None,
+    max_decisions: int = MAX_DECISIONS,
 ) -> dict[str, Any]:
     """Play a run and return its figures (with the checkpoints of its first games)."""
     from .runner import weights_for
@@ -52,11 +94,12 @@ def run_figures(
     checkpoints = {}
     for count in CHECKPOINTS:
         if count < games:
-            head = run(variant, count, seed, codes, 1, weights)
+            head = run(variant, count, seed, codes, 1, weights, max_decisions=max_decisions)
             checkpoints[str(count)] = int(head.results[0])
-    tally = run(variant, games, seed, codes, jobs, weights, progress)
+    tally = run(variant, games, seed, codes, jobs, weights, progress, max_decisions)
     figures = summarize(variant, tally, seed, players)
     figures["checkpoints"] = checkpoints
+    figures["max_decisions"] = max_decisions
     return figures
 
 
@@ -76,19 +119,38 @@ def generate(
     """The figures of one variant: the ``parts`` named are computed anew, the others kept from
     ``previous`` (the file shipped so far), so that a long regeneration can go part by part."""
     variant = find_variant(name)
+    plan = plan_for(variant.name)
     data: dict[str, Any] = dict(previous or {})
     data["variant"] = variant.name
+    data["basis"] = plan.basis
+    expert = ("expert", "expert")
     seconds: dict[str, float] = dict(data.get("seconds_by_part", {}))
     for part in parts:
         started = time.time()
         if part == "random":
-            data["random"] = run_figures(variant, games, seed, jobs=jobs)
+            count = plan.random_games or games
+            data["random"] = run_figures(
+                variant, count, seed, jobs=jobs, max_decisions=plan.max_decisions
+            )
         elif part == "computer":
-            data["computer"] = run_figures(variant, ai_games, seed, ("expert", "expert"), jobs)
+            data["computer"] = run_figures(
+                variant, ai_games, seed, expert, jobs, max_decisions=plan.max_decisions
+            )
         elif part == "alternatives":
             data["alternatives"] = {}
+            players, count = (
+                (expert, ai_games) if plan.basis == "computer" else (RANDOMS, alt_games)
+            )
             for alt in alternatives_for(variant.name):
-                figures = run_figures(alt.build(), alt_games, seed, jobs=jobs)
+                figures = run_figures(
+                    alt.build(),
+                    count,
+                    seed,
+                    players,
+                    jobs,
+                    weights_of=variant,
+                    max_decisions=plan.max_decisions,
+                )
                 figures["variant"] = variant.name
                 data["alternatives"][alt.key] = {"en": alt.en, "ru": alt.ru, "figures": figures}
         else:
@@ -132,7 +194,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=10_000_000, help="random games")
     parser.add_argument("--ai-games", type=int, default=100_000, help="expert against expert")
     parser.add_argument(
-        "--alt-games", type=int, default=1_000_000, help="random games of each alternative"
+        "--alt-games",
+        type=int,
+        default=10_000_000,
+        help="random games of each alternative (a variant whose figures come from computer "
+        "games plays --ai-games of them)",
     )
     parser.add_argument("--jobs", type=int, default=1, help="processes (0: every core)")
     parser.add_argument("--seed", type=int, default=SEED)

@@ -23,20 +23,11 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from senet.ai.evaluation import EQUAL_WITHIN
-from senet.engine.state import (
-    BORNE_OFF,
-    CAPTURED,
-    DROWNED,
-    EXTRA,
-    MASK,
-    NO_PENDING,
-    PENDING,
-    PENDING_FATE,
-    PENDING_WATER,
-    SKIP,
-    THROW,
-    TURN,
-)
+from senet.engine import state as raw
+from senet.engine.flow import DRAW
+from senet.engine.rules import TARGET, VICTIM
+from senet.engine.state import NO_PENDING, PENDING_FATE, PENDING_WATER
+from senet.engine.variants import OFF, SQUARES
 
 from .tables import (
     BACK_PIECE,
@@ -93,10 +84,14 @@ from .tables import (
 )
 
 # The raw state: the engine's layout (senet.engine.state), under short names.
-S_A, S_B, S_TURN, S_THROW, S_PEND = MASK, MASK + 1, TURN, THROW, PENDING
-S_EXTRA, S_SKIP, S_OFF, S_CAPT, S_DROWN = EXTRA, SKIP, BORNE_OFF, CAPTURED, DROWNED
-DRAW = 2
-SQUARES, OFF, VICTIM, TARGET = 30, 31, 64, 63
+S_A, S_B, S_TURN, S_THROW, S_PEND = raw.MASK, raw.MASK + 1, raw.TURN, raw.THROW, raw.PENDING
+S_EXTRA, S_SKIP, S_OFF, S_CAPT, S_DROWN = (
+    raw.EXTRA,
+    raw.SKIP,
+    raw.BORNE_OFF,
+    raw.CAPTURED,
+    raw.DROWNED,
+)
 MAX_MOVES = 64  # more than any decision can offer (one move per piece, plus revive)
 
 #: What the kernel counts, per game.  Names are the keys of the statistics files.
@@ -742,8 +737,21 @@ def evaluate(T: np.ndarray, lo: np.ndarray, hi: np.ndarray, w: np.ndarray, s: np
     else:
         tempo = 1.0 if s[S_TURN] == 0 else -1.0
     z = (
-        _seat_score(lo, hi, w, s[0], s[1], s[8], s[10], s[12], s[4], s[6])
-        - _seat_score(lo, hi, w, s[1], s[0], s[9], s[11], s[13], s[5], s[7])
+        _seat_score(
+            lo, hi, w, s[S_A], s[S_B], s[S_OFF], s[S_CAPT], s[S_DROWN], s[S_EXTRA], s[S_SKIP]
+        )
+        - _seat_score(
+            lo,
+            hi,
+            w,
+            s[S_B],
+            s[S_A],
+            s[S_OFF + 1],
+            s[S_CAPT + 1],
+            s[S_DROWN + 1],
+            s[S_EXTRA + 1],
+            s[S_SKIP + 1],
+        )
         + w[11] * tempo
     )
     if z < -40.0:
@@ -933,12 +941,14 @@ def run_games(
     ev_sq: np.ndarray,
     hist_turns: np.ndarray,
     hist_decisions: np.ndarray,
+    lengths: np.ndarray,
     visits: np.ndarray,
     rows: np.ndarray,
 ) -> None:
     """Games ``first`` .. ``first + count - 1`` of the run ``seed``, accumulated:
     ``results[winner]`` (index 3: stopped), per-event sums and sums of squares over games,
-    length histograms, ``visits[square]`` = games whose loser's last piece visited the House
+    length histograms, ``lengths`` = the sums of turns, of their squares, of decisions and of
+    their squares (exact where a game outlasts the histogram), ``visits[square]`` = games whose loser's last piece visited the House
     on that square; and, when ``rows`` has a row per game, each game's summary."""
     houses = T[R_PARAM, P_HOUSES]
     rng = np.zeros(1, dtype=np.uint64)
@@ -982,6 +992,10 @@ def run_games(
             ev_sq[e] += x * x
         hist_turns[min(row[G_TURNS], last)] += 1
         hist_decisions[min(row[G_DECISIONS], last)] += 1
+        lengths[0] += row[G_TURNS]
+        lengths[1] += row[G_TURNS] * row[G_TURNS]
+        lengths[2] += row[G_DECISIONS]
+        lengths[3] += row[G_DECISIONS] * row[G_DECISIONS]
         mask = row[G_LAST_VISITED]
         if mask:
             for sq in range(1, SQUARES + 1):

@@ -60,8 +60,9 @@ _NO_WEIGHTS: Weights = (np.zeros(1 << 15), np.zeros(1 << 15), np.zeros(12))
 @dataclass
 class Tally:
     """Totals of a run, mergeable: results by winner (A, B, draw, stopped), per-event sums and
-    sums of squares over games, length histograms, and per square the games whose loser's
-    last piece visited the House there."""
+    sums of squares over games, length histograms, the sums of the lengths and of their
+    squares (turns, then decisions), and per square the games whose loser's last piece
+    visited the House there."""
 
     games: int = 0
     results: np.ndarray = field(default_factory=lambda: np.zeros(4, dtype=np.int64))
@@ -69,12 +70,18 @@ class Tally:
     ev_sq: np.ndarray = field(default_factory=lambda: np.zeros(N_EVENTS, dtype=np.int64))
     hist_turns: np.ndarray = field(default_factory=lambda: np.zeros(HIST_BINS, dtype=np.int64))
     hist_decisions: np.ndarray = field(default_factory=lambda: np.zeros(HIST_BINS, dtype=np.int64))
+    lengths: np.ndarray = field(default_factory=lambda: np.zeros(4, dtype=np.int64))
     visits: np.ndarray = field(default_factory=lambda: np.zeros(32, dtype=np.int64))
 
     def merge(self, other: Tally) -> None:
         self.games += other.games
-        for name in ("results", "ev_sum", "ev_sq", "hist_turns", "hist_decisions", "visits"):
+        for name in ARRAYS:
             getattr(self, name)[:] += getattr(other, name)
+
+
+#: The array fields of a Tally (each summed by merge).
+ARRAYS = ("results", "ev_sum", "ev_sq", "hist_turns", "hist_decisions", "lengths", "visits")
+_NO_ROWS = np.zeros((0, G_WIDTH), dtype=np.int64)
 
 
 def _run_chunk(
@@ -87,7 +94,10 @@ def _run_chunk(
     players: tuple[int, int],
     weights: Weights,
     max_decisions: int,
+    rows: np.ndarray = _NO_ROWS,
 ) -> Tally:
+    """Games ``first`` .. ``first + count - 1`` of run ``seed`` (each game's summary row in
+    ``rows`` when it has one per game)."""
     tally = Tally(games=count)
     lo, hi, w = weights
     run_games(
@@ -108,8 +118,9 @@ def _run_chunk(
         tally.ev_sq,
         tally.hist_turns,
         tally.hist_decisions,
+        tally.lengths,
         tally.visits,
-        np.zeros((0, G_WIDTH), dtype=np.int64),
+        rows,
     )
     return tally
 
@@ -125,27 +136,18 @@ def game_rows(
 ) -> np.ndarray:
     """Each game's summary row (see ``kernel.G_*``), for tests and spot checks."""
     rows = np.zeros((count, G_WIDTH), dtype=np.int64)
-    tally = Tally(games=count)
-    lo, hi, w = weights if weights is not None else _weights(rules.variant, players)
-    run_games(
+    if weights is None:
+        weights = _weights(rules.variant, players)
+    _run_chunk(
         rules.table,
         rules.path,
         rules.start,
         seed,
         first,
         count,
-        players[0],
-        players[1],
-        lo,
-        hi,
-        w,
+        players,
+        weights,
         max_decisions,
-        tally.results,
-        tally.ev_sum,
-        tally.ev_sq,
-        tally.hist_turns,
-        tally.hist_decisions,
-        tally.visits,
         rows,
     )
     return rows
