@@ -19,22 +19,36 @@ def invoke(*args: str):
     return CliRunner().invoke(main, ["stats", *args])
 
 
-@pytest.mark.parametrize("name", ["kendall", "bell"])
-def test_stats_reproduces_a_shipped_figure_from_its_seed(name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "part", "games"),
+    [("kendall", "random", 10_000), ("bell", "random", 10_000), ("jequier", "computer", 1_000)],
+)
+def test_stats_reproduces_a_shipped_figure_from_its_seed(name: str, part: str, games: int) -> None:
     shipped = load(name)
     assert shipped is not None
-    random_run = shipped["random"]
-    assert random_run["seed"] == SEED
-    expected = random_run["checkpoints"]["10000"]  # A's wins in the first 10,000 games
-    result = invoke(name, "--games", "10000", "--seed", str(SEED), "--json")
+    shipped_run = shipped[part]
+    assert shipped_run["seed"] == SEED
+    expected = shipped_run["checkpoints"][str(games)]  # A's wins in the first games of the run
+    players = shipped_run["players"]
+    result = invoke(
+        name,
+        "--games",
+        str(games),
+        "--seed",
+        str(SEED),
+        "--players",
+        f"{players['A']},{players['B']}",
+        "--json",
+    )
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output)
-    assert figures["games"] == 10_000 and figures["seed"] == SEED
+    assert figures["games"] == games and figures["seed"] == SEED
+    assert figures["max_decisions"] == shipped_run["max_decisions"]
     assert figures["first_player"]["count"] == expected
     lo, hi = figures["first_player"]["ci95"]
     assert lo < figures["first_player"]["share"] < hi
     # and the shipped full-run share lies in a plausible band around it
-    assert abs(random_run["first_player"]["share"] - figures["first_player"]["share"]) < 0.05
+    assert abs(shipped_run["first_player"]["share"] - figures["first_player"]["share"]) < 0.06
 
 
 def test_stats_table_names_every_figure_with_its_interval(tmp_path) -> None:

@@ -1,6 +1,7 @@
 """The simulated figures on the site, in a real browser: every variant page has its "How the
 game plays" section with the shipped figures and their charts, in English and Russian, without
-sideways scrolling on a phone; the comparison page puts every variant side by side."""
+sideways scrolling on a phone; the comparison page puts every variant side by side.  A variant
+whose random games do not end (jequier) draws its charts from the computer games and says so."""
 
 from __future__ import annotations
 
@@ -8,27 +9,13 @@ import pytest
 
 from senet.engine import VARIANTS
 from senet.sim.dataset import load
-from senet.web.stats import EVENT_ORDER
+from senet.web.stats import EVENT_ORDER, basis_of
 
 from .test_browser import new_page
 
 pytestmark = pytest.mark.browser
 
 PHONE = 360
-#: the variants with shipped statistics: every variant the compiled simulator can play
-SIMULATED = [name for name in VARIANTS if load(name) is not None]
-
-
-def _not_simulable(name: str) -> bool:
-    """True when the compiled simulator refuses the variant's rules (so no figures can exist)."""
-    from senet.engine import find_variant
-    from senet.sim.tables import compile_rules
-
-    try:
-        compile_rules(find_variant(name))
-    except ValueError:
-        return True
-    return False
 
 
 def _fits(page) -> bool:
@@ -38,14 +25,9 @@ def _fits(page) -> bool:
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_variant_page_shows_how_the_game_plays(browser, site, artifacts, name: str) -> None:
     data = load(name)
+    assert data is not None, f"no statistics shipped for {name}"
     page = new_page(browser, site, width=PHONE, height=740)
     page.goto(f"/variants/{name}?lang=en")
-    if data is None:
-        # only a variant whose rules the simulator does not know yet may lack its figures
-        assert _not_simulable(name), f"no statistics shipped for {name}"
-        page.wait_for_selector("h1")
-        assert page.query_selector("#how-it-plays") is None
-        return
     section = page.wait_for_selector("#how-it-plays")
     assert section.query_selector("h2").text_content() == "How the game plays"
     first = data["random"]["first_player"]["share"]
@@ -57,6 +39,13 @@ def test_variant_page_shows_how_the_game_plays(browser, site, artifacts, name: s
     # charts: the first player across variants, length in turns and decisions, the Houses
     charts = page.eval_on_selector_all("#how-it-plays svg.chart", "s => s.length")
     assert charts >= 4
+    basis = basis_of(data)
+    note = page.query_selector("#stats-basis")
+    if basis == "computer":
+        assert note is not None and "expert players" in note.text_content()
+        assert "expert players" in page.text_content("#how-it-plays figure figcaption >> nth=1")
+    else:
+        assert note is None
     widths = page.eval_on_selector_all(
         "#how-it-plays svg.chart", "s => s.map(e => e.getBoundingClientRect().width)"
     )
@@ -92,14 +81,16 @@ def test_comparison_page_puts_the_variants_side_by_side(browser, site, artifacts
     rows = page.eval_on_selector_all(
         "#compare-table tbody tr", "rs => rs.map(r => r.dataset.variant)"
     )
-    assert rows == SIMULATED
-    assert all(_not_simulable(name) for name in VARIANTS if name not in SIMULATED)
-    for name in SIMULATED:
+    assert rows == list(VARIANTS)
+    for name in VARIANTS:
         share = load(name)["random"]["first_player"]["share"]  # type: ignore[index]
         cell = page.text_content(f"#compare-table tr[data-variant='{name}'] td:nth-child(3)")
         assert f"{100 * share:.1f}%" in cell
     bars = page.eval_on_selector_all(".compare-page svg.chart rect.chart-bar", "r => r.length")
-    assert bars >= 2 * len(SIMULATED)
+    on_length_chart = [n for n in VARIANTS if basis_of(load(n) or {}) == "random"]
+    assert bars == len(VARIANTS) + len(on_length_chart)
+    if len(on_length_chart) < len(VARIANTS):
+        assert "random games there hardly ever end" in page.text_content(".compare-page")
     assert _fits(page)
     assert not page.js_errors  # type: ignore[attr-defined]
     page.screenshot(path=str(artifacts / f"compare-{width}.png"), full_page=True)

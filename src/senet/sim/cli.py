@@ -16,7 +16,7 @@ import click
 from senet.engine import find_variant
 from senet.engine.variants import UnknownVariant
 
-from .dataset import SEED
+from .dataset import SEED, plan_for
 from .kernel import EVENTS
 from .runner import PLAYERS, player_code, run
 from .stats import summarize
@@ -107,6 +107,13 @@ def print_table(figures: dict[str, Any]) -> None:
     show_default=True,
     help="Seed of the run (the shipped figures use the default).",
 )
+@click.option(
+    "--max-decisions",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Stop a game after this many decisions (counted as stopped); default: as the shipped "
+    "figures of the variant.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option(
     "--plot",
@@ -123,6 +130,7 @@ def stats(
     players: str,
     jobs: int,
     seed: int,
+    max_decisions: int | None,
     as_json: bool,
     plot: str | None,
     progress: bool | None,
@@ -136,13 +144,15 @@ def stats(
         raise click.BadParameter(str(exc), param_hint="VARIANT") from None
     names = _players(players)
     codes = (player_code(names[0]), player_code(names[1]))
+    cap = max_decisions or plan_for(v.name).max_decisions
     show = sys.stderr.isatty() if progress is None else progress
     if show:
         with click.progressbar(length=games, label="games", file=sys.stderr) as bar:
-            tally = run(v, games, seed, codes, jobs, progress=bar.update)
+            tally = run(v, games, seed, codes, jobs, progress=bar.update, max_decisions=cap)
     else:
-        tally = run(v, games, seed, codes, jobs)
+        tally = run(v, games, seed, codes, jobs, max_decisions=cap)
     figures = summarize(v, tally, seed, names)
+    figures["max_decisions"] = cap
     if plot:
         from .charts import length_chart, standalone
 

@@ -5,8 +5,9 @@ A file holds, for the variant as we play it, the figures of a run of random game
 run between computer players, and for each decision with a simulated alternative
 (:mod:`.alternatives`) the figures of a run of the other reading by the players of the
 variant's ``basis`` (random, or the computer where random games do not end: see
-:data:`PLANS`).  Every run states its seed, number of games and ``max_decisions``; ``checkpoints`` give the first player's wins after the first
-1,000 and 10,000 games of the same run, so that ``senet stats VARIANT --games 10000 --seed S``
+:data:`PLANS`).  Every run states its seed, number of games and ``max_decisions``;
+``checkpoints`` give the first player's wins after the first 1,000 and 10,000 games of the
+same run, so that ``senet stats VARIANT --games 10000 --seed S``
 reproduces a shipped figure in a second.
 """
 

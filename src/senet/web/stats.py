@@ -23,7 +23,7 @@ from senet.sim.dataset import load
 from .app import lang_of, render
 from .i18n import translator
 
-__all__ = ["pages", "how_it_plays", "compared"]
+__all__ = ["pages", "how_it_plays", "compared", "basis_of"]
 
 pages = APIRouter(include_in_schema=False)
 
@@ -37,6 +37,7 @@ def _simulated() -> list[tuple[str, dict[str, Any]]]:
 EVENT_ORDER = (
     "swap",
     "capture",
+    "attack_back",
     "backward",
     "pass",
     "blocked",
@@ -75,7 +76,19 @@ def _interval(fig: dict[str, Any]) -> str:
 
 def _mean(fig: dict[str, Any], digits: int = 1) -> str:
     lo, hi = fig["ci95"]
-    return f"{fig['mean']:.{digits}f} ({lo:.{digits}f}–{hi:.{digits}f})"
+    return f"{fig['mean']:,.{digits}f} ({lo:,.{digits}f}–{hi:,.{digits}f})"
+
+
+def _median(length: dict[str, Any]) -> str:
+    """The median length, or "≥ cap" where it falls in the histogram's last bin."""
+    cap = length.get("cap")
+    return f"≥ {cap:,}" if cap is not None and length["median"] >= cap else str(length["median"])
+
+
+def basis_of(data: dict[str, Any]) -> str:
+    """The run a variant's charts are drawn from: "random", or "computer" where random games
+    do not come to an end in useful time (see senet.sim.dataset.PLANS)."""
+    return str(data.get("basis", "random"))
 
 
 def _first_player_bars(lang: str, strong: str | None) -> list[Bar]:
@@ -118,7 +131,18 @@ def how_it_plays(name: str, lang: str) -> dict[str, Any] | None:
     t = translator(lang)
     v = find_variant(name)
     rnd, ai = data["random"], data["computer"]
-    out: dict[str, Any] = {"random": rnd, "computer": ai}
+    basis = basis_of(data)
+    base = data[basis]
+    # texts that name the games the charts come from have a "_computer" form
+    by = "" if basis == "random" else "_computer"
+    out: dict[str, Any] = {"random": rnd, "computer": ai, "basis": basis}
+    out["captions"] = {
+        key: t(f"stats.{key}{by}")
+        for key in ("turns_chart_caption", "decisions_chart_caption", "effect_caption")
+    }
+    out["basis_note"] = (
+        t("stats.basis_computer", decisions=_mean(rnd["decisions"], 0)) if by else ""
+    )
     out["first"] = [
         {
             "who": t(f"stats.players_{key}"),
@@ -129,24 +153,25 @@ def how_it_plays(name: str, lang: str) -> dict[str, Any] | None:
             "draws": _pct(fig["draws"]["share"]) if fig["draws"]["count"] else "",
             "turns": _mean(fig["turns"]),
             "decisions": _mean(fig["decisions"]),
-            "median": fig["turns"]["median"],
+            "median": _median(fig["turns"]),
         }
         for key, fig in (("random", rnd), ("computer", ai))
     ]
+    out["ours"] = out["first"][0 if basis == "random" else 1]
     out["has_draws"] = any(row["draws"] for row in out["first"])
     out["turns_chart"] = charts.length_chart(
-        rnd["turns"],
+        base["turns"],
         t("stats.turns_chart"),
         t("stats.turns_axis"),
         t("stats.of_games"),
-        t("stats.turns_chart_desc", median=rnd["turns"]["median"]),
+        t(f"stats.turns_chart_desc{by}", median=base["turns"]["median"]),
     )
     out["decisions_length_chart"] = charts.length_chart(
-        rnd["decisions"],
+        base["decisions"],
         t("stats.decisions_chart"),
         t("stats.decisions_axis"),
         t("stats.of_games"),
-        t("stats.decisions_chart_desc", median=rnd["decisions"]["median"]),
+        t(f"stats.decisions_chart_desc{by}", median=base["decisions"]["median"]),
     )
     out["first_chart"] = _first_player_chart(lang, name)
     events = rnd["events"]
@@ -166,10 +191,10 @@ def how_it_plays(name: str, lang: str) -> dict[str, Any] | None:
             fig["ci95"][0],
             fig["ci95"][1],
         )
-        for sq, fig in rnd["last_piece_houses"].items()
+        for sq, fig in base["last_piece_houses"].items()
     ]
     out["houses_chart"] = charts.share_chart(
-        houses, t("stats.houses_chart"), t("stats.houses_chart_desc")
+        houses, t("stats.houses_chart"), t(f"stats.houses_chart_desc{by}")
     )
     questions = {d.key: d.question(lang) for d in RULEBOOKS[name].decisions}
     decisions = []
@@ -190,7 +215,7 @@ def how_it_plays(name: str, lang: str) -> dict[str, Any] | None:
         paired.append(
             (
                 alt[lang] if lang in alt else alt["en"],
-                Bar(t("stats.ours"), rnd["turns"]["mean"], *rnd["turns"]["ci95"]),
+                Bar(t("stats.ours"), base["turns"]["mean"], *base["turns"]["ci95"]),
                 Bar(t("stats.other"), fig["turns"]["mean"], *fig["turns"]["ci95"]),
             )
         )
@@ -226,11 +251,13 @@ def compared(lang: str) -> dict[str, Any]:
                 "first_ai_ci": _interval(ai["first_player"]),
                 "draws": _pct(rnd["draws"]["share"]) if rnd["draws"]["count"] else "—",
                 "turns": _mean(rnd["turns"]),
-                "median": rnd["turns"]["median"],
+                "median": _median(rnd["turns"]),
                 "decisions": _mean(rnd["decisions"]),
                 "ai_turns": _mean(ai["turns"]),
             }
         )
+    # a variant whose random games do not end in useful time stays off the length chart (its
+    # mean would dwarf the others); the table above gives its figure
     length = [
         Bar(
             find_variant(name).title(lang),
@@ -238,6 +265,10 @@ def compared(lang: str) -> dict[str, Any]:
             *data["random"]["turns"]["ci95"],
         )
         for name, data in _simulated()
+        if basis_of(data) == "random"
+    ]
+    left_out = [
+        find_variant(name).title(lang) for name, data in _simulated() if basis_of(data) != "random"
     ]
     top = math.ceil(max((bar.high for bar in length), default=1.0) * 1.15 / 50) * 50
     return {
@@ -250,6 +281,7 @@ def compared(lang: str) -> dict[str, Any]:
             scale=(0.0, top),
             percent=False,
         ),
+        "left_out": t("stats.length_left_out", variants=", ".join(left_out)) if left_out else "",
     }
 
 
