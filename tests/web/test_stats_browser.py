@@ -41,6 +41,10 @@ def test_variant_page_shows_how_the_game_plays(browser, site, artifacts, name: s
     assert charts >= 4
     basis = basis_of(data)
     note = page.query_selector("#stats-basis")
+    shown = data[basis]
+    reproduce = page.text_content("#stats-reproduce")
+    assert f"senet stats {name} " in reproduce and f"--games {shown['games']} " in reproduce
+    assert ("--players expert" in reproduce) == (basis == "computer")
     if basis == "computer":
         assert note is not None and "expert players" in note.text_content()
         assert "expert players" in page.text_content("#how-it-plays figure figcaption >> nth=1")

@@ -139,9 +139,9 @@ def generate(
             )
         elif part == "alternatives":
             data["alternatives"] = {}
-            players, count = (
-                (expert, ai_games) if plan.basis == "computer" else (RANDOMS, alt_games)
-            )
+            players, count = RANDOMS, alt_games
+            if plan.basis == "computer":
+                players, count = expert, min(alt_games, ai_games)
             for alt in alternatives_for(variant.name):
                 figures = run_figures(
                     alt.build(),
@@ -198,8 +198,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--alt-games",
         type=int,
         default=10_000_000,
-        help="random games of each alternative (a variant whose figures come from computer "
-        "games plays --ai-games of them)",
+        help="random games of each alternative (where a variant's figures come from computer "
+        "games: games between experts, at most --ai-games)",
     )
     parser.add_argument("--jobs", type=int, default=1, help="processes (0: every core)")
     parser.add_argument("--seed", type=int, default=SEED)

@@ -140,6 +140,9 @@ def how_it_plays(name: str, lang: str) -> dict[str, Any] | None:
         key: t(f"stats.{key}{by}")
         for key in ("turns_chart_caption", "decisions_chart_caption", "effect_caption")
     }
+    out["reproduce"] = t(
+        f"stats.reproduce{by}", variant=name, games=base["games"], seed=base["seed"]
+    )
     out["basis_note"] = (
         t("stats.basis_computer", decisions=_mean(rnd["decisions"], 0)) if by else ""
     )
