@@ -42,6 +42,7 @@ __all__ = [
     "SEED",
     "CHECKPOINTS",
     "PARTS",
+    "MAX_DECISIONS",
 ]
 
 SEED = 2026
