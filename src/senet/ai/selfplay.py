@@ -324,6 +324,7 @@ def _match(
     x = np.zeros(n)
     h = np.zeros(hidden)
     out = np.zeros(2 * pairs)
+    values = np.zeros(MAX_MOVES)  # working space of the expert's choice
     for g in range(2 * pairs):
         net_seat = g % 2
         rng[0] = game_seed(seed, g // 2)
@@ -339,7 +340,9 @@ def _match(
                 if decision_seat(T, s) == net_seat:
                     i, _ = _greedy(T, path, s, trk, moves, k, w1, b1, w2, b2, child, ctrk, ev, x, h)
                 else:
-                    i = choose(T, path, s, moves, k, EXPERT, rng, lo, hi, lw, child, trk, ctrk, ev)
+                    i = choose(
+                        T, path, s, moves, k, EXPERT, rng, lo, hi, lw, child, trk, ctrk, ev, values
+                    )
             play(T, path, s, moves[i], ev, trk, 0)
             decisions += 1
         won = winner(T, s)
