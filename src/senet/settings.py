@@ -71,6 +71,7 @@ class Settings:
     idle_timeout: float = 5.0
     connections_per_address: int = 64
     forwarded_allow_ips: str = "127.0.0.1,::1"
+    forced_pass_delay: float = 1.5
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -96,6 +97,13 @@ def _positive_float(text: str) -> float:
     value = float(text)
     if value < 0:
         raise ValueError("a number of seconds, 0 or more")
+    return value
+
+
+def _pace(text: str) -> float:
+    value = _positive_float(text)
+    if value > 30:
+        raise ValueError("a number of seconds from 0 to 30")
     return value
 
 
@@ -155,6 +163,12 @@ VARIABLES: tuple[Variable, ...] = (
         "computer_delay",
         _positive_float,
         "seconds the computer waits before it moves",
+    ),
+    Variable(
+        "SENET_FORCED_PASS_DELAY",
+        "forced_pass_delay",
+        _pace,
+        "seconds a forced pass stays shown before the server plays it",
     ),
     Variable("SENET_GAME_CACHE", "game_cache", _positive_int, "games each process keeps in memory"),
     Variable(

@@ -6,7 +6,9 @@ Used by the multi-process tests and by ``bench/load.py``.  A bot holds one seat,
 its connection breaks (a server process killed) reconnects to the next server in its list with
 the number of events it has, so it gets exactly what it missed.  A new game waits for both
 players' own seeds before its first throw: a bot sends its seed over
-its WebSocket as soon as it sees its seat still needs one.  It records the moves it sent,
+its WebSocket as soon as it sees its seat still needs one.  A forced pass (the only legal move,
+which the server plays by itself after a pause) it leaves to the server, as the game page does.
+It records the moves it sent,
 the ones that were stored (seen coming back as events) and, for the opponent's moves, the
 latency from the opponent's send to this bot's update.
 """
@@ -141,6 +143,7 @@ class Bot:
         self.outcome = msg.get("outcome")
         self.decider = msg.get("decider")
         self.legal = msg.get("legal") or []
+        self.forced = msg.get("forced_pass") is not None  # the server passes for the decider
         self.msg_ply = msg.get("ply", len(self.events))
         return True
 
@@ -158,7 +161,7 @@ class Bot:
 
     async def run(self, deadline: float) -> None:
         """Play until the game is over or ``deadline`` (time.monotonic) passes."""
-        self.decider, self.legal, self.msg_ply = None, [], 0
+        self.decider, self.legal, self.msg_ply, self.forced = None, [], 0, False
         delay = 0.05
         while self.outcome is None and time.monotonic() < deadline:
             base = self.servers[self.server_index % len(self.servers)]
@@ -198,7 +201,11 @@ class Bot:
                     raw = await asyncio.wait_for(ws.recv(), min(timeout, self.idle_sync))
                 except TimeoutError:
                     if time.monotonic() < deadline:  # quiet for long: did we miss something?
-                        if self.decider == self.seat and len(self.events) in self.sent:
+                        if (
+                            self.decider == self.seat
+                            and not self.forced
+                            and len(self.events) in self.sent
+                        ):
                             # Our move went unanswered: open a new connection (as a reload would).
                             self.stalls += 1
                             return
@@ -239,6 +246,7 @@ class Bot:
                     self.outcome is None
                     and self.decider == self.seat
                     and self.legal
+                    and not self.forced
                     and self.msg_ply == len(self.events)
                 ):
                     # One move per ply; a move being sent is never cancelled (a half-sent frame).

@@ -22,6 +22,7 @@ class SiteProcess(ServeProcess):
             ("--log-level", "warning"),
             {
                 "SENET_COMPUTER_DELAY": "0.05",
+                "SENET_FORCED_PASS_DELAY": "0.05",
                 "SENET_RATE_LIMITS": "off",
                 "DATABASE_URL": database_url,
                 "BROADCAST_URL": broadcast_url,

@@ -20,11 +20,21 @@ ARTIFACTS = ROOT / "test-artifacts"
 class SiteServer(ServeProcess):
     """The site on its own SQLite file (the log beside it), with the embedded broadcasting."""
 
-    def __init__(self, db: Path, port: int | None = None, computer_delay: float = 0.05) -> None:
+    def __init__(
+        self,
+        db: Path,
+        port: int | None = None,
+        computer_delay: float = 0.05,
+        forced_pass_delay: float = 0.05,
+    ) -> None:
         super().__init__(
             db.with_suffix(".log"),
             ("--database-url", f"sqlite+aiosqlite:///{db}", "--log-level", "info"),
-            {"SENET_COMPUTER_DELAY": str(computer_delay), "DATABASE_URL": None},
+            {
+                "SENET_COMPUTER_DELAY": str(computer_delay),
+                "SENET_FORCED_PASS_DELAY": str(forced_pass_delay),
+                "DATABASE_URL": None,
+            },
             port,
         )
         self.db = db

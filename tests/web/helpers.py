@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import httpx
@@ -67,15 +68,31 @@ def best_move(legal: list[str]) -> str:
     return max(legal, key=key)
 
 
+def wait_past(base: str, game_id: str, ply: int, timeout: float = 20.0) -> dict:
+    """The state once the game has gone past ``ply`` (a forced pass there is the server's to
+    play: a client that sent it too would race the server's)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        seen = state(base, game_id)
+        if seen["ply"] > ply:
+            return seen
+        assert time.monotonic() < deadline, f"the game stayed at ply {ply}: {seen['forced_pass']}"
+        time.sleep(0.01)
+
+
 def play_out(base: str, game: TwoSeats, moves: int | None = None) -> dict:
     """Both seats play (the furthest move, through the REST API) until the game is over, or
     until ``moves`` moves have been played; returns the last state seen.  A move's answer is
     the mover's state: it carries the legal moves when the mover decides again, else the
-    other seat's state is read."""
+    other seat's state is read.  Forced passes are left to the server, which plays them."""
     seen = state(base, game.game_id)
-    for played in range(5000):
+    played = 0
+    for _ in range(5000):
         if seen.get("outcome") or (moves is not None and played >= moves):
             return seen
+        if seen["forced_pass"]:
+            seen = wait_past(base, game.game_id, seen["ply"])
+            continue
         token = game.tokens[seen["decider"]]
         mine = seen if seen.get("legal") else state(base, game.game_id, token)
         answer = httpx.post(
@@ -85,4 +102,5 @@ def play_out(base: str, game: TwoSeats, moves: int | None = None) -> dict:
         )
         assert answer.status_code == 200, answer.text
         seen = answer.json()
+        played += 1
     raise AssertionError("the game did not end")

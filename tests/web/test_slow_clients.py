@@ -101,6 +101,9 @@ def test_a_slow_client_storm_does_not_slow_a_player(small_site: SiteServer) -> N
         async with httpx.AsyncClient(base_url=small_site.url, timeout=AT_ONCE) as player:
             for _ in range(4):
                 seen = (await player.get(f"/api/games/{game.game_id}")).json()
+                while seen["forced_pass"]:  # the server's to play: wait for it
+                    await asyncio.sleep(0.01)
+                    seen = (await player.get(f"/api/games/{game.game_id}")).json()
                 token = game.tokens[seen["decider"]]
                 mine = (
                     await player.get(f"/api/games/{game.game_id}", headers={"X-Seat-Token": token})

@@ -13,24 +13,13 @@ from websockets.sync.client import connect
 from senet.web.security import CSP, MAX_BODY_BYTES, MAX_WS_MESSAGE_BYTES
 
 from .conftest import SiteServer
-from .helpers import best_move, friend_game, state
+from .helpers import friend_game, play_out, state
 
 
 def play_to_the_end(base: str, variant: str) -> str:
     game = friend_game(base, variant)
-    for _ in range(5000):
-        seen = state(base, game.game_id)
-        if seen.get("outcome"):
-            return game.game_id
-        decider = seen["decider"]
-        mine = state(base, game.game_id, game.tokens[decider])
-        answer = httpx.post(
-            f"{base}/api/games/{game.game_id}/moves",
-            headers={"X-Seat-Token": game.tokens[decider]},
-            json={"ply": mine["ply"], "move": best_move(mine["legal"])},
-        )
-        assert answer.status_code == 200, answer.text
-    raise AssertionError("the game did not end")
+    play_out(base, game)
+    return game.game_id
 
 
 def test_pages_and_api_carry_the_security_headers(site) -> None:

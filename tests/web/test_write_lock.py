@@ -75,7 +75,13 @@ async def spectator(ws_base: str, seats: GameSeats, stop: asyncio.Event) -> None
 async def healthy(client: httpx.AsyncClient, base: str, games: list[GameSeats]) -> None:
     """Every game takes its decider's next move at once, over HTTP; creating a game works."""
     for seats in games:
-        decider = (await state_of(client, base, seats)).get("decider")
+        seen = await state_of(client, base, seats)
+        for _ in range(500):  # a forced pass is the server's to play: wait for it
+            if not seen["forced_pass"]:
+                break
+            await asyncio.sleep(0.01)
+            seen = await state_of(client, base, seats)
+        decider = seen.get("decider")
         if decider is None:
             continue  # over
         state = await state_of(client, base, seats, decider)

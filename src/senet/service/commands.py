@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from senet.engine import IllegalMove, Move, NotationError, parse_move
+from senet.engine.moves import PASS
 
 from . import computer
 from .clocks import parse_time_control
@@ -331,6 +332,29 @@ class GameCommands:
                 decider = _check_move(live, seats, ply, move)
             await decision.commit(
                 live, [StoredAction(live.ply, ActionKind.MOVE, decider, move.text())]
+            )
+        return live
+
+    @command
+    async def forced_pass(self, game_id: str, ply: int) -> LiveGame:
+        """Play the pass at ``ply`` for the seat that decides, if a pass is still its only legal
+        decision there (the server's turn: no secret needed, nothing else can be played).  The
+        action stored is the same ``pass`` the player could have sent, and costs no clock time.
+
+        Raises GameError ``stale`` if the game has moved on (the player passed first, or it
+        was played elsewhere), ``not_forced`` if the decision due is not a forced pass.
+        """
+        async with self.store.deciding(game_id) as decision:
+            live = decision.cached() or await decision.current()
+            if live.ply != ply and self.store.shared:
+                live = await decision.current()
+            if live.ply != ply:
+                raise GameError.stale()
+            if not live.forced_pass:
+                raise GameError("not_forced", "the decision due is not a forced pass", 409)
+            decider = live.position.decider
+            await decision.commit(
+                live, [StoredAction(live.ply, ActionKind.MOVE, decider, PASS)], free=True
             )
         return live
 

@@ -7,7 +7,8 @@
 * :attr:`GameService.commands` (:mod:`senet.service.commands`): what players ask of a game
   (create, act, seed, claim a seat, rematch), each checked with the engine before anything is
   stored;
-* :attr:`GameService.computer` (:mod:`senet.service.scheduler`): plays the computer's turns;
+* :attr:`GameService.turns` (:mod:`senet.service.scheduler`): plays the server's own turns,
+  the computer's moves and the forced passes;
 * :attr:`GameService.people` (:mod:`senet.service.presence`): who is connected, over every
   process;
 * :attr:`GameService.deadlines` (:mod:`senet.service.deadlines`): ends a timed game whose
@@ -32,7 +33,7 @@ from .deadlines import DeadlineWatcher
 from .lobby import Lobby
 from .messages import PresenceSummary
 from .presence import Presence
-from .scheduler import ComputerScheduler
+from .scheduler import ServerTurns
 from .storage import Storage
 from .store import GameStore
 
@@ -48,6 +49,7 @@ class GameService:
         broadcast: MemoryBroadcast,
         *,
         computer_delay: float = 0.7,
+        forced_pass_delay: float | None = None,
         cache_size: int = 5000,
         clock: SystemClock | None = None,
     ) -> None:
@@ -56,7 +58,13 @@ class GameService:
         self.clock = clock or SystemClock()
         self.store = GameStore(storage, broadcast, cache_size=cache_size, clock=self.clock)
         self.commands = GameCommands(self.store)
-        self.computer = ComputerScheduler(self.store, self.commands.play, delay=computer_delay)
+        # forced_pass_delay None: the players send their forced passes themselves.
+        self.turns = ServerTurns(
+            self.store,
+            self.commands,
+            computer_delay=computer_delay,
+            pass_delay=forced_pass_delay,
+        )
         self.people = Presence(broadcast)
         self.deadlines = DeadlineWatcher(self.store, self.commands.time_out, self.clock)
         self.lobby = Lobby(self.store, self.commands, broadcast, self.people)
@@ -70,15 +78,15 @@ class GameService:
         computer.require_ai()
         if self.store.shared:
             self.people.start()
-        await self.computer.resume()
+        await self.turns.resume()
         await self.deadlines.resume()
 
     async def close(self) -> None:
         await self.commands.drain()
-        await self.computer.close()
+        await self.turns.close()
         await self.deadlines.close()
         await self.lobby.close()
-        await self.commands.drain()  # a command started while the computer's tasks stopped
+        await self.commands.drain()  # a command started while the server's turns stopped
         await self.people.close()
 
     def subscribe(self, game_id: str) -> Any:

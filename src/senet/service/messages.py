@@ -30,6 +30,7 @@ __all__ = [
     "EventsMessage",
     "FairnessRecord",
     "Finish",
+    "ForcedPassRecord",
     "HistoryEntry",
     "LobbyMessage",
     "lobby_changed",
@@ -261,6 +262,18 @@ class AbandonRecord(TypedDict):
     claimable_at: int
 
 
+class ForcedPassRecord(TypedDict):
+    """The decision due is a pass, the only legal one, and the server plays it for the player
+    shortly (paced, so that everyone reads why): who, with what throw, and why.  ``reason``:
+    ``no_move`` (no piece can move with the throw) or ``fate`` (the throw of fate's move is
+    impossible: the piece stays)."""
+
+    ply: int  # the ply the pass will be stored at
+    seat: int
+    throw: int
+    reason: Literal["no_move", "fate"]
+
+
 class StateMessage(TypedDict):
     """Everything a viewer may see of a game (see :func:`senet.service.views.state_message`)."""
 
@@ -301,6 +314,7 @@ class StateMessage(TypedDict):
     clock: ClockRecord | None  # timed games
     abandon: AbandonRecord | None  # to a player whose opponent has gone (untimed games)
     now: int  # the server's time (ms since the epoch), to draw clocks and countdowns
+    forced_pass: ForcedPassRecord | None  # the server is about to pass for the decider
 
 
 class EventsMessage(TypedDict):
@@ -320,3 +334,4 @@ class EventsMessage(TypedDict):
     legal: list[str]
     you: list[int]
     outcome: OutcomeRecord | None
+    forced_pass: ForcedPassRecord | None  # the server is about to pass for the decider

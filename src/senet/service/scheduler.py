@@ -1,15 +1,27 @@
-"""The computer's turns: when a game reaches the computer's decision, play it after a delay.
+"""The server's own turns: the computer's moves, and the passes that are a person's only legal
+decision (a *forced pass*), each played after a delay.
 
-The scheduler listens to the store (:attr:`GameStore.on_change`).  When this process stored
-the change (a human's move, the first throw) the computer plays at once after ``delay``
-seconds; a game that changed elsewhere (read from the database or absorbed from another
+The scheduler listens to the store (:attr:`GameStore.on_change`) and holds at most one task per
+game: the turn due at the game's current ply, if the server plays it.  A change at a new ply
+replaces the task (a task for a ply that has passed can do nothing useful).
+
+* **The computer's move** is played ``computer_delay`` seconds after the position reached it,
+  through the same command as a human's move (``play``).
+* **A forced pass** — the decider's only legal move is ``pass``: no piece can move, or a throw
+  of fate's move is impossible — is played for the player, computer or person, after
+  ``pass_delay`` seconds of the server's clock (so that everyone can read why the turn
+  passes), through :meth:`GameCommands.forced_pass`: the stored action is the ``pass`` the
+  player could have sent, and costs them no clock time.  If the player's own pass arrives
+  first it is stored and the server's is answered ``stale`` and dropped.  ``pass_delay`` None:
+  the server plays no forced pass (the player must send it; the service's default, for
+  programs that drive every move themselves).
+
+When this process stored the change (or it is the only process) the turn is played after its
+delay; a game that changed elsewhere (read from the database or absorbed from another
 process's message, with several processes) gets a *stand-by*: it plays only if nobody has after
 another ``backup_delay`` seconds (the process that should have played died).  Either way the
-move goes through the same command as a human's (``play``), so the database's insert decides
-and it is stored exactly once whichever process computes it.
-
-A timer of another kind (a clock that runs out) would follow the same pattern: listen to the
-store, hold one task per game, act through a command.
+database's insert with its expected ply decides, so a turn is stored exactly once whichever
+processes try.
 """
 
 from __future__ import annotations
@@ -18,38 +30,79 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
 from . import computer
 from .errors import GameError
 from .store import GameStore, LiveGame
 
-__all__ = ["ComputerScheduler", "PlayMove"]
+if TYPE_CHECKING:
+    from .commands import GameCommands
+
+__all__ = ["ServerTurns", "Turn"]
 
 log = logging.getLogger("senet.service")
 
-#: The command the computer plays through: (game id, seats, expected ply, move notation).
-PlayMove = Callable[[str, tuple[int, ...], int, str], Awaitable[LiveGame]]
+
+@dataclass(frozen=True)
+class Turn:
+    """A decision the server plays: ``seat``'s, a computer's move or a forced pass."""
+
+    seat: int
+    kind: Literal["computer", "pass"]
 
 
-class ComputerScheduler:
-    """One task per game whose computer seat is to decide (see the module doc)."""
+@dataclass
+class _Waiting:
+    ply: int
+    turn: Turn
+    backup: bool
+    task: asyncio.Task[None]
+
+
+class ServerTurns:
+    """One task per game whose next decision the server plays (see the module doc)."""
 
     def __init__(
-        self, store: GameStore, play: PlayMove, *, delay: float, backup_delay: float = 3.0
+        self,
+        store: GameStore,
+        commands: GameCommands,
+        *,
+        computer_delay: float,
+        pass_delay: float | None = None,
+        backup_delay: float = 3.0,
     ) -> None:
         self.store = store
-        self.play = play
-        self.delay = delay
+        self.commands = commands
+        self.computer_delay = computer_delay
+        self.pass_delay = pass_delay
         self.backup_delay = backup_delay  # a stand-by acts if the game did not move meanwhile
-        self._tasks: dict[str, asyncio.Task[None]] = {}
-        self._backups: set[str] = set()  # games whose task is only a stand-by
+        self._waiting: dict[str, _Waiting] = {}
         self._closing = False
         store.on_change.append(self._changed)
         store.keep.append(self.busy)
 
+    @property
+    def plays_forced_passes(self) -> bool:
+        return self.pass_delay is not None
+
+    def due(self, live: LiveGame) -> Turn | None:
+        """The turn the server plays in ``live`` now, if any."""
+        if live.over or live.seeding:
+            return None
+        decider = live.position.decider
+        if decider is None:
+            return None
+        if self.pass_delay is not None and live.forced_pass:
+            return Turn(decider, "pass")
+        if decider == live.computer_seat():
+            return Turn(decider, "computer")
+        return None
+
     async def resume(self) -> None:
-        """Resume the computer's turn in every unfinished computer game (after a restart)."""
+        """Resume the computer's turn in every unfinished computer game (after a restart).
+        A game waiting for a forced pass is scheduled when it is next loaded."""
         for game_id in await self.store.storage.unfinished_computer_games():
             try:
                 live = await self.store.load(game_id)
@@ -59,64 +112,71 @@ class ComputerScheduler:
             self.schedule(live, backup=self.store.shared)
 
     def busy(self, game_id: str) -> bool:
-        """Is a computer task held for this game (so that the game stays cached)?"""
-        return game_id in self._tasks
+        """Is a task held for this game (so that the game stays cached)?"""
+        return game_id in self._waiting
 
     def schedule(self, live: LiveGame, backup: bool = False) -> None:
-        """Let the computer play its turn from here, or stand by (``backup``)."""
-        seat = live.computer_seat()
-        if self._closing or seat is None or live.position.decider != seat:
+        """Play the server's turn due in ``live`` after its delay, or stand by (``backup``);
+        forget a task of an earlier ply."""
+        turn = None if self._closing else self.due(live)
+        held = self._waiting.get(live.id)
+        if held is not None and not held.task.done():
+            if held.ply == live.ply and held.turn == turn and (backup or not held.backup):
+                return  # already waiting for this turn (a stand-by gives way to the real one)
+            if held.task is not asyncio.current_task():
+                held.task.cancel()
+        self._waiting.pop(live.id, None)
+        if turn is None:
             return
-        task = self._tasks.get(live.id)
-        if task is not None and not task.done():
-            if backup or live.id not in self._backups:
-                return
-            task.cancel()  # a stand-by gives way to the real one
+        delay = (self.pass_delay if turn.kind == "pass" else self.computer_delay) or 0.0
         if backup:
-            self._backups.add(live.id)
-        else:
-            self._backups.discard(live.id)
-        delay = self.delay + (self.backup_delay if backup else 0.0)
-        self._tasks[live.id] = asyncio.create_task(self._turns(live.id, seat, delay))
+            delay += self.backup_delay
+        # A forced pass waits on the server's clock (which a test's manual clock moves), from
+        # now; the computer in real time.
+        due = self.store.clock.now() + round(delay * 1000) if turn.kind == "pass" else None
+        task = asyncio.create_task(self._play(live.id, live.ply, turn, delay, due))
+        self._waiting[live.id] = _Waiting(live.ply, turn, backup, task)
 
     async def close(self) -> None:
         self._closing = True
-        tasks = list(self._tasks.values())
+        tasks = [held.task for held in self._waiting.values()]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        self._waiting.clear()
 
     def _changed(self, live: LiveGame, here: bool) -> None:
-        if here:
-            self.schedule(live)
-        elif self.store.shared:
-            self.schedule(live, backup=True)
+        # With one process every change is this process's to act on (a game read again after
+        # a restart too); with several, a change made elsewhere gets a stand-by.
+        self.schedule(live, backup=not here and self.store.shared)
 
-    async def _turns(self, game_id: str, seat: int, first_delay: float) -> None:
-        rng = random.Random(secrets.randbits(64))
-        delay = first_delay
+    async def _play(
+        self, game_id: str, ply: int, turn: Turn, delay: float, due: int | None
+    ) -> None:
         try:
-            while True:
+            if due is not None:
+                await self.store.clock.sleep_until(due)
+            else:
                 await asyncio.sleep(delay)
-                delay = self.delay
-                live = await self.store.refresh(game_id)
-                self._backups.discard(game_id)
-                pos = live.position
-                if pos.decider != seat:
-                    return
-                level = live.stored.level or computer.default_level()
-                move = await asyncio.to_thread(
-                    computer.choose_move, pos, level, rng, computer.greedy_player
-                )
-                try:
-                    await self.play(game_id, (seat,), live.ply, move.text())
-                except GameError as exc:  # the position moved on meanwhile: look again
-                    log.info("computer move in %s refused: %s", game_id, exc.message)
+            live = await self.store.refresh(game_id)
+            if live.ply != ply or self.due(live) != turn:
+                return  # moved on meanwhile: the change scheduled whatever is due now
+            if turn.kind == "pass":
+                await self.commands.forced_pass(game_id, ply)
+                return
+            level = live.stored.level or computer.default_level()
+            rng = random.Random(secrets.randbits(64))
+            move = await asyncio.to_thread(
+                computer.choose_move, live.position, level, rng, computer.greedy_player
+            )
+            await self.commands.play(game_id, (turn.seat,), ply, move.text())
         except asyncio.CancelledError:
             raise
+        except GameError as exc:  # the position moved on meanwhile (another process played)
+            log.info("server's %s in %s refused: %s", turn.kind, game_id, exc.message)
         except Exception:
-            log.exception("the computer failed in game %s", game_id)
+            log.exception("the server's %s failed in game %s", turn.kind, game_id)
         finally:
-            if self._tasks.get(game_id) is asyncio.current_task():
-                del self._tasks[game_id]
-                self._backups.discard(game_id)
+            held = self._waiting.get(game_id)
+            if held is not None and held.task is asyncio.current_task():
+                del self._waiting[game_id]

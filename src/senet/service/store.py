@@ -49,6 +49,7 @@ from senet.engine import (
     find_variant,
     parse_move,
 )
+from senet.engine.moves import PASS
 from senet.engine.position import seat_letter
 from senet.engine.record import TERMINATIONS
 
@@ -69,7 +70,7 @@ from .messages import (
 )
 from .storage import ConflictError, Storage, StoredAction, StoredGame
 
-__all__ = ["Decision", "GameStore", "LiveGame", "hash_token", "new_token"]
+__all__ = ["Decision", "GameStore", "LiveGame", "hash_token", "is_forced_pass", "new_token"]
 
 
 def new_token() -> str:
@@ -144,12 +145,21 @@ class LiveGame:
             return control.start()
         return ClockState(control, (s.clock_a or 0, s.clock_b or 0), s.clock_seat, s.deadline)
 
+    @property
+    def forced_pass(self) -> bool:
+        """Is the decision due a pass, the only legal one (no piece can move, or a throw of
+        fate's move is impossible)?  The server plays it for the player: nothing to choose."""
+        return not self.over and not self.seeding and is_forced_pass(self.position)
+
     def timed_seat(self, position: Position) -> int | None:
-        """The seat whose clock runs in ``position``: a person's decision in a timed game."""
+        """The seat whose clock runs in ``position``: a person's decision in a timed game
+        (not a forced pass, which the server plays and which costs the player no time)."""
         if not parse_time_control(self.stored.time_control).timed or position.is_over():
             return None
         decider = position.decider
-        return None if decider is None or decider == self.computer_seat() else decider
+        if decider is None or decider == self.computer_seat() or is_forced_pass(position):
+            return None
+        return decider
 
     def dice(self, player_seeds: str | None = None) -> FairDice:
         """The game's fair dice: derived from its secret and the players' seeds (those stored,
@@ -197,6 +207,14 @@ class LiveGame:
         if free is None:
             return None
         return next(s.invite_token for s in self.stored.seats if s.seat == free)
+
+
+def is_forced_pass(position: Position) -> bool:
+    """Is ``position``'s only legal decision a pass?"""
+    if position.decider is None:
+        return False
+    legal = position.legal_moves()
+    return len(legal) == 1 and legal[0].kind == PASS
 
 
 def _int_or_none(value: object) -> int | None:

@@ -22,6 +22,7 @@ from .messages import (
     ActionKind,
     ClockRecord,
     EventsMessage,
+    ForcedPassRecord,
     HistoryEntry,
     Phase,
     StateMessage,
@@ -121,6 +122,20 @@ def legal_moves_for(pos: Position, seats: tuple[int, ...]) -> list[str]:
     return [pos.move_text(m) for m in pos.legal_moves()]
 
 
+def forced_pass_record(live: LiveGame, server_passes: bool) -> ForcedPassRecord | None:
+    """The forced pass the server is about to play (None if there is none, or the server
+    does not play them): the same for every viewer, spectators included."""
+    pos = live.position
+    if not server_passes or not live.forced_pass or pos.decider is None:
+        return None
+    return {
+        "ply": live.ply,
+        "seat": pos.decider,
+        "throw": pos.throw,
+        "reason": "fate" if pos.pending_name == "fate" else "no_move",
+    }
+
+
 def player_seeds(live: LiveGame) -> str:
     """What the throws are (or will be) derived with: stored with the first throw."""
     return live.stored.player_seeds if not live.seeding else encode_player_seeds(seeds_of(live))
@@ -183,12 +198,16 @@ def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) 
         "clock": clock_record(live),
         "abandon": abandon_record(live, seats),
         "now": service.store.clock.now(),
+        "forced_pass": forced_pass_record(live, service.turns.plays_forced_passes),
     }
 
 
-def events_message(live: LiveGame, seats: tuple[int, ...], since: int) -> EventsMessage:
+def events_message(
+    live: LiveGame, seats: tuple[int, ...], since: int, server_passes: bool
+) -> EventsMessage:
     """The events (actions) numbered ``since`` to ``ply - 1``: what a client that has seen
-    ``since`` of them missed, with what it needs to act (the decider, its legal moves)."""
+    ``since`` of them missed, with what it needs to act (the decider, its legal moves, and
+    whether the server is about to play the decider's forced pass: ``server_passes``)."""
     pos = live.position
     outcome = live.outcome
     return {
@@ -205,6 +224,7 @@ def events_message(live: LiveGame, seats: tuple[int, ...], since: int) -> Events
         "legal": legal_moves_for(pos, seats),
         "you": list(seats),
         "outcome": outcome_record(outcome),
+        "forced_pass": forced_pass_record(live, server_passes),
     }
 
 

@@ -107,6 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             storage,
             broadcast,
             computer_delay=settings.computer_delay,
+            forced_pass_delay=settings.forced_pass_delay,
             cache_size=settings.game_cache,
             clock=clock,
         )

@@ -117,7 +117,7 @@ async def _serve(
             if start is None or not 0 <= start <= current.ply:
                 await send(state_message(service, current, mine))
             elif start < current.ply or force or since is not None:
-                await send(events_message(current, mine, start))
+                await send(events_message(current, mine, start, service.turns.plays_forced_passes))
             sent[0] = current.ply
 
     await service.connected(game_id, seats, +1)

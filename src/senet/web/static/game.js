@@ -101,6 +101,7 @@ function render() {
   root.dataset.decider = state.decider === null ? "" : state.decider;
   root.dataset.over = state.outcome ? "1" : "";
   root.dataset.fen = state.fen;
+  root.dataset.forced = state.forced_pass ? String(state.forced_pass.ply) : "";
   const movable = movableMap();
   if (selected !== null && !movable.has(selected)) selected = null;
   // Redrawing the board and the buttons takes the focus away from a player who was there:
@@ -179,7 +180,8 @@ function chime() {
 }
 
 function renderTurnSignal() {
-  const myTurn = !state.outcome && state.mode !== "local" && state.decider !== null && state.you.includes(state.decider);
+  const myTurn = !state.outcome && state.mode !== "local" && !state.forced_pass
+    && state.decider !== null && state.you.includes(state.decider);
   document.title = myTurn ? `● ${t("play.title_your_move")} · ${baseTitle}` : baseTitle;
   if (myTurn && wasMyTurn === false) {
     root.dataset.signals = String(Number(root.dataset.signals || 0) + 1);
@@ -257,6 +259,8 @@ function renderStatus() {
     const free = state.seats.some((s) => s.kind === "human" && !s.taken);
     if (free) lines.push(t(state.you.length ? "play.waiting_friend" : "play.waiting_players"));
     else lines.push(t("play.starting"));
+  } else if (state.forced_pass) {
+    lines.push(forcedPassText(state.forced_pass));
   } else if (state.decider !== null) {
     const mine = state.you.includes(state.decider);
     const who = seatName(state.decider);
@@ -272,12 +276,30 @@ function renderStatus() {
     if (state.skip[seat]) lines.push(t("g.skip_owed", { seat: seatName(seat), n: state.skip[seat] }));
   }
   box.replaceChildren(...lines.map((line) => { const p = document.createElement("p"); p.textContent = line; return p; }));
-  box.className = "status" + (state.decider !== null && state.you.includes(state.decider) ? " your-turn" : "");
+  box.className = "status" + (yourDecision() ? " your-turn" : "");
+}
+
+// A decision of this viewer's to make: not a forced pass, which the server plays by itself.
+function yourDecision() {
+  return !state.forced_pass && state.decider !== null && state.you.includes(state.decider);
+}
+
+// The decider's only legal move is a pass: the server plays it shortly; this line says why.
+function forcedPassText(forced) {
+  const mine = state.mode !== "local" && state.you.includes(forced.seat);
+  const params = { seat: seatName(forced.seat), n: forced.throw };
+  if (forced.reason === "fate") return t("play.pass_fate", params);
+  return t(mine ? "play.pass_you" : "play.pass_other", params);
+}
+
+// The moves this viewer may choose from: none while the server plays a forced pass.
+function choices() {
+  return state.forced_pass ? [] : state.legal;
 }
 
 function renderMoves() {
   const box = $("moves");
-  const buttons = state.legal.map((text, i) => {
+  const buttons = choices().map((text, i) => {
     const b = document.createElement("button");
     b.type = "button";
     b.dataset.move = text;
@@ -404,7 +426,7 @@ function describeEvents(before, after) {
     const who = seatName(seat), other = seatName(1 - seat);
     const index = before.history.length + i;
     const thrown = [...after.history.slice(0, index)].reverse().find((h) => h.kind === "throw");
-    if (entry.text === "pass") lines.push(t("play.ev_pass", { n: thrown ? thrown.value : "", seat: who }));
+    if (entry.text === "pass") lines.push(t(thrown && thrown.fate ? "play.ev_pass_fate" : "play.ev_pass", { n: thrown ? thrown.value : "", seat: who }));
     else if (entry.text === "revive") lines.push(t("play.ev_revive", { seat: who }));
     else if (entry.text === "return") lines.push(t("play.ev_return", { seat: who }));
     else if (entry.text.includes("x")) lines.push(t("play.ev_swap", { seat: who, other, from: entry.origin, to: entry.target }));
@@ -486,9 +508,9 @@ function connect() {
 
 document.addEventListener("keydown", (e) => {
   if (e.target instanceof HTMLInputElement || e.altKey || e.ctrlKey || e.metaKey) return;
-  if (/^[1-9]$/.test(e.key) && state && state.legal.length >= Number(e.key)) {
+  if (/^[1-9]$/.test(e.key) && state && choices().length >= Number(e.key)) {
     e.preventDefault();
-    play(state.legal[Number(e.key) - 1]);
+    play(choices()[Number(e.key) - 1]);
   } else if (e.key === "Escape" && selected !== null) {
     selected = null; render();
   }
