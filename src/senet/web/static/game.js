@@ -421,7 +421,7 @@ function describeEvents(before, after) {
   const lines = [];
   let lastMove = null;
   fresh.forEach((entry, i) => {
-    if (entry.kind !== "move") return;
+    if (entry.kind === "throw" || entry.kind === "end") return; // a move: a step or a word move
     const seat = entry.seat ?? before.turn;
     const who = seatName(seat), other = seatName(1 - seat);
     const index = before.history.length + i;
