@@ -154,3 +154,15 @@ def test_an_illegal_ai_move_is_reported_not_played(run, monkeypatch):
     monkeypatch.setitem(sys.modules, "senet.ai", fake)
     result = run("play", "--opponent", "broken", "--seat", "B", "--seed", "1")
     assert result.exit_code == 1 and "chose the illegal move 1-30 in standard " in result.stderr
+
+
+def test_a_forced_pass_is_played_without_asking(run):
+    """A's only piece cannot move with the 5 thrown, so a pass is A's only move: the terminal
+    plays it and asks only when there is a real choice."""
+    start = "standard B........./........../.....A.... A 5"
+    assert [m.text() for m in Position.from_fen(start).legal_moves()] == ["pass"]
+    out = run("play", "--position", start, "--seed", "1", "--opponent", "greedy", input="quit\n")
+    assert out.exit_code == 0, out.output
+    text = out.output
+    assert text.index("A cannot move with 5: pass") < text.index("A> ")
+    assert "1) pass" not in text
