@@ -42,6 +42,7 @@ def test_every_variable_is_read_and_checked() -> None:
         "SENET_IDLE_TIMEOUT": "0",
         "SENET_CONNECTIONS_PER_ADDRESS": "0",
         "FORWARDED_ALLOW_IPS": "10.0.0.1, 10.1.0.0/16",
+        "SENET_FORCED_PASS_DELAY": "0.25",
     }
     assert set(env) == {v.name for v in VARIABLES}
     settings = Settings.from_env(env)
@@ -58,11 +59,14 @@ def test_every_variable_is_read_and_checked() -> None:
         0.0,
         0,
         "10.0.0.1,10.1.0.0/16",
+        0.25,
     )
     assert Settings.from_env({}) == Settings()
     assert Settings.from_env({"SENET_RATE_LIMITS": "off"}).rate_limits == RateLimits.off()
     for name, bad in [
         ("SENET_COMPUTER_DELAY", "soon"),
+        ("SENET_FORCED_PASS_DELAY", "31"),
+        ("SENET_FORCED_PASS_DELAY", "-0.5"),
         ("SENET_GAME_CACHE", "-1"),
         ("SENET_RATE_LIMITS", "1,2,3"),
         ("DATABASE_URL", "mysql://x"),
