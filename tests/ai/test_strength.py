@@ -115,6 +115,21 @@ def test_deepening_stops_within_the_budget_and_keeps_the_last_full_depth() -> No
     assert [v for _, v in values] == pytest.approx([v for _, v in fixed], abs=1e-12)
 
 
+def test_an_overloaded_machine_falls_back_to_depth_one_past_the_last_resort() -> None:
+    # The process got no core for a while: from the fourth reading on, the clock says
+    # 0.86 s have passed since the move began.  The depth-2 iteration is abandoned at its
+    # first check and the move rests on the static evaluation of each move.
+    readings = iter([0.0, 0.0, 0.0])
+    ev = evaluator_for(find_variant("kendall"), "net")
+    pos = _midgames("kendall", 1, seed=4)[0]
+    late = search_module.LAST_RESORT + 0.01
+    searcher = Searcher(ev, 8, budget=0.3, clock=lambda: next(readings, late))
+    values = searcher.move_values(pos)
+    assert searcher.reached == 1
+    one = Searcher(ev, 1).move_values(pos)
+    assert [v for _, v in values] == pytest.approx([v for _, v in one], abs=1e-12)
+
+
 def test_a_larger_budget_searches_deeper() -> None:
     ev = evaluator_for(find_variant("standard"), "net")
     pos = _midgames("standard", 1, seed=9)[0]

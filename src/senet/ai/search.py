@@ -131,6 +131,7 @@ class Searcher:
             deeper = list(values)
             try:
                 for i in order:
+                    self._check_time()  # (depth 2 reaches no inner decision that would)
                     deeper[i] = self._value(children[i], depth - 1, 0.0, 1.0)
             except _OutOfTime:
                 break
@@ -270,9 +271,12 @@ class Searcher:
                 return total  # already at beta or above (a lower bound)
         return total
 
-    def _decision(self, s: State, depth: int, alpha: float, beta: float) -> float:
+    def _check_time(self) -> None:
         if self._deadline != float("inf") and self._now() > self._deadline:
             raise _OutOfTime
+
+    def _decision(self, s: State, depth: int, alpha: float, beta: float) -> float:
+        self._check_time()
         maximise = decider(self._t, s) == 0
         children = [self._child(s, m) for m in legal_moves(self._t, s)]
         values = self._leaves(children)
