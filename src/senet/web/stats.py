@@ -65,17 +65,32 @@ EVENT_ORDER = (
 )
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+def _pct(x: float, digits: int = 1) -> str:
+    return f"{100 * x:.{digits}f}%"
+
+
+def _digits(fig: dict[str, Any]) -> int:
+    """Decimals that show a share's interval: two where it is narrower than 0.4 points (ten
+    million games give ±0.03 points, which one decimal would write as 49.2%–49.2%)."""
+    lo, hi = fig["ci95"]
+    return 2 if hi - lo < 0.004 else 1
+
+
+def _share(fig: dict[str, Any]) -> str:
+    return _pct(fig["share"], _digits(fig))
 
 
 def _interval(fig: dict[str, Any]) -> str:
     lo, hi = fig["ci95"]
-    return f"{_pct(lo)}–{_pct(hi)}"
+    digits = _digits(fig)
+    return f"{_pct(lo, digits)}–{_pct(hi, digits)}"
 
 
 def _mean(fig: dict[str, Any], digits: int = 1) -> str:
+    """A mean with its interval, one decimal more where the interval would not show."""
     lo, hi = fig["ci95"]
+    if hi - lo < 2 * 10.0**-digits:
+        digits += 1
     return f"{fig['mean']:,.{digits}f} ({lo:,.{digits}f}–{hi:,.{digits}f})"
 
 
@@ -151,9 +166,9 @@ def how_it_plays(name: str, lang: str) -> dict[str, Any] | None:
             "who": t(f"stats.players_{key}"),
             "games": f"{fig['games']:,}",
             "seed": fig["seed"],
-            "first": _pct(fig["first_player"]["share"]),
+            "first": _share(fig["first_player"]),
             "first_ci": _interval(fig["first_player"]),
-            "draws": _pct(fig["draws"]["share"]) if fig["draws"]["count"] else "",
+            "draws": _share(fig["draws"]) if fig["draws"]["count"] else "",
             "turns": _mean(fig["turns"]),
             "decisions": _mean(fig["decisions"]),
             "median": _median(fig["turns"]),
@@ -210,7 +225,7 @@ def how_it_plays(name: str, lang: str) -> dict[str, Any] | None:
                 "question": questions.get(key, key),
                 "other": alt[lang] if lang in alt else alt["en"],
                 "games": f"{fig['games']:,}",
-                "first": _pct(fig["first_player"]["share"]),
+                "first": _share(fig["first_player"]),
                 "first_ci": _interval(fig["first_player"]),
                 "turns": _mean(fig["turns"]),
             }
@@ -248,11 +263,11 @@ def compared(lang: str) -> dict[str, Any]:
                 "name": name,
                 "title": find_variant(name).title(lang),
                 "games": f"{rnd['games']:,}",
-                "first": _pct(rnd["first_player"]["share"]),
+                "first": _share(rnd["first_player"]),
                 "first_ci": _interval(rnd["first_player"]),
-                "first_ai": _pct(ai["first_player"]["share"]),
+                "first_ai": _share(ai["first_player"]),
                 "first_ai_ci": _interval(ai["first_player"]),
-                "draws": _pct(rnd["draws"]["share"]) if rnd["draws"]["count"] else "—",
+                "draws": _share(rnd["draws"]) if rnd["draws"]["count"] else "—",
                 "turns": _mean(rnd["turns"]),
                 "median": _median(rnd["turns"]),
                 "decisions": _mean(rnd["decisions"]),
