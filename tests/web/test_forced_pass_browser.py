@@ -18,27 +18,21 @@ import pytest
 from senet.engine import find_variant
 from senet.engine.record import parse_record
 
-from .conftest import SiteServer
 from .helpers import state
 from .test_browser import new_page, wait_started
+from .test_lobby_browser import ClockedSite
 
 pytestmark = pytest.mark.browser
 
 LOCALES = Path(__file__).resolve().parents[2] / "src" / "senet" / "web" / "locales"
 
 
-class PacedSite(SiteServer):
+class PacedSite(ClockedSite):
     """The site's own pace for forced passes (1.5 s), on a clock that the test moves."""
 
     def __init__(self, db: Path) -> None:
-        super().__init__(db, forced_pass_delay=1.5)
-        self.env["SENET_MANUAL_CLOCK"] = "1"
-
-    def advance(self, seconds: float) -> None:
-        response = httpx.post(
-            f"{self.url}/api/testing/clock", json={"advance_ms": round(seconds * 1000)}
-        )
-        assert response.status_code == 200, response.text
+        super().__init__(db)
+        self.env["SENET_FORCED_PASS_DELAY"] = "1.5"
 
 
 @pytest.fixture(scope="module")
@@ -172,10 +166,10 @@ def test_a_forced_pass_is_played_by_the_server_after_a_pause_with_a_line_saying_
     passer_page.keyboard.press("1")  # the first move's key: there is none to play
 
     # Paced: not played before its 1.5 s on the server's clock ...
-    paced.advance(1.4)
+    paced.advance(1.25)
     assert state(paced.url, game_id)["ply"] == forced["ply"]
     # ... then played by the server, once, for every page, with the line kept in the events.
-    paced.advance(0.1)
+    paced.advance(0.25)
     for role, page in viewers.items():
         page.wait_for_function(
             f"() => Number(document.getElementById('game').dataset.ply) > {forced['ply']}"
