@@ -62,7 +62,7 @@ def test_mistakes_and_move_list_share_the_records_turn_numbers(reviewed) -> None
     # every mistake: its turn number is the record line holding the move played
     rows = re.findall(
         r'<tr class="(?:blunder|mistake|inaccuracy)"><td><a class="rp-goto" href="#d=(\d+)" '
-        r'data-step="\d+"\s+aria-label="[^"]+">(\d+)</a></td><td>[^<]*</td>\s*<td>([^<]+)</td>',
+        r'data-step="\d+"\s+aria-label="[^"]+">(\d+)</a></td><td>[^<]*</td>\s*<td[^>]*>([^<]+)</td>',
         page,
     )
     assert rows, "a greedy player made no mistake?"
