@@ -1,13 +1,17 @@
-"""Helpers shared by the web tests: a two-seat game through the REST API and the invitation."""
+"""Helpers shared by the web tests: a two-seat game through the REST API and the invitation, and
+a live viewer's state kept from its WebSocket as the game page keeps it."""
 
 from __future__ import annotations
 
+import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 
 from senet.engine import OFF
+from senet.service.views import apply_delta
 
 
 @dataclass
@@ -104,3 +108,33 @@ def play_out(base: str, game: TwoSeats, moves: int | None = None) -> dict:
         seen = answer.json()
         played += 1
     raise AssertionError("the game did not end")
+
+
+@dataclass
+class LiveView:
+    """A viewer's state on a game's WebSocket (``websockets.sync`` client), kept as the game
+    page keeps it: the first state whole, then every delta applied to it."""
+
+    ws: Any
+    state: dict[str, Any] | None = None
+    kinds: list[str] = field(default_factory=list)  # "state" or "delta", in the order received
+    seq: int = 0  # the last delta's number since the last full state
+
+    def next(self, timeout: float = 5) -> dict[str, Any]:
+        """The state after the next state or delta message (other messages are skipped)."""
+        while True:
+            message = json.loads(self.ws.recv(timeout=timeout))
+            kind = message["type"]
+            if kind == "state":
+                self.state, self.seq = message, 0
+            elif kind == "delta":
+                assert self.state is not None, "a delta before the first state"
+                assert message["seq"] == self.seq + 1, f"delta {self.seq + 1} missing: {message}"
+                self.seq = message["seq"]
+                rebuilt = apply_delta(self.state, message)  # type: ignore[arg-type]
+                assert rebuilt is not None, f"a delta that does not apply: {message}"
+                self.state = dict(rebuilt)
+            else:
+                continue
+            self.kinds.append(kind)
+            return self.state

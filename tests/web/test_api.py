@@ -12,7 +12,7 @@ from websockets.sync.client import connect
 
 from senet.web.protocol import ErrorMessage
 
-from .helpers import TwoSeats, best_move, friend_game, state
+from .helpers import LiveView, TwoSeats, best_move, friend_game, state
 
 
 def snapshot(site, game: TwoSeats) -> tuple[int, str, int]:
@@ -221,12 +221,14 @@ def test_websocket_move_reaches_every_viewer(site) -> None:
         ws_for(site, game.game_id, None) as spectator,
     ):
         s = recv_type(ws, "state")
-        recv_type(spectator, "state")
+        watching = LiveView(spectator)
+        watching.next()
         ws.send(json.dumps({"type": "move", "ply": s["ply"], "move": best_move(s["legal"])}))
-        seen = recv_type(spectator, "state")
+        seen = watching.next()
         assert (
             seen["ply"] > s["ply"] and seen["last_move"]["seat"] == decider and seen["legal"] == []
         )
+        assert watching.kinds == ["state", "delta"]
 
 
 def test_cross_origin_websocket_is_refused(site) -> None:

@@ -13,6 +13,7 @@ import pytest
 from websockets.sync.client import connect
 
 from senet.service.messages import (
+    DeltaMessage,
     EventsMessage,
     HistoryEntry,
     LobbyMessage,
@@ -21,6 +22,7 @@ from senet.service.messages import (
     UpdateMessage,
 )
 from senet.service.presence import PresenceCounts
+from senet.service.views import apply_delta
 from senet.web.protocol import CLIENT_MESSAGES, SERVER_MESSAGES, unknown_type_message
 
 from .helpers import friend_game
@@ -85,8 +87,27 @@ def test_every_message_type_is_documented_with_examples_of_its_typed_fields(
 def test_the_history_entries_of_the_examples_are_typed_too() -> None:
     state = SECTIONS["Server to client"]["state"][0]
     events = SECTIONS["Server to client"]["events"][0]
-    for entry in [*state["history"], state["last_move"], state["last_throw"], *events["events"]]:
+    delta = SECTIONS["Server to client"]["delta"][0]
+    for entry in [
+        *state["history"],
+        state["last_move"],
+        state["last_throw"],
+        *events["events"],
+        *delta["history"],
+        delta["changed"]["last_move"],
+        delta["changed"]["last_throw"],
+    ]:
         assert_fields(entry, HistoryEntry, f"history entry {entry}")
+
+
+def test_the_delta_example_changes_fields_of_the_state_and_applies_to_the_state_example() -> None:
+    state = SECTIONS["Server to client"]["state"][0]
+    delta = SECTIONS["Server to client"]["delta"][0]
+    fields = set(StateMessage.__required_keys__) - {"type", "game", "ply", "history"}
+    assert set(delta["changed"]) <= fields
+    rebuilt = apply_delta(state, delta)
+    assert rebuilt is not None and rebuilt["ply"] == 5 and len(rebuilt["history"]) == 5
+    assert rebuilt["fairness"]["throws"] == [11, 12, 7]
 
 
 def test_the_unknown_type_error_names_every_client_message() -> None:
@@ -106,7 +127,7 @@ def test_every_error_code_the_code_raises_is_in_the_table_and_no_other() -> None
     assert raised == table
 
 
-def test_the_state_and_events_messages_have_exactly_their_typed_fields(site) -> None:
+def test_the_state_delta_and_events_messages_have_exactly_their_typed_fields(site) -> None:
     game = friend_game(site.url)
     token = game.tokens[0]
     with ws_for(site, game.game_id, token) as ws:
@@ -115,6 +136,12 @@ def test_the_state_and_events_messages_have_exactly_their_typed_fields(site) -> 
         for entry in state["history"]:
             assert_fields(entry, HistoryEntry, "state history")
         assert set(recv_type(ws, "presence")) == set(SERVER_MESSAGES["presence"].__required_keys__)
+        ws.send(json.dumps({"type": "move", "ply": state["ply"], "move": state["legal"][0]}))
+        delta = recv_type(ws, "delta")
+        assert set(delta) == set(DeltaMessage.__required_keys__)
+        assert set(delta["changed"]) <= set(StateMessage.__required_keys__)
+        for entry in delta["history"]:
+            assert_fields(entry, HistoryEntry, "delta history")
     events_url = f"{site.ws_url}/ws/games/{game.game_id}?since=0"
     with connect(
         events_url, additional_headers={"Cookie": f"senet_seat_{game.game_id}={token}"}

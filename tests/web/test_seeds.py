@@ -23,7 +23,7 @@ from senet.engine import find_variant
 from senet.service.fairness import FairDice
 from senet.service.verify import verify_text
 
-from .helpers import TwoSeats, friend_game, give_seed, play_out, state
+from .helpers import LiveView, TwoSeats, friend_game, give_seed, play_out, state
 
 
 def snapshot(site, game_id: str) -> tuple:
@@ -234,8 +234,9 @@ def test_refused_seeds_over_the_websocket_change_nothing(site) -> None:
         ws_for(None) as spectator,
         ws_for("forged-secret") as forger,
     ):
-        for ws in (a, b, spectator, forger):
-            first = recv_type(ws, "state")
+        views = {ws: LiveView(ws) for ws in (a, b, spectator, forger)}
+        for view in views.values():
+            first = view.next()
             assert first["phase"] == "seeding" and first["fairness"]["seed_needed"] == [True, True]
         spectator.send(json.dumps({"type": "seed", "seed": "watcher"}))
         assert recv_type(spectator, "error")["code"] == "forbidden"
@@ -251,17 +252,17 @@ def test_refused_seeds_over_the_websocket_change_nothing(site) -> None:
         assert snapshot(site, gid) == before
         a.send(json.dumps({"type": "seed", "seed": "from A"}))
         for ws in (a, b, spectator):  # published to every viewer
-            seen = recv_type(ws, "state")
+            seen = views[ws].next()
             while seen["fairness"]["seeds"][0] is None:
-                seen = recv_type(ws, "state")
+                seen = views[ws].next()
             assert seen["fairness"]["seeds"] == ["from A", None] and seen["ply"] == 0
         a.send(json.dumps({"type": "seed", "seed": "again"}))
         assert recv_type(a, "error")["code"] == "already_seeded"
         b.send(json.dumps({"type": "seed", "seed": "from B"}))
         for ws in (a, b, spectator):
-            seen = recv_type(ws, "state")
+            seen = views[ws].next()
             while seen["ply"] == 0:
-                seen = recv_type(ws, "state")
+                seen = views[ws].next()
             assert (
                 seen["ply"] == 1
                 and seen["phase"] == "playing"

@@ -9,8 +9,8 @@ constructor each.
   :func:`update_message`, :func:`refresh_message`, :func:`unannounced_message`),
   :class:`ResyncMessage` (:func:`resync_message`); the presence messages are
   :mod:`senet.service.presence`'s;
-* to the browser: :class:`StateMessage` and :class:`EventsMessage` (built by
-  :mod:`senet.service.views`), with :class:`HistoryEntry`, :class:`SeatRecord`,
+* to the browser: :class:`StateMessage`, :class:`DeltaMessage` and :class:`EventsMessage` (built
+  by :mod:`senet.service.views`), with :class:`HistoryEntry`, :class:`SeatRecord`,
   :class:`FairnessRecord`; the WebSocket protocol around them is :mod:`senet.web.protocol`
   and docs/protocol.md.
 """
@@ -27,6 +27,7 @@ __all__ = [
     "ClockColumns",
     "ClockRecord",
     "ActionRow",
+    "DeltaMessage",
     "EventsMessage",
     "FairnessRecord",
     "Finish",
@@ -335,3 +336,23 @@ class EventsMessage(TypedDict):
     you: list[int]
     outcome: OutcomeRecord | None
     forced_pass: ForcedPassRecord | None  # the server is about to pass for the decider
+
+
+class DeltaMessage(TypedDict):
+    """What changed since the state a viewer holds (see
+    :func:`senet.service.views.delta_message` and :func:`~senet.service.views.apply_delta`).
+
+    It applies to a state at ply ``since`` of game ``game`` and brings it to ``ply``:
+    ``history`` holds the new entries (numbered ``since`` to ``ply - 1``), appended to the
+    state's history; ``changed`` every other field of the state whose value changed, whole
+    (``fairness`` without its ``throws``, which grow by the patterns of the new throws).
+    ``seq`` numbers the deltas a connection got since its last full state (1, 2, ...): a
+    client that finds one missing (or ``since`` not its ply) asks for the state again."""
+
+    type: Literal["delta"]
+    game: str
+    seq: int
+    since: int
+    ply: int
+    history: list[HistoryEntry]
+    changed: dict[str, object]  # a part of a StateMessage: its fields that changed

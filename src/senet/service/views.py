@@ -1,7 +1,11 @@
-"""What a viewer may see of a game: the state message, and the downloadable game record.
+"""What a viewer may see of a game: the state message, what changed between two of them (the
+delta), and the downloadable game record.
 
 The state is the same for everyone except the legal moves (sent only to whoever holds the
 deciding seat), the seats the viewer holds, and the invitation (only to a seat holder).
+A live viewer gets the state once, then deltas: :func:`delta_message` finds what changed
+between the state it was sent and the current one, :func:`apply_delta` (and the page's
+``static/delta.js``, the same rule) rebuilds the current state from the two.
 The fairness secret appears only once the game is over.  The commitment, each seat's own
 seed and which seats must still give one are public from the start:
 ``phase`` is ``"seeding"`` until the first throw, then ``"playing"``, then ``"over"``.
@@ -16,22 +20,30 @@ from senet.engine import OFF, Game, Position, parse_move
 
 from .commands import ABANDONED_AFTER, abandoned_since
 from .fairness import encode_player_seeds
-from .games import GameService
 from .messages import (
     AbandonRecord,
     ActionKind,
     ClockRecord,
+    DeltaMessage,
     EventsMessage,
     ForcedPassRecord,
     HistoryEntry,
     Phase,
+    PresenceSummary,
     StateMessage,
     outcome_record,
 )
 from .seeding import seed_needed, seeds_of
 from .store import LiveGame
 
-__all__ = ["state_message", "events_message", "game_record", "history_entries"]
+__all__ = [
+    "apply_delta",
+    "delta_message",
+    "events_message",
+    "game_record",
+    "history_entries",
+    "state_message",
+]
 
 
 def history_entries(live: LiveGame, start: int = 0) -> list[HistoryEntry]:
@@ -141,8 +153,16 @@ def player_seeds(live: LiveGame) -> str:
     return live.stored.player_seeds if not live.seeding else encode_player_seeds(seeds_of(live))
 
 
-def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) -> StateMessage:
-    """Everything the holder of ``seats`` (() for a spectator) may see of the game."""
+def state_message(
+    live: LiveGame,
+    seats: tuple[int, ...],
+    presence: PresenceSummary,
+    now: int,
+    server_passes: bool,
+) -> StateMessage:
+    """Everything the holder of ``seats`` (() for a spectator) may see of the game, with who is
+    connected (``presence``, summed over the server processes), the server's time ``now``
+    (ms since the epoch) and whether the server plays forced passes (``server_passes``)."""
     pos = live.position
     v = pos.variant
     outcome = live.outcome
@@ -178,7 +198,7 @@ def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) 
             {"seat": s.seat, "kind": s.kind, "taken": s.claimed, "seeded": s.seed is not None}
             for s in stored.seats
         ],
-        "presence": service.presence(live.id),
+        "presence": presence,
         "last_throw": last_throw,
         "last_move": last_move,
         "history": history,
@@ -197,9 +217,78 @@ def state_message(service: GameService, live: LiveGame, seats: tuple[int, ...]) 
         "termination": stored.termination if live.ending else None,
         "clock": clock_record(live),
         "abandon": abandon_record(live, seats),
-        "now": service.store.clock.now(),
-        "forced_pass": forced_pass_record(live, service.turns.plays_forced_passes),
+        "now": now,
+        "forced_pass": forced_pass_record(live, server_passes),
     }
+
+
+#: The fields of a state that a delta does not carry among its changed fields: what names the
+#: state (``type``, ``game``, ``ply``: the delta's own) and the history (the delta's new entries).
+_FRAME = frozenset({"type", "game", "ply", "history"})
+
+
+def _throw_patterns(entries: list[HistoryEntry]) -> list[int | None]:
+    return [h.get("pattern") for h in entries if h["kind"] == ActionKind.THROW]
+
+
+def _without_throws(fairness: object) -> object:
+    if not isinstance(fairness, dict):
+        return fairness
+    return {k: v for k, v in fairness.items() if k != "throws"}
+
+
+def delta_message(before: StateMessage, after: StateMessage, seq: int = 1) -> DeltaMessage | None:
+    """What changed from ``before`` (the state a viewer holds) to ``after``: the new history
+    entries, and every other field whose value changed, whole (``fairness`` without its
+    ``throws``: they grow by the new throws' patterns).  None when ``after`` does not continue
+    ``before`` (another game, a history that is not an extension, a field gone): then the
+    viewer needs ``after`` whole.  ``apply_delta(before, delta)`` equals ``after``.  ``seq``:
+    the delta's number since the viewer's last full state."""
+    old, new = before["history"], after["history"]
+    if (
+        before["game"] != after["game"]
+        or len(new) < len(old)
+        or new[: len(old)] != old
+        or not before.keys() <= after.keys()
+    ):
+        return None
+    added = new[len(old) :]
+    if after["fairness"]["throws"] != before["fairness"]["throws"] + _throw_patterns(added):
+        return None
+    previous: dict[str, object] = dict(before)
+    changed: dict[str, object] = {}
+    for key, value in after.items():
+        if key in _FRAME:
+            continue
+        if key == "fairness":
+            if _without_throws(value) != _without_throws(previous[key]):
+                changed[key] = _without_throws(value)
+        elif key not in previous or previous[key] != value:
+            changed[key] = value
+    return {
+        "type": "delta",
+        "game": after["game"],
+        "seq": seq,
+        "since": before["ply"],
+        "ply": after["ply"],
+        "history": added,
+        "changed": changed,
+    }
+
+
+def apply_delta(state: StateMessage, delta: DeltaMessage) -> StateMessage | None:
+    """The state ``delta`` brings ``state`` to, or None if it does not apply to it (another
+    game, or ``state`` is not at the delta's ``since``: a delta was missed, ask for the state)."""
+    if delta["game"] != state["game"] or delta["since"] != state["ply"]:
+        return None
+    if delta["ply"] != delta["since"] + len(delta["history"]):
+        return None
+    merged: dict[str, object] = dict(state)
+    merged.update(delta["changed"])
+    fairness = dict(delta["changed"].get("fairness", state["fairness"]))  # type: ignore[call-overload]
+    fairness["throws"] = state["fairness"]["throws"] + _throw_patterns(delta["history"])
+    merged.update(fairness=fairness, history=state["history"] + delta["history"], ply=delta["ply"])
+    return merged  # type: ignore[return-value]
 
 
 def events_message(

@@ -20,11 +20,11 @@ from senet.engine import VARIANTS
 from senet.service import computer
 from senet.service.errors import GameError
 from senet.service.games import GameService
-from senet.service.views import state_message
 
 from .app import error_json, lang_of, seat_cookie
 from .i18n import LANGS, catalog
 from .pages import set_seat_cookie
+from .protocol import state_for
 from .security import parse_json
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -127,7 +127,7 @@ async def game_state(request: Request, game_id: str) -> Any:
     """The state as the caller may see it (legal moves only for the deciding seat's holder)."""
     service = _service(request)
     live = await service.store.load(game_id)
-    return state_message(service, live, live.seats_of(token_of(request, game_id)))
+    return state_for(service, live, live.seats_of(token_of(request, game_id)))
 
 
 async def _json_object(request: Request, example: str) -> dict[str, Any] | Any:
@@ -151,7 +151,7 @@ async def play(request: Request, game_id: str) -> Any:
     live = await service.commands.act(
         game_id, token_of(request, game_id), body.get("ply"), body.get("move")
     )
-    return state_message(service, live, live.seats_of(token_of(request, game_id)))
+    return state_for(service, live, live.seats_of(token_of(request, game_id)))
 
 
 _SEED_BODY = {
@@ -187,7 +187,7 @@ async def give_seed(request: Request, game_id: str) -> Any:
     service = _service(request)
     token = token_of(request, game_id)
     live = await service.commands.seed(game_id, token, body.get("seed"), body.get("seat"))
-    return state_message(service, live, live.seats_of(token))
+    return state_for(service, live, live.seats_of(token))
 
 
 @router.get("/i18n/{lang}")

@@ -2,8 +2,9 @@
 
 The protocol — every message both ways, the events mode, the error codes — is written down in
 docs/protocol.md and typed in :mod:`senet.web.protocol`.  This module serves it: ``pump`` sends
-what changed (the full state, or in events mode the events the client has not got), ``read``
-answers the client's messages.  An error never changes the game; the connection stays open.
+what changed (after the first full state a delta against the last state this connection was
+sent, or in events mode the events the client has not got), ``read`` answers the client's
+messages.  An error never changes the game; the connection stays open.
 """
 
 from __future__ import annotations
@@ -20,14 +21,16 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from senet.service.broadcast import Subscription
 from senet.service.errors import GameError
 from senet.service.games import GameService
+from senet.service.messages import StateMessage
 from senet.service.store import LiveGame
-from senet.service.views import events_message, state_message
+from senet.service.views import delta_message, events_message
 
 from .app import seat_cookie
 from .protocol import (
     error_message,
     pong_message,
     presence_message,
+    state_for,
     unknown_type_message,
 )
 from .security import MAX_WS_MESSAGE_BYTES, TokenBucket, parse_json
@@ -95,27 +98,42 @@ async def _serve(
             except RuntimeError as exc:  # starlette's WebSocketDisconnected: the socket is gone
                 raise WebSocketDisconnect(1006, str(exc)) from None
 
+    # State mode: the state this connection's client was last sent (whole, or as a delta) and
+    # the number of deltas since the last whole one.  Every state after the first goes out as
+    # a delta against it; both change only together with a send, under update_lock.
+    shown: list[StateMessage | None] = [None]
+    deltas = [0]
+
+    async def send_view(current: LiveGame, whole: bool = False) -> None:
+        """The viewer's state: whole the first time (or when asked), else what changed."""
+        state = state_for(service, current, current.seats_of(token))
+        before = shown[0]
+        delta = None if whole or before is None else delta_message(before, state, deltas[0] + 1)
+        await send(state if delta is None else delta)
+        shown[0], deltas[0] = state, (0 if delta is None else delta["seq"])
+
     async def send_state() -> None:
-        current = await service.store.load(game_id)
-        await send(state_message(service, current, current.seats_of(token)))
+        async with update_lock:
+            await send_view(await service.store.load(game_id), whole=True)
 
     async def send_update(
         min_ply: int | None = None, force: bool = False, since: int | None = None
     ) -> None:
-        """What changed: the full state, or in events mode the events the client has not got."""
+        """What changed: a delta (the state), or in events mode the events the client has not
+        got."""
         async with update_lock:
             current = await (
                 service.store.refresh(game_id, seats=True)
                 if force
                 else service.store.load(game_id, min_ply)
             )
-            mine = current.seats_of(token)
             if not events_mode:
-                await send(state_message(service, current, mine))
+                await send_view(current)
                 return
+            mine = current.seats_of(token)
             start = sent[0] if since is None else since
             if start is None or not 0 <= start <= current.ply:
-                await send(state_message(service, current, mine))
+                await send(state_for(service, current, mine))
             elif start < current.ply or force or since is not None:
                 await send(events_message(current, mine, start, service.turns.plays_forced_passes))
             sent[0] = current.ply
@@ -204,7 +222,8 @@ async def _serve(
         if events_mode:  # what the client missed, from the state just read (no second read)
             await send_update(live.ply, since=sent[0] if sent[0] is not None else -1)
         else:
-            await send(state_message(service, live, seats))
+            async with update_lock:
+                await send_view(live, whole=True)
         await send(presence_message(service.presence(game_id)))
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         for task in done:

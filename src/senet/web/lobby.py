@@ -23,11 +23,11 @@ from senet.service.commands import LOBBY_CHANNEL
 from senet.service.errors import GameError
 from senet.service.games import GameService
 from senet.service.lobby import OpenGame
-from senet.service.views import state_message
 
 from .app import lang_of, render, seat_cookie
 from .i18n import translator
 from .pages import form_fields, set_seat_cookie, to_game
+from .protocol import state_for
 
 pages = APIRouter()
 api = APIRouter(prefix="/api", tags=["lobby"])
@@ -247,7 +247,7 @@ async def resign(request: Request, game_id: str, body: Resignation) -> Any:
     "resignation"]``."""
     service = _service(request)
     game = await service.commands.resign(game_id, _token_of(request, game_id), body.seat)
-    return state_message(service, game, game.seats_of(_token_of(request, game_id)))
+    return state_for(service, game, game.seats_of(_token_of(request, game_id)))
 
 
 @api.post("/games/{game_id}/claim")
@@ -256,7 +256,7 @@ async def claim(request: Request, game_id: str) -> Any:
     gave a seed): ``[Termination "abandoned"]``; 409 ``not_abandoned`` otherwise."""
     service = _service(request)
     game = await service.commands.claim_abandoned(game_id, _token_of(request, game_id))
-    return state_message(service, game, game.seats_of(_token_of(request, game_id)))
+    return state_for(service, game, game.seats_of(_token_of(request, game_id)))
 
 
 # ---------------------------------------------------------------------- live listing

@@ -1,16 +1,20 @@
 """The WebSocket protocol of ``/ws/games/{id}``: every message type, typed once.
 
 docs/protocol.md describes it for people; a test checks that page against these definitions
-(every type listed both ways, every example's fields those of its type).  The state and
+(every type listed both ways, every example's fields those of its type).  The state, delta and
 events messages are built by :mod:`senet.service.views` (their types are in
-:mod:`senet.service.messages`); the rest here, by the constructors below.  The error message
-is also the body of every refused HTTP request (``app.error_json``, the security middleware):
-one shape, one constructor, :func:`error_message`.
+:mod:`senet.service.messages`; :func:`state_for` gives the state of a game served here); the
+rest here, by the constructors below.  The error message is also the body of every refused
+HTTP request (``app.error_json``, the security middleware): one shape, one constructor,
+:func:`error_message`.
 """
 
 from typing import Literal, NotRequired, TypedDict
 
-from senet.service.messages import EventsMessage, PresenceSummary, StateMessage
+from senet.service.games import GameService
+from senet.service.messages import DeltaMessage, EventsMessage, PresenceSummary, StateMessage
+from senet.service.store import LiveGame
+from senet.service.views import state_message
 
 __all__ = [
     "CLIENT_MESSAGES",
@@ -26,6 +30,7 @@ __all__ = [
     "error_message",
     "pong_message",
     "presence_message",
+    "state_for",
     "unknown_type_message",
 ]
 
@@ -95,6 +100,7 @@ class ErrorMessage(TypedDict):
 #: Every message the server sends, by type.
 SERVER_MESSAGES: dict[str, type] = {
     "state": StateMessage,
+    "delta": DeltaMessage,
     "events": EventsMessage,
     "presence": PresenceMessage,
     "pong": PongMessage,
@@ -119,3 +125,15 @@ def pong_message() -> PongMessage:
 
 def presence_message(summary: PresenceSummary) -> PresenceMessage:
     return {"type": "presence", "online": summary["online"], "spectators": summary["spectators"]}
+
+
+def state_for(service: GameService, live: LiveGame, seats: tuple[int, ...]) -> StateMessage:
+    """The state of ``live`` for the holder of ``seats``, with the presence summed over every
+    server process, the server's clock and whether it plays forced passes."""
+    return state_message(
+        live,
+        seats,
+        service.presence(live.id),
+        service.store.clock.now(),
+        service.turns.plays_forced_passes,
+    )

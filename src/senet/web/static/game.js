@@ -4,6 +4,7 @@ import { ownSeed } from "./seed.js";
 import { explainTaps } from "./why.js";
 import { hintButton } from "./hint.js";
 import { renderEndings, setupEndings, terminationText } from "./endings.js";
+import { DeltaFeed } from "./delta.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -20,6 +21,7 @@ let selected = null;
 let lastThrowPly = null;
 let waiting = false;
 let retry = 500;
+const feed = new DeltaFeed(); // this connection's states: the first whole, then deltas
 const seedsSent = new Set(); // seats whose seed went out on the current connection
 
 function t(key, params = {}) {
@@ -477,15 +479,23 @@ function showError(message) {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   ws = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}`);
+  feed.reset(); // a new connection starts with the whole state
   ws.addEventListener("open", () => {
     retry = 500; waiting = false; root.classList.remove("waiting"); $("conn").textContent = ""; root.dataset.connected = "1";
     seedsSent.clear(); // a seed sent on a lost connection may never have arrived: the state says
   });
   ws.addEventListener("message", (event) => {
     const data = JSON.parse(event.data);
-    if (data.type === "state") {
+    if (data.type === "state" || data.type === "delta") {
+      // The whole state on connecting, then only what changed.
+      const missing = feed.lost;
+      const next = feed.take(data);
+      if (!next) {
+        if (!missing) { root.dataset.resyncs = String(Number(root.dataset.resyncs || 0) + 1); send({ type: "state" }); }
+        return; // a delta was missed: the whole state is on its way
+      }
       const before = state;
-      state = data; waiting = false; root.classList.remove("waiting"); render(); giveSeeds();
+      state = next; waiting = false; root.classList.remove("waiting"); render(); giveSeeds();
       announce(before, state);
     } else if (data.type === "presence") {
       presence = data; renderPresence();
