@@ -39,6 +39,7 @@ import sys
 import tempfile
 import time
 import zlib
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,7 +110,7 @@ class Viewer:
                 stream.size(data)  # presence, pong: in both streams alike
             return
         assert self.state is not None
-        rebuilt = apply_delta(self.state, message)
+        rebuilt = apply_delta(self.state, message)  # type: ignore[arg-type]
         assert rebuilt is not None, f"{self.name}: a delta that does not apply"
         self.state = dict(rebuilt)
         full = serialised(self.state)
@@ -133,17 +134,19 @@ def play_game(server: ServeProcess, variant: str, rng: random.Random) -> dict[st
     gid = created["id"]
     joined = httpx.post(created["invite_url"], follow_redirects=False)
     tokens = {0: created["token"], 1: joined.cookies[f"senet_seat_{gid}"]}
-    viewers = [
-        Viewer(
-            "seat A",
-            connect(
-                f"{server.ws_url}/ws/games/{gid}",
-                additional_headers={"Cookie": f"senet_seat_{gid}={tokens[0]}"},
+    with ExitStack() as stack:
+        seat_a = f"senet_seat_{gid}={tokens[0]}"
+        viewers = [
+            Viewer(
+                "seat A",
+                stack.enter_context(
+                    connect(
+                        f"{server.ws_url}/ws/games/{gid}", additional_headers={"Cookie": seat_a}
+                    )
+                ),
             ),
-        ),
-        Viewer("spectator", connect(f"{server.ws_url}/ws/games/{gid}")),
-    ]
-    try:
+            Viewer("spectator", stack.enter_context(connect(f"{server.ws_url}/ws/games/{gid}"))),
+        ]
         for viewer in viewers:
             viewer.follow(0)
         for seat in (0, 1):
@@ -153,14 +156,14 @@ def play_game(server: ServeProcess, variant: str, rng: random.Random) -> dict[st
                 headers={"X-Seat-Token": tokens[seat]},
             ).raise_for_status()
         decisions = 0
-        at_decision: dict[str, tuple[int, int]] = {}
+        at_decision: dict[int, tuple[int, int]] = {}
         while decisions < MAX_DECISIONS:
             now = httpx.get(f"{base}/api/games/{gid}").json()
             for viewer in viewers:
                 viewer.follow(now["ply"])
-            if decisions == AT_DECISION or (now["outcome"] and AT_DECISION not in at_decision):
+            if decisions == AT_DECISION or (now["outcome"] and decisions < AT_DECISION):
                 spectator = viewers[1]
-                at_decision[str(decisions)] = (spectator.new[-1], spectator.old[-1])
+                at_decision[decisions] = (spectator.new[-1], spectator.old[-1])
             if now["outcome"]:
                 break
             token = tokens[now["decider"]]
@@ -174,10 +177,7 @@ def play_game(server: ServeProcess, variant: str, rng: random.Random) -> dict[st
                 headers={"X-Seat-Token": token},
             ).raise_for_status()
             decisions += 1
-        events = now["ply"]
-    finally:
-        for viewer in viewers:
-            viewer.ws.close()
+    events = now["ply"]
     return {
         "variant": variant,
         "decisions": decisions,

@@ -60,8 +60,10 @@ def fresh(base: str, game_id: str, token: str | None) -> dict[str, Any]:
 
 
 def timeless(state: dict[str, Any]) -> dict[str, Any]:
-    """A state without the server's time of sending it."""
-    return {k: v for k, v in state.items() if k != "now"}
+    """A state without what depends on the moment it was built, not on the game: the server's
+    time, and who is connected (a connection's coming is announced by a ``presence`` message;
+    the state's copy is as of the last change of the game)."""
+    return {k: v for k, v in state.items() if k not in ("now", "presence")}
 
 
 def differences(state: dict[str, Any] | None, expected: dict[str, Any]) -> dict[str, Any]:

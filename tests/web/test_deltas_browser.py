@@ -81,6 +81,15 @@ def test_the_page_gets_deltas_after_the_first_state_and_keeps_its_history_across
 ) -> None:
     page = new_page(browser, site)
     connections = watch_game_socket(page)
+    handshakes: list[dict[str, str]] = []  # what Chromium itself negotiated
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.on(
+        "Network.webSocketHandshakeResponseReceived",
+        lambda event: handshakes.append(
+            {k.lower(): v for k, v in event["response"]["headers"].items()}
+        ),
+    )
     game_id = start_game(page, "kendall", "computer", "A", "beginner")
     decisions, reloaded, checked = 0, False, 0
     while True:
@@ -106,6 +115,9 @@ def test_the_page_gets_deltas_after_the_first_state_and_keeps_its_history_across
         browser, site, game_id
     )
     assert len(connections) == 2  # before and after the reload
+    assert handshakes and all(
+        "permessage-deflate" in h.get("sec-websocket-extensions", "") for h in handshakes
+    )
     for received in connections:
         kinds = [m["type"] for m in received if m["type"] in ("state", "delta")]
         assert kinds[0] == "state" and set(kinds[1:]) == {"delta"}, kinds[:6]

@@ -97,8 +97,11 @@ def serve(
     )
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     _tune_gc()
-    # No per-message compression: a game's messages are a few hundred bytes, and compressing
-    # every one of them cost more CPU than anything else on the way out (bench/load.py).
+    # WebSocket messages are compressed when the client offers it (browsers do):
+    # permessage-deflate as uvicorn configures it, one zlib stream a connection (window 2^12,
+    # memLevel 5: some 40 KB each).  Live play sends deltas of a few hundred bytes, which the
+    # shared context shrinks about 7x for some 50 us of CPU each (bench/payload.py); full
+    # states cost six times that, which is why it was off before deltas.
     # Slow clients are held off at the connection (senet.web.connections).
     http, ws = guarded_protocols(
         ConnectionLimits(
@@ -114,7 +117,7 @@ def serve(
         port=port,
         log_level=log_level,
         ws_max_size=64 * 1024,
-        ws_per_message_deflate=False,
+        ws_per_message_deflate=True,
         http=http,
         ws=ws,
         timeout_keep_alive=max(1, round(settings.idle_timeout)),
