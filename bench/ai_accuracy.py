@@ -210,8 +210,11 @@ def measure(variant: Variant, count: int, level_key: str) -> dict[str, float]:
 # --------------------------------------------------------------------- the whole board
 #: Material classes of the whole-board sample: pieces left for (the seat to move, the other).
 CLASSES = ((1, 1), (2, 1), (1, 2), (2, 2))
-#: A whole-board root is solved on its own when its future has at most this many positions;
-#: larger ones are counted as skipped (and printed), never silently dropped.
+#: The roots of one material class are first solved together when everything they reach
+#: fits this many positions (three pieces in all: one shared solution of most of the class);
+#: otherwise each root is solved on its own when its future has at most :data:`WHOLE_CAP`
+#: positions, and larger ones are counted as skipped (and printed), never silently dropped.
+SHARED_CAP = 800_000
 WHOLE_CAP = 60_000
 
 
@@ -275,13 +278,22 @@ def measure_whole_board(variant: Variant, count: int, level_key: str) -> list[di
         optimal, losses, times, skipped = 0, [], [], 0
         rng = random.Random(1)
         large: set[tuple[int, ...]] = set()
-        for pos in positions:
+        shared: Solution | None = None
+        if sum(material) <= 3 and positions:
             try:
-                truth = solve_many([pos], max_states=WHOLE_CAP, known_large=large)
+                shared = solve_many(positions, max_states=SHARED_CAP)
             except TooLarge:
-                large.add(pos.state)
-                skipped += 1
-                continue
+                shared = None
+        for pos in positions:
+            if shared is not None:
+                truth = shared
+            else:
+                try:
+                    truth = solve_many([pos], max_states=WHOLE_CAP, known_large=large)
+                except TooLarge:
+                    large.add(pos.state)
+                    skipped += 1
+                    continue
             seat = pos.decider
             t = time.perf_counter()
             move = choose_move(pos, level, rng)
@@ -298,6 +310,7 @@ def measure_whole_board(variant: Variant, count: int, level_key: str) -> list[di
                 "sampled": len(positions),
                 "valued": n,
                 "skipped": skipped,
+                "shared": shared is not None,
                 "optimal": optimal / n if n else float("nan"),
                 "loss": sum(losses) / n if n else float("nan"),
                 "median_ms": statistics.median(times) * 1000 if times else float("nan"),
@@ -340,8 +353,14 @@ def main(argv: list[str] | None = None) -> int:
                 ok &= hit
                 print(
                     f"{name:14s} {int(r['mover'])} against {int(r['other'])}:"
-                    f" {int(r['valued'])} valued ({int(r['skipped'])} of {int(r['sampled'])}"
-                    f" beyond {WHOLE_CAP:,} positions, not valued)  optimal {r['optimal']:7.2%}"
+                    f" {int(r['valued'])} valued"
+                    + (
+                        " (one shared solution)"
+                        if r["shared"]
+                        else f" ({int(r['skipped'])} of {int(r['sampled'])} beyond"
+                        f" {WHOLE_CAP:,} positions, not valued)"
+                    )
+                    + f"  optimal {r['optimal']:7.2%}"
                     f"  mean loss {r['loss']:.4f}  median {r['median_ms']:.0f} ms/move"
                     f"  {'met' if hit else 'NOT MET'}",
                     flush=True,
