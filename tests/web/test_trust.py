@@ -115,6 +115,8 @@ def test_the_verify_view_of_a_game_in_progress_waits_for_the_seed(site, browser)
     page = browser.new_page()
     try:
         page.goto(f"{site.url}/g/{game.game_id}/verify")
-        page.locator(".verify-summary.pending", has_text="Seed").wait_for(timeout=15000)
+        page.locator(
+            ".verify-summary.pending", has_text="The seed is revealed when the game is over"
+        ).wait_for(timeout=15000)
     finally:
         page.close()

@@ -213,7 +213,7 @@ STANDARD = Rulebook(
             "What happens when no piece can move?",
             "Что происходит, если ходить нечем?",
             "The player passes (the move is written 'pass') and the turn goes over.",
-            "Игрок пропускает ход (записывается 'pass'), ход переходит к сопернику.",
+            "Игрок пропускает ход (в записи партии так и отмечается: пропуск), ход переходит к сопернику.",
         ),
         _d(
             "numbering",
@@ -404,7 +404,7 @@ BELL = Rulebook(
     "first seat starts (Bell threw for it), the first player takes the odd squares (his worked examples need it), "
     "and the game ends as soon as the trailing player cannot catch up, which gives the same result as playing on.",
     _HISTORY_RU
-    + " Р. Ч. Белл опубликовал свои правила в книге Board and Table Games from Many Civilizations "
+    + " Р. Ч. Белл опубликовал свои правила в книге «Board and Table Games from Many Civilizations» "
     "(1960) под заголовком «Suggested Rules for the Game of Thirty Squares». Где текст Белла молчит, исходный сайт "
     "сделал выбор: начинает первое место (у Белла бросали жребий), первый игрок занимает нечётные клетки (этого "
     "требуют его примеры), а игра кончается, как только отстающий не может догнать, — это даёт тот же итог.",
@@ -645,8 +645,8 @@ KENDALL = Rulebook(
     "chosen on any later turn and costs the next turn.",
     _HISTORY_RU
     + " Реконструкция Тимоти Кендалла (1978) дала имена последним домам и продавалась в коробке; "
-    "эта сводка описывает игру из этого семейства. Опубликованные правила Кендалла (Passing Through the "
-    "Netherworld) в пересказе Ludii (набор «Kendall», № 922, ссылка «Kendall 1979: rules book») "
+    "эта сводка описывает игру из этого семейства. Опубликованные правила Кендалла («Passing Through the "
+    "Netherworld») в пересказе Ludii (набор «Kendall», № 922, ссылка «Kendall 1979: rules book») "
     "расходятся со сводкой, поэтому этот вариант следует сводке и не носит его имени: по семь фишек; "
     "первый выбросивший 1 играет белыми и передвигает переднюю белую фишку; все броски хода делаются до "
     "первого хода (1, 4 или 5 дают ещё бросок), и каждый затем целиком тратится на одну фишку; ход назад "

@@ -22,7 +22,7 @@ from senet.service.errors import GameError
 from senet.service.games import GameService
 
 from .app import error_json, lang_of, seat_cookie
-from .i18n import LANGS, catalog
+from .i18n import LANGS, client_catalog
 from .pages import set_seat_cookie
 from .protocol import state_for
 from .security import parse_json
@@ -194,4 +194,4 @@ async def give_seed(request: Request, game_id: str) -> Any:
 async def messages(lang: str) -> Any:
     if lang not in LANGS:
         raise GameError("unknown_language", f"languages: {', '.join(LANGS)}", 404)
-    return catalog(lang)
+    return client_catalog(lang)

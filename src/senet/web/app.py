@@ -30,7 +30,7 @@ from senet.service.games import GameService
 from senet.service.storage import Storage
 from senet.settings import Settings
 
-from .i18n import LANG_COOKIE, pick_lang, translator
+from .i18n import LANG_COOKIE, error_text, pick_lang, translator
 from .protocol import error_message
 from .security import SecurityMiddleware, redact_server_logs
 
@@ -148,16 +148,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         name="static",
     )
 
-    def error_page(request: Request, status: int, title: str, code: str, message: str) -> Any:
-        """A refused page request: the error page, its title from the catalog."""
-        title = translator(lang_of(request))(title)
+    def error_page(request: Request, status: int, title: str, code: str) -> Any:
+        """A refused page request: the error page, its title and the code's words from the
+        catalog (the English message of an error is for programs)."""
+        lang = lang_of(request)
+        message = error_text(lang, code)
+        title = translator(lang)(title)
         return render(request, "error.html", status, title=title, message=message, code=code)
 
     @app.exception_handler(GameError)
     async def _game_error(request: Request, exc: GameError) -> Any:
         if request.url.path.startswith("/api/"):
             return error_json(exc.code, exc.message, exc.status)
-        return error_page(request, exc.status, "error.title", exc.code, exc.message)
+        return error_page(request, exc.status, "error.title", exc.code)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Any:
@@ -173,7 +176,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if exc.status_code == 404:
                 return error_json("not_found", str(exc.detail), 404)
             return error_json("http_error", str(exc.detail), exc.status_code)
-        return error_page(request, exc.status_code, "error.not_found", "not_found", str(exc.detail))
+        return error_page(request, exc.status_code, "error.not_found", "not_found")
 
     from . import api, learn, live, lobby, pages, stats
 
@@ -186,6 +189,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.templates.env.globals["rule_diagrams"] = learn.rule_diagrams
     app.state.templates.env.globals["mistake_board"] = learn.mistake_board
     app.state.templates.env.globals["how_it_plays"] = stats.how_it_plays
+    app.state.templates.env.globals["clause_label"] = pages.clause_label
+    app.state.templates.env.globals["rule_text"] = pages.rule_text
     lobby.install(app)
     if isinstance(clock, ManualClock):
         lobby.install_test_clock(app, clock)

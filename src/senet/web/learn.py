@@ -34,7 +34,7 @@ from senet.service.position_analysis import Analysis, analyse_async
 from .app import lang_of, render
 from .diagrams import mistake_board, rule_diagrams
 from .explain_text import place, reason_text
-from .i18n import translator
+from .i18n import error_text, translator
 from .pages import variant_json
 
 __all__ = ["api", "pages", "read_position", "rule_diagrams", "mistake_board"]
@@ -181,7 +181,7 @@ async def analysis_page(request: Request) -> Any:
         try:
             start = read_position(text[:300])
         except GameError as exc:
-            error = exc.message
+            error = error_text(lang, exc.code)
     elif request.query_params.get("variant"):
         try:
             start = Position.initial(find_variant(request.query_params["variant"][:40]))

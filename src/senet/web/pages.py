@@ -9,6 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
+from markupsafe import Markup, escape
 
 from senet.engine import VARIANTS, Capture, HouseKind, find_variant
 from senet.service import computer
@@ -18,7 +19,7 @@ from senet.service.games import GameService
 from senet.service.views import game_record
 
 from .app import lang_of, render, seat_cookie
-from .i18n import LANG_COOKIE, LANGS
+from .i18n import LANG_COOKIE, LANGS, translator
 
 router = APIRouter(include_in_schema=False)
 
@@ -68,6 +69,61 @@ def _differences(name: str, lang: str) -> list[Any]:
     if name == "standard":
         return [(label, text, None) for label, text in describe(name, lang)]
     return [(row.label, row.b, row.a) for row in difference_table(name, "standard", lang)]
+
+
+#: a clause's id: "adelaida §25" (a numbered clause), "kendall: rule 3", "bell: safe squares"
+_CLAUSE_NUMBER = re.compile(r"^[\w-]+ §(\d+)$")
+_CLAUSE_TOPIC = re.compile(r"^[\w-]+: (.+)$")
+
+
+def clause_label(clause_id: str, lang: str) -> str:
+    """A rule's label for readers: its number in the source (``§25``, ``п. 25``) or its topic
+    in words (``Safe squares``, ``Правило 3``), never the id the tests cite it by."""
+    t = translator(lang)
+    number = _CLAUSE_NUMBER.match(clause_id)
+    if number:
+        return t("rules.clause_n", n=number.group(1))
+    topic = _CLAUSE_TOPIC.match(clause_id)
+    name = topic.group(1).lower() if topic else clause_id.lower()
+    rule = re.fullmatch(r"rule (\d+)", name)
+    if rule:
+        return t("rules.rule_n", n=rule.group(1))
+    return t(f"rules.topic.{name}")
+
+
+#: a reference to decisions in a rulebook text: "(decision options)", "(решения pieces, first-player)"
+_DECISION_REF = re.compile(r"\((decisions?|решени[ея]) ([\w-]+(?:, [\w-]+)*)\)")
+
+
+#: a quotation: «…» or “…”
+_QUOTE = re.compile(r"«[^«»]*»|“[^“”]*”")
+
+
+def rule_text(text: str, rulebook: Any, lang: str) -> Markup:
+    """A rulebook text for the page: its references to decisions by key turned into links to
+    the decisions, numbered as the page lists them ("(decision 3)", "(решение 3)"), and its
+    quotations in the other language marked with their language (a Russian page quoting
+    Ludii's English, an English page quoting the Russian sources), as HTML asks of a passage in
+    another language."""
+    order = {d.key: i for i, d in enumerate(rulebook.decisions, 1)} if rulebook else {}
+    t = translator(lang)
+
+    def link(match: re.Match[str]) -> str:
+        keys = match.group(2).split(", ")
+        if not all(key in order for key in keys):
+            return match.group(0)
+        links = ", ".join(f'<a href="#decision-{key}">{order[key]}</a>' for key in keys)
+        word = t("rules.decision_ref", count=len(keys), n=len(keys))
+        return f"({word} {links})"
+
+    def mark(match: re.Match[str]) -> str:
+        quoted = match.group(0)
+        cyrillic = re.search(r"[А-Яа-яЁё]", quoted) is not None
+        latin = re.search(r"[A-Za-z]", quoted) is not None
+        other = "en" if latin and not cyrillic else "ru" if cyrillic and not latin else lang
+        return quoted if other == lang else f'<span lang="{other}">{quoted}</span>'
+
+    return Markup(_QUOTE.sub(mark, _DECISION_REF.sub(link, str(escape(text)))))
 
 
 #: the squares a clause starts with: "27, 28, 29, 30 are marked…", "Поле 26 нельзя…"

@@ -21,7 +21,7 @@ from senet.sim.charts import Bar
 from senet.sim.dataset import load
 
 from .app import lang_of, render
-from .i18n import translator
+from .i18n import number, translator
 
 __all__ = ["pages", "how_it_plays", "compared", "basis_of"]
 
@@ -119,7 +119,11 @@ def _first_player_bars(lang: str, strong: str | None) -> list[Bar]:
                 lo,
                 hi,
                 strong=name == strong,
-                note=t("stats.games_note", games=f"{data['random']['games']:,}"),
+                note=t(
+                    "stats.games_note",
+                    n=data["random"]["games"],
+                    games=number(data["random"]["games"], lang),
+                ),
             )
         )
     return bars
@@ -155,8 +159,11 @@ def how_it_plays(name: str, lang: str) -> dict[str, Any] | None:
         key: t(f"stats.{key}{by}")
         for key in ("turns_chart_caption", "decisions_chart_caption", "effect_caption")
     }
-    out["reproduce"] = t(
-        f"stats.reproduce{by}", variant=name, games=base["games"], seed=base["seed"]
+    # the command is notation: the page shows it as code after the words
+    players = "" if basis == "random" else " --players expert"
+    out["reproduce"] = t("stats.reproduce")
+    out["reproduce_command"] = (
+        f"senet stats {name}{players} --games {base['games']} --seed {base['seed']}"
     )
     out["basis_note"] = (
         t("stats.basis_computer", decisions=_mean(rnd["decisions"], 0)) if by else ""
@@ -164,7 +171,8 @@ def how_it_plays(name: str, lang: str) -> dict[str, Any] | None:
     out["first"] = [
         {
             "who": t(f"stats.players_{key}"),
-            "games": f"{fig['games']:,}",
+            "games": number(fig["games"], lang),
+            "games_n": fig["games"],
             "seed": fig["seed"],
             "first": _share(fig["first_player"]),
             "first_ci": _interval(fig["first_player"]),
@@ -224,7 +232,8 @@ def how_it_plays(name: str, lang: str) -> dict[str, Any] | None:
                 "key": key,
                 "question": questions.get(key, key),
                 "other": alt[lang] if lang in alt else alt["en"],
-                "games": f"{fig['games']:,}",
+                "games": number(fig["games"], lang),
+                "games_n": fig["games"],
                 "first": _share(fig["first_player"]),
                 "first_ci": _interval(fig["first_player"]),
                 "turns": _mean(fig["turns"]),
@@ -262,7 +271,7 @@ def compared(lang: str) -> dict[str, Any]:
             {
                 "name": name,
                 "title": find_variant(name).title(lang),
-                "games": f"{rnd['games']:,}",
+                "games": number(rnd["games"], lang),
                 "first": _share(rnd["first_player"]),
                 "first_ci": _interval(rnd["first_player"]),
                 "first_ai": _share(ai["first_player"]),

@@ -3,6 +3,7 @@
 // this page only edits the notation line and shows the answers.
 import { drawBoard, setDarkSeat, OFF } from "./board.js";
 import { explainTaps } from "./why.js";
+import { errorText, loadTexts, t } from "./i18n.js";
 
 const root = document.getElementById("analysis");
 const lang = root.dataset.lang;
@@ -10,7 +11,6 @@ const variants = JSON.parse(root.dataset.variants);
 const starts = JSON.parse(root.dataset.starts);
 const $ = (id) => document.getElementById(id);
 
-let T = {};
 let fen = root.dataset.position;
 let result = null; // the server's analysis of fen
 let selected = null;
@@ -20,11 +20,6 @@ const future = [];
 let record = null; // {steps: [{position, action}], index}
 let asked = 0;
 
-function t(key, params = {}) {
-  let s = T[key] || key;
-  for (const [k, v] of Object.entries(params)) s = s.replaceAll(`{${k}}`, v);
-  return s;
-}
 
 // ---------------------------------------------------------------- the notation line
 function fields(text = fen) { return text.trim().split(/\s+/); }
@@ -73,7 +68,7 @@ async function load() {
   try {
     const response = await fetch(`/api/learn/analysis?${new URLSearchParams({ position: fen })}`);
     answer = await response.json();
-    if (!response.ok) throw new Error(answer.message || response.statusText);
+    if (!response.ok) throw new Error(errorText(answer));
   } catch (error) {
     if (ticket !== asked) return;
     result = null;
@@ -274,7 +269,7 @@ $("an-import").addEventListener("click", async () => {
     body: JSON.stringify({ record: $("an-record-text").value }),
   });
   const answer = await response.json();
-  if (!response.ok) { showError(answer.message); return; }
+  if (!response.ok) { showError(errorText(answer)); return; }
   record = { steps: answer, index: 0 };
   go(answer[0].position, { keepRecord: true });
   render();
@@ -286,6 +281,6 @@ $("an-rec-last").addEventListener("click", () => stepTo(record.steps.length - 1)
 
 explainTaps($("board"), () => (!editing && result && result.decider !== null ? { fen, seat: result.decider } : null), lang);
 
-fetch(`/api/i18n/${lang}`).then((r) => r.json()).then((catalog) => { T = catalog; }).finally(load);
+loadTexts(lang).then(load);
 let resizeTimer = null;
 window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(render, 150); });

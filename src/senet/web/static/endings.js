@@ -1,14 +1,14 @@
 // Finishing a game: the server's clocks drawn ticking, resigning (after a confirmation) and
 // claiming a game the opponent has left.  The server decides everything; this only shows it.
+import { errorText, t } from "./i18n.js";
+
 const section = document.getElementById("endings");
-const texts = section ? JSON.parse(section.dataset.texts) : {};
 let current = null;
 let offset = 0; // server time - local time, ms
 let ticking = null;
 let onError = () => {};
 
 const $ = (id) => document.getElementById(id);
-const fill = (text, params) => Object.entries(params).reduce((s, [k, v]) => s.replaceAll(`{${k}}`, v), text);
 
 function mmss(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
@@ -34,7 +34,7 @@ function tick() {
   const abandon = current.abandon;
   if (abandon) {
     const wait = abandon.claimable_at - serverNow();
-    $("claim-text").textContent = wait > 0 ? fill(texts.claim_in, { s: Math.ceil(wait / 1000) }) : texts.claim_now;
+    $("claim-text").textContent = wait > 0 ? t("end.claim_in", { s: Math.ceil(wait / 1000) }) : t("end.claim_now");
     $("claim-button").disabled = wait > 0;
   }
 }
@@ -48,7 +48,7 @@ async function post(path, body) {
   });
   if (!response.ok) {
     const error = await response.json().catch(() => ({}));
-    onError(error.message || response.statusText);
+    onError(errorText(error));
   }
 }
 
@@ -77,7 +77,7 @@ export function terminationText(state, seatNames) {
   const outcome = state.outcome;
   if (!state.termination || !outcome || outcome.winner === null) return null;
   const loser = 1 - outcome.winner;
-  return fill(texts[state.termination] || state.termination, { loser: seatNames[loser] });
+  return t(`end.${state.termination}`, { loser: seatNames[loser] });
 }
 
 export function renderEndings(state) {

@@ -5,6 +5,7 @@ import { explainTaps } from "./why.js";
 import { hintButton } from "./hint.js";
 import { renderEndings, setupEndings, terminationText } from "./endings.js";
 import { DeltaFeed } from "./delta.js";
+import { errorText, loadTexts, t } from "./i18n.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -13,7 +14,6 @@ const variant = JSON.parse(root.dataset.variant);
 const $ = (id) => document.getElementById(id);
 setDarkSeat(variant.darkSeat === 0 ? 0 : 1);
 
-let T = {};
 let state = null;
 let presence = { online: [false, false], spectators: 0 };
 let ws = null;
@@ -24,11 +24,6 @@ let retry = 500;
 const feed = new DeltaFeed(); // this connection's states: the first whole, then deltas
 const seedsSent = new Set(); // seats whose seed went out on the current connection
 
-function t(key, params = {}) {
-  let s = T[key] || key;
-  for (const [k, v] of Object.entries(params)) s = s.replaceAll(`{${k}}`, v);
-  return s;
-}
 
 const seatName = (seat) => variant.seatNames[seat];
 
@@ -231,7 +226,10 @@ function renderFair() {
     const seed = f.seeds[seat];
     const info = state.seats[seat];
     let text;
-    if (seed !== null && seed !== undefined) { text = seed; li.dataset.seed = seed; li.className = "mono"; }
+    if (seed !== null && seed !== undefined) {
+      text = document.createElement("code"); // a player's own string, shown as given
+      text.textContent = seed; li.dataset.seed = seed; li.className = "mono";
+    }
     else if (info && info.kind === "computer") text = t("g.seed_computer");
     else if (state.phase !== "seeding") text = "—";
     else if (state.you.includes(seat)) text = t("g.seed_sending");
@@ -372,7 +370,8 @@ function renderLog() {
     if (!current) continue;
     if (h.kind === "throw") current.parts.push(`(${h.value})`);
     else {
-      current.parts.push(h.seat !== current.seat ? `${"AB"[h.seat]}: ${h.text}` : h.text);
+      const text = parseMove(h.text) ? h.text : t(`log.${h.text}`); // notation, or a word for pass, revive…
+      current.parts.push(h.seat !== current.seat ? `${"AB"[h.seat]}: ${text}` : text);
       if (h.skipped !== null && h.skipped !== undefined) { current.parts.push(`{${t("g.skipped", { seat: seatName(h.skipped) })}}`); current.closed = true; }
     }
   }
@@ -502,7 +501,7 @@ function connect() {
     } else if (data.type === "error") {
       if (data.code === "already_seeded" || data.code === "not_seeding") return; // another tab gave it first
       waiting = false; root.classList.remove("waiting");
-      showError(t(`err.${data.code}`) + (["illegal", "bad_move", "bad_seed"].includes(data.code) ? ` ${data.message}` : ""));
+      showError(errorText(data));
       if (data.code === "stale") send({ type: "state" });
     }
   });
@@ -544,7 +543,7 @@ hintButton($("moves"), $("board"), () => (state && ["computer", "local"].include
   ? { fen: state.fen, seat: state.decider } : null), t);
 
 setupEndings({ gameId, seatNames: variant.seatNames, showError });
-fetch(`/api/i18n/${lang}`).then((r) => r.json()).then((catalog) => { T = catalog; render(); }).finally(connect);
+loadTexts(lang).then(() => { render(); connect(); });
 
 let resizeTimer = null;
 window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(render, 150); });

@@ -4,6 +4,7 @@
 // field of each position's notation and draws it with board.js. The step is kept in the
 // address (#d=N, N counted from 1; one more than the decisions is the final position).
 import { drawBoard, drawMoveMarks, setDarkSeat, OFF } from "./board.js";
+import { loadTexts, t } from "./i18n.js";
 
 const root = document.getElementById("review");
 const lang = root.dataset.lang;
@@ -13,14 +14,7 @@ const last = steps.length; // the index of the final position
 const $ = (id) => document.getElementById(id);
 const links = [...root.querySelectorAll("[data-step]")];
 const list = $("rp-list");
-let T = {};
 let current = null;
-
-function t(key, params = {}) {
-  let s = T[key] || key;
-  for (const [k, v] of Object.entries(params)) s = s.replaceAll(`{${k}}`, v);
-  return s;
-}
 
 const fields = (fen) => fen.split(" ");
 function pieces(fen) {
@@ -169,7 +163,7 @@ window.addEventListener("hashchange", () => {
 });
 
 setDarkSeat(variant.darkSeat === 0 ? 0 : 1);
-fetch(`/api/i18n/${lang}`).then((r) => r.json()).then((catalog) => { T = catalog; }).finally(() => {
+loadTexts(lang).then(() => {
   $("replay-board").hidden = false;
   const asked = fromHash();
   show(asked ?? 0, { record: asked !== null, announce: false }); // an address past the end: the end

@@ -2,6 +2,7 @@
 // engine checks it. Progress is remembered on this device (localStorage), per variant.
 import { drawBoard, setDarkSeat, OFF } from "./board.js";
 import { explainTaps } from "./why.js";
+import { errorText, loadTexts, t } from "./i18n.js";
 
 const root = document.getElementById("tutorial");
 const lang = root.dataset.lang;
@@ -12,18 +13,12 @@ const $ = (id) => document.getElementById(id);
 const STORE = `senet-tutorial-${name}`;
 setDarkSeat(variant.darkSeat === 0 ? 0 : 1);
 
-let T = {};
 let index = 0;
 let selected = null;
 let shown = null; // {position pieces, lastMove} shown after an answer, else the lesson's own
 let answered = false; // the current lesson is solved
 let busy = false;
 
-function t(key, params = {}) {
-  let s = T[key] || key;
-  for (const [k, v] of Object.entries(params)) s = s.replaceAll(`{${k}}`, v);
-  return s;
-}
 
 function loadDone() {
   try { return new Set(JSON.parse(localStorage.getItem(STORE) || "[]")); } catch { return new Set(); }
@@ -149,7 +144,7 @@ async function answer(move, reason = null, button = null) {
       body: JSON.stringify(move !== null ? { move } : { reason }),
     });
     result = await response.json();
-    if (!response.ok) throw new Error(result.message);
+    if (!response.ok) throw new Error(errorText(result));
   } catch (error) {
     busy = false;
     feedback(String(error.message || error), false);
@@ -198,7 +193,7 @@ explainTaps($("board"), () => {
   return !shown && !answered ? { fen: lesson.position, seat: lesson.seat } : null;
 }, lang);
 
-fetch(`/api/i18n/${lang}`).then((r) => r.json()).then((catalog) => { T = catalog; }).finally(() => {
+loadTexts(lang).then(() => {
   const first = lessons.findIndex((l) => !done.has(l.key));
   open(first === -1 ? 0 : first);
   root.dataset.ready = "1";

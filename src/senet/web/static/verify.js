@@ -9,6 +9,7 @@
 // the message reads back one way only); the server committed before it accepted either seed.
 // Records from before the players' seeds hold one free string there, checked the same way.
 import { fromHex, hmacSha256, sha256, toHex, utf8 } from "./fairhash.js";
+import { loadTexts, t } from "./i18n.js";
 
 const TAG = /^\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]$/;
 const TOKEN = /\{[^}]*\}|\((\d)\)|(\d+)\./g;
@@ -66,36 +67,36 @@ function patternText(pattern, die) {
 async function main() {
   const root = document.getElementById("verify");
   if (!root) return;
-  const say = (key) => root.dataset[key] || key;
+  await loadTexts(document.documentElement.lang);
   const summary = root.querySelector(".verify-summary");
   let text;
   try {
     const response = await fetch(root.dataset.record, { credentials: "same-origin" });
     text = await response.text();
   } catch (error) {
-    summary.textContent = say("fetchFailed");
+    summary.textContent = t("verify.fetch_failed");
     return;
   }
   let result;
   try {
     result = verifyRecord(text, root.dataset.instrument, Number(root.dataset.blank || 5));
   } catch (error) {
-    summary.textContent = say("badRecord");
+    summary.textContent = t("verify.bad_record");
     summary.className = "verify-summary bad";
     return;
   }
   if (result.missing.length) {
-    summary.textContent = `${say("notYet")} (${result.missing.join(", ")})`;
+    summary.textContent = t("verify.not_yet");
     summary.className = "verify-summary pending";
     return;
   }
   const bad = result.rows.filter((r) => !r.ok);
   summary.className = `verify-summary ${result.ok ? "good" : "bad"}`;
   summary.textContent = result.ok
-    ? say("allGood").replace("{n}", result.rows.length)
+    ? t("verify.all_good", { n: result.rows.length })
     : !result.commitmentOk
-      ? say("commitmentBad")
-      : say("throwsBad").replace("{n}", bad.length);
+      ? t("verify.commitment_bad")
+      : t("verify.throws_bad", { n: bad.length });
   root.querySelector(".verify-commitment").textContent = result.tags.Commitment;
   root.querySelector(".verify-seed").textContent = result.tags.Seed;
   root.querySelector(".verify-player-seeds").textContent = result.tags.PlayerSeeds || "—";

@@ -1,0 +1,38 @@
+// The site's texts in the page's language: the server's catalog (senet.web.i18n, GET
+// /api/i18n/LANG) read the same way — a plain text, a plural message (its form by the count, from
+// the plural table the server made with Babel's rules) or a message that agrees with its subject.
+let T = {};
+
+export async function loadTexts(lang) {
+  try { T = await (await fetch(`/api/i18n/${lang}`)).json(); } catch { /* keys stay visible */ }
+  return T;
+}
+
+function pluralCategory(n) {
+  const table = T["plural.table"] || [];
+  if (!Number.isInteger(n) || n < 0 || !table.length) return "other";
+  return table[n < table.length ? n : 100 + (n % 100)];
+}
+
+function form(entry, params) {
+  if (entry.count !== undefined) {
+    const forms = entry;
+    return forms[pluralCategory(Number(params[entry.count]))] ?? forms.many ?? forms.other ?? "";
+  }
+  const grammar = T[`noun.${params[entry.agree]}`];
+  return entry[grammar] ?? entry.other;
+}
+
+export function t(key, params = {}) {
+  const entry = T[key];
+  if (entry === undefined) return key;
+  let s = typeof entry === "string" ? entry : form(entry, params);
+  for (const [k, v] of Object.entries(params)) s = s.replaceAll(`{${k}}`, v);
+  return s;
+}
+
+// An error the server answered with: its code in words (the message is for programs).
+export function errorText(error) {
+  const key = `err.${error && error.code}`;
+  return T[key] !== undefined ? t(key) : t("err.unknown");
+}
