@@ -23,8 +23,7 @@ from senet.service.messages import ActionKind
 from senet.service.storage import Storage
 from senet.service.store import LiveGame
 from senet.service.views import game_record
-
-from .viewing import viewed
+from senet.web.protocol import state_for
 
 DELAY = 1.5  # seconds: the site's default pace
 DELAY_MS = 1500
@@ -115,8 +114,8 @@ async def server_plays_the_forced_pass_after_its_delay(url: str) -> None:
         # moves still hold the pass (an API client may send it).
         expected = {"ply": ply, "seat": seat, "throw": throw, "reason": "no_move"}
         for seats in ((), (seat,), (1 - seat,)):
-            assert viewed(service, live, seats)["forced_pass"] == expected
-        assert viewed(service, live, (seat,))["legal"] == ["pass"]
+            assert state_for(service, live, seats)["forced_pass"] == expected
+        assert state_for(service, live, (seat,))["legal"] == ["pass"]
         assert service.turns.busy(game_id)
         # Not before its delay (the server's clock decides) ...
         await clock.advance(DELAY_MS - 1)
@@ -129,7 +128,7 @@ async def server_plays_the_forced_pass_after_its_delay(url: str) -> None:
         action = live.history[ply]
         assert (action.kind, action.seat, action.notation) == (ActionKind.MOVE, seat, "pass")
         assert live.history[ply + 1].kind == ActionKind.THROW
-        assert viewed(service, live, ())["forced_pass"] != expected
+        assert state_for(service, live, ())["forced_pass"] != expected
         stored = await service.storage.get_game(game_id)
         assert stored is not None
         assert [(a.kind, a.seat, a.notation) for a in stored.actions[: ply + 1]] == [
@@ -199,7 +198,7 @@ async def no_server_pass_when_switched_off(url: str) -> None:
     service = await service_on(url, clock, delay=None)
     try:
         game_id, tokens, live = await forced_pass_game(service)
-        assert viewed(service, live, ())["forced_pass"] is None
+        assert state_for(service, live, ())["forced_pass"] is None
         assert not service.turns.busy(game_id)
         await clock.advance(60_000)
         assert (await service.store.load(game_id)).ply == live.ply

@@ -21,8 +21,7 @@ from senet.service.messages import ActionKind
 from senet.service.seeding import seed_needed
 from senet.service.storage import ConflictError, Storage, StoredAction
 from senet.service.views import game_record
-
-from .viewing import viewed
+from senet.web.protocol import state_for
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "senet"
 
@@ -141,7 +140,7 @@ def test_a_game_survives_a_restart_and_finishes(tmp_path: Path) -> None:
         live = await service.store.load(game_id)
         outcome = live.position.outcome()
         assert outcome is not None and live.stored.result == outcome.result
-        message = viewed(service, live, (0, 1))
+        message = state_for(service, live, (0, 1))
         fair = message["fairness"]
         assert fair["secret"] and verify_throws(
             game_id,
@@ -167,20 +166,20 @@ def test_throws_are_hidden_until_the_end_and_legal_moves_go_to_the_decider_only(
         service = await service_on(tmp_path / "db.sqlite3")
         created = await service.commands.create("standard", "friend", "B", seed="b")
         live = await service.store.load(created.game_id)
-        spectator = viewed(service, live, ())
+        spectator = state_for(service, live, ())
         assert (
             spectator["fairness"]["secret"] is None
             and spectator["legal"] == []
             and spectator["invite"] is None
         )
         assert len(spectator["fairness"]["commitment"]) == 64
-        owner = viewed(service, live, (1,))
+        owner = state_for(service, live, (1,))
         assert owner["invite"] == created.invite
         claimed = await service.commands.claim(created.game_id, created.invite or "")
         assert claimed is not None
         live = await service.commands.seed(created.game_id, claimed[0], "a")
-        assert viewed(service, live, (1,))["legal"] == []  # A decides first
-        assert viewed(service, live, (0,))["legal"]
+        assert state_for(service, live, (1,))["legal"] == []  # A decides first
+        assert state_for(service, live, (0,))["legal"]
         await shut(service)
 
     run(main())
