@@ -38,7 +38,9 @@ def assert_error(response: httpx.Response, status: int, code: str) -> dict:
     assert response.status_code == status, response.text
     body = response.json()
     assert body["type"] == "error" and body["code"] == code and body["message"]
-    assert set(body) == set(ErrorMessage.__annotations__)  # the WebSocket's error shape
+    # the WebSocket's error shape; where the text went wrong only for refused text
+    assert ErrorMessage.__required_keys__ <= set(body) <= set(ErrorMessage.__annotations__)
+    assert ("line" in body) == ("column" in body) == code.startswith(("bad_move", "bad_position"))
     return body
 
 

@@ -12,8 +12,9 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from senet.engine import Game, Position, find_variant, parse_move
+from senet.engine import Game, NotationError, Position, find_variant, parse_move, parse_position
 from senet.engine.record import GameRecord
+from senet.web.i18n import translator
 
 from .conftest import ROOT
 from .test_browser import new_page
@@ -65,6 +66,26 @@ def test_analysis_api_of_a_throw_and_of_a_large_position(site) -> None:
     assert all(0 <= m["chance"] <= 1 for m in data["moves"])
     bad = httpx.get(f"{site.url}/api/learn/analysis", params={"position": "standard A"})
     assert bad.status_code == 400 and bad.json()["code"] == "bad_position"
+
+
+MALFORMED = "standard ABABABABAB/.......X../.......... A 3"
+
+
+def test_a_malformed_position_is_refused_with_its_line_and_column(site) -> None:
+    """The answer says where the text went wrong, as the engine's error does, so that a page
+    can say it in its own language."""
+    with pytest.raises(NotationError) as engine:
+        parse_position(MALFORMED)
+    bad = httpx.get(f"{site.url}/api/learn/analysis", params={"position": MALFORMED})
+    assert bad.status_code == 400
+    answer = bad.json()
+    assert answer["code"] == "bad_position"
+    assert (answer["line"], answer["column"]) == (engine.value.line, engine.value.column)
+    assert answer["column"] == MALFORMED.index("X") + 1
+    record = httpx.post(f"{site.url}/api/learn/record", json={"record": "[Variant"}).json()
+    assert record["code"] == "bad_record" and record["line"] == 1 and "column" in record
+    unknown = httpx.get(f"{site.url}/api/games/no-such-game").json()
+    assert unknown["code"] == "unknown_game" and "line" not in unknown and "column" not in unknown
 
 
 def random_game(variant: str, seed: int, actions: int) -> Game:
@@ -185,6 +206,25 @@ def test_a_record_is_imported_and_stepped_through(browser, site) -> None:
     page.wait_for_function(
         f"() => document.getElementById('analysis').dataset.position === {positions[-1]!r}"
     )
+    assert not page.js_errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    ("lang", "where"), [("en", "(line 1, column {})"), ("ru", "(строка 1, столбец {})")]
+)
+def test_a_malformed_position_is_shown_with_its_column_in_words(browser, site, lang, where) -> None:
+    page = new_page(browser, site, 390, 844)
+    page.goto(f"/analysis?lang={lang}")
+    wait_ready(page)
+    page.click("#an-notation-box summary")
+    page.fill("#an-fen", MALFORMED)
+    page.click("#an-load")
+    page.wait_for_selector("#an-error:not([hidden])")
+    shown = page.text_content("#an-error") or ""
+    assert shown.endswith(where.format(MALFORMED.index("X") + 1)), shown
+    assert translator(lang)("err.bad_position") in shown
     assert not page.js_errors  # type: ignore[attr-defined]
     page.context.close()
 

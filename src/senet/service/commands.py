@@ -310,7 +310,7 @@ class GameCommands:
         try:
             move = parse_move(text)
         except NotationError as exc:
-            raise GameError("bad_move", str(exc), 400) from None
+            raise GameError("bad_move", str(exc), 400, line=exc.line, column=exc.column) from None
         async with self.store.deciding(game_id) as decision:
             live = decision.cached() or await decision.current()
             if live.clock.expired(self.store.clock.now()):

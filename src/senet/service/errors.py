@@ -8,13 +8,24 @@ __all__ = ["GameError", "requested_variant"]
 
 
 class GameError(Exception):
-    """A refused request: ``code`` for programs, ``message`` for people, ``status`` for HTTP."""
+    """A refused request: ``code`` for programs, ``message`` for people, ``status`` for HTTP;
+    ``line`` and ``column`` (1-based) point into refused text (a position, a move, a record)."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        status: int = 400,
+        *,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.line = line
+        self.column = column
 
     @classmethod
     def unknown_game(cls, game_id: str) -> GameError:

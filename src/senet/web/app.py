@@ -31,7 +31,7 @@ from senet.service.storage import Storage
 from senet.settings import Settings
 
 from .i18n import LANG_COOKIE, error_text, pick_lang, translator
-from .protocol import error_message
+from .protocol import error_message, game_error_message
 from .security import SecurityMiddleware, redact_server_logs
 
 __all__ = ["create_app", "commit_id", "seat_cookie", "lang_of", "render"]
@@ -72,6 +72,11 @@ def lang_of(request: Request) -> str:
 def error_json(code: str, message: str, status: int) -> JSONResponse:
     """A refused HTTP request: the error message of the WebSocket protocol as its body."""
     return JSONResponse(error_message(code, message), status_code=status)
+
+
+def game_error_json(exc: GameError) -> JSONResponse:
+    """A request the service refused, with where its text went wrong when it did."""
+    return JSONResponse(game_error_message(exc), status_code=exc.status)
 
 
 def render(request: Request, template: str, status: int = 200, **context: Any) -> Any:
@@ -159,7 +164,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(GameError)
     async def _game_error(request: Request, exc: GameError) -> Any:
         if request.url.path.startswith("/api/"):
-            return error_json(exc.code, exc.message, exc.status)
+            return game_error_json(exc)
         return error_page(request, exc.status, "error.title", exc.code)
 
     @app.exception_handler(RequestValidationError)

@@ -58,7 +58,7 @@ def read_position(text: str) -> Position:
     try:
         return parse_position(" ".join(text.split()))
     except NotationError as exc:
-        raise GameError("bad_position", str(exc), 400) from None
+        raise GameError("bad_position", str(exc), 400, line=exc.line, column=exc.column) from None
 
 
 class WhyAnswer(BaseModel):
@@ -160,7 +160,9 @@ async def record_steps(body: RecordIn) -> Any:
     """The positions of a game record, each with the action taken there (the last: none)."""
     try:
         game = parse_record(body.record).replay()
-    except (NotationError, IllegalMove) as exc:
+    except NotationError as exc:
+        raise GameError("bad_record", str(exc), 400, line=exc.line, column=exc.column) from None
+    except IllegalMove as exc:
         raise GameError("bad_record", str(exc), 400) from None
     steps = []
     for pos, action in game:
@@ -296,7 +298,7 @@ async def answer_lesson(request: Request, name: str, key: str, body: AnswerIn) -
         try:
             verdict = check_move(lesson, body.move)
         except NotationError as exc:
-            raise GameError("bad_move", str(exc), 400) from None
+            raise GameError("bad_move", str(exc), 400, line=exc.line, column=exc.column) from None
     elif body.reason is not None and lesson.kind == "why":
         verdict = check_reason(lesson, body.reason)
     else:

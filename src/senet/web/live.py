@@ -28,6 +28,7 @@ from senet.service.views import delta_message, events_message
 from .app import seat_cookie
 from .protocol import (
     error_message,
+    game_error_message,
     pong_message,
     presence_message,
     state_for,
@@ -71,7 +72,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         try:
             live = await service.store.load(game_id)
         except GameError as exc:
-            await ws.send_json(error_message(exc.code, exc.message))
+            await ws.send_json(game_error_message(exc))
             await ws.close(code=4404)
             return
         await _serve(ws, service, game_id, live, sub)
@@ -203,7 +204,7 @@ async def _serve(
                 try:
                     await service.commands.act(game_id, token, data.get("ply"), data.get("move"))
                 except GameError as exc:
-                    await send(error_message(exc.code, exc.message))
+                    await send(game_error_message(exc))
                 finally:
                     if time.monotonic() - started > SLOW_ACTION:
                         log.warning(
@@ -213,7 +214,7 @@ async def _serve(
                 try:
                     await service.commands.seed(game_id, token, data.get("seed"), data.get("seat"))
                 except GameError as exc:
-                    await send(error_message(exc.code, exc.message))
+                    await send(game_error_message(exc))
             else:
                 await send(unknown_type_message(kind))
 

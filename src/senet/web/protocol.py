@@ -11,6 +11,7 @@ HTTP request (``app.error_json``, the security middleware): one shape, one const
 
 from typing import Literal, NotRequired, TypedDict
 
+from senet.service.errors import GameError
 from senet.service.games import GameService
 from senet.service.messages import DeltaMessage, EventsMessage, PresenceSummary, StateMessage
 from senet.service.store import LiveGame
@@ -95,6 +96,8 @@ class ErrorMessage(TypedDict):
     type: Literal["error"]
     code: str
     message: str
+    line: NotRequired[int]  # where refused text (a position, a move, a record) went wrong
+    column: NotRequired[int]
 
 
 #: Every message the server sends, by type.
@@ -108,9 +111,21 @@ SERVER_MESSAGES: dict[str, type] = {
 }
 
 
-def error_message(code: str, message: str) -> ErrorMessage:
-    """The error message (WebSocket) and error body (HTTP) of a refusal."""
-    return {"type": "error", "code": code, "message": message}
+def error_message(
+    code: str, message: str, *, line: int | None = None, column: int | None = None
+) -> ErrorMessage:
+    """The error message (WebSocket) and error body (HTTP) of a refusal; ``line`` and
+    ``column`` where refused text went wrong, when it did."""
+    answer: ErrorMessage = {"type": "error", "code": code, "message": message}
+    if line is not None and column is not None:
+        answer["line"] = line
+        answer["column"] = column
+    return answer
+
+
+def game_error_message(exc: GameError) -> ErrorMessage:
+    """The error message of a refused request."""
+    return error_message(exc.code, exc.message, line=exc.line, column=exc.column)
 
 
 def unknown_type_message(kind: object) -> ErrorMessage:

@@ -31,8 +31,11 @@ export function t(key, params = {}) {
   return s;
 }
 
-// An error the server answered with: its code in words (the message is for programs).
+// An error the server answered with: its code in words (the message is for programs), and where
+// refused text went wrong when the server says so.
 export function errorText(error) {
   const key = `err.${error && error.code}`;
-  return T[key] !== undefined ? t(key) : t("err.unknown");
+  const words = T[key] !== undefined ? t(key) : t("err.unknown");
+  if (!error || !Number.isInteger(error.line) || !Number.isInteger(error.column)) return words;
+  return `${words} ${t("err.where", { line: error.line, column: error.column })}`;
 }
