@@ -243,6 +243,11 @@ def test_messages_agree_with_the_seat_they_name() -> None:
     assert ru("g.skipped", seat="тёмные камни") == "ход пропускают тёмные камни"
     assert en("g.skipped", seat="second player") == "second player skips a turn"
     assert en("g.skipped", seat="cones") == "cones skip a turn"
+    swap = {"seat": "first player", "from": 14, "to": 18}
+    assert en("play.ev_swap", **swap, other="second player").endswith(
+        "the second player's piece swapped back to 14"
+    )
+    assert en("play.ev_swap", **swap, other="cones").endswith("the cones' piece swapped back to 14")
 
 
 #: the Russian category of each sample, as a grammar book gives it (not taken from Babel)
