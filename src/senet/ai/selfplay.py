@@ -44,6 +44,7 @@ from senet.sim.kernel import (
     game_seed,
     legal,
     play,
+    popcount,
     throw,
     track_start,
     winner,
@@ -73,15 +74,6 @@ def _mover(T: np.ndarray, s: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _count(x: int) -> int:
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
-
-@njit(cache=True)
 def _seat_block(x: np.ndarray, base: int, s: np.ndarray, seat: int, pieces: int) -> tuple[int, int]:
     """One seat's inputs at ``x[base:]`` (as :func:`senet.ai.network._seat_block`); returns
     the seat's rearmost and front square (0 without pieces)."""
@@ -104,12 +96,12 @@ def _seat_block(x: np.ndarray, base: int, s: np.ndarray, seat: int, pieces: int)
     x[base + 34] = min(s[6 + seat], 3) / 3
     x[base + 35] = (pips + DROWNED_PIPS * drown) / (30 * pieces)
     prot = me & ((me << 1) | (me >> 1))
-    x[base + 36] = _count(prot) / pieces
+    x[base + 36] = popcount(prot) / pieces
     vul = me & ~prot
     for k in range(1, 6):
-        x[base + 36 + k] = _count(vul & (opp << k)) / pieces
+        x[base + 36 + k] = popcount(vul & (opp << k)) / pieces
     b3 = me & (me >> 1) & (me >> 2)
-    x[base + 42] = _count((b3 | (b3 << 1) | (b3 << 2)) & ((1 << 30) - 1)) / pieces
+    x[base + 42] = popcount((b3 | (b3 << 1) | (b3 << 2)) & ((1 << 30) - 1)) / pieces
     x[base + 43] = rear / 30
     x[base + 44] = front / 30
     return rear, front
