@@ -41,6 +41,8 @@ def fen(
     captured: tuple[int, int] = (0, 0),
     drowned: tuple[int, int] = (0, 0),
     pending: str = "",
+    bank: Iterable[int] = (),
+    returned: Iterable[int] = (),
 ) -> str:
     """The notation line of a position (pieces not listed anywhere are borne off)."""
     parts = [variant, board(a, b), turn, str(throw) if throw else "-"]
@@ -54,6 +56,10 @@ def fen(
             parts.append(f"{key}={pair[0]}/{pair[1]}")
     if pending:
         parts.append(f"pending={pending}")
+    if bank:
+        parts.append("bank=" + ",".join(map(str, sorted(bank))))
+    if returned:
+        parts.append("returned=" + ",".join(map(str, sorted(returned))))
     return " ".join(parts)
 
 

@@ -7,7 +7,8 @@ on every position of many random games, and on random boards built to hit rare s
 triples, fours, pieces on every House).
 
 Sources: standard and bell = 002_06e4c6456ad7fdb1.txt; kendall = 001_c5b7b048a63617b4.txt;
-adelaida = 000_b98b112805fe9d06.txt §1-34.
+adelaida = 000_b98b112805fe9d06.txt §1-34; jequier and kendall-1978 = Ludii's summaries (rulesets
+939 and 922).
 """
 
 from __future__ import annotations
@@ -38,6 +39,14 @@ def field(p: Position, key: str) -> tuple[int, int]:
             a, b = value.split("/")
             return int(a), int(b)
     return (0, 0)
+
+
+def listed(p: Position, key: str) -> list[int]:
+    for token in p.fen().split(" ")[4:]:
+        name, _, value = token.partition("=")
+        if name == key:
+            return [int(v) for v in value.split(",")]
+    return []
 
 
 def pending(p: Position) -> str:
@@ -351,6 +360,95 @@ def result_jequier(bd: Board, me: int, mv: str) -> Board:
 
 
 # --------------------------------------------------------------------------- dispatch
+# --------------------------------------------------------------------------- kendall-1978
+def ref_kendall_1978(bd: Board, me: int, throws: list[int], returned: list[int]) -> list[str]:
+    """Ludii's summary of Kendall's rules (ruleset 922) with our decisions: every throw of the
+    turn moves one piece by its whole value, forward if it moves any piece forward, else back;
+    a swap, unless the victim has a neighbour of its colour (protection lost while its owner
+    waits on 27 or has a returned piece that has not moved: decision exposed); 26 must be landed
+    on, and from it a 5 bears off; 28 leaves with 3, 29 with 2, 30 with any throw (named: 30-off/n);
+    the owner of a piece on 27 only bears it off with a 4 or returns it; a returned piece moves
+    alone; 27 cannot be attacked (decision water-safe); 28-30 only while 27 is empty, the victim
+    going to 27; a pass besides bearing off when that is all (decision bear-off-optional)."""
+    mine = sorted(sq for sq, o in bd.items() if o == me)
+    opp = 1 - me
+    values = sorted(set(throws))
+    if 27 in mine:
+        return (["27-off"] if 4 in values else []) + ["return"]
+    movers = [sq for sq in returned if bd.get(sq) == me] or mine
+    exposed = bd.get(27) == opp or any(bd.get(sq) == opp for sq in returned)
+
+    def attackable(t: int) -> bool:
+        if t == 27:
+            return False
+        if t >= 28:
+            return 27 not in bd
+        return exposed or not (bd.get(t - 1) == opp or bd.get(t + 1) == opp)
+
+    out: list[str] = []
+    for n in values:
+        fwd = []
+        for s in movers:
+            if s >= 28:
+                if s == 30:
+                    fwd.append(f"30-off/{n}")
+                elif (s, n) in ((28, 3), (29, 2)):
+                    fwd.append(f"{s}-off")
+                continue
+            if s == 26 and n == 5:
+                fwd.append("26-off")
+                continue
+            t = s + n
+            if s < 26 < t:
+                continue  # the House of Beauty cannot be passed
+            who = bd.get(t)
+            if who == me or (who is not None and not attackable(t)):
+                continue
+            fwd.append(f"{s}-{t}")
+        if fwd:
+            out += fwd
+            continue
+        for s in movers:
+            t = s - n
+            if s >= 27 or t < 1:
+                continue
+            who = bd.get(t)
+            if who == me or (who is not None and not attackable(t)):
+                continue
+            out.append(f"{s}-{t}")
+    if out and all("off" in m for m in out):
+        out.append("pass")
+    return out
+
+
+def result_kendall_1978(bd: Board, me: int, mv: str) -> Board:
+    bd = dict(bd)
+    s, t = mv.split("/")[0].split("-")
+    s = int(s)
+    del bd[s]
+    if t == "off":
+        return bd
+    t = int(t)
+    if t in bd:
+        if t >= 28:
+            bd[27] = bd[t]  # attacked on 28-30: sent to 27 to wait
+        else:
+            bd[s] = bd[t]
+    bd[t] = me
+    return bd
+
+
+def k78_throw(mv: str) -> int:
+    """The throw a kendall-1978 move uses."""
+    head, _, named = mv.partition("/")
+    s, t = head.split("-")
+    if named:
+        return int(named)
+    if t == "off":
+        return {26: 5, 27: 4, 28: 3, 29: 2}[int(s)]
+    return abs(int(t) - int(s))
+
+
 def reference(p: Position) -> tuple[list[str], int | None]:
     """(legal moves, seat deciding) by the reference rules; ([], None) at chance/game over."""
     if p.is_over() or p.is_chance():
@@ -372,6 +470,8 @@ def reference(p: Position) -> tuple[list[str], int | None]:
         out = ref_kendall(bd, me, n)
     elif name == "jequier":
         out = ref_jequier(bd, me, n)
+    elif name == "kendall-1978":
+        out = ref_kendall_1978(bd, me, [n, *listed(p, "bank")], listed(p, "returned"))
     else:
         out = ref_adelaida(bd, me, n, field(p, "drowned")[me])
     return sorted(out) or ["pass"], me
@@ -394,6 +494,7 @@ def reference_result(p: Position, mv: str, seat: int) -> Board | None:
         "bell": result_bell,
         "kendall": result_kendall,
         "jequier": result_jequier,
+        "kendall-1978": result_kendall_1978,
     }.get(name, result_adelaida)
     return fn(bd, seat, mv)
 
@@ -422,6 +523,7 @@ EXTRA_THROWS = {
     "adelaida": {1, 4, 5},
     "adelaida-long": {1, 4, 5},
     "jequier": {1, 4, 6},
+    "kendall-1978": {1, 4, 5},
 }
 
 
@@ -440,6 +542,8 @@ def reference_next(p: Position, mv: str) -> str:
     * then the same seat throws again while it is owed throws, else the turn passes, past turns skipped.
     """
     name = p.variant.name
+    if name == "kendall-1978":
+        return reference_next_kendall_1978(p, mv)
     _, _, turn, *_ = p.fen().split(" ")
     n = p.throw
     bd = read(p)
@@ -526,6 +630,50 @@ def reference_next(p: Position, mv: str) -> str:
     )
 
 
+def reference_next_kendall_1978(p: Position, mv: str) -> str:
+    """kendall-1978: a move uses one of the turn's throws (the lowest left waits as the throw);
+    a return uses none, marks the returned piece and costs the next turn (decision return); a
+    pass gives up every throw left (decision unusable); when none is left the turn passes on,
+    past a turn to skip."""
+    _, _, turn, *_ = p.fen().split(" ")
+    seat = "AB".index(turn)
+    bd = read(p)
+    throws = sorted([p.throw, *listed(p, "bank")])
+    returned = set(listed(p, "returned"))
+    skip = list(field(p, "skip"))
+    if mv == "pass":
+        throws = []
+        new_bd = bd
+    elif mv == "return":
+        new_bd = reference_result(p, mv, seat)
+        home = next(sq for sq in range(15, 0, -1) if sq not in bd)
+        returned.add(home)
+        skip[seat] += 1
+    else:
+        throws.remove(k78_throw(mv))
+        new_bd = result_kendall_1978(bd, seat, mv)
+        s, t = mv.split("/")[0].split("-")
+        returned -= {int(s)} | ({int(t)} if t != "off" else set())
+    if not throws:
+        nxt = 1 - seat
+        while skip[nxt]:
+            skip[nxt] -= 1
+            nxt = 1 - nxt
+        seat = nxt
+    a = [sq for sq, o in new_bd.items() if o == 0]
+    b = [sq for sq, o in new_bd.items() if o == 1]
+    return fen(
+        "kendall-1978",
+        a,
+        b,
+        "AB"[seat],
+        throws[0] if throws else None,
+        skip=tuple(skip),
+        bank=throws[1:],
+        returned=sorted(returned),
+    )
+
+
 # --------------------------------------------------------------------------- the comparisons
 @pytest.mark.parametrize(
     "name",
@@ -588,6 +736,15 @@ def random_board_position(name: str, rng: random.Random) -> Position:
             kw["drowned"] = tuple(d)
         if rng.random() < 0.5:  # throws owed and turns to skip (§24, House of Net)
             kw["extra"] = (rng.randint(0, 2), rng.randint(0, 2))
+            kw["skip"] = (rng.randint(0, 1), rng.randint(0, 1))
+    if name == "kendall-1978":
+        if rng.random() < 0.6:  # several throws of the turn left
+            made = sorted([throw, *(rng.choice((1, 4, 5)) for _ in range(rng.randint(1, 3)))])
+            throw, kw["bank"] = made[0], made[1:]
+        low = [sq for sq in used if sq <= 15]
+        if low and rng.random() < 0.3:  # a piece back from the House of Water
+            kw["returned"] = [rng.choice(low)]
+        if rng.random() < 0.3:
             kw["skip"] = (rng.randint(0, 1), rng.randint(0, 1))
     if name == "bell":
         kw["captured"] = (
@@ -669,6 +826,9 @@ def test_reference_agrees_on_hypothesis_boards(name, rng):
         ("kendall", {"must_stop": frozenset()}),  # 26 may be passed
         ("bell", {"priority": frozenset()}),  # no forced moves from 26-30
         ("bell", {"capture": "swap"}),
+        ("kendall-1978", {"throws_first": False}),  # each throw played at once
+        ("kendall-1978", {"guarded_by_water": frozenset()}),  # 28-30 open while 27 is taken
+        ("kendall-1978", {"bear_off_optional": False}),
     ],
 )
 def test_reference_catches_planted_rule_changes(name, change):

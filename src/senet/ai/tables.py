@@ -44,6 +44,7 @@ from senet.engine.state import (
     DROWNED,
     LAYOUT_VERSION,
     MASK,
+    PENDING,
     SIZE,
     decider,
     raw_state,
@@ -92,7 +93,9 @@ _MOVING = {
     HouseKind.FATE,
 }
 _FIELD_BITS = 4  # each small counter of the state in the packed key (masks apart)
-_SMALL = tuple(range(2, SIZE))  # turn, throw, extra, skip, off, captured, drowned, pending
+_SMALL = tuple(range(2, PENDING + 1))  # turn, throw, extra, skip, off, captured, drowned, pending
+#: fields after ``pending`` (banked throws, returned pieces): zero in every state a table holds
+_LATER = tuple(range(PENDING + 1, SIZE))
 
 
 def canonical(variant: Variant, s: Sequence[int]) -> tuple[int, ...]:
@@ -157,6 +160,8 @@ def _pack(states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(masks, counters) keys of raw states: A's mask and B's mask << 30 in one int64, and the
     thirteen small fields, four bits each, in another."""
     states = states.astype(np.int64)
+    if _LATER and states[:, list(_LATER)].any():
+        raise ValueError("a table holds only states without banked throws or returned pieces")
     hi = states[:, 0] | (states[:, 1] << 30)
     lo = np.zeros(len(states), dtype=np.int64)
     for field in _SMALL:
@@ -165,6 +170,8 @@ def _pack(states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _pack_one(s: Sequence[int]) -> tuple[int, int] | None:
+    if any(s[field] for field in _LATER):
+        return None
     lo = 0
     for field in _SMALL:
         v = s[field]

@@ -17,12 +17,23 @@ class InvalidPosition(SenetError):
     """A position the rules can neither reach nor start from.
 
     ``field`` names the part of the position at fault, as the one-line notation names its
-    fields: ``board``, ``turn``, ``throw``, ``extra``, ``skip``, ``captured``, ``drowned`` or
-    ``pending``; ``square`` the square at fault (1-30) when there is one.  The notation reader
+    fields: ``board``, ``turn``, ``throw``, ``extra``, ``skip``, ``captured``, ``drowned``,
+    ``pending``, ``bank`` or ``returned``; ``square`` the square at fault (1-30) when there is one.  The notation reader
     points its error column at them.
     """
 
-    FIELDS = ("board", "turn", "throw", "extra", "skip", "captured", "drowned", "pending")
+    FIELDS = (
+        "board",
+        "turn",
+        "throw",
+        "extra",
+        "skip",
+        "captured",
+        "drowned",
+        "pending",
+        "bank",
+        "returned",
+    )
 
     def __init__(self, message: str, *, field: str, square: int | None = None) -> None:
         if field not in self.FIELDS:

@@ -34,15 +34,20 @@ Kinds, and what ``squares`` / ``throws`` hold:
                   squares (the pieces still outside them)
 ``back_empty``    going back, a piece may land on an empty square only (target)
 ``priority``      another piece on the priority squares can move and must (those pieces)
-``drowning``      a piece of the mover drowns in the House of Water: only it may move (its
-                  square)
+``drowning``      a piece of the mover drowns (or waits) in the House of Water: only it may
+                  move (its square)
+``returned``      a piece of the mover came back from the House of Water and has not moved:
+                  only it may move (its square)
+``guarded``       the target is safe while a piece waits in the House of Water (target, the
+                  House's square)
 ``fate``          a throw of fate is pending: only the piece on that House moves (its square)
 ``water_choice``  the House of Water choice is pending: risk or return (the House's square)
 ================= ==========================================================================
 
 ``back`` holds the reason against the backward move where the rules try one after the
 forward move fails (Adelaida's per-piece backward moves; Kendall's backward moves when no
-piece can go forward).
+piece can go forward).  Where a turn holds several throws (kendall-1978), a piece cannot move
+when no throw moves it, and the reason given is the one against its lowest throw.
 """
 
 from __future__ import annotations
@@ -77,6 +82,8 @@ KINDS = (
     "back_empty",
     "priority",
     "drowning",
+    "returned",
+    "guarded",
     "fate",
     "water_choice",
 )
@@ -128,6 +135,8 @@ def why_not(position: Position, square: int) -> Reason | None:
     t = tables_for(position.variant)
     me, opp = position.mask(seat), position.mask(1 - seat)
     n = position.throw
+    if t.throws_first:
+        return _banked_reason(position, t, seat, square)
     if position.pending == PENDING_WATER:
         return Reason("water_choice", (t.water_sq,))
     if position.pending == PENDING_FATE:
@@ -185,6 +194,32 @@ def why_not(position: Position, square: int) -> Reason | None:
     return forward
 
 
+def _banked_reason(position: Position, t: Tables, seat: int, square: int) -> Reason | None:
+    """kendall-1978: the reason against every throw of the turn, as the move generator's
+    :func:`senet.engine.flow._banked_moves` decides (the lowest throw's reason is given)."""
+    me, opp = position.mask(seat), position.mask(1 - seat)
+    if me & t.wait_bit and square != t.wait_sq:
+        return Reason("drowning", (t.wait_sq,))
+    returned = tuple(sq for sq in position.returned if me & bit(sq))
+    if returned and square not in returned:
+        return Reason("returned", returned)
+    returned_mask = sum(bit(sq) for sq in position.returned)
+    tt = t.exposed if opp & (t.wait_bit | returned_mask) else t
+    mine = position.pieces(seat) if not returned else returned
+    reasons: list[Reason] = []
+    for n in sorted(set(position.throws)):
+        forward = _step_reason(tt, me, opp, square, n, True)
+        if forward is None:
+            return None
+        if not t.exit_only[square] and not _any_forward(tt, me, opp, mine, n):
+            back = _step_reason(tt, me, opp, square, n, False)
+            if back is None:
+                return None
+            forward = Reason(forward.kind, forward.squares, forward.throws, forward.cause, back)
+        reasons.append(forward)
+    return reasons[0]
+
+
 def _any_forward(t: Tables, me: int, opp: int, squares: tuple[int, ...], n: int) -> bool:
     return any(step(t, me, opp, sq, n, True) for sq in squares)
 
@@ -228,6 +263,8 @@ def _landing_reason(t: Tables, me: int, opp: int, d: int, n: int, forward: bool)
         if t.back_to_empty and not forward:
             return Reason("back_empty", (d,))
         if t.drown_attack[d]:
+            if t.guarded & b and (me | opp) & t.wait_bit:
+                return Reason("guarded", (d, t.wait_sq))  # kendall-1978
             return None
         if t.safe & b:
             return Reason("safe", (d,))

@@ -23,13 +23,15 @@ from .rules import (
     iter_squares,
     step,
 )
-from .state import throw_due
+from .state import bank_add, bank_remove, bank_values, throw_due
 from .throws import draw_throw
 from .variants import OFF, Backward, HouseKind
 
 __all__ = [
     "legal_moves",
     "play",
+    "thrown",
+    "throw_of",
     "winner",
     "random_playout",
 ]
@@ -39,9 +41,11 @@ _A, _B, _TURN, _THROW, _PEND = raw.MASK, raw.MASK + 1, raw.TURN, raw.THROW, raw.
 _EXTRA, _SKIP, _OFF = raw.EXTRA, raw.SKIP, raw.BORNE_OFF
 _CAPT, _DROWN = raw.CAPTURED, raw.DROWNED
 _NO_PENDING, _FATE, _WATER = raw.NO_PENDING, raw.PENDING_FATE, raw.PENDING_WATER
+_BANK, _RET = raw.BANK, raw.RETURNED
 
 _PASS = Move(PASS)
 _REVIVE = Move(REVIVE)
+_RETURN = Move(RETURN)
 _WATER_CHOICES = (Move(RISK), Move(RETURN))
 DRAW = 2  # winner() of a drawn game
 
@@ -69,6 +73,8 @@ def legal_moves(t: Tables, s: Sequence[int]) -> list[Move]:
         return list(_WATER_CHOICES)
     if not n:
         return []
+    if t.throws_first:
+        return _banked_moves(t, s, n)
     if pending == _FATE:
         owner = 0 if s[_A] & t.fate_bit else 1
         # adelaida §27: 1-4 carry the piece forward, 5 carries it back five squares.
@@ -108,6 +114,110 @@ def legal_moves(t: Tables, s: Sequence[int]) -> list[Move]:
     return moves or [_PASS]
 
 
+def throw_of(t: Tables, move: Move) -> int:
+    """The throw a step move uses: its length on the board, or for a bearing off the throw it
+    names, or the only throw that bears a piece off its square."""
+    if move.target != OFF:
+        return abs(move.target - move.origin)
+    if move.throw:
+        return move.throw
+    (value,) = t.bear_off[move.origin]
+    return value
+
+
+def _off_move(t: Tables, origin: int, value: int) -> Move:
+    """The bearing off from ``origin`` with ``value``, naming the throw only where several
+    throws bear a piece off that square."""
+    if len(t.bear_off[origin]) > 1:
+        return Move(MOVE, origin, OFF, value)
+    return t.moves[origin][OFF]
+
+
+def _banked_moves(t: Tables, s: Sequence[int], n: int) -> list[Move]:
+    """kendall-1978: the moves of every throw made this turn (``n`` and the bank), each throw
+    moving one piece by its whole value: forward if that throw moves any piece forward, else
+    back.  While a piece of the player waits in the House of Water only a 4 bearing it off, or
+    its return, is possible; while a piece returned from it has not moved, only that piece
+    moves.  While the opponent is in either case, his pieces lose their protection."""
+    p = s[_TURN]
+    me, opp = s[p], s[1 - p]
+    values = sorted({n, *bank_values(s[_BANK])})
+    if me & t.wait_bit:
+        waiting = [_off_move(t, t.wait_sq, v) for v in values if v in t.bear_off[t.wait_sq]]
+        return [*waiting, _RETURN]
+    mine = me & s[_RET] or me
+    tt = t.exposed if opp & (t.wait_bit | s[_RET]) else t
+    table = tt.moves
+    moves: list[Move] = []
+    for v in values:
+        found = len(moves)
+        for sq in iter_squares(mine):
+            r = step(tt, me, opp, sq, v, True)
+            if r:
+                d = r & TARGET
+                moves.append(_off_move(t, sq, v) if d == OFF else table[sq][d])
+        if len(moves) == found and t.backward is Backward.PLAYER:
+            for sq in iter_squares(mine):  # a throw that moves nothing forward moves a piece back
+                r = step(tt, me, opp, sq, v, False)
+                if r:
+                    moves.append(table[sq][r & TARGET])
+    if moves and t.bear_off_optional and all(m.target == OFF for m in moves):
+        moves.append(_PASS)  # "bearing off is not required from any space"
+    return moves or [_PASS]
+
+
+def thrown(t: Tables, s: Sequence[int], value: int) -> tuple[int, ...]:
+    """The state after chance shows ``value``.  Where all throws of a turn come first
+    (kendall-1978), a throw that earns another is banked and chance is next again; the throw
+    that ends the run joins the bank, and the lowest of them all waits as ``THROW``."""
+    out = list(s)
+    _throw_into(t, out, value)
+    return tuple(out)
+
+
+def _throw_into(t: Tables, s: list[int], value: int) -> None:
+    if not t.throws_first:
+        s[_THROW] = value
+        return
+    bank = bank_add(s[_BANK], value)
+    if value in t.extra_throws:
+        s[_BANK] = bank
+        return
+    lowest = bank_values(bank)[0]
+    s[_THROW] = lowest
+    s[_BANK] = bank_remove(bank, lowest)
+
+
+def _play_banked(t: Tables, s: list[int], move: Move) -> bool:
+    """kendall-1978: apply ``move`` with one of the turn's throws; the turn goes on while
+    throws are left, and a pass gives up all that are left ("the turn ends")."""
+    p = s[_TURN]
+    bank = bank_add(s[_BANK], s[_THROW])
+    s[_THROW] = 0
+    s[_BANK] = 0
+    if move.kind == PASS:
+        return _advance(t, s)
+    if move.kind == RETURN:
+        # the piece goes back to 15 (or the nearest free square behind it) and its owner loses
+        # his next turn; the return uses no throw, so the returned piece may move on with them.
+        me = s[p] & ~t.wait_bit
+        home = free_square_behind(t.rebirth, me | s[1 - p])
+        s[p] = me | bit(home)
+        s[_RET] |= bit(home)
+        s[_SKIP + p] += 1
+    else:
+        value = throw_of(t, move)
+        bank = bank_remove(bank, value)
+        tt = t.exposed if s[1 - p] & (t.wait_bit | s[_RET]) else t
+        _move_piece(tt, s, p, move.origin, value, move.target > move.origin, gain=False)
+    if not bank:
+        return _advance(t, s)
+    lowest = bank_values(bank)[0]
+    s[_THROW] = lowest
+    s[_BANK] = bank_remove(bank, lowest)
+    return False
+
+
 def _collect(
     t: Tables, me: int, opp: int, mask: int, n: int, per_piece: bool, moves: list[Move]
 ) -> None:
@@ -135,6 +245,8 @@ def _collect(
 
 def play(t: Tables, s: list[int], move: Move) -> bool:
     """Apply a legal ``move`` to ``s`` in place; True when the move hands over to a new turn."""
+    if t.throws_first:
+        return _play_banked(t, s, move)
     n = s[_THROW]
     pending = s[_PEND]
     s[_THROW] = 0
@@ -200,6 +312,8 @@ def _move_piece(
         s[_EXTRA + p] = extra
         return
     dbit = bit(d)
+    if s[_RET]:
+        s[_RET] &= ~(obit | dbit)  # a returned piece that moves, or is moved, is free again
     if r & VICTIM:
         opp &= ~dbit
         if t.send_back:
@@ -207,6 +321,8 @@ def _move_piece(
             opp |= bit(free_square_behind(t.rebirth, me | dbit | opp))
         elif t.capture_remove:
             s[_CAPT + q] += 1  # bell: the piece leaves the game
+        elif t.drown_attack[d] and t.wait_bit:
+            opp |= t.wait_bit  # kendall-1978: attacked on 28-30, it is sent to 27 to wait
         elif t.drown_attack[d] and not (me | opp) & t.water_bit:
             opp |= t.water_bit  # kendall: attacked on 28-30, it drowns in the House of Water
             s[_PEND] = _WATER
@@ -274,7 +390,11 @@ def random_playout(
     result = winner(t, s)
     while result is None and moves < max_moves:
         if throw_due(s):
-            s[_THROW] = draw_throw(rng, instrument)
+            value = draw_throw(rng, instrument)
+            if t.throws_first:
+                _throw_into(t, s, value)
+                continue  # chance again after a banked throw; else the moves come next
+            s[_THROW] = value
         options = legal_moves(t, s)
         play(t, s, options[int(random() * len(options))])
         moves += 1

@@ -9,6 +9,8 @@ Text notation (case-insensitive on input, canonical lower case on output):
 ``12-15``  move the piece on 12 to 15 (backward moves read ``15-12``)
 ``12x15``  the same, written with ``x`` because it lands on an opponent (optional)
 ``28-off`` bear the piece on 28 off the board
+``30-off/2`` the same, naming the throw used where the squares do not tell (kendall-1978:
+           several banked throws may bear a piece off 30)
 ``pass``   no move is possible (or a fate move is impossible): the turn is lost
 ``revive`` put a drowned piece back on the House of Rebirth (adelaida §28)
 ``risk``   leave the piece in the House of Water and hope for a 4 (kendall)
@@ -38,11 +40,13 @@ _WORD_KINDS = (PASS, REVIVE, RISK, RETURN)
 
 class Move(NamedTuple):
     """A player's decision.  ``origin``/``target`` are squares 1-30, ``target`` may be OFF (31);
-    both are 0 for the word moves (pass, revive, risk, return)."""
+    both are 0 for the word moves (pass, revive, risk, return).  ``throw`` names the throw a
+    bearing off uses where several could (kendall-1978 from 30), else 0."""
 
     kind: str
     origin: int = 0
     target: int = 0
+    throw: int = 0
 
     @classmethod
     def step(cls, origin: int, target: int) -> Move:
@@ -61,7 +65,8 @@ class Move(NamedTuple):
         if self.kind != MOVE:
             return self.kind
         target = "off" if self.target == OFF else str(self.target)
-        return f"{self.origin}{'x' if capture else '-'}{target}"
+        used = f"/{self.throw}" if self.throw else ""
+        return f"{self.origin}{'x' if capture else '-'}{target}{used}"
 
     def __str__(self) -> str:
         return self.text()
@@ -70,7 +75,7 @@ class Move(NamedTuple):
         return f"Move({self.text()!r})"
 
 
-_STEP = re.compile(r"(\d{1,2})\s*([-x])\s*(\d{1,2}|off)\Z", re.IGNORECASE)
+_STEP = re.compile(r"(\d{1,2})\s*([-x])\s*(\d{1,2}|off)(?:\s*/\s*([1-6]))?\Z", re.IGNORECASE)
 
 
 def parse_move(text: str, *, line: int = 1, column: int = 1) -> Move:
@@ -84,7 +89,7 @@ def parse_move(text: str, *, line: int = 1, column: int = 1) -> Move:
             f"not a move: {text!r}",
             line,
             column,
-            "a move such as 12-15, 12x15, 28-off, pass, revive, risk or return",
+            "a move such as 12-15, 12x15, 28-off, 30-off/2, pass, revive, risk or return",
         )
     origin = int(match.group(1))
     target = OFF if match.group(3) == "off" else int(match.group(3))
@@ -99,4 +104,12 @@ def parse_move(text: str, *, line: int = 1, column: int = 1) -> Move:
             column + match.start(3),
             "a target square 1-30 or off",
         )
-    return Move(MOVE, origin, target)
+    used = int(match.group(4)) if match.group(4) else 0
+    if used and target != OFF:
+        raise NotationError(
+            f"only a bearing off names its throw: {text!r}",
+            line,
+            column + match.start(4),
+            "a move such as 30-off/2",
+        )
+    return Move(MOVE, origin, target, used)

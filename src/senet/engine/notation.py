@@ -5,6 +5,7 @@
     standard ABABABABAB/........../.......... A -
     adelaida .A.B...A../....AB..../.....B.... B 3 extra=0/1 drowned=1/0
     adelaida .........A/....B...../.....A.... A - skip=0/1 pending=fate
+    kendall-1978 BABABABABA/B...A...../.....A.... A 2 bank=4,5 returned=15
 
 Fields, separated by single spaces:
 
@@ -18,7 +19,9 @@ Fields, separated by single spaces:
    ``skip=a/b`` turns to skip (House of Net), ``captured=a/b`` pieces captured (Bell),
    ``drowned=a/b`` pieces drowned and waiting to be revived (Adelaida), and
    ``pending=fate`` (a throw of fate is due, or with a throw: to be played) or
-   ``pending=water`` (the House of Water choice of the piece on 27).
+   ``pending=water`` (the House of Water choice of the piece on 27), ``bank=1,4`` the other
+   throws of the turn not yet used (kendall-1978, where all throws come before the moves) and
+   ``returned=15`` the squares of pieces back from the House of Water that have not moved.
 
 Pieces borne off are not written: they are the pieces not found elsewhere.  The canonical
 form is what :func:`format_position` writes; :func:`parse_position` accepts exactly that
@@ -38,7 +41,8 @@ __all__ = ["format_position", "parse_position"]
 
 _PENDING = {"fate": PENDING_FATE, "water": PENDING_WATER}
 _PAIR_FIELDS = ("extra", "skip", "captured", "drowned")
-_FIELD_ORDER = _PAIR_FIELDS + ("pending",)
+_FIELD_ORDER = _PAIR_FIELDS + ("pending", "bank", "returned")
+_LIST = re.compile(r"\d{1,2}(,\d{1,2})*\Z")
 
 
 def format_position(position: Position) -> str:
@@ -65,6 +69,10 @@ def format_position(position: Position) -> str:
             parts.append(f"{name}={a}/{b}")
     if position.pending != NO_PENDING:
         parts.append(f"pending={position.pending_name}")
+    if position.banked:
+        parts.append("bank=" + ",".join(map(str, position.banked)))
+    if position.returned:
+        parts.append("returned=" + ",".join(map(str, position.returned)))
     return " ".join(parts)
 
 
@@ -143,6 +151,7 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
         )
     values = {"extra": (0, 0), "skip": (0, 0), "captured": (0, 0), "drowned": (0, 0)}
     pending = NO_PENDING
+    lists: dict[str, tuple[int, ...]] = {"bank": (), "returned": ()}
     field_cols: dict[str, int] = {}
     last = -1
     for col, token in tokens[4:]:
@@ -152,7 +161,7 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
                 f"unknown field {token!r}",
                 line,
                 col,
-                "extra=, skip=, captured=, drowned= or pending=",
+                "extra=, skip=, captured=, drowned=, pending=, bank= or returned=",
             )
         order = _FIELD_ORDER.index(key)
         field_cols[key] = col
@@ -169,6 +178,13 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
             if value not in _PENDING:
                 raise NotationError(f"pending {value!r}", line, vcol, "fate or water")
             pending = _PENDING[value]
+            continue
+        if key in lists:
+            if not _LIST.match(value):
+                raise NotationError(
+                    f"{key} {value!r}", line, vcol, "numbers separated by commas, such as 1,4"
+                )
+            lists[key] = tuple(int(n) for n in value.split(","))
             continue
         match = _PAIR.match(value)
         if not match:
@@ -205,6 +221,8 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
             captured=captured,
             drowned=drowned,
             pending=pending,
+            bank=lists["bank"],
+            returned=lists["returned"],
         )
     except InvalidPosition as exc:
         # point at the square, else the field at fault (the start when the field is not written)

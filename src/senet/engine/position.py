@@ -19,10 +19,10 @@ from fractions import Fraction
 
 from . import state as raw
 from .errors import IllegalMove, InvalidPosition
-from .flow import DRAW, legal_moves, play, winner
+from .flow import DRAW, legal_moves, play, thrown, winner
 from .moves import MOVE, Move
 from .rules import Tables, bit, iter_squares, tables_for
-from .state import RawState, raw_state, throw_due, with_throw
+from .state import RawState, bank_values, raw_state, throw_due
 from .state import decider as raw_decider
 from .variants import OFF, HouseKind, Variant
 
@@ -112,8 +112,12 @@ class Position:
         captured: tuple[int, int] = (0, 0),
         drowned: tuple[int, int] = (0, 0),
         pending: int = raw.NO_PENDING,
+        bank: tuple[int, ...] = (),
+        returned: Iterable[int] = (),
     ) -> Position:
-        """Build any position; ``off`` defaults to the pieces not accounted for elsewhere.
+        """Build any position; ``off`` defaults to the pieces not accounted for elsewhere;
+        ``bank`` lists the throws banked besides ``throw``, ``returned`` the squares of pieces
+        back from the House of Water (kendall-1978).
 
         Raises :class:`InvalidPosition` (a ValueError) for an inconsistent position (overlapping
         pieces, too many pieces, ...), naming the field and square at fault.
@@ -133,6 +137,13 @@ class Position:
                 variant.pieces - masks[0].bit_count() - captured[0] - drowned[0],
                 variant.pieces - masks[1].bit_count() - captured[1] - drowned[1],
             )
+        returned_mask = 0
+        for sq in returned:
+            if not 1 <= sq <= 30:
+                raise InvalidPosition(f"square {sq} is not on the track (1-30)", field="returned")
+            returned_mask |= bit(sq)
+        if any(not 1 <= n <= 6 for n in bank):
+            raise InvalidPosition("a banked throw is 1 to 6", field="bank")
         state = raw_state(
             (masks[0], masks[1]),
             turn=turn,
@@ -143,6 +154,8 @@ class Position:
             captured=captured,
             drowned=drowned,
             pending=pending,
+            bank=tuple(bank),
+            returned=returned_mask,
         )
         position = cls(variant, state)
         position.validate()
@@ -191,7 +204,7 @@ class Position:
                 raise InvalidPosition(f"no piece is ever drowned in {v.name}", field="drowned")
             if s[raw.EXTRA + seat] and not v.extra_throws:
                 raise InvalidPosition(f"no extra throw is ever owed in {v.name}", field="extra")
-            if s[raw.SKIP + seat] and not v.squares_of(HouseKind.NET):
+            if s[raw.SKIP + seat] and not (t.wait_bit or v.squares_of(HouseKind.NET)):
                 raise InvalidPosition(f"no turn is ever skipped in {v.name}", field="skip")
         pending = s[raw.PENDING]
         if pending == raw.PENDING_FATE and not (t.fate_bit and (a | b) & t.fate_bit):
@@ -209,6 +222,23 @@ class Position:
             )
         if pending not in _PENDING_NAMES:
             raise InvalidPosition("unknown pending decision", field="pending")
+        bank = bank_values(s[raw.BANK])
+        if bank and not t.throws_first:
+            raise InvalidPosition(f"no throw is ever banked in {v.name}", field="bank")
+        if any(n not in t.throws for n in bank):
+            raise InvalidPosition(f"a banked throw is impossible in {v.name}", field="bank")
+        if bank and not s[raw.THROW] and any(n not in v.extra_throws for n in bank):
+            raise InvalidPosition(
+                "while throwing, only throws that earn another are banked", field="bank"
+            )
+        if s[raw.THROW] and bank and bank[0] < s[raw.THROW]:
+            raise InvalidPosition("the lowest throw of the turn waits as the throw", field="bank")
+        if s[raw.RETURNED] and not t.wait_bit:
+            raise InvalidPosition(f"no piece is ever returned in {v.name}", field="returned")
+        if stray := s[raw.RETURNED] & ~(a | b):
+            raise InvalidPosition(
+                "no piece stands there", field="returned", square=stray.bit_length()
+            )
 
     # ----------------------------------------------------------------- reading the state
     @property
@@ -245,6 +275,24 @@ class Position:
 
     def skip(self, seat: int) -> int:
         return self._s[raw.SKIP + seat]
+
+    @property
+    def banked(self) -> tuple[int, ...]:
+        """The other throws of this turn waiting to be used besides :attr:`throw`, lowest
+        first (kendall-1978: all throws are made before moving); () elsewhere."""
+        return bank_values(self._s[raw.BANK])
+
+    @property
+    def throws(self) -> tuple[int, ...]:
+        """Every throw of this turn not yet used, lowest first: :attr:`throw` and the bank."""
+        throw = self._s[raw.THROW]
+        return tuple(sorted(((throw,) if throw else ()) + self.banked))
+
+    @property
+    def returned(self) -> tuple[int, ...]:
+        """Squares of the pieces that came back from the House of Water and have not moved
+        since (kendall-1978: their owner moves no other piece)."""
+        return tuple(iter_squares(self._s[raw.RETURNED]))
 
     def off(self, seat: int) -> int:
         return self._s[raw.BORNE_OFF + seat]
@@ -346,7 +394,7 @@ class Position:
             raise IllegalMove(
                 f"{value} is not a possible throw; possible: {', '.join(map(str, sorted(self._t.throws)))}"
             )
-        return Position(self.variant, with_throw(self._s, value), self._t, False)
+        return Position(self.variant, thrown(self._t, self._s, value), self._t, False)
 
     def _play(self, move: Move) -> Position:
         """Apply a move known to be legal (search and playouts call this directly)."""

@@ -1247,8 +1247,296 @@ JEQUIER = Rulebook(
     ),
 )
 
+KENDALL_1978 = Rulebook(
+    "kendall-1978",
+    "Timothy Kendall's published rules as Ludii summarises them: seven pieces a side, four sticks, every throw "
+    "of a turn made before the moves, swaps with protection by neighbours, moves back when a throw cannot go "
+    "forward, the House of Beauty on 26 and a House of Water on 27 where a piece waits for a 4 or goes back "
+    "to 15.",
+    "Опубликованные правила Тимоти Кендалла в пересказе Ludii: по семь фишек, четыре палочки, все броски хода "
+    "до ходов, обмен местами с защитой соседями, ходы назад, когда бросок не ведёт вперёд, Дом красоты на 26 и "
+    "Дом воды на 27, где фишка ждёт четвёрки или возвращается на 15.",
+    (
+        _c(
+            "kendall-1978: pieces",
+            "«Seven pieces per player, which begin on the board, alternating spaces from white to black along "
+            "the track»: on squares 1-14.",
+            "«Seven pieces per player, which begin on the board, alternating spaces from white to black along the "
+            "track»: по семь фишек на клетках 1–14, через одну.",
+        ),
+        _c(
+            "kendall-1978: throws",
+            "«Four throwing sticks, marked on one side and blank on the other … The values of the throws are "
+            "equal to the number of blank sides up, when no blank sides are up the throw = 5.»",
+            "Четыре палочки, помеченные с одной стороны: бросок — число чистых сторон вверх, а если ни одной — 5.",
+        ),
+        _c(
+            "kendall-1978: extra throws",
+            "«Throws of 1, 4, and 5 grant the player another throw.»",
+            "Броски 1, 4 и 5 дают ещё один бросок.",
+        ),
+        _c(
+            "kendall-1978: throws first",
+            "«All throws are made before moving, and a piece must move the full value of one throw at a time.»",
+            "Все броски хода делаются до ходов, и фишка проходит целиком значение одного броска за раз.",
+        ),
+        _c(
+            "kendall-1978: first throw",
+            "«Players alternate turns throwing the sticks, and the first one to throw 1 plays as white and moves "
+            "the white piece in front.»",
+            "Игроки бросают по очереди; первый выбросивший 1 играет белыми и передвигает переднюю белую фишку.",
+        ),
+        _c(
+            "kendall-1978: swap",
+            "«When a piece lands on a space occupied by the opponent's piece, the opponent's piece is sent back "
+            "to the space where the piece that captured it moved from.»",
+            "Фишка, вставшая на фишку соперника, отправляет её на клетку, с которой пришла сама.",
+        ),
+        _c(
+            "kendall-1978: protection",
+            "«When a player has two or more pieces in consecutive spaces, these pieces cannot be sent backward in "
+            "this way.»",
+            "Две или больше фишек одного игрока на соседних клетках нельзя так отправить назад.",
+        ),
+        _c(
+            "kendall-1978: backward",
+            "«If a player cannot use a throw to move a piece forward, it must be used to move a piece backward.» "
+            "A backward move onto an opponent sends it to where the move began.",
+            "Бросок, которым нельзя пойти вперёд, нужно использовать для хода назад; ход назад на фишку "
+            "соперника отправляет её туда, где начался ход.",
+        ),
+        _c(
+            "kendall-1978: no move",
+            "«If a player cannot move, the turn ends.»",
+            "Если игрок не может ходить, его ход заканчивается.",
+        ),
+        _c(
+            "kendall-1978: house of beauty",
+            "«To move beyond square 26, the player must first land on it with an exact throw.» From 26 a 5 bears "
+            "the piece off, a 4 goes to 30, a 3 to 29, a 2 to 28.",
+            "Чтобы пройти дальше 26, нужно сначала встать на него точным броском. С 26 бросок 5 выводит фишку, "
+            "4 ведёт на 30, 3 — на 29, 2 — на 28.",
+        ),
+        _c(
+            "kendall-1978: last houses",
+            "From 30 any later throw bears the piece off; a piece on 29 stays until a 2 bears it off, on 28 until "
+            "a 3 does. «Pieces in squares 28 and 29 are never required to move backward and bearing off is not "
+            "required from any space.»",
+            "С 30 фишку выводит любой следующий бросок; фишка на 29 ждёт двойки, на 28 — тройки. Фишки на 28 и 29 "
+            "никогда не обязаны ходить назад, и выводить фишку не обязательно ни с какой клетки.",
+        ),
+        _c(
+            "kendall-1978: attack on 28-30",
+            "«When a player lands on squares 28-30 and an opponent's piece is already there, the opponent's piece "
+            "is sent to square 27 instead of 26.»",
+            "Если фишка встаёт на 28–30, где стоит фишка соперника, та отправляется на 27, а не на 26.",
+        ),
+        _c(
+            "kendall-1978: house of water",
+            "A piece on 27 (sent there, or moved there by a 1) either goes back to 15 and its owner loses his "
+            "next turn, or stays «until a 4 is thrown, bearing the piece off»; «The player in square 27 may "
+            "decide to give up trying to throw a 4 on any turn».",
+            "Фишка на 27 (отправленная туда или пришедшая с единицей) либо возвращается на 15, и её владелец "
+            "пропускает следующий ход, либо стоит, пока четвёрка не выведет её; отказаться от ожидания можно в "
+            "любой ход.",
+        ),
+        _c(
+            "kendall-1978: waiting",
+            "«A player cannot move any other piece on the board when one remains in square 27 or 15 after being "
+            "sent back to it, and pieces which normally would be protected from being sent back because they "
+            "are next to each other may now be sent back.»",
+            "Пока фишка игрока стоит на 27 или на 15 после возврата, он не ходит другими фишками, а его соседние "
+            "фишки теряют защиту.",
+        ),
+        _c(
+            "kendall-1978: guarded",
+            "«Pieces in squares 28-30 are safe as long as a piece is in square 27.»",
+            "Фишки на 28–30 в безопасности, пока на 27 стоит фишка.",
+        ),
+        _c(
+            "kendall-1978: winning",
+            "«The first player to successfully bear off all their pieces wins.»",
+            "Побеждает первый, кто вывел все свои фишки.",
+        ),
+    ),
+    (
+        _d(
+            "source",
+            "Is this Kendall's own text?",
+            "Это собственный текст Кендалла?",
+            "No. Kendall's rules book was not available to us; these rules follow Ludii's English summary of it "
+            "(ruleset «Kendall», no. 922, reference «Kendall 1979: rules book»), and the quotations are its "
+            "sentences.",
+            "Нет. Книга правил Кендалла нам недоступна; эти правила следуют английскому пересказу Ludii (набор "
+            "«Kendall», № 922, ссылка «Kendall 1979: rules book»), и цитаты — его предложения.",
+        ),
+        _d(
+            "first-throw",
+            "How does the game begin?",
+            "Как начинается игра?",
+            "After the opening: the player who threw the first 1 is seat A (white), his piece in front has gone "
+            "from 14 to 15, and since «Throws of 1, 4, and 5 grant the player another throw» he throws again. "
+            "The game starts there.",
+            "После начала: выбросивший первую единицу — место A (белые), его передняя фишка перешла с 14 на 15, и, "
+            "раз «Throws of 1, 4, and 5 grant the player another throw», он бросает снова. Отсюда игра и "
+            "начинается.",
+        ),
+        _d(
+            "order",
+            "In which order are the throws of a turn used?",
+            "В каком порядке используются броски хода?",
+            "In any order the player chooses, one throw a move: «a piece must move the full value of one throw at "
+            "a time» and nothing fixes the order. A bearing off from 30, which any throw allows, names its throw "
+            "(30-off/2).",
+            "В любом порядке по выбору игрока, по броску на ход: «a piece must move the full value of one throw at "
+            "a time», а порядок не задан. Вывод с 30, который даёт любой бросок, называет свой бросок (30-off/2).",
+        ),
+        _d(
+            "backward-when",
+            "When is a throw «cannot be used to move a piece forward»?",
+            "Когда бросок «нельзя использовать для хода вперёд»?",
+            "When the player is about to use it: on the board as it stands then, no piece can go forward by it. "
+            "Until then each throw is a forward throw if it moves any piece forward.",
+            "Когда игрок собирается его использовать: на доске, как она стоит в этот момент, ни одна фишка не "
+            "может пройти им вперёд. До того каждый бросок — бросок вперёд, если двигает вперёд хоть одну фишку.",
+        ),
+        _d(
+            "unusable",
+            "What happens to throws that no piece can use?",
+            "Что с бросками, которые не может использовать ни одна фишка?",
+            "When none of the throws left can move any piece, forward or back, they are all lost: «If a player "
+            "cannot move, the turn ends.»",
+            "Когда ни один из оставшихся бросков не двигает ни одной фишки ни вперёд, ни назад, они все "
+            "пропадают: «If a player cannot move, the turn ends.»",
+        ),
+        _d(
+            "water-safe",
+            "Can a piece on 27 be attacked?",
+            "Можно ли атаковать фишку на 27?",
+            "No: its owner «may leave the piece in square 27 until a 4 is thrown»; only he moves it, by a 4 or "
+            "by the return.",
+            "Нет: владелец «may leave the piece in square 27 until a 4 is thrown»; двигает её только он — "
+            "четвёркой или возвратом.",
+        ),
+        _d(
+            "return",
+            "Does the return to 15 use a throw, and what of the other throws?",
+            "Тратит ли возврат на 15 бросок, и что с остальными бросками?",
+            "It uses none: its price is named, «move this piece back to square 15 and lose their next turn». The "
+            "turn's throws stay, and since no other piece moves while the returned one «remains in … 15», they "
+            "move it first. The return may be chosen whenever its owner has thrown, «on any turn».",
+            "Не тратит: его цена названа — «move this piece back to square 15 and lose their next turn». Броски "
+            "хода остаются, и так как другие фишки не ходят, пока вернувшаяся «remains in … 15», сначала ходят "
+            "ею. Вернуть фишку можно в любой ход, когда владелец уже бросил.",
+        ),
+        _d(
+            "return-occupied",
+            "Where does a returned piece go when 15 is occupied?",
+            "Куда идёт возвращаемая фишка, если 15 занято?",
+            "To the nearest free square behind 15, as in the Kendall-style game: the text keeps the return open "
+            "«on any turn», so an occupied 15 does not take it away. It is then the returned piece that waits.",
+            "На ближайшую свободную клетку позади 15, как в игре в духе Кендалла: текст оставляет возврат "
+            "открытым «on any turn», и занятое 15 его не отменяет. Ждёт тогда вернувшаяся фишка.",
+        ),
+        _d(
+            "exposed",
+            "Whose pieces lose their protection while a piece waits on 27 or a returned piece on 15?",
+            "Чьи фишки теряют защиту, пока фишка ждёт на 27 или вернувшаяся — на 15?",
+            "Its owner's: the sentence is about that player, «A player cannot move any other piece … and pieces "
+            "which normally would be protected … may now be sent back».",
+            "Её владельца: предложение говорит об этом игроке — «A player cannot move any other piece … and "
+            "pieces which normally would be protected … may now be sent back».",
+        ),
+        _d(
+            "bear-off-optional",
+            "What does «bearing off is not required from any space» allow?",
+            "Что разрешает «bearing off is not required from any space»?",
+            "When bearing off is all the throws left allow, the player may decline and end his turn (pass).",
+            "Когда оставшиеся броски позволяют только вывод, игрок может отказаться и закончить ход (пропуск).",
+        ),
+        _d(
+            "last-back",
+            "May pieces on 27-30 move back?",
+            "Могут ли фишки на 27–30 ходить назад?",
+            "No: 28 and 29 «are never required to move backward», a piece on 30 can always be borne off, and one "
+            "on 27 moves only by a 4 or the return.",
+            "Нет: 28 и 29 «are never required to move backward», фишку с 30 всегда можно вывести, а фишка на 27 "
+            "ходит только четвёркой или возвратом.",
+        ),
+        _d(
+            "passing",
+            "May pieces pass over others?",
+            "Можно ли перепрыгивать через фишки?",
+            "Yes: the text names no blockade; pieces side by side protect only the squares they stand on.",
+            "Да: текст не называет блокады; соседние фишки защищают только свои клетки.",
+        ),
+        _d(
+            "options",
+            "Ludii adds options to this ruleset: five pieces, a «trap» (overshooting 26 falls into 27), a «home "
+            "row» to leave before bearing off, a starting throw of 1 for each player. Included?",
+            "Ludii добавляет к набору варианты: пять фишек, «ловушку» (перелёт 26 ведёт в 27), «домашний ряд», "
+            "который надо покинуть до вывода, стартовую единицу для каждого игрока. Включены ли они?",
+            "No. They are Ludii's rulesets nos. 923-937, each a separate option; this variant is the standard one "
+            "(no. 922).",
+            "Нет. Это отдельные наборы Ludii № 923–937; этот вариант — основной (№ 922).",
+        ),
+    ),
+    _HISTORY_EN
+    + " Timothy Kendall, an Egyptologist, published his reconstruction in 1978 as Passing Through the "
+    "Netherworld, with a boxed set of the game. Its rules are the best known of the modern reconstructions and "
+    "the source of many later accounts, among them the Kendall-style summary played here as «kendall». Our rules "
+    "follow Ludii's English summary of his rules book (Ludii ruleset «Kendall», no. 922, «Kendall 1979: rules "
+    "book»), which gives the rules in full; his own text was not available to us.",
+    _HISTORY_RU
+    + " Египтолог Тимоти Кендалл опубликовал свою реконструкцию в 1978 году в книге Passing Through the "
+    "Netherworld вместе с коробочным набором игры. Его правила — самые известные из современных реконструкций и "
+    "источник многих позднейших пересказов, среди них сводка в духе Кендалла, которую здесь играют как "
+    "«kendall». Наши правила следуют английскому пересказу его книги правил в Ludii (набор «Kendall», № 922, "
+    "«Kendall 1979: rules book»), где правила даны полностью; его собственный текст нам недоступен.",
+    ludii=(
+        LudiiDifference(
+            "Throws",
+            "Броски",
+            "Each throw is played as soon as it is thrown, and a 1, 4 or 5 then throws again (also after a pass).",
+            "Каждый бросок играется сразу, и после 1, 4 или 5 игрок бросает снова (и после пропуска).",
+            "«All throws are made before moving», then used one a move in the player's order (decision order).",
+            "«All throws are made before moving», затем они тратятся по одному на ход в порядке игрока (решение "
+            "order).",
+        ),
+        LudiiDifference(
+            "The return from 27",
+            "Возврат с 27",
+            "Possible only when 15 is empty, and it costs no turn.",
+            "Возможен, только если 15 свободно, и не стоит хода.",
+            "The text names its price, «lose their next turn», and keeps it open «on any turn» (decisions "
+            "return, return-occupied).",
+            "Текст называет цену — «lose their next turn» — и оставляет возврат открытым «on any turn» (решения "
+            "return, return-occupied).",
+        ),
+        LudiiDifference(
+            "Protection",
+            "Защита",
+            "By adjacency on the 3x10 grid (20 is guarded by 21 from the next row), and never lost.",
+            "По соседству на сетке 3×10 (20 защищено фишкой на 21 из следующего ряда) и никогда не теряется.",
+            "By consecutive spaces of the track, lost while the player waits on 27 or 15 (kendall-1978: waiting).",
+            "По соседним клеткам дорожки; теряется, пока игрок ждёт на 27 или 15 (kendall-1978: waiting).",
+        ),
+        LudiiDifference(
+            "Bearing off",
+            "Вывод",
+            "A bearing off is a move like the others: when it is the only one, it must be made.",
+            "Вывод — обычный ход: если он единственный, его надо сделать.",
+            "«bearing off is not required from any space»: the player may pass instead (decision "
+            "bear-off-optional).",
+            "«bearing off is not required from any space»: игрок может вместо него пропустить (решение "
+            "bear-off-optional).",
+        ),
+    ),
+)
+
 RULEBOOKS: dict[str, Rulebook] = {
-    rb.variant: rb for rb in (STANDARD, BELL, KENDALL, ADELAIDA, ADELAIDA_LONG, JEQUIER)
+    rb.variant: rb
+    for rb in (STANDARD, BELL, KENDALL, ADELAIDA, ADELAIDA_LONG, JEQUIER, KENDALL_1978)
 }
 assert set(RULEBOOKS) == set(VARIANTS), "every variant needs a rulebook"
 

@@ -8,6 +8,7 @@ never build objects.  :mod:`senet.engine.position` turns their answers into move
 
 from __future__ import annotations
 
+from copy import copy
 from functools import cache
 
 from .variants import (
@@ -91,6 +92,12 @@ class Tables:
         "waiting",
         "back_to_empty",
         "send_back",
+        "throws_first",
+        "wait_sq",
+        "wait_bit",
+        "guarded",
+        "bear_off_optional",
+        "_exposed",
     )
 
     def __init__(self, v: Variant) -> None:
@@ -179,8 +186,31 @@ class Tables:
         self.waiting = tuple(sum(bit(sq) for sq in squares) for squares in v.waiting)
         self.back_to_empty = v.backward is Backward.PIECE_TO_EMPTY
         self.send_back = v.capture is Capture.SEND_BACK
-        if self.past_three or self.home:
+        #: kendall-1978: every throw of a turn is made before the moves
+        self.throws_first = v.throws_first
+        wait = v.squares_of(HouseKind.WATER_WAIT)
+        #: kendall-1978: the House of Water where a piece waits for a 4 or a return
+        self.wait_sq = wait[0] if wait else 0
+        self.wait_bit = bit(self.wait_sq) if wait else 0
+        #: kendall-1978: squares safe while a piece waits in the House of Water
+        self.guarded = sum(bit(sq) for sq in v.guarded_by_water)
+        self.bear_off_optional = v.bear_off_optional
+        self._exposed: Tables | None = None
+        if self.past_three or self.home or self.guarded:
             self.parallel = False  # these need a look at the whole path or the whole side
+
+    @property
+    def exposed(self) -> Tables:
+        """These tables without protection by neighbours (kendall-1978: while a player's piece
+        waits in the House of Water, or a piece returned from it has not moved, his pieces side
+        by side "may now be sent back")."""
+        if self._exposed is None:
+            exposed = copy(self)
+            exposed.protection = _PROTECT_NONE
+            exposed.parallel = False
+            exposed._exposed = exposed
+            self._exposed = exposed
+        return self._exposed
 
 
 @cache
@@ -284,6 +314,8 @@ def step(t: Tables, me: int, opp: int, origin: int, n: int, forward: bool) -> in
             if t.back_to_empty and not forward:
                 return 0  # jequier: a piece goes back "to an open space" only
             if t.drown_attack[d]:
+                if t.guarded & b and (me | opp) & t.wait_bit:
+                    return 0  # kendall-1978: 28-30 are safe while a piece waits on 27
                 return d | VICTIM  # kendall: the attacked piece drowns (protection does not apply)
             if t.safe & b:
                 return 0

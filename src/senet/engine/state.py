@@ -1,4 +1,4 @@
-"""The raw state: a position as a flat tuple of 15 small integers.
+"""The raw state: a position as a flat tuple of 17 small integers.
 
 :class:`senet.engine.position.Position` wraps a raw state for the public API.  Search, exact
 solving and random playouts work on raw states directly (with :func:`senet.engine.flow.
@@ -20,11 +20,17 @@ index  name                 meaning
 14     ``PENDING``          pending House decision: :data:`NO_PENDING`, :data:`PENDING_FATE`
                             (a throw of fate, then its move) or :data:`PENDING_WATER` (the
                             Kendall House of Water choice)
+15     ``BANK``             the throws made and not yet used besides ``THROW``, where
+                            all throws of a turn are made before moving (kendall-1978):
+                            eight bits per value, the count of value v at bit 8(v-1)
+16     ``RETURNED``         squares (bit k-1 = square k) of pieces that came back from
+                            the House of Water and have not moved since (kendall-1978)
 =====  ===================  ==========================================================
 
 Anything stored outside the process that holds raw states (the shipped endgame tables)
 records :data:`LAYOUT_VERSION` and is refused when it differs: raise the version with any
-change to the table above.
+change to the fields 0-14 above.  Fields 15 and 16 were added after them and are zero in every
+variant without banked throws or a waiting House of Water; a table holds only such states.
 
 >>> from senet.engine import find_variant
 >>> from senet.engine.rules import tables_for
@@ -59,6 +65,9 @@ __all__ = [
     "NO_PENDING",
     "PENDING_FATE",
     "PENDING_WATER",
+    "BANK",
+    "RETURNED",
+    "BANK_BITS",
     "RawState",
     "Fields",
     "raw_state",
@@ -66,12 +75,15 @@ __all__ = [
     "throw_due",
     "decider",
     "with_throw",
+    "bank_values",
+    "bank_add",
+    "bank_remove",
 ]
 
 #: The version of the layout below; stored with every table of raw states.
 LAYOUT_VERSION = 1
 #: Number of integers in a raw state.
-SIZE = 15
+SIZE = 17
 
 # Indices into the raw state; a per-seat field is at ``FIELD + seat`` (seat 0 = A, 1 = B).
 MASK = 0
@@ -83,6 +95,11 @@ BORNE_OFF = 8
 CAPTURED = 10
 DROWNED = 12
 PENDING = 14
+BANK = 15
+RETURNED = 16
+#: bits per value in ``state[BANK]``
+BANK_BITS = 8
+_BANK_MASK = (1 << BANK_BITS) - 1
 
 # Values of ``state[PENDING]``.
 NO_PENDING, PENDING_FATE, PENDING_WATER = 0, 1, 2
@@ -103,6 +120,8 @@ class Fields(NamedTuple):
     captured: tuple[int, int]
     drowned: tuple[int, int]
     pending: int
+    bank: tuple[int, ...]
+    returned: int
 
 
 def raw_state(
@@ -116,9 +135,27 @@ def raw_state(
     captured: tuple[int, int] = (0, 0),
     drowned: tuple[int, int] = (0, 0),
     pending: int = NO_PENDING,
+    bank: tuple[int, ...] = (),
+    returned: int = 0,
 ) -> RawState:
-    """The raw state with these fields (no check: :meth:`Position.validate` checks)."""
-    return (*masks, turn, throw, *extra, *skip, *off, *captured, *drowned, pending)
+    """The raw state with these fields (no check: :meth:`Position.validate` checks);
+    ``bank`` lists the banked throws' values, ``returned`` is a mask of squares."""
+    packed = 0
+    for value in bank:
+        packed = bank_add(packed, value)
+    return (
+        *masks,
+        turn,
+        throw,
+        *extra,
+        *skip,
+        *off,
+        *captured,
+        *drowned,
+        pending,
+        packed,
+        returned,
+    )
 
 
 def fields(s: Sequence[int]) -> Fields:
@@ -137,6 +174,8 @@ def fields(s: Sequence[int]) -> Fields:
         pair(CAPTURED),
         pair(DROWNED),
         s[PENDING],
+        bank_values(s[BANK]),
+        s[RETURNED],
     )
 
 
@@ -164,3 +203,27 @@ def decider(t: Tables, s: Sequence[int]) -> int | None:
 def with_throw(s: RawState, value: int) -> RawState:
     """``s`` with ``value`` as the throw to be used (chance has spoken)."""
     return s[:THROW] + (value,) + s[THROW + 1 :]
+
+
+def bank_values(packed: int) -> tuple[int, ...]:
+    """The values of a packed bank (``state[BANK]``), lowest first, each as often as banked."""
+    out: list[int] = []
+    value = 1
+    while packed:
+        out.extend([value] * (packed & _BANK_MASK))
+        packed >>= BANK_BITS
+        value += 1
+    return tuple(out)
+
+
+def bank_add(packed: int, value: int) -> int:
+    """``packed`` with one more throw of ``value`` (255 of one value at most: with four sticks
+    the chance of 256 in one turn is below 10^-139)."""
+    if (packed >> (BANK_BITS * (value - 1))) & _BANK_MASK == _BANK_MASK:
+        raise OverflowError(f"255 throws of {value} are banked already")
+    return packed + (1 << (BANK_BITS * (value - 1)))
+
+
+def bank_remove(packed: int, value: int) -> int:
+    """``packed`` with one throw of ``value`` fewer (there must be one)."""
+    return packed - (1 << (BANK_BITS * (value - 1)))

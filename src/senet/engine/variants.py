@@ -54,6 +54,9 @@ class HouseKind(str, Enum):
     DROWN = "drown"  # adelaida §28-30: the piece leaves the board and waits to be revived
     SEND_BACK = "send-back"  # standard: the piece is sent to the House of Rebirth (15)
     WATER_CHOICE = "water-choice"  # kendall: the owner chooses to risk or to return to 15
+    #: kendall-1978: the piece waits here for a 4 or is returned to 15 at a cost of a turn; while
+    #: it waits (or the returned piece has not moved) its owner moves no other piece
+    WATER_WAIT = "water-wait"
 
 
 class Capture(StrEnum):
@@ -180,6 +183,14 @@ class Variant:
     waiting: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
     #: points a winner scores for each of the loser's pieces left on rows 1, 2, 3 (jequier).
     margin_points: tuple[int, int, int] | None = None
+    #: are all the throws of a turn made before any move, each then moving one piece by its
+    #: whole value in the order the player chooses (kendall-1978)?
+    throws_first: bool = False
+    #: squares that are safe while a piece waits in the House of Water (kendall-1978: 28-30).
+    guarded_by_water: frozenset[int] = frozenset()
+    #: may a player decline to bear off when bearing off is all that the throws allow
+    #: (kendall-1978: "bearing off is not required from any space")?
+    bear_off_optional: bool = False
     aliases: tuple[str, ...] = ()
     #: seat names (en, ru) for seat A and seat B.
     seat_names_en: tuple[str, str] = ("spools", "cones")
@@ -434,9 +445,50 @@ JEQUIER = Variant(
     dark_seat=0,
 )
 
+KENDALL_1978 = Variant(
+    name="kendall-1978",
+    title_en="Senet after T. Kendall (1978)",
+    title_ru="Сенет по Кендаллу (1978)",
+    source="Ludii Senet ruleset «Kendall» (no. 922), citing Kendall 1979: rules book",
+    pieces=7,
+    # "the first one to throw 1 plays as white and moves the white piece in front": the game
+    # starts after that move (14 to 15), with white to throw again.
+    start=((2, 4, 6, 8, 10, 12, 15), (1, 3, 5, 7, 9, 11, 13)),
+    instrument=STICKS,
+    extra_throws=frozenset({1, 4, 5}),
+    capture=Capture.SWAP,
+    protection=Protection.NEIGHBOUR,
+    unprotected=frozenset(),
+    # the piece in the House of Water stays "until a 4 is thrown": it cannot be attacked there
+    safe=frozenset({27}),
+    passing=Passing.FREE,
+    backward=Backward.PLAYER,
+    must_stop=frozenset({26}),
+    exit_only=_squares(range(27, 31)),
+    bear_off=_bear(s26=(5,), s27=(4,), s28=(3,), s29=(2,), s30=ALL_THROWS),
+    houses=_houses(
+        House(15, HouseKind.PLAIN, "House of Second Life", "Дом второй жизни", "𓋹"),
+        House(26, HouseKind.PLAIN, "House of Beauty", "Дом красоты", "𓄤"),
+        House(27, HouseKind.WATER_WAIT, "House of Water", "Дом воды", "𓈗"),
+        House(28, HouseKind.PLAIN, "House of Three Judges", "Дом трёх судей", "III"),
+        House(29, HouseKind.PLAIN, "House of Two Judges", "Дом двух судей", "II"),
+        House(30, HouseKind.PLAIN, "House of Horus", "Дом Хоруса", "𓂀"),
+    ),
+    priority=frozenset(),
+    scoring=Scoring.RACE,
+    drown_on_attack=_squares(range(28, 31)),
+    throws_first=True,
+    guarded_by_water=_squares(range(28, 31)),
+    bear_off_optional=True,
+    aliases=("kendall1978", "кендалл-1978"),
+    seat_names_en=("white", "black"),
+    seat_names_ru=("белые", "чёрные"),
+    dark_seat=1,
+)
+
 #: Every variant, in the order the site and the command line list them.
 VARIANTS: Mapping[str, Variant] = MappingProxyType(
-    {v.name: v for v in (STANDARD, BELL, KENDALL, ADELAIDA, ADELAIDA_LONG, JEQUIER)}
+    {v.name: v for v in (STANDARD, BELL, KENDALL, ADELAIDA, ADELAIDA_LONG, JEQUIER, KENDALL_1978)}
 )
 
 
