@@ -345,7 +345,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.engine == "senet":
             play.update(bench_raw_playouts(variant, seconds * 0.25, args.seed))
             if not args.no_compiled:
-                play.update(bench_compiled_playouts(variant, seconds * 0.25, args.seed))
+                try:
+                    play.update(bench_compiled_playouts(variant, seconds * 0.25, args.seed))
+                except ValueError as exc:  # rules the compiled simulator refuses, by name
+                    print(f"{variant}: no compiled playouts: {exc}", file=sys.stderr)
         positions = sample_positions(engine, variant, sample_size, args.seed + 1)
         gen = bench_generation(engine, positions, seconds * 0.25)
         ref = LUDII.get(variant, {})

@@ -58,9 +58,12 @@ def _expectiminimax(ev: Evaluator, pos: Position, depth: int) -> float:
     if depth == 0:
         return ev.value(pos)
     if pos.is_chance():
+        # a banked throw (kendall-1978: all throws before moving) leads to another throw and
+        # costs a ply, as in the search
+        children = [(p, pos.apply_throw(n)) for n, p in pos.chance_outcomes()]
         return sum(
-            float(p) * _expectiminimax(ev, pos.apply_throw(n), depth)
-            for n, p in pos.chance_outcomes()
+            float(p) * _expectiminimax(ev, child, depth - 1 if child.is_chance() else depth)
+            for p, child in children
         )
     values = [_expectiminimax(ev, pos._play(m), depth - 1) for m in pos.legal_moves()]
     return max(values) if pos.decider == 0 else min(values)

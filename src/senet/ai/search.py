@@ -33,8 +33,9 @@ from collections.abc import Callable, Sequence
 
 from senet.engine import Move, Position
 from senet.engine.flow import DRAW, legal_moves, play, winner
+from senet.engine.flow import thrown as thrown_state
 from senet.engine.rules import tables_for
-from senet.engine.state import decider, throw_due, with_throw
+from senet.engine.state import decider, throw_due
 
 from .evaluation import StateEvaluation
 from .solver import Solution, TooLarge, solve_many
@@ -241,12 +242,16 @@ class Searcher:
         fixed = 0.0
         children: list[State] = []
         for n, p in self._outcomes:
-            thrown = with_throw(s, n)
+            thrown = thrown_state(t, s, n)
             done = self._terminal(thrown)
             if done is not None:
                 fixed += p * done
                 continue
             first = len(children)
+            if throw_due(thrown):  # a banked throw (all throws before moving): evaluated as is
+                children.append(thrown)
+                groups.append((p, first, first + 1, True))
+                continue
             children += [self._child(thrown, m) for m in legal_moves(t, thrown)]
             groups.append((p, first, len(children), decider(t, thrown) == 0))
         values = self._leaves(children)
@@ -263,7 +268,9 @@ class Searcher:
             rest -= p
             lo = max(0.0, (alpha - total - rest) / p)  # unseen throws at 1
             hi = min(1.0, (beta - total) / p)  # unseen throws at 0
-            v = self._value(with_throw(s, n), depth, lo, hi)
+            child = thrown_state(self._t, s, n)
+            # a banked throw leads to another throw: it costs a ply, so a run of them ends
+            v = self._value(child, depth - 1 if throw_due(child) else depth, lo, hi)
             total += p * v
             if v <= lo and lo > 0.0:
                 return total + rest  # cannot reach alpha any more (an upper bound)

@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from senet.engine import Move, Position, Variant
-from senet.engine.flow import DRAW, legal_moves, play, winner
+from senet.engine.flow import DRAW, legal_moves, play, thrown, winner
 from senet.engine.rules import tables_for
-from senet.engine.state import decider, throw_due, with_throw
+from senet.engine.state import decider, throw_due
 
 from .evaluation import terminal_value
 
@@ -163,6 +163,13 @@ def _numbered(
     return index, states
 
 
+def _refuse_unbounded(variant: Variant) -> None:
+    """Where every throw of 1, 4 or 5 is banked before a move (kendall-1978), no bound holds
+    the throws a turn may bank: the reachable positions are unbounded, refused at once."""
+    if variant.throws_first:
+        raise TooLarge(f"{variant.name}: banked throws make the reachable positions unbounded")
+
+
 def _enumerate_raw(
     variant: Variant,
     roots: list[tuple[int, ...]],
@@ -172,6 +179,7 @@ def _enumerate_raw(
     """The reachable graph of ``roots`` on raw states (see :mod:`senet.engine.state`): the hot loop of every solve, so nothing but tuples and the
     engine's own raw functions (``winner``, ``legal_moves``, ``play``) runs per state."""
     t = tables_for(variant)
+    _refuse_unbounded(variant)
     outcomes = [(n, float(p)) for n, p in variant.instrument.outcomes]
     index, states = _numbered(roots)
     kinds: list[int] = []
@@ -198,7 +206,7 @@ def _enumerate_raw(
             continue
         if throw_due(s):
             add_kind(_CHANCE)
-            children = [(with_throw(s, n), p) for n, p in outcomes]
+            children = [(thrown(t, s, n), p) for n, p in outcomes]
         else:
             add_kind(_MAX if decider(t, s) == 0 else _MIN)
             children = []
@@ -225,6 +233,7 @@ def _enumerate_raw(
 def _enumerate_positions(variant: Variant, roots: list[tuple[int, ...]], max_states: int) -> _Graph:
     """The same graph as :func:`_enumerate_raw`, built through the Position API (the reference)."""
     tables = tables_for(variant)  # built once, not per rebuilt position
+    _refuse_unbounded(variant)
     index, states = _numbered(roots)
     kinds: list[int] = []
     terminal: dict[int, float] = {}

@@ -266,7 +266,7 @@ class EndgameTable:
             for _ in _SMALL:
                 small.append(low & ((1 << _FIELD_BITS) - 1))
                 low >>= _FIELD_BITS
-            out.append((h & ((1 << 30) - 1), h >> 30, *reversed(small)))
+            out.append((h & ((1 << 30) - 1), h >> 30, *reversed(small), *(0 for _ in _LATER)))
         return out
 
     def _lookup(self, s: Sequence[int]) -> float | None:
