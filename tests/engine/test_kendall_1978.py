@@ -266,3 +266,16 @@ def test_notation_reads_back():
         Position.from_fen(fen(V, [5], [1], "A", 2, returned=[15]))  # no piece on 15
     with pytest.raises(ValueError):
         Position.from_fen(fen("kendall", [5], [1], "A", 2, bank=[4]))  # kendall banks nothing
+
+
+def test_the_difference_table_names_the_new_rules():
+    """The table against the standard game is computed from the data: it names the banked
+    throws, the waiting House of Water, the guarded squares and the optional bearing off."""
+    from senet.engine.differences import difference_table
+
+    rows = {row.key: row.a for row in difference_table(V)}
+    assert "before the moves" in rows["extra"]
+    assert "28–30 while a piece stands on 27" in rows["safe"]
+    assert "waits for a 4" in rows["houses"]
+    assert "moves no piece forward" in rows["backward"]
+    assert "may pass" in rows["bearing-off"]

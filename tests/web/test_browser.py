@@ -108,7 +108,7 @@ AUTOPLAY = """() => {
   // bear off first, else move the rearmost piece that can go forward, else the best way back
   // (always the furthest target would leave the back pieces of a Jéquier game on the start row)
   const key = (m) => {
-    const step = /^(\\d+)[-x](\\d+|off)$/.exec(m);
+    const step = /^(\\d+)[-x](\\d+|off)(?:\\/\\d)?$/.exec(m);
     if (!step) return (m === 'revive' || m === 'return') ? 2000 : 0;
     if (step[2] === 'off') return 4000;
     const from = Number(step[1]), to = Number(step[2]);

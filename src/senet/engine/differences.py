@@ -60,6 +60,16 @@ def _extra(v: Variant, lang: str) -> str:
         return "Нет." if lang == "ru" else "None."
     values = ", ".join(map(str, sorted(v.extra_throws)))
     rebirth = v.squares_of(HouseKind.REBIRTH)
+    if v.throws_first:
+        if lang == "ru":
+            return (
+                f"Бросок {values} даёт ещё один бросок сразу: все броски хода делаются до ходов, "
+                "и каждый затем целиком тратится на одну фишку в любом порядке."
+            )
+        return (
+            f"A throw of {values} gives another throw at once: all the throws of a turn are made "
+            "before the moves, each then moving one piece by its whole value, in any order."
+        )
     if lang == "ru":
         text = f"Бросок {values} даёт ещё один бросок после хода"
         if v.extra_after_pass:
@@ -106,7 +116,17 @@ def _capture(v: Variant, lang: str) -> str:
             if ru
             else f" Pieces on {_squares(v.unprotected, lang)} do not protect each other."
         )
-    if v.drown_on_attack:
+    if v.drown_on_attack and v.squares_of(HouseKind.WATER_WAIT):
+        water = _squares(v.squares_of(HouseKind.WATER_WAIT), lang)
+        text += (
+            f" Атакованная на {_squares(v.drown_on_attack, lang)} отправляется ждать на {water}."
+            " Пока фишка игрока ждёт на 27 или вернулась на 15 и не ходила, его фишки не защищены."
+            if ru
+            else f" A piece attacked on {_squares(v.drown_on_attack, lang)} is sent to wait on "
+            f"{water}. While a player's piece waits on 27, or is back on 15 and has not moved, his "
+            "pieces are not protected."
+        )
+    elif v.drown_on_attack:
         text += (
             f" Атакованная на {_squares(v.drown_on_attack, lang)} тонет в Доме воды."
             if ru
@@ -116,12 +136,22 @@ def _capture(v: Variant, lang: str) -> str:
 
 
 def _safe(v: Variant, lang: str) -> str:
+    guarded = ""
+    if v.guarded_by_water:
+        water = _squares(v.squares_of(HouseKind.WATER_WAIT), lang)
+        guarded = (
+            f"{_squares(v.guarded_by_water, lang)}, пока на {water} стоит фишка."
+            if lang == "ru"
+            else f"{_squares(v.guarded_by_water, lang)} while a piece stands on {water}."
+        )
     if not v.safe:
-        return "—"
+        return guarded[0].upper() + guarded[1:] if guarded else "—"
     one = len(v.safe) == 1
     if lang == "ru":
-        return f"{'Клетка' if one else 'Клетки'} {_squares(v.safe, lang)}."
-    return f"{'Square' if one else 'Squares'} {_squares(v.safe, lang)}."
+        text = f"{'Клетка' if one else 'Клетки'} {_squares(v.safe, lang)}."
+    else:
+        text = f"{'Square' if one else 'Squares'} {_squares(v.safe, lang)}."
+    return f"{text} {guarded[0].upper() + guarded[1:]}" if guarded else text
 
 
 _EFFECTS = {
@@ -132,6 +162,10 @@ _EFFECTS = {
     HouseKind.DROWN: ("фишка тонет", "the piece drowns"),
     HouseKind.SEND_BACK: ("обратно на {rebirth}", "back to {rebirth}"),
     HouseKind.WATER_CHOICE: ("риск или возврат на 15", "risk, or return to 15"),
+    HouseKind.WATER_WAIT: (
+        "ждёт 4 или возвращается на 15 ценой хода",
+        "waits for a 4, or returns to 15 at the cost of a turn",
+    ),
 }
 
 
@@ -177,6 +211,12 @@ def _passing(v: Variant, lang: str) -> str:
 
 def _backward(v: Variant, lang: str) -> str:
     ru = lang == "ru"
+    if v.throws_first and v.backward is Backward.PLAYER:
+        return (
+            "Бросок, которым ни одна фишка не может пойти вперёд, ведёт фишку назад."
+            if ru
+            else "A throw that moves no piece forward moves a piece back."
+        )
     return {
         Backward.NONE: ("Нет.", "None."),
         Backward.PLAYER: (
@@ -210,6 +250,13 @@ def _forced(v: Variant, lang: str) -> str:
             if ru
             else f"A piece on {gate} moves on as soon as it can, before any other. "
         )
+    if v.squares_of(HouseKind.WATER_WAIT):
+        text += (
+            "Пока фишка игрока ждёт на 27 или вернулась на 15 и не ходила, ходит только она. "
+            if ru
+            else "While a player's piece waits on 27, or is back on 15 and has not moved, only "
+            "it moves. "
+        )
     if v.priority:
         sq = _squares(v.priority, lang)
         return text + (
@@ -236,12 +283,20 @@ def _bearing_off(v: Variant, lang: str) -> str:
             text += f" Фишки на {_squares(v.exit_only, lang)} только уходят."
         if v.bear_off_home:
             text += f" Только когда все фишки игрока на {_squares(v.bear_off_home, lang)}."
+        if v.bear_off_optional:
+            text += (
+                " Выводить не обязательно: если броски позволяют только вывод, можно пропустить."
+            )
         return text
     text = f"Bearing off by square and throw — {exits}."
     if v.exit_only:
         text += f" Pieces on {_squares(v.exit_only, lang)} may only leave."
     if v.bear_off_home:
         text += f" Only when all the player's pieces are on {_squares(v.bear_off_home, lang)}."
+    if v.bear_off_optional:
+        text += (
+            " Bearing off is not required: when it is all the throws allow, the player may pass."
+        )
     return text
 
 

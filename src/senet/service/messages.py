@@ -290,6 +290,9 @@ class StateMessage(TypedDict):
     turn: int
     decider: int | None
     throw: int | None
+    #: every throw of the turn not yet used, lowest first (several where all throws are made
+    #: before moving, kendall-1978; else the throw alone, or none)
+    throws: list[int]
     pending: str
     pieces: list[list[int]]
     off: list[int]

@@ -183,6 +183,7 @@ def state_message(
         "turn": pos.turn,
         "decider": pos.decider,
         "throw": pos.throw,
+        "throws": list(pos.throws),
         "pending": pos.pending_name,
         "pieces": [list(pos.pieces(0)), list(pos.pieces(1))],
         "off": [pos.off(0), pos.off(1)],

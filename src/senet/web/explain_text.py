@@ -75,7 +75,9 @@ def _sentence(reason: Reason, variant: Variant, lang: str, throw: int) -> str:
             first=squares[0],
             last=squares[-1],
         )
-    if kind in ("must_stop", "drowning", "fate", "water_choice", "safe"):
+    if kind == "guarded":
+        return t("why.guarded", a=sq[0], place=place(variant, sq[1], lang))
+    if kind in ("must_stop", "drowning", "returned", "fate", "water_choice", "safe"):
         return t(f"why.{kind}", place=place(variant, sq[0], lang))
     if kind in ("empty", "not_yours", "own_piece", "off_board"):
         return t(f"why.{kind}", a=sq[0])

@@ -98,7 +98,7 @@ function movableMap() {
   const map = new Map();
   if (!result || editing) return map;
   for (const m of result.moves) {
-    const step = /^(\d+)[-x](\d+|off)$/.exec(m.move);
+    const step = /^(\d+)[-x](\d+|off)(?:\/\d)?$/.exec(m.move);
     if (!step) continue;
     const origin = Number(step[1]);
     if (!map.has(origin)) map.set(origin, []);

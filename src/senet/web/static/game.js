@@ -27,17 +27,19 @@ const seedsSent = new Set(); // seats whose seed went out on the current connect
 
 const seatName = (seat) => variant.seatNames[seat];
 
+// "12-15", "12x15", "28-off", and "30-off/2" where a bearing off names the throw it uses.
 function parseMove(text) {
-  const m = /^(\d+)[-x](\d+|off)$/.exec(text);
+  const m = /^(\d+)[-x](\d+|off)(?:\/(\d))?$/.exec(text);
   if (!m) return null;
-  return { origin: Number(m[1]), target: m[2] === "off" ? OFF : Number(m[2]) };
+  return { origin: Number(m[1]), target: m[2] === "off" ? OFF : Number(m[2]), used: m[3] ? Number(m[3]) : 0 };
 }
 
 function moveLabel(text) {
   const step = parseMove(text);
   if (!step) return t(`move.${text}`);
   const capture = text.includes("x");
-  return `${step.origin} → ${step.target === OFF ? t("g.off") : step.target}` + (capture ? " ⚔" : "");
+  const used = step.used ? ` (${step.used})` : "";
+  return `${step.origin} → ${step.target === OFF ? t("g.off") : step.target}${used}` + (capture ? " ⚔" : "");
 }
 
 function send(message) {
@@ -269,6 +271,7 @@ function renderStatus() {
     else if (state.mode === "local") lines.push(t("g.local_turn", { seat: who, n: state.throw }));
     else lines.push(t(mine ? "g.your_move" : "g.waiting_for", { seat: who, n: state.throw }));
     if (state.decider !== state.turn) lines.push(t("g.decider_not_turn", { seat: who, turn: seatName(state.turn) }));
+    if (state.throws && state.throws.length > 1) lines.push(t("g.throws_left", { throws: state.throws.join(", ") }));
     if (mine && state.legal.length === 1 && state.legal[0] === "pass") lines.push(t("g.only_pass"));
   }
   for (const seat of [0, 1]) {

@@ -33,7 +33,7 @@ export function hintButton(anchor, board, current, t) {
 
   function mark(move) {
     for (const node of board.querySelectorAll(".hint-mark")) node.remove();
-    const step = move && /^(\d+)[-x](\d+|off)$/.exec(move);
+    const step = move && /^(\d+)[-x](\d+|off)(?:\/\d)?$/.exec(move);
     if (!step) return;
     for (const sq of [step[1], step[2]]) {
       const target = board.querySelector(sq === "off" ? ".off-zone .cell" : `.square[data-square="${sq}"] .cell`);
@@ -65,7 +65,7 @@ export function hintButton(anchor, board, current, t) {
       const li = document.createElement("li");
       li.dataset.move = m.move;
       li.dataset.chance = String(m.chance);
-      const words = /^(\d+)[-x](\d+|off)$/.test(m.move) ? m.move : t(`move.${m.move}`);
+      const words = /^(\d+)[-x](\d+|off)(?:\/\d)?$/.test(m.move) ? m.move : t(`move.${m.move}`);
       li.textContent = `${words}: ${(m.chance * 100).toFixed(1)}% (${mark_})`;
       return li;
     }));

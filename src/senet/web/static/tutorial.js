@@ -36,7 +36,7 @@ function piecesOf(fen) {
 }
 
 function parseStep(text) {
-  const m = /^(\d+)[-x](\d+|off)$/.exec(text);
+  const m = /^(\d+)[-x](\d+|off)(?:\/\d)?$/.exec(text);
   return m ? { origin: Number(m[1]), target: m[2] === "off" ? OFF : Number(m[2]) } : null;
 }
 
