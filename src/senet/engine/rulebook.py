@@ -636,24 +636,24 @@ KENDALL = Rulebook(
     + " Timothy Kendall's reconstruction (1978) gave names to the last Houses and sold a boxed set; "
     "this summary describes a game in that family. Kendall's published rules (Passing Through the "
     "Netherworld), as Ludii summarises them (ruleset «Kendall», no. 922, citing «Kendall 1979: rules "
-    "book»), differ from this summary, which is why this variant follows the summary and does not carry "
-    "his name: seven pieces a side; the first to throw a 1 plays white and moves the front white piece; "
-    "all the throws of a turn are made before any move (a 1, 4 or 5 throws again) and each is then used "
-    "whole by one piece; a backward move also sends the opponent back; from 26 a 2, 3 or 4 goes to 28, "
-    "29 or 30 and a 5 bears off; while a piece stands on 27, or on 15 after a return, its owner moves no "
-    "other piece, pieces side by side lose their protection and 28-30 are safe; the return from 27 may be "
-    "chosen on any later turn and costs the next turn.",
+    "book»), differ from this summary, and are played as the variant «kendall-1978»: seven pieces a "
+    "side; the first to throw a 1 plays white and moves the front white piece; all the throws of a turn "
+    "are made before any move (a 1, 4 or 5 throws again) and each is then used whole by one piece; a "
+    "backward move also sends the opponent back; from 26 a 2, 3 or 4 goes to 28, 29 or 30 and a 5 bears "
+    "off; while a piece stands on 27, or on 15 after a return, its owner moves no other piece, pieces "
+    "side by side lose their protection and 28-30 are safe; the return from 27 may be chosen on any "
+    "later turn and costs the next turn.",
     _HISTORY_RU
     + " Реконструкция Тимоти Кендалла (1978) дала имена последним домам и продавалась в коробке; "
     "эта сводка описывает игру из этого семейства. Опубликованные правила Кендалла («Passing Through the "
     "Netherworld») в пересказе Ludii (набор «Kendall», № 922, ссылка «Kendall 1979: rules book») "
-    "расходятся со сводкой, поэтому этот вариант следует сводке и не носит его имени: по семь фишек; "
-    "первый выбросивший 1 играет белыми и передвигает переднюю белую фишку; все броски хода делаются до "
-    "первого хода (1, 4 или 5 дают ещё бросок), и каждый затем целиком тратится на одну фишку; ход назад "
-    "тоже отправляет фишку соперника назад; с 26 броски 2, 3, 4 ведут на 28, 29, 30, а 5 выводит фишку; "
-    "пока фишка стоит на 27 или на 15 после возврата, её владелец не ходит другими фишками, соседние "
-    "фишки теряют защиту, а 28–30 безопасны; возврат с 27 можно выбрать в любой следующий ход, и он "
-    "стоит следующего хода.",
+    "расходятся со сводкой, их играют как вариант «kendall-1978»: по семь фишек; первый выбросивший 1 "
+    "играет белыми и передвигает переднюю белую фишку; все броски хода делаются до первого хода (1, 4 "
+    "или 5 дают ещё бросок), и каждый затем целиком тратится на одну фишку; ход назад тоже отправляет "
+    "фишку соперника назад; с 26 броски 2, 3, 4 ведут на 28, 29, 30, а 5 выводит фишку; пока фишка "
+    "стоит на 27 или на 15 после возврата, её владелец не ходит другими фишками, соседние фишки теряют "
+    "защиту, а 28–30 безопасны; возврат с 27 можно выбрать в любой следующий ход, и он стоит "
+    "следующего хода.",
     ludii=_KENDALL_LUDII,
 )
 
