@@ -16,6 +16,7 @@ from senet.ai import find_level, searcher_for
 from senet.ai.network import INPUTS, N_INPUTS, NetEvaluator, features_of_states, network_for
 from senet.engine import Position, find_variant
 from senet.engine.rules import tables_for
+from senet.engine.state import PENDING, SIZE
 
 TRAINED = ["standard", "kendall", "bell"]
 
@@ -92,7 +93,7 @@ def test_values_are_antisymmetric_between_the_seats() -> None:
     # Seat A's value of a position is 1 - seat B's value of the same position with the seats
     # exchanged: one network serves both seats.
     network = _random_network("standard", seed=3)
-    swap = [1, 0, 2, 3, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 14]
+    swap = [1, 0, 2, 3, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, *range(PENDING, SIZE)]  # no seat's after
     states = _states("standard", 400, seed=8)
     mirrored = [tuple(s[i] for i in swap) for s in states]
     mirrored = [s[:2] + (1 - s[2],) + s[3:] for s in mirrored]

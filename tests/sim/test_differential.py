@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from senet.engine import VARIANTS, Backward, HouseKind, Passing, Variant, find_variant
+from senet.engine import Backward, HouseKind, Passing, Variant, find_variant
 from senet.sim.alternatives import ALTERNATIVES
 from senet.sim.differential import SPECIAL, compare
 from senet.sim.kernel import EXPERT, G_DECISIONS, G_THROWS, G_TURNS, G_WINNER, GREEDY, RANDOM
 from senet.sim.reference import reference_game
 from senet.sim.runner import game_rows
 from senet.sim.tables import compile_rules
+
+from .simulated import REFUSED, SIMULATED
 
 POSITIONS = 4_000
 CAP = 3_000  # decisions after which a seeded game is stopped
@@ -47,7 +49,7 @@ def reachable_specials(v: Variant) -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("name", list(VARIANTS))
+@pytest.mark.parametrize("name", SIMULATED)
 def test_same_moves_and_positions_as_the_engine(name: str) -> None:
     v = find_variant(name)
     cover = compare(v, POSITIONS, seed=17)
@@ -58,7 +60,7 @@ def test_same_moves_and_positions_as_the_engine(name: str) -> None:
 
 def test_reachable_specials_cover_every_kind() -> None:
     """Every special state is reachable in some variant, so each is compared somewhere."""
-    met = set().union(*(reachable_specials(v) for v in VARIANTS.values()))
+    met = set().union(*(reachable_specials(find_variant(name)) for name in SIMULATED))
     assert met == set(SPECIAL)
 
 
@@ -67,7 +69,7 @@ def test_alternative_readings_play_the_engine_rules(alt) -> None:
     compare(alt.build(), 600, seed=5)
 
 
-@pytest.mark.parametrize("name", list(VARIANTS))
+@pytest.mark.parametrize("name", SIMULATED)
 @pytest.mark.parametrize(
     "players",
     [(RANDOM, RANDOM), (GREEDY, RANDOM), (EXPERT, GREEDY)],
@@ -87,3 +89,10 @@ def test_seeded_games_identical_on_both_paths(name: str, players: tuple[int, int
         got = (rows[g, G_WINNER], rows[g, G_TURNS], rows[g, G_DECISIONS], rows[g, G_THROWS])
         assert got == (ref.winner, ref.turns, ref.decisions, ref.throws), g
     assert finished == count or (v.bear_off_home and RANDOM in players)
+
+
+@pytest.mark.parametrize("name", REFUSED)
+def test_rules_it_does_not_know_are_refused_by_name(name: str) -> None:
+    """A variant the simulator cannot play is refused, naming the rule (never played otherwise)."""
+    with pytest.raises(ValueError, match="does not know"):
+        compile_rules(find_variant(name))

@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from senet.engine import VARIANTS, Capture, Position, find_variant
+from senet.engine import Capture, Position, find_variant
 from senet.engine.flow import legal_moves, play, winner
 from senet.engine.rules import tables_for
 from senet.engine.state import (
@@ -27,6 +27,8 @@ from senet.engine.state import (
 from senet.sim import kernel as K
 from senet.sim.tables import compile_rules, encode_move
 
+from .simulated import SIMULATED
+
 
 def counted(rules, s: list[int], move) -> dict[str, int]:
     state = np.zeros(K.MAX_MOVES, dtype=np.int64)
@@ -38,7 +40,7 @@ def counted(rules, s: list[int], move) -> dict[str, int]:
     return {name: int(ev[i]) for i, name in enumerate(K.EVENTS)}
 
 
-@pytest.mark.parametrize("name", list(VARIANTS))
+@pytest.mark.parametrize("name", SIMULATED)
 def test_counted_events_match_the_engine_states(name: str) -> None:
     v = find_variant(name)
     rules = compile_rules(v)

@@ -50,6 +50,7 @@ from senet.engine.state import (
     PENDING,
     PENDING_FATE,
     PENDING_WATER,
+    SIZE,
     SKIP,
     THROW,
     TURN,
@@ -103,7 +104,9 @@ _RUN = np.arange(30, 0, -1, dtype=np.int64)  # squares still to run from square 
 _FULL = (1 << 30) - 1
 # The fast path's index arrays: seat fields swapped (so the mover's come first), the seat
 # fields of the inputs, and the 10-square chunks of both masks.
-_SWAP = np.array([1, 0, 2, 3, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 14])
+#: the raw state's columns with the two seats' fields exchanged (the fields after the pending
+#: decision are no seat's)
+_SWAP = np.array([1, 0, 2, 3, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, *range(PENDING, SIZE)])
 _SEAT_FIELDS = np.array(
     [[BORNE_OFF, CAPTURED, DROWNED], [BORNE_OFF + 1, CAPTURED + 1, DROWNED + 1]]
 )
@@ -249,7 +252,7 @@ class NetEvaluator:
         """Seat A's expected result in each open (not finished) raw state: the network on
         :func:`features_of_states`, computed by the folded fast path (the same sums in
         another order, both seats at once: the search calls this for every small batch)."""
-        s = np.asarray(states, dtype=np.int64).reshape(-1, 15)
+        s = np.asarray(states, dtype=np.int64).reshape(-1, SIZE)
         first = movers(s, self._water, self._fate) == 0
         v = np.where(first[:, None], s, s[:, _SWAP])  # the mover's fields first
         m = v[:, 0:2]  # (n, 2): the mover's mask, the opponent's
@@ -284,7 +287,7 @@ class NetEvaluator:
     def reference_values(self, states: Sequence[Sequence[int]] | np.ndarray) -> np.ndarray:
         """:meth:`values_of_states` the plain way, on the inputs of :func:`features_of_states`
         (what the fast path must agree with)."""
-        s = np.asarray(states, dtype=np.int64).reshape(-1, 15)
+        s = np.asarray(states, dtype=np.int64).reshape(-1, SIZE)
         x, mover = features_of_states(s, self._pieces, self._water, self._fate)
         v = self.mover_values(x)
         return np.where(mover == 0, v, 1.0 - v)
