@@ -1488,8 +1488,8 @@ KENDALL_1978 = Rulebook(
     "follow Ludii's English summary of his rules book (Ludii ruleset «Kendall», no. 922, «Kendall 1979: rules "
     "book»), which gives the rules in full; his own text was not available to us.",
     _HISTORY_RU
-    + " Египтолог Тимоти Кендалл опубликовал свою реконструкцию в 1978 году в книге Passing Through the "
-    "Netherworld вместе с коробочным набором игры. Его правила — самые известные из современных реконструкций и "
+    + " Египтолог Тимоти Кендалл опубликовал свою реконструкцию в 1978 году в книге «Passing Through the "
+    "Netherworld» вместе с коробочным набором игры. Его правила — самые известные из современных реконструкций и "
     "источник многих позднейших пересказов, среди них сводка в духе Кендалла, которую здесь играют как "
     "«kendall». Наши правила следуют английскому пересказу его книги правил в Ludii (набор «Kendall», № 922, "
     "«Kendall 1979: rules book»), где правила даны полностью; его собственный текст нам недоступен.",
@@ -1519,7 +1519,7 @@ KENDALL_1978 = Rulebook(
             "By adjacency on the 3x10 grid (20 is guarded by 21 from the next row), and never lost.",
             "По соседству на сетке 3×10 (20 защищено фишкой на 21 из следующего ряда) и никогда не теряется.",
             "By consecutive spaces of the track, lost while the player waits on 27 or 15 (kendall-1978: waiting).",
-            "По соседним клеткам дорожки; теряется, пока игрок ждёт на 27 или 15 (kendall-1978: waiting).",
+            "По соседним клеткам дорожки; теряется, пока игрок ждёт на 27 или 15 (правило об ожидании).",
         ),
         LudiiDifference(
             "Bearing off",
