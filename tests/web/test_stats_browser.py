@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from senet.engine import VARIANTS
+from senet.engine import VARIANTS, find_variant
 from senet.sim.dataset import load
+from senet.sim.tables import compile_rules
 from senet.web.stats import EVENT_ORDER, basis_of
 
 from .test_browser import new_page
@@ -22,7 +23,19 @@ def _fits(page) -> bool:
     return page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
 
 
-@pytest.mark.parametrize("name", list(VARIANTS))
+def _simulated(name: str) -> bool:
+    try:
+        compile_rules(find_variant(name))
+    except ValueError:
+        return False
+    return True
+
+
+#: the variants with shipped statistics: every one the compiled simulator plays
+SHIPPED = [name for name in VARIANTS if _simulated(name)]
+
+
+@pytest.mark.parametrize("name", SHIPPED)
 def test_variant_page_shows_how_the_game_plays(browser, site, artifacts, name: str) -> None:
     data = load(name)
     assert data is not None, f"no statistics shipped for {name}"
@@ -85,16 +98,31 @@ def test_comparison_page_puts_the_variants_side_by_side(browser, site, artifacts
     rows = page.eval_on_selector_all(
         "#compare-table tbody tr", "rs => rs.map(r => r.dataset.variant)"
     )
-    assert rows == list(VARIANTS)
-    for name in VARIANTS:
+    assert rows == SHIPPED
+    for name in SHIPPED:
         share = load(name)["random"]["first_player"]["share"]  # type: ignore[index]
         cell = page.text_content(f"#compare-table tr[data-variant='{name}'] td:nth-child(3)")
         assert any(f"{100 * share:.{d}f}%" in cell for d in (1, 2))
     bars = page.eval_on_selector_all(".compare-page svg.chart rect.chart-bar", "r => r.length")
-    on_length_chart = [n for n in VARIANTS if basis_of(load(n) or {}) == "random"]
-    assert bars == len(VARIANTS) + len(on_length_chart)
-    if len(on_length_chart) < len(VARIANTS):
+    on_length_chart = [n for n in SHIPPED if basis_of(load(n) or {}) == "random"]
+    assert bars == len(SHIPPED) + len(on_length_chart)
+    if len(on_length_chart) < len(SHIPPED):
         assert "random games there hardly ever end" in page.text_content(".compare-page")
     assert _fits(page)
     assert not page.js_errors  # type: ignore[attr-defined]
     page.screenshot(path=str(artifacts / f"compare-{width}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("name", [n for n in VARIANTS if n not in SHIPPED])
+def test_a_variant_the_simulator_cannot_play_has_no_figures(browser, site, name: str) -> None:
+    """No statistics are shown that were not computed with the variant's own rules."""
+    assert load(name) is None
+    page = new_page(browser, site, width=PHONE, height=740)
+    page.goto(f"/variants/{name}?lang=en")
+    page.wait_for_selector("#rules-h")
+    assert page.query_selector("#how-it-plays") is None
+    page.goto("/compare?lang=en")
+    page.wait_for_selector("#compare-table")
+    assert page.query_selector(f"#compare-table tr[data-variant='{name}']") is None
+    assert not page.js_errors  # type: ignore[attr-defined]
+    page.context.close()

@@ -218,8 +218,8 @@ def _train_games(
     """Self-play games ``first`` .. ``first + count - 1`` of run ``seed``, learning as they
     go; returns the mean squared TD error per decision."""
     hidden, n = w1.shape
-    s = np.zeros(15, dtype=np.int64)
-    child = np.zeros(15, dtype=np.int64)
+    s = np.zeros(start.shape[0], dtype=np.int64)
+    child = np.zeros(start.shape[0], dtype=np.int64)
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     trk = np.zeros((2, TR_WIDTH), dtype=np.int64)
     ctrk = np.zeros((2, TR_WIDTH), dtype=np.int64)
@@ -306,8 +306,8 @@ def _match(
     each pair on the same seed with the seats swapped.  Returns the network's result of
     every game (1, ½, 0)."""
     hidden, n = w1.shape
-    s = np.zeros(15, dtype=np.int64)
-    child = np.zeros(15, dtype=np.int64)
+    s = np.zeros(start.shape[0], dtype=np.int64)
+    child = np.zeros(start.shape[0], dtype=np.int64)
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     trk = np.zeros((2, TR_WIDTH), dtype=np.int64)
     ctrk = np.zeros((2, TR_WIDTH), dtype=np.int64)
