@@ -30,6 +30,7 @@ def pages(site) -> list[str]:
     return pages
 
 
+@pytest.mark.slow  # fourteen pages in two languages from a real server
 def test_every_page_links_its_scripts_and_styles_by_versioned_address(site, pages) -> None:
     seen = set()
     for page in pages:

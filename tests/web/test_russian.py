@@ -177,11 +177,13 @@ def russian_pages(site) -> dict[str, str]:
     return pages
 
 
+@pytest.mark.slow  # a real server walked page by page: the full suite runs it
 def test_no_page_shows_an_english_word_in_russian(russian_pages: dict[str, str]) -> None:
     found = {path: words for path, html in russian_pages.items() if (words := untranslated(html))}
     assert not found, json.dumps(found, ensure_ascii=False, indent=1)
 
 
+@pytest.mark.slow
 def test_the_walk_reaches_every_kind_of_page(russian_pages: dict[str, str]) -> None:
     """Each state of a game and each error page is among the pages walked."""
     texts = "\n".join(russian_pages.values())
