@@ -12,6 +12,7 @@ import re
 
 import httpx
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from senet.engine import Throw, parse_move
 from senet.engine.record import parse_record
@@ -138,11 +139,17 @@ def check_position(
 
 
 def in_view(page, selector: str) -> bool:
-    return page.evaluate(
-        """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
-        return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; }""",
-        selector,
-    )
+    """Is ``selector`` wholly inside the viewport (waiting up to 5 s for a smooth scroll)?"""
+    try:
+        page.wait_for_function(
+            """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+            return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; }""",
+            arg=selector,
+            timeout=5000,
+        )
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
