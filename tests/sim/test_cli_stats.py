@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from senet.cli import main
 from senet.engine import find_variant
+from senet.sim import dataset
 from senet.sim.dataset import MAX_DECISIONS, SEED, load
 from senet.sim.runner import run
 
@@ -84,3 +85,24 @@ def test_totals_do_not_depend_on_the_number_of_processes() -> None:
     assert one.games == two.games == 3000
     for name in ("results", "ev_sum", "ev_sq", "hist_turns", "hist_decisions", "visits"):
         assert np.array_equal(getattr(one, name), getattr(two, name)), name
+
+
+def test_regenerating_one_alternative_keeps_the_other_readings(tmp_path) -> None:
+    """A long regeneration can go one alternative reading at a time: the reading named is
+    computed anew, the others and the other parts stay as they were, in the rulebook's order."""
+    shipped = dataset.load("bell")
+    assert shipped is not None
+    (tmp_path / "bell.json").write_text(json.dumps(shipped))
+    keys = list(shipped["alternatives"])
+    chosen = keys[1]
+    argv = ["--variant", "bell", "--part", "alternatives", "--alternative", chosen]
+    assert dataset.main([*argv, "--alt-games", "300", "--data", str(tmp_path)]) == 0
+    written = json.loads((tmp_path / "bell.json").read_text())
+    assert list(written["alternatives"]) == keys
+    assert written["alternatives"][chosen]["figures"]["games"] == 300
+    for key in keys:
+        if key != chosen:
+            assert written["alternatives"][key] == shipped["alternatives"][key]
+    assert written["random"] == shipped["random"]
+    with pytest.raises(ValueError, match="no alternative reading nonsense"):
+        dataset.main([*argv[:4], "--alternative", "nonsense", "--data", str(tmp_path)])

@@ -117,9 +117,12 @@ def generate(
     seed: int = SEED,
     parts: Sequence[str] = PARTS,
     previous: dict[str, Any] | None = None,
+    only_alternatives: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The figures of one variant: the ``parts`` named are computed anew, the others kept from
-    ``previous`` (the file shipped so far), so that a long regeneration can go part by part."""
+    ``previous`` (the file shipped so far), so that a long regeneration can go part by part.
+    ``only_alternatives`` narrows the alternatives part to the readings named (by key); the
+    other readings keep their figures from ``previous``."""
     variant = find_variant(name)
     plan = plan_for(variant.name)
     data: dict[str, Any] = dict(previous or {})
@@ -139,11 +142,21 @@ def generate(
                 variant, ai_games, seed, expert, jobs, max_decisions=plan.max_decisions
             )
         elif part == "alternatives":
-            data["alternatives"] = {}
+            readings = alternatives_for(variant.name)
+            unknown = set(only_alternatives) - {alt.key for alt in readings}
+            if unknown:
+                raise ValueError(
+                    f"{name} has no alternative reading {', '.join(sorted(unknown))}; "
+                    f"its readings are {', '.join(alt.key for alt in readings)}"
+                )
+            kept = dict(data.get("alternatives", {})) if only_alternatives else {}
+            data["alternatives"] = {alt.key: kept[alt.key] for alt in readings if alt.key in kept}
             players, count = RANDOMS, alt_games
             if plan.basis == "computer":
                 players, count = expert, min(alt_games, ai_games)
-            for alt in alternatives_for(variant.name):
+            for alt in readings:
+                if only_alternatives and alt.key not in only_alternatives:
+                    continue
                 figures = run_figures(
                     alt.build(),
                     count,
@@ -155,6 +168,11 @@ def generate(
                 )
                 figures["variant"] = variant.name
                 data["alternatives"][alt.key] = {"en": alt.en, "ru": alt.ru, "figures": figures}
+            data["alternatives"] = {
+                alt.key: data["alternatives"][alt.key]
+                for alt in readings
+                if alt.key in data["alternatives"]
+            }
         else:
             raise ValueError(f"unknown part {part!r}; the parts are {', '.join(PARTS)}")
         seconds[part] = round(time.time() - started, 1)
@@ -210,6 +228,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=PARTS,
         help="compute only this part (repeatable); the file keeps the others as shipped",
     )
+    parser.add_argument(
+        "--alternative",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="with --part alternatives: compute only this reading (repeatable); the file keeps "
+        "the other readings as shipped",
+    )
     parser.add_argument("--data", type=Path, default=_DATA, help="folder of the data files")
     args = parser.parse_args(argv)
     parts = tuple(args.part or PARTS)
@@ -217,7 +243,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         previous_path = args.data / f"{name}.json"
         previous = json.loads(previous_path.read_text()) if previous_path.exists() else None
         data = generate(
-            name, args.games, args.ai_games, args.alt_games, args.jobs, args.seed, parts, previous
+            name,
+            args.games,
+            args.ai_games,
+            args.alt_games,
+            args.jobs,
+            args.seed,
+            parts,
+            previous,
+            args.alternative,
         )
         path = write(data, args.data)
         print(f"{name}: {', '.join(parts)} -> {path} ({data['seconds_by_part']} s)")
