@@ -1,24 +1,10 @@
-"""The variants the compiled simulator plays, and those it refuses by name.
-
-A variant whose rules :func:`senet.sim.tables.compile_rules` does not know (kendall-1978: all
-throws banked before the moves) is refused with an error naming the rule, never played with
-other rules; the simulator's tests run on the others, and one test holds the refusal."""
+"""The variants the compiled simulator plays: every registered one (a rule it does not know
+would be refused by :func:`senet.sim.tables.compile_rules` with an error naming the rule,
+never played with other rules; ``test_differential`` holds that refusal)."""
 
 from __future__ import annotations
 
-from senet.engine import VARIANTS, find_variant
-from senet.sim.tables import compile_rules
-
-
-def _compiles(name: str) -> bool:
-    try:
-        compile_rules(find_variant(name))
-    except ValueError:
-        return False
-    return True
-
+from senet.engine import VARIANTS
 
 #: every variant the compiled simulator plays, in the registry's order
-SIMULATED = tuple(name for name in VARIANTS if _compiles(name))
-#: every variant it refuses
-REFUSED = tuple(name for name in VARIANTS if name not in SIMULATED)
+SIMULATED = tuple(VARIANTS)

@@ -22,7 +22,13 @@ def invoke(*args: str):
 
 @pytest.mark.parametrize(
     ("name", "part", "games"),
-    [("kendall", "random", 10_000), ("bell", "random", 10_000), ("jequier", "computer", 1_000)],
+    [
+        ("kendall", "random", 10_000),
+        ("bell", "random", 10_000),
+        ("jequier", "computer", 1_000),
+        ("kendall-1978", "random", 10_000),
+        ("kendall-1978", "computer", 1_000),
+    ],
 )
 def test_stats_reproduces_a_shipped_figure_from_its_seed(name: str, part: str, games: int) -> None:
     shipped = load(name)

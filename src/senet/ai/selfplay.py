@@ -45,7 +45,7 @@ from senet.sim.kernel import (
     legal,
     play,
     popcount,
-    throw,
+    throw_turn,
     track_start,
     winner,
 )
@@ -246,7 +246,7 @@ def _train_games(
         decisions = 0
         while winner(T, s) < 0 and decisions < max_decisions:
             if not s[3] and s[14] != PENDING_WATER:
-                s[3] = throw(T, rng)
+                throw_turn(T, s, rng, ev)  # one throw, or a turn's run of banked throws
             k = legal(T, path, s, moves)
             i = 0
             v_new = 0.0
@@ -325,7 +325,7 @@ def _match(
         decisions = 0
         while winner(T, s) < 0 and decisions < max_decisions:
             if not s[3] and s[14] != PENDING_WATER:
-                s[3] = throw(T, rng)
+                throw_turn(T, s, rng, ev)  # one throw, or a turn's run of banked throws
             k = legal(T, path, s, moves)
             i = 0
             if k > 1:

@@ -160,6 +160,27 @@ ALTERNATIVES: tuple[Alternative, ...] = (
         for key, en, ru, changes in _ADELAIDA
     ),
     _alt(
+        "kendall-1978",
+        "bear-off-optional",
+        "a bearing off must be made when it is the only move",
+        "вывод обязателен, когда это единственный ход",
+        bear_off_optional=False,
+    ),
+    _alt(
+        "kendall-1978",
+        "water-safe",
+        "a piece on 27 can be attacked: the pieces change places",
+        "фишку на 27 можно атаковать: фишки меняются местами",
+        safe=frozenset(),
+    ),
+    _alt(
+        "kendall-1978",
+        "passing",
+        "no passing over two pieces side by side",
+        "нельзя проходить через две фишки подряд",
+        passing=Passing.SINGLES,
+    ),
+    _alt(
         "jequier",
         "safe-20",
         "15 is safe instead of 20 (as Ludii's code has it)",

@@ -11,7 +11,11 @@ after every move.
 
 Besides the rules, :func:`move_piece` and :func:`play` count what happens (:data:`EVENTS`) and
 follow each piece by identity (which Houses it has visited) for the statistics.  The state
-layout is the engine's (see :mod:`senet.engine.flow`): an ``int64[15]``.
+layout is the engine's (see :mod:`senet.engine.state`): an ``int64[state.SIZE]``.
+
+Where every throw of a turn is made before the moves (``throws_first``, kendall-1978), a throw
+that earns another is banked (:func:`thrown`), and the turn's moves each use one of the banked
+throws (:func:`banked_legal`, :func:`play_banked`), as :mod:`senet.engine.flow` plays them.
 """
 
 from __future__ import annotations
@@ -39,8 +43,11 @@ from .tables import (
     K_REBIRTH,
     K_SEND_BACK,
     K_WATER,
+    K_WATER_WAIT,
+    NAMED_THROW,
     P_BA_SQ,
     P_BACKWARD,
+    P_BEAR_OFF_OPTIONAL,
     P_BITS,
     P_BY_LEFT,
     P_BY_RIGHT,
@@ -50,6 +57,7 @@ from .tables import (
     P_FATE_BIT,
     P_FATE_SQ,
     P_GATES,
+    P_GUARDED,
     P_HOME,
     P_HOUSES,
     P_PARALLEL,
@@ -63,6 +71,9 @@ from .tables import (
     P_SEND_BACK,
     P_SINGLES,
     P_STOP,
+    P_THROWS_FIRST,
+    P_WAIT_BIT,
+    P_WAIT_SQ,
     P_WAITING_A,
     P_WATER_BIT,
     P_WATER_SQ,
@@ -92,6 +103,10 @@ S_EXTRA, S_SKIP, S_OFF, S_CAPT, S_DROWN = (
     raw.CAPTURED,
     raw.DROWNED,
 )
+S_BANK, S_RET = raw.BANK, raw.RETURNED
+#: bits per throw value in ``s[S_BANK]`` (the count of value v at bit BANK_BITS * (v - 1))
+BANK_BITS = raw.BANK_BITS
+_BANK_MASK = (1 << BANK_BITS) - 1
 MAX_MOVES = 64  # more than any decision can offer (one move per piece, plus revive)
 
 #: What the kernel counts, per game.  Names are the keys of the statistics files.
@@ -237,6 +252,23 @@ def step(
 ) -> int:
     """:func:`senet.engine.rules.step`: the target square (+ VICTIM on an opponent), 0 if
     the move is illegal."""
+    return step_in(T, path, me, opp, origin, n, forward, False)
+
+
+@compiled
+def step_in(
+    T: np.ndarray,
+    path: np.ndarray,
+    me: int,
+    opp: int,
+    origin: int,
+    n: int,
+    forward: bool,
+    exposed: bool,
+) -> int:
+    """:func:`step`, or with ``exposed`` the step on the engine's ``Tables.exposed`` (no
+    protection by neighbours: kendall-1978, while the opponent waits on the House of Water or
+    with a returned piece)."""
     if forward:
         if T[R_EXIT, origin]:
             return OFF if (T[R_BEAR, origin] >> n) & 1 else 0
@@ -272,11 +304,13 @@ def step(
             if not forward and T[R_PARAM, P_BACKWARD] == BACK_PIECE_TO_EMPTY:
                 return 0  # back onto an empty square only
             if T[R_DROWN_ATTACK, d]:
+                if T[R_PARAM, P_GUARDED] & b and (me | opp) & T[R_PARAM, P_WAIT_BIT]:
+                    return 0  # guarded while a piece waits in the House of Water
                 return d | VICTIM
             if T[R_PARAM, P_SAFE] & b:
                 return 0
             protection = T[R_PARAM, P_PROTECTION]
-            if protection:
+            if protection and not exposed:
                 near = opp & T[R_NEIGH, d]
                 if near and (protection == 1 or near != T[R_BOTH, d] or opp & T[R_FAR, d]):
                     return 0
@@ -336,6 +370,112 @@ def _collect(
 
 
 @compiled
+def turn_throws(s: np.ndarray) -> int:
+    """The values of the throws the turn holds (``THROW`` and the bank) as a bit mask (bit v)."""
+    values = 1 << s[S_THROW]
+    bank = s[S_BANK]
+    v = 1
+    while bank:
+        if bank & _BANK_MASK:
+            values |= 1 << v
+        bank >>= BANK_BITS
+        v += 1
+    return values
+
+
+@compiled
+def lowest_banked(bank: int) -> int:
+    """The lowest value of a non-empty packed bank."""
+    return trailing_zeros(bank) // BANK_BITS + 1  # type: ignore[call-arg]
+
+
+@compiled
+def off_code(T: np.ndarray, origin: int, value: int) -> int:
+    """The bearing off from ``origin`` with ``value``, naming the throw only where several
+    throws bear a piece off that square (the engine's ``flow._off_move``)."""
+    code = origin * 32 + OFF
+    if popcount(T[R_BEAR, origin]) > 1:
+        code += value * NAMED_THROW
+    return code
+
+
+@compiled
+def step_throw(T: np.ndarray, move: int) -> int:
+    """The throw a step move uses (the engine's ``flow.throw_of``)."""
+    origin, target = (move >> 5) & 31, move & 31
+    if target != OFF:
+        return target - origin if target > origin else origin - target
+    if move >= NAMED_THROW:
+        return move // NAMED_THROW
+    return trailing_zeros(T[R_BEAR, origin])  # type: ignore[call-arg]
+
+
+@compiled
+def banked_legal(T: np.ndarray, path: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
+    """The engine's ``flow._banked_moves``: every throw of the turn (lowest first) moves one
+    piece by its whole value, forward if that throw moves any piece forward, else back; while
+    a piece of the player waits in the House of Water, only a bearing off from there or its
+    return; while a returned piece has not moved, only that piece; the opponent's pieces lose
+    their protection while he is in either case; a pass where bearing off is all there is and
+    bearing off is optional."""
+    p = s[S_TURN]
+    me, opp = s[p], s[1 - p]
+    values = turn_throws(s)
+    wait_bit = T[R_PARAM, P_WAIT_BIT]
+    k = 0
+    if me & wait_bit:
+        wait_sq = T[R_PARAM, P_WAIT_SQ]
+        bear = T[R_BEAR, wait_sq]
+        for v in range(1, 8):
+            if (values >> v) & 1 and (bear >> v) & 1:
+                out[k] = off_code(T, wait_sq, v)
+                k += 1
+        out[k] = RETURN
+        return k + 1
+    returned = me & s[S_RET]
+    mine = returned if returned else me
+    exposed = (opp & (wait_bit | s[S_RET])) != 0
+    back = T[R_PARAM, P_BACKWARD] == BACK_PLAYER
+    for v in range(1, 8):
+        if not (values >> v) & 1:
+            continue
+        found = k
+        mask = mine
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            sq = lowest_square(low)
+            r = step_in(T, path, me, opp, sq, v, True, exposed)
+            if r:
+                d = r & TARGET
+                out[k] = off_code(T, sq, v) if d == OFF else sq * 32 + d
+                k += 1
+        if k == found and back:
+            mask = mine
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                sq = lowest_square(low)
+                r = step_in(T, path, me, opp, sq, v, False, exposed)
+                if r:
+                    out[k] = sq * 32 + (r & TARGET)
+                    k += 1
+    if k and T[R_PARAM, P_BEAR_OFF_OPTIONAL]:
+        only_off = True
+        for j in range(k):
+            if out[j] & 31 != OFF:
+                only_off = False
+                break
+        if only_off:
+            out[k] = PASS  # bearing off is not required
+            k += 1
+    if not k:
+        out[0] = PASS
+        k = 1
+    return k
+
+
+@compiled
 def legal(T: np.ndarray, path: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
     """:func:`senet.engine.flow.legal_moves`: writes the moves to ``out`` in the engine's
     order, returns their number (0 at a chance node)."""
@@ -347,6 +487,8 @@ def legal(T: np.ndarray, path: np.ndarray, s: np.ndarray, out: np.ndarray) -> in
         return 2
     if not n:
         return 0
+    if T[R_PARAM, P_THROWS_FIRST]:
+        return banked_legal(T, path, s, out)
     if pending == PENDING_FATE:
         fate_sq = T[R_PARAM, P_FATE_SQ]
         owner = 0 if s[S_A] & T[R_PARAM, P_FATE_BIT] else 1
@@ -471,11 +613,13 @@ def move_piece(
     ev: np.ndarray,
     trk: np.ndarray,
     houses: int,
+    exposed: bool,
 ) -> None:
-    """:func:`senet.engine.flow._move_piece`, counting events and following the piece."""
+    """:func:`senet.engine.flow._move_piece`, counting events and following the piece
+    (``exposed``: on the engine's ``Tables.exposed``, see :func:`step_in`)."""
     q = 1 - p
     me, opp = s[p], s[q]
-    r = step(T, path, me, opp, origin, n, forward)
+    r = step_in(T, path, me, opp, origin, n, forward, exposed)
     d = r & TARGET
     obit = 1 << (origin - 1)
     me &= ~obit
@@ -496,7 +640,10 @@ def move_piece(
         ev[EV_BA] += 1
         _visit(trk, p, piece, ba, houses)
     dbit = 1 << (d - 1)
+    if s[S_RET]:
+        s[S_RET] &= ~(obit | dbit)  # a returned piece that moves, or is moved, is free again
     water_bit = T[R_PARAM, P_WATER_BIT]
+    wait_bit = T[R_PARAM, P_WAIT_BIT]
     if r & VICTIM:
         opp &= ~dbit
         victim = trk[q, TR_ID + d]
@@ -511,6 +658,12 @@ def move_piece(
             s[S_CAPT + q] += 1
             ev[EV_CAPTURE] += 1
             trk[q, TR_LAST_LEFT] = victim
+        elif T[R_DROWN_ATTACK, d] and wait_bit:
+            opp |= wait_bit  # sent to the House of Water to wait there
+            ev[EV_WATER_ATTACK] += 1
+            wait_sq = T[R_PARAM, P_WAIT_SQ]
+            trk[q, TR_ID + wait_sq] = victim
+            _visit(trk, q, victim, wait_sq, houses)
         elif T[R_DROWN_ATTACK, d] and not (me | opp) & water_bit:
             opp |= water_bit
             s[S_PEND] = PENDING_WATER
@@ -569,6 +722,8 @@ def move_piece(
     elif kind == K_WATER:
         s[S_PEND] = PENDING_WATER
         ev[EV_WATER] += 1
+    elif kind == K_WATER_WAIT:
+        ev[EV_WATER] += 1  # the piece waits there for a 4 or its return
     if landed:
         trk[p, TR_ID + landed] = piece
     s[p], s[q] = me, opp
@@ -593,6 +748,86 @@ def advance(s: np.ndarray, ev: np.ndarray) -> bool:
 
 
 @compiled
+def thrown(T: np.ndarray, s: np.ndarray, value: int, ev: np.ndarray) -> None:
+    """:func:`senet.engine.flow.thrown`: chance showed ``value``.  Where all throws of a turn
+    come first, a throw that earns another is banked (chance is next again: ``s[S_THROW]``
+    stays 0); the throw that ends the run joins the bank, and the lowest of them all waits as
+    ``THROW``."""
+    if not T[R_PARAM, P_THROWS_FIRST]:
+        s[S_THROW] = value
+        return
+    bank = s[S_BANK] + (1 << (BANK_BITS * (value - 1)))
+    if (T[R_PARAM, P_EXTRA_THROWS] >> value) & 1:
+        s[S_BANK] = bank
+        ev[EV_EXTRA] += 1
+        return
+    lowest = lowest_banked(bank)
+    s[S_THROW] = lowest
+    s[S_BANK] = bank - (1 << (BANK_BITS * (lowest - 1)))
+
+
+@compiled
+def throw_turn(T: np.ndarray, s: np.ndarray, rng: np.ndarray, ev: np.ndarray) -> int:
+    """Every throw due in ``s`` (one, or where all throws of a turn come first the whole run
+    of them); returns how many were thrown."""
+    throws = 0
+    while not s[S_THROW] and s[S_PEND] != PENDING_WATER:
+        thrown(T, s, throw(T, rng), ev)
+        throws += 1
+    return throws
+
+
+@compiled
+def play_banked(
+    T: np.ndarray,
+    path: np.ndarray,
+    s: np.ndarray,
+    move: int,
+    ev: np.ndarray,
+    trk: np.ndarray,
+    houses: int,
+) -> bool:
+    """The engine's ``flow._play_banked``: ``move`` uses one of the turn's throws (a return
+    uses none, a pass gives up every throw left); the turn goes on while throws are left."""
+    p = s[S_TURN]
+    bank = s[S_BANK] + (1 << (BANK_BITS * (s[S_THROW] - 1)))
+    s[S_THROW] = 0
+    s[S_BANK] = 0
+    wait_bit = T[R_PARAM, P_WAIT_BIT]
+    if move == PASS:
+        ev[EV_PASS] += 1
+        return advance(s, ev)
+    if move == RETURN:
+        # back to 15 (or the nearest free square behind it); its owner loses his next turn
+        wait_sq = T[R_PARAM, P_WAIT_SQ]
+        me = s[p] & ~wait_bit
+        home = free_square_behind(T[R_PARAM, P_REBIRTH], me | s[1 - p])
+        s[p] = me | (1 << (home - 1))
+        s[S_RET] |= 1 << (home - 1)
+        s[S_SKIP + p] += 1
+        piece = trk[p, TR_ID + wait_sq]
+        trk[p, TR_ID + wait_sq] = -1
+        trk[p, TR_ID + home] = piece
+        _visit(trk, p, piece, home, houses)
+        ev[EV_WATER_RETURN] += 1
+    else:
+        value = step_throw(T, move)
+        bank -= 1 << (BANK_BITS * (value - 1))
+        origin = (move >> 5) & 31
+        if s[p] & wait_bit and origin == T[R_PARAM, P_WAIT_SQ]:
+            ev[EV_WATER_SAVED] += 1
+        exposed = (s[1 - p] & (wait_bit | s[S_RET])) != 0
+        forward = (move & 31) > origin
+        move_piece(T, path, s, p, origin, value, forward, False, ev, trk, houses, exposed)
+    if not bank:
+        return advance(s, ev)
+    lowest = lowest_banked(bank)
+    s[S_THROW] = lowest
+    s[S_BANK] = bank - (1 << (BANK_BITS * (lowest - 1)))
+    return False
+
+
+@compiled
 def play(
     T: np.ndarray,
     path: np.ndarray,
@@ -603,6 +838,8 @@ def play(
     houses: int,
 ) -> bool:
     """:func:`senet.engine.flow.play` on the integer move: True when a new turn begins."""
+    if T[R_PARAM, P_THROWS_FIRST]:
+        return play_banked(T, path, s, move, ev, trk, houses)
     n = s[S_THROW]
     pending = s[S_PEND]
     s[S_THROW] = 0
@@ -628,18 +865,21 @@ def play(
             owner = 0 if s[S_A] & T[R_PARAM, P_FATE_BIT] else 1
             forward = n < 5
             gain = (T[R_PARAM, P_EXTRA_THROWS] >> n) & 1 == 1
-            move_piece(T, path, s, owner, T[R_PARAM, P_FATE_SQ], n, forward, gain, ev, trk, houses)
+            move_piece(
+                T, path, s, owner, T[R_PARAM, P_FATE_SQ], n, forward, gain, ev, trk, houses, False
+            )
             ev[EV_FATE_FORWARD if forward else EV_FATE_BACK] += 1
         else:
             ev[EV_FATE_LOST] += 1
     else:
         p = s[S_TURN]
         if move >= 32:
-            origin = move >> 5
+            origin = move >> 5  # no throw named here: only where all throws come first
             if s[p] & T[R_PARAM, P_WATER_BIT] and origin == T[R_PARAM, P_WATER_SQ]:
                 ev[EV_WATER_SAVED] += 1
             gain = (T[R_PARAM, P_EXTRA_THROWS] >> n) & 1 == 1
-            move_piece(T, path, s, p, origin, n, (move & 31) > origin, gain, ev, trk, houses)
+            forward = (move & 31) > origin
+            move_piece(T, path, s, p, origin, n, forward, gain, ev, trk, houses, False)
         elif move == REVIVE:
             s[S_DROWN + p] -= 1
             rebirth = T[R_PARAM, P_REBIRTH]
@@ -681,7 +921,7 @@ def greedy_key(s: np.ndarray, seat: int, move: int) -> int:
     then landing on an opponent, then forward, then the furthest landing (ties: from the most
     advanced square); word moves below steps: return and revive, then risk, then pass."""
     if move >= 32:
-        origin, target = move >> 5, move & 31
+        origin, target = (move >> 5) & 31, move & 31
         forward = target > origin
         bears_off = target == OFF
         capture = not bears_off and (s[1 - seat] >> (target - 1)) & 1
@@ -860,15 +1100,22 @@ def play_game(
             if s[S_PEND] != PENDING_FATE and new_turn:
                 turns += 1
             new_turn = False
-            s[S_THROW] = throw(T, rng)
-            throws += 1
+            throws += throw_turn(T, s, rng, ev)
         k = legal(T, path, s, moves)
         if s[S_PEND] == NO_PENDING:
-            steps = 0
-            for j in range(k):
-                if moves[j] >= 32:
-                    steps += 1
-            ev[EV_BLOCKED] += popcount(s[s[S_TURN]]) - steps
+            if T[R_PARAM, P_THROWS_FIRST]:
+                # pieces that no throw of the turn moves
+                origins = 0
+                for j in range(k):
+                    if moves[j] >= 32:
+                        origins |= 1 << (((moves[j] >> 5) & 31) - 1)
+                ev[EV_BLOCKED] += popcount(s[s[S_TURN]] & ~origins)
+            else:
+                steps = 0
+                for j in range(k):
+                    if moves[j] >= 32:
+                        steps += 1
+                ev[EV_BLOCKED] += popcount(s[s[S_TURN]]) - steps
         i = 0
         if k > 1:
             player = player_a if decider(T, s) == 0 else player_b

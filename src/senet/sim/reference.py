@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 
 from senet.engine import Position, Variant
-from senet.engine.flow import legal_moves, play, winner
+from senet.engine.flow import legal_moves, play, thrown, winner
 from senet.engine.rules import tables_for
 
 from .kernel import (
@@ -90,8 +90,10 @@ def reference_game(
             if s[S_PEND] != PENDING_FATE and new_turn:
                 turns += 1
             new_turn = False
-            s[S_THROW] = patterns[rng.next() >> (64 - bits)]
-            throws += 1
+            # every throw due: one, or where all throws of a turn come first, the whole run
+            while not s[S_THROW] and s[S_PEND] != PENDING_WATER:
+                s = list(thrown(t, s, patterns[rng.next() >> (64 - bits)]))
+                throws += 1
         options = legal_moves(t, s)
         move = options[0]
         if len(options) > 1:

@@ -10,7 +10,9 @@ wrongly.
 Layout: one ``int64[ROWS, 33]`` array ``T``, one row per per-square fact (indexed by square,
 0 and 31 padding) plus a row of scalars (:data:`P_SAFE` ...), and the ``int64[32, 32]`` path
 masks.  Moves are small integers: ``origin * 32 + target`` for a step (target 31 = borne off),
-:data:`PASS`, :data:`REVIVE`, :data:`RISK` and :data:`RETURN` for the word moves.
+plus ``throw * 1024`` where the move names the throw it uses (a bearing off that several throws
+allow, where all throws of a turn come first), and :data:`PASS`, :data:`REVIVE`, :data:`RISK`
+and :data:`RETURN` for the word moves.
 """
 
 from __future__ import annotations
@@ -34,12 +36,13 @@ __all__ = [
     "REVIVE",
     "RISK",
     "RETURN",
+    "NAMED_THROW",
 ]
 
 # Rows of T.
 R_NEIGH, R_BOTH, R_FAR, R_KIND, R_BEAR, R_EXIT, R_DROWN_ATTACK = 0, 1, 2, 3, 4, 5, 6
 R_BOARD_ORIGINS, R_OFF_ORIGINS, R_PATTERNS, R_PARAM = 7, 8, 9, 10
-ROWS, COLS = 11, 33
+ROWS, COLS = 11, 40
 
 # Scalars in row R_PARAM.
 (
@@ -73,10 +76,15 @@ ROWS, COLS = 11, 33
     P_WAITING_A,
     P_WAITING_B,
     P_SEND_BACK,
-) = range(30)
+    P_THROWS_FIRST,
+    P_WAIT_SQ,
+    P_WAIT_BIT,
+    P_GUARDED,
+    P_BEAR_OFF_OPTIONAL,
+) = range(35)
 
 # House kinds as small integers (0: no effect, which includes the plain Houses).
-K_NONE, K_REBIRTH, K_NET, K_BA, K_FATE, K_DROWN, K_SEND_BACK, K_WATER = range(8)
+K_NONE, K_REBIRTH, K_NET, K_BA, K_FATE, K_DROWN, K_SEND_BACK, K_WATER, K_WATER_WAIT = range(9)
 _KINDS = {
     HouseKind.REBIRTH: K_REBIRTH,
     HouseKind.NET: K_NET,
@@ -85,6 +93,7 @@ _KINDS = {
     HouseKind.DROWN: K_DROWN,
     HouseKind.SEND_BACK: K_SEND_BACK,
     HouseKind.WATER_CHOICE: K_WATER,
+    HouseKind.WATER_WAIT: K_WATER_WAIT,
 }
 BACK_NONE, BACK_PLAYER, BACK_PIECE, BACK_PIECE_TO_EMPTY = 0, 1, 2, 3
 _BACKWARD = {
@@ -115,7 +124,7 @@ class CompiledRules:
     variant: Variant
     table: np.ndarray  # int64[ROWS, COLS]
     path: np.ndarray  # int64[32, 32]
-    start: np.ndarray  # int64[15]: the initial raw state
+    start: np.ndarray  # int64[state.SIZE]: the initial raw state
 
     @property
     def houses(self) -> tuple[int, ...]:
@@ -126,10 +135,6 @@ class CompiledRules:
 def compile_rules(variant: Variant) -> CompiledRules:
     """Lay the engine's tables of ``variant`` out for the kernel."""
     t = tables_for(variant)
-    if t.throws_first:
-        raise ValueError(
-            f"the compiled simulator does not know throws_first (variant {variant.name})"
-        )
     table = np.zeros((ROWS, COLS), dtype=np.int64)
     for sq in range(SQUARES + 2):
         table[R_NEIGH, sq] = t.neigh[sq]
@@ -185,6 +190,11 @@ def compile_rules(variant: Variant) -> CompiledRules:
         P_WAITING_A: t.waiting[0],
         P_WAITING_B: t.waiting[1],
         P_SEND_BACK: int(t.send_back),
+        P_THROWS_FIRST: int(t.throws_first),
+        P_WAIT_SQ: t.wait_sq,
+        P_WAIT_BIT: t.wait_bit,
+        P_GUARDED: t.guarded,
+        P_BEAR_OFF_OPTIONAL: int(t.bear_off_optional),
         P_PATTERNS: instrument.patterns,
         P_BITS: (instrument.patterns - 1).bit_length(),
         P_HOUSES: sum(_bit(sq) for sq in variant.houses),
@@ -199,17 +209,21 @@ def compile_rules(variant: Variant) -> CompiledRules:
     return CompiledRules(variant, table, path, start)
 
 
+#: A step's code carries the throw it names at this factor (see the module's docstring).
+NAMED_THROW = 1024
+
+
 def encode_move(move: Move) -> int:
     """The kernel's integer for an engine move."""
     if move.kind == MOVE:
-        return move.origin * 32 + move.target
+        return move.throw * NAMED_THROW + move.origin * 32 + move.target
     return _WORDS[move.kind]
 
 
 def decode_move(code: int) -> Move:
     """The engine move of a kernel integer."""
     if code >= 32:
-        return Move(MOVE, code >> 5, code & 31)
+        return Move(MOVE, (code >> 5) & 31, code & 31, code // NAMED_THROW)
     return Move(_WORD_OF[code])
 
 
