@@ -3,8 +3,10 @@
 
 At every decision position of seeded random games (every special state included: extra
 throws owed, turns to skip, drowned and captured pieces, a pending throw of fate or House of
-Water choice) both paths must list the same legal moves in the same order and reach the same
-state after each of them (see :mod:`senet.sim.differential`).  The test suite runs the same
+Water choice; for kendall-1978 throws of several values banked, a returned piece, a piece
+waiting on 27, a move onto 28-30 barred while 27 is taken, a bearing off that may be declined)
+both paths must list the same legal moves in the same order and reach the same state after
+each of them, and after every throw (see :mod:`senet.sim.differential`).  The test suite runs the same
 comparison on 4,000 positions a variant; this prints the full count and what it covered.
 
 Usage::

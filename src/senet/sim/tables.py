@@ -7,7 +7,7 @@ an alternative reading built with :func:`dataclasses.replace`) is one the simula
 A House kind the compiled kernel does not know is refused here, by name, rather than played
 wrongly.
 
-Layout: one ``int64[ROWS, 33]`` array ``T``, one row per per-square fact (indexed by square,
+Layout: one ``int64[ROWS, COLS]`` array ``T``, one row per per-square fact (indexed by square,
 0 and 31 padding) plus a row of scalars (:data:`P_SAFE` ...), and the ``int64[32, 32]`` path
 masks.  Moves are small integers: ``origin * 32 + target`` for a step (target 31 = borne off),
 plus ``throw * 1024`` where the move names the throw it uses (a bearing off that several throws
