@@ -41,15 +41,18 @@ import numpy as np
 from senet.engine import Position, Variant
 from senet.engine.rules import tables_for
 from senet.engine.state import (
+    BANK,
     BORNE_OFF,
     CAPTURED,
     DROWNED,
     EXTRA,
+    HAND,
     LAYOUT_VERSION,
     MASK,
     PENDING,
     PENDING_FATE,
     PENDING_WATER,
+    RETURNED,
     SIZE,
     SKIP,
     THROW,
@@ -104,9 +107,12 @@ _RUN = np.arange(30, 0, -1, dtype=np.int64)  # squares still to run from square 
 _FULL = (1 << 30) - 1
 # The fast path's index arrays: seat fields swapped (so the mover's come first), the seat
 # fields of the inputs, and the 10-square chunks of both masks.
-#: the raw state's columns with the two seats' fields exchanged (the fields after the pending
-#: decision are no seat's)
-_SWAP = np.array([1, 0, 2, 3, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, *range(PENDING, SIZE)])
+#: the raw state's columns with the two seats' fields exchanged (the pieces in hand are a
+#: seat's field; the other fields after the pending decision are no seat's)
+_SWAP = np.array(
+    [1, 0, 2, 3, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, PENDING, BANK, RETURNED, HAND + 1, HAND]
+    + list(range(HAND + 2, SIZE))
+)
 _SEAT_FIELDS = np.array(
     [[BORNE_OFF, CAPTURED, DROWNED], [BORNE_OFF + 1, CAPTURED + 1, DROWNED + 1]]
 )

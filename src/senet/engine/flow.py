@@ -2,8 +2,12 @@
 
 :class:`senet.engine.position.Position` wraps these for the public API; search and random
 playouts call them directly on a list of integers, so that a whole game can be played without
-building a single object per move.  The layout of the state (a flat tuple of 15 integers) is
+building a single object per move.  The layout of the state (a flat tuple of small integers) is
 defined and documented in :mod:`senet.engine.state`.
+
+Three flows share the raw state: one throw moving one piece (most variants), every throw of a
+turn made before the moves (kendall-1978: :func:`_banked_moves`), and a throw divided among
+the pieces, with pieces entering from the hand (piccione: :func:`_divided_moves`).
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from collections.abc import Sequence
 from random import Random
 
 from . import state as raw
-from .moves import MOVE, PASS, RETURN, REVIVE, RISK, Move
+from .moves import ENTER, MOVE, PASS, RETURN, REVIVE, RISK, Move
 from .rules import (
     TARGET,
     VICTIM,
@@ -42,10 +46,13 @@ _EXTRA, _SKIP, _OFF = raw.EXTRA, raw.SKIP, raw.BORNE_OFF
 _CAPT, _DROWN = raw.CAPTURED, raw.DROWNED
 _NO_PENDING, _FATE, _WATER = raw.NO_PENDING, raw.PENDING_FATE, raw.PENDING_WATER
 _BANK, _RET = raw.BANK, raw.RETURNED
+_HAND, _DIR, _DIV, _ENT = raw.HAND, raw.DIRECTION, raw.DIVIDED, raw.ENTERED
+_NO_DIR, _FORWARD, _BACKWARD = raw.NO_DIRECTION, raw.FORWARD, raw.BACKWARD
 
 _PASS = Move(PASS)
 _REVIVE = Move(REVIVE)
 _RETURN = Move(RETURN)
+_ENTER = Move(ENTER)
 _WATER_CHOICES = (Move(RISK), Move(RETURN))
 DRAW = 2  # winner() of a drawn game
 
@@ -75,6 +82,8 @@ def legal_moves(t: Tables, s: Sequence[int]) -> list[Move]:
         return []
     if t.throws_first:
         return _banked_moves(t, s, n)
+    if t.divided:
+        return _divided_moves(t, s, n)
     if pending == _FATE:
         owner = 0 if s[_A] & t.fate_bit else 1
         # adelaida §27: 1-4 carry the piece forward, 5 carries it back five squares.
@@ -166,6 +175,100 @@ def _banked_moves(t: Tables, s: Sequence[int], n: int) -> list[Move]:
     return moves or [_PASS]
 
 
+def _divided_moves(t: Tables, s: Sequence[int], n: int) -> list[Move]:
+    """piccione: the moves with the ``n`` points left of the throw in play.  A move uses some or
+    all of them (the rest stays to play); entering takes a whole throw of 1; the entered piece
+    moves first with the throw its entering earned, and a pass then sends it back to the hand;
+    forward when any piece can go forward, else back, and never against the turn's direction;
+    no piece lands on another, none moves back from 28-30, bearing off takes the exact points."""
+    p = s[_TURN]
+    me, opp = s[p], s[1 - p]
+    table = t.moves
+    moves: list[Move] = []
+    if s[_ENT]:
+        for k in range(1, n + 1):
+            r = step(t, me, opp, 1, k, True)
+            if r:
+                moves.append(table[1][r & TARGET])
+        return moves or [_PASS]
+    direction = s[_DIR]
+    if direction != _BACKWARD:
+        if (
+            n == t.enter_throw
+            and not s[_DIV]
+            and s[_HAND + p]
+            and not (me | opp) & 1  # the piece enters on square 1, which must be free
+        ):
+            moves.append(_ENTER)
+        for sq in iter_squares(me):
+            for k in range(1, n + 1):
+                r = step(t, me, opp, sq, k, True)
+                if r:
+                    moves.append(table[sq][r & TARGET])
+    if not moves and direction != _FORWARD:
+        for sq in iter_squares(me):  # a throw that moves nothing forward moves a piece back
+            for k in range(1, n + 1):
+                r = step(t, me, opp, sq, k, False)
+                if r:
+                    moves.append(table[sq][r & TARGET])
+    return moves or [_PASS]
+
+
+def _play_divided(t: Tables, s: list[int], move: Move) -> bool:
+    """piccione: apply ``move`` with part or all of the points in play.  Points left keep the
+    decision with the player; an extra throw earned on the way (a throw of 5, landing on 15 or
+    26) waits in ``EXTRA`` until the throw in play is used up or lost."""
+    p = s[_TURN]
+    n = s[_THROW]
+    s[_THROW] = 0
+    if move.kind == ENTER:
+        s[_HAND + p] -= 1
+        s[p] |= 1
+        s[_DIR] = _FORWARD
+        s[_DIV] = 0
+        s[_ENT] = 1
+        return False  # the entering earns a throw, which must move this piece: chance is next
+    if move.kind == PASS:
+        if s[_ENT]:
+            # "if it is impossible for a piece to move from square 1, it must be removed from
+            # the board and entered again"
+            s[p] &= ~1
+            s[_HAND + p] += 1
+            s[_ENT] = 0
+        s[_DIV] = 0
+        return _advance_divided(t, s)
+    used = throw_of(t, move)
+    s[_DIR] = _FORWARD if move.target > move.origin else _BACKWARD
+    s[_ENT] = 0
+    me = s[p] & ~bit(move.origin)
+    d = move.target
+    if d == OFF:
+        s[_OFF + p] += 1
+    else:
+        kind = t.kind[d]
+        if kind is HouseKind.TO_HAND:
+            s[_HAND + p] += 1  # "a piece which lands on square 27 ... must enter again"
+        else:
+            me |= bit(d)
+            if kind is HouseKind.EXTRA_THROW:
+                s[_EXTRA + p] += 1
+    s[p] = me
+    if n > used:
+        s[_THROW] = n - used
+        s[_DIV] = 1
+        return False
+    s[_DIV] = 0
+    return _advance_divided(t, s)
+
+
+def _advance_divided(t: Tables, s: list[int]) -> bool:
+    """:func:`_advance`, and a new turn starts with no direction chosen."""
+    if _advance(t, s):
+        s[_DIR] = _NO_DIR
+        return True
+    return False
+
+
 def thrown(t: Tables, s: Sequence[int], value: int) -> tuple[int, ...]:
     """The state after chance shows ``value``.  Where all throws of a turn come first
     (kendall-1978), a throw that earns another is banked and chance is next again; the throw
@@ -176,6 +279,11 @@ def thrown(t: Tables, s: Sequence[int], value: int) -> tuple[int, ...]:
 
 
 def _throw_into(t: Tables, s: list[int], value: int) -> None:
+    if t.divided:
+        s[_THROW] = value
+        if value in t.extra_throws:
+            s[_EXTRA + s[_TURN]] += 1  # piccione: owed at once, taken once this throw is used
+        return
     if not t.throws_first:
         s[_THROW] = value
         return
@@ -247,6 +355,8 @@ def play(t: Tables, s: list[int], move: Move) -> bool:
     """Apply a legal ``move`` to ``s`` in place; True when the move hands over to a new turn."""
     if t.throws_first:
         return _play_banked(t, s, move)
+    if t.divided:
+        return _play_divided(t, s, move)
     n = s[_THROW]
     pending = s[_PEND]
     s[_THROW] = 0
@@ -391,10 +501,9 @@ def random_playout(
     while result is None and moves < max_moves:
         if throw_due(s):
             value = draw_throw(rng, instrument)
-            if t.throws_first:
-                _throw_into(t, s, value)
+            _throw_into(t, s, value)
+            if not s[_THROW]:
                 continue  # chance again after a banked throw; else the moves come next
-            s[_THROW] = value
         options = legal_moves(t, s)
         play(t, s, options[int(random() * len(options))])
         moves += 1

@@ -15,7 +15,11 @@ Text notation (case-insensitive on input, canonical lower case on output):
 ``revive`` put a drowned piece back on the House of Rebirth (adelaida §28)
 ``risk``   leave the piece in the House of Water and hope for a 4 (kendall)
 ``return`` take the piece from the House of Water back to 15 (kendall)
+``enter``  put a piece from the hand on square 1 with a throw of 1 (piccione)
 ========== =====================================================================
+
+Where a throw is divided among the pieces (piccione), a move uses part of the throw: ``3-5``
+with a throw of 4 moves the piece on 3 by two and leaves two points to play.
 
 A move through the House of Ba (adelaida §25) is written origin to final square: ``17-25``.
 """
@@ -28,19 +32,20 @@ from typing import NamedTuple
 from .errors import NotationError
 from .variants import OFF
 
-__all__ = ["Move", "MOVE", "PASS", "REVIVE", "RISK", "RETURN", "parse_move"]
+__all__ = ["Move", "MOVE", "PASS", "REVIVE", "RISK", "RETURN", "ENTER", "parse_move"]
 
 MOVE = "move"
 PASS = "pass"
 REVIVE = "revive"
 RISK = "risk"
 RETURN = "return"
-_WORD_KINDS = (PASS, REVIVE, RISK, RETURN)
+ENTER = "enter"
+_WORD_KINDS = (PASS, REVIVE, RISK, RETURN, ENTER)
 
 
 class Move(NamedTuple):
     """A player's decision.  ``origin``/``target`` are squares 1-30, ``target`` may be OFF (31);
-    both are 0 for the word moves (pass, revive, risk, return).  ``throw`` names the throw a
+    both are 0 for the word moves (pass, revive, risk, return, enter).  ``throw`` names the throw a
     bearing off uses where several could (kendall-1978 from 30), else 0."""
 
     kind: str
@@ -89,7 +94,7 @@ def parse_move(text: str, *, line: int = 1, column: int = 1) -> Move:
             f"not a move: {text!r}",
             line,
             column,
-            "a move such as 12-15, 12x15, 28-off, 30-off/2, pass, revive, risk or return",
+            "a move such as 12-15, 12x15, 28-off, 30-off/2, pass, revive, risk, return or enter",
         )
     origin = int(match.group(1))
     target = OFF if match.group(3) == "off" else int(match.group(3))

@@ -6,6 +6,7 @@
     adelaida .A.B...A../....AB..../.....B.... B 3 extra=0/1 drowned=1/0
     adelaida .........A/....B...../.....A.... A - skip=0/1 pending=fate
     kendall-1978 BABABABABA/B...A...../.....A.... A 2 bank=4,5 returned=15
+    piccione A...B..A../........../.......... A 3 hand=3/4 direction=forward divided=yes
 
 Fields, separated by single spaces:
 
@@ -21,7 +22,12 @@ Fields, separated by single spaces:
    ``pending=fate`` (a throw of fate is due, or with a throw: to be played) or
    ``pending=water`` (the House of Water choice of the piece on 27), ``bank=1,4`` the other
    throws of the turn not yet used (kendall-1978, where all throws come before the moves) and
-   ``returned=15`` the squares of pieces back from the House of Water that have not moved.
+   ``returned=15`` the squares of pieces back from the House of Water that have not moved;
+   then for piccione: ``hand=a/b`` the pieces waiting in the hand to enter,
+   ``direction=forward`` (or ``backward``) the direction of the turn's moves once one is made,
+   ``divided=yes`` when the throw is the rest of a throw already divided (no piece enters
+   with it), and ``entered=yes`` when the throw in play (or due) must first move the piece
+   just entered on square 1.
 
 Pieces borne off are not written: they are the pieces not found elsewhere.  The canonical
 form is what :func:`format_position` writes; :func:`parse_position` accepts exactly that
@@ -34,14 +40,24 @@ import re
 
 from .errors import InvalidPosition, NotationError
 from .position import Position
-from .state import NO_PENDING, PENDING_FATE, PENDING_WATER
+from .state import BACKWARD, FORWARD, NO_DIRECTION, NO_PENDING, PENDING_FATE, PENDING_WATER
 from .variants import UnknownVariant, find_variant
 
 __all__ = ["format_position", "parse_position"]
 
 _PENDING = {"fate": PENDING_FATE, "water": PENDING_WATER}
 _PAIR_FIELDS = ("extra", "skip", "captured", "drowned")
-_FIELD_ORDER = _PAIR_FIELDS + ("pending", "bank", "returned")
+_FIELD_ORDER = _PAIR_FIELDS + (
+    "pending",
+    "bank",
+    "returned",
+    "hand",
+    "direction",
+    "divided",
+    "entered",
+)
+_DIRECTIONS = {"forward": FORWARD, "backward": BACKWARD}
+_FLAGS = ("divided", "entered")
 _LIST = re.compile(r"\d{1,2}(,\d{1,2})*\Z")
 
 
@@ -73,6 +89,14 @@ def format_position(position: Position) -> str:
         parts.append("bank=" + ",".join(map(str, position.banked)))
     if position.returned:
         parts.append("returned=" + ",".join(map(str, position.returned)))
+    if position.hand(0) or position.hand(1):
+        parts.append(f"hand={position.hand(0)}/{position.hand(1)}")
+    if position.direction != NO_DIRECTION:
+        parts.append("direction=" + ("forward" if position.direction == FORWARD else "backward"))
+    if position.divided:
+        parts.append("divided=yes")
+    if position.entered:
+        parts.append("entered=yes")
     return " ".join(parts)
 
 
@@ -149,8 +173,16 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
             c_throw,
             "one of " + ", ".join(map(str, variant.instrument.values)) + " or -",
         )
-    values = {"extra": (0, 0), "skip": (0, 0), "captured": (0, 0), "drowned": (0, 0)}
+    values = {
+        "extra": (0, 0),
+        "skip": (0, 0),
+        "captured": (0, 0),
+        "drowned": (0, 0),
+        "hand": (0, 0),
+    }
     pending = NO_PENDING
+    direction = NO_DIRECTION
+    flags = {"divided": False, "entered": False}
     lists: dict[str, tuple[int, ...]] = {"bank": (), "returned": ()}
     field_cols: dict[str, int] = {}
     last = -1
@@ -161,7 +193,8 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
                 f"unknown field {token!r}",
                 line,
                 col,
-                "extra=, skip=, captured=, drowned=, pending=, bank= or returned=",
+                "extra=, skip=, captured=, drowned=, pending=, bank=, returned=, hand=, "
+                "direction=, divided= or entered=",
             )
         order = _FIELD_ORDER.index(key)
         field_cols[key] = col
@@ -178,6 +211,18 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
             if value not in _PENDING:
                 raise NotationError(f"pending {value!r}", line, vcol, "fate or water")
             pending = _PENDING[value]
+            continue
+        if key == "direction":
+            if value not in _DIRECTIONS:
+                raise NotationError(f"direction {value!r}", line, vcol, "forward or backward")
+            direction = _DIRECTIONS[value]
+            continue
+        if key in _FLAGS:
+            if value != "yes":
+                raise NotationError(
+                    f"{key} {value!r}", line, vcol, f"yes (or leave {key}= out)"
+                )
+            flags[key] = True
             continue
         if key in lists:
             if not _LIST.match(value):
@@ -200,8 +245,10 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
         [i + 1 for i, ch in enumerate(squares) if ch == "A"],
         [i + 1 for i, ch in enumerate(squares) if ch == "B"],
     )
-    captured, drowned = values["captured"], values["drowned"]
-    off = tuple(variant.pieces - len(pieces[s]) - captured[s] - drowned[s] for s in (0, 1))
+    captured, drowned, hand = values["captured"], values["drowned"], values["hand"]
+    off = tuple(
+        variant.pieces - len(pieces[s]) - captured[s] - drowned[s] - hand[s] for s in (0, 1)
+    )
     if min(off) < 0:
         raise NotationError(
             f"more pieces than {variant.name} has ({variant.pieces} a side)",
@@ -223,6 +270,10 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
             pending=pending,
             bank=lists["bank"],
             returned=lists["returned"],
+            hand=hand,
+            direction=direction,
+            divided=flags["divided"],
+            entered=flags["entered"],
         )
     except InvalidPosition as exc:
         # point at the square, else the field at fault (the start when the field is not written)

@@ -90,7 +90,9 @@ class Position:
     def initial(cls, variant: Variant) -> Position:
         a = sum(bit(sq) for sq in variant.start[0])
         b = sum(bit(sq) for sq in variant.start[1])
-        return cls(variant, raw_state((a, b)))
+        # piccione: the pieces not placed at the start wait in the hand to enter
+        hand = (variant.pieces - a.bit_count(), variant.pieces - b.bit_count())
+        return cls(variant, raw_state((a, b), hand=hand))
 
     @classmethod
     def from_fen(cls, text: str) -> Position:
@@ -114,10 +116,16 @@ class Position:
         pending: int = raw.NO_PENDING,
         bank: tuple[int, ...] = (),
         returned: Iterable[int] = (),
+        hand: tuple[int, int] = (0, 0),
+        direction: int = raw.NO_DIRECTION,
+        divided: bool = False,
+        entered: bool = False,
     ) -> Position:
         """Build any position; ``off`` defaults to the pieces not accounted for elsewhere;
         ``bank`` lists the throws banked besides ``throw``, ``returned`` the squares of pieces
-        back from the House of Water (kendall-1978).
+        back from the House of Water (kendall-1978); ``hand`` the pieces waiting to enter,
+        ``direction`` the turn's direction, ``divided`` whether ``throw`` is the rest of a
+        divided throw and ``entered`` whether the piece on 1 must move first (piccione).
 
         Raises :class:`InvalidPosition` (a ValueError) for an inconsistent position (overlapping
         pieces, too many pieces, ...), naming the field and square at fault.
@@ -134,8 +142,8 @@ class Position:
             masks.append(mask)
         if off is None:
             off = (
-                variant.pieces - masks[0].bit_count() - captured[0] - drowned[0],
-                variant.pieces - masks[1].bit_count() - captured[1] - drowned[1],
+                variant.pieces - masks[0].bit_count() - captured[0] - drowned[0] - hand[0],
+                variant.pieces - masks[1].bit_count() - captured[1] - drowned[1] - hand[1],
             )
         returned_mask = 0
         for sq in returned:
@@ -156,6 +164,10 @@ class Position:
             pending=pending,
             bank=tuple(bank),
             returned=returned_mask,
+            hand=hand,
+            direction=direction,
+            divided=int(divided),
+            entered=int(entered),
         )
         position = cls(variant, state)
         position.validate()
@@ -188,10 +200,12 @@ class Position:
                 + s[raw.BORNE_OFF + seat]
                 + s[raw.CAPTURED + seat]
                 + s[raw.DROWNED + seat]
+                + s[raw.HAND + seat]
             )
             if total != v.pieces:
                 raise InvalidPosition(
-                    f"{seat_letter(seat)} has {total} pieces in all (board, off, captured, drowned); "
+                    f"{seat_letter(seat)} has {total} pieces in all (board, off, captured, drowned, "
+                    "hand); "
                     f"{v.name} has {v.pieces}",
                     field="board",
                 )
@@ -200,6 +214,8 @@ class Position:
                     raise InvalidPosition("negative counter", field=name)
             if s[raw.CAPTURED + seat] and not t.capture_remove:
                 raise InvalidPosition(f"no piece is ever captured in {v.name}", field="captured")
+            if s[raw.HAND + seat] < 0 or s[raw.HAND + seat] and not t.divided:
+                raise InvalidPosition(f"no piece is ever in the hand in {v.name}", field="hand")
             if s[raw.DROWNED + seat] and not t.revival:
                 raise InvalidPosition(f"no piece is ever drowned in {v.name}", field="drowned")
             if s[raw.EXTRA + seat] and not v.extra_throws:
@@ -238,6 +254,33 @@ class Position:
         if stray := s[raw.RETURNED] & ~(a | b):
             raise InvalidPosition(
                 "no piece stands there", field="returned", square=stray.bit_length()
+            )
+        self._validate_divided()
+
+    def _validate_divided(self) -> None:
+        """piccione's fields: the direction, a divided throw, the entered piece."""
+        s, v, t = self._s, self.variant, self._t
+        direction, divided, entered = s[raw.DIRECTION], s[raw.DIVIDED], s[raw.ENTERED]
+        if not t.divided:
+            if direction or divided or entered:
+                field = "direction" if direction else "divided" if divided else "entered"
+                raise InvalidPosition(f"no throw is ever divided in {v.name}", field=field)
+            return
+        if direction not in (raw.NO_DIRECTION, raw.FORWARD, raw.BACKWARD):
+            raise InvalidPosition("unknown direction", field="direction")
+        if divided not in (0, 1) or entered not in (0, 1):
+            raise InvalidPosition("a flag is 0 or 1", field="divided" if divided > 1 else "entered")
+        if divided and not s[raw.THROW]:
+            raise InvalidPosition("the rest of a divided throw needs points left", field="divided")
+        if divided and direction == raw.NO_DIRECTION:
+            raise InvalidPosition("a divided throw has moved a piece one way", field="direction")
+        if entered and not s[raw.MASK + s[raw.TURN]] & 1:
+            raise InvalidPosition(
+                "the entered piece stands on square 1", field="entered", square=1
+            )
+        if entered and (divided or direction != raw.FORWARD):
+            raise InvalidPosition(
+                "the entered piece moves first, forward, with a whole throw", field="entered"
             )
 
     # ----------------------------------------------------------------- reading the state
@@ -293,6 +336,26 @@ class Position:
         """Squares of the pieces that came back from the House of Water and have not moved
         since (kendall-1978: their owner moves no other piece)."""
         return tuple(iter_squares(self._s[raw.RETURNED]))
+
+    def hand(self, seat: int) -> int:
+        """Pieces of ``seat`` waiting in the hand to enter on square 1 (piccione)."""
+        return self._s[raw.HAND + seat]
+
+    @property
+    def direction(self) -> int:
+        """The direction of this turn's moves (piccione): ``state.NO_DIRECTION`` before the
+        first move of the turn, then ``state.FORWARD`` or ``state.BACKWARD``."""
+        return self._s[raw.DIRECTION]
+
+    @property
+    def divided(self) -> bool:
+        """Is :attr:`throw` the rest of a throw already divided (piccione)?"""
+        return bool(self._s[raw.DIVIDED])
+
+    @property
+    def entered(self) -> bool:
+        """Must the throw in play (or due) first move the piece entered on 1 (piccione)?"""
+        return bool(self._s[raw.ENTERED])
 
     def off(self, seat: int) -> int:
         return self._s[raw.BORNE_OFF + seat]

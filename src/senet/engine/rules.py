@@ -97,6 +97,11 @@ class Tables:
         "wait_bit",
         "guarded",
         "bear_off_optional",
+        "divided",
+        "enter_throw",
+        "no_capture",
+        "no_back",
+        "to_hand_sq",
         "_exposed",
     )
 
@@ -195,7 +200,16 @@ class Tables:
         #: kendall-1978: squares safe while a piece waits in the House of Water
         self.guarded = sum(bit(sq) for sq in v.guarded_by_water)
         self.bear_off_optional = v.bear_off_optional
+        #: piccione: pieces enter from the hand, throws are divided, no piece lands on another
+        self.divided = v.divided_throws
+        self.enter_throw = v.enter_throw
+        self.no_capture = v.capture is Capture.NONE
+        self.no_back = sum(bit(sq) for sq in v.no_backward_from)
+        to_hand = v.squares_of(HouseKind.TO_HAND)
+        self.to_hand_sq = to_hand[0] if to_hand else 0
         self._exposed: Tables | None = None
+        if self.no_capture or self.divided:
+            self.parallel = False
         if self.past_three or self.home or self.guarded:
             self.parallel = False  # these need a look at the whole path or the whole side
 
@@ -293,7 +307,7 @@ def step(t: Tables, me: int, opp: int, origin: int, n: int, forward: bool) -> in
         if t.stop_mask and t.path[origin][d] & t.stop_mask:
             return 0  # kendall: every piece stops on the House of Beauty first
     else:
-        if t.exit_only[origin]:
+        if t.exit_only[origin] or t.no_back & (1 << (origin - 1)):
             return 0
         d = origin - n
         if d < 1:
@@ -311,6 +325,8 @@ def step(t: Tables, me: int, opp: int, origin: int, n: int, forward: bool) -> in
         if me & b:
             return 0  # never onto your own piece
         if opp & b:
+            if t.no_capture:
+                return 0  # piccione: "pieces cannot land on the same space"
             if t.back_to_empty and not forward:
                 return 0  # jequier: a piece goes back "to an open space" only
             if t.drown_attack[d]:

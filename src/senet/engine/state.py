@@ -1,4 +1,4 @@
-"""The raw state: a position as a flat tuple of 17 small integers.
+"""The raw state: a position as a flat tuple of 22 small integers.
 
 :class:`senet.engine.position.Position` wraps a raw state for the public API.  Search, exact
 solving and random playouts work on raw states directly (with :func:`senet.engine.flow.
@@ -25,12 +25,20 @@ index  name                 meaning
                             eight bits per value, the count of value v at bit 8(v-1)
 16     ``RETURNED``         squares (bit k-1 = square k) of pieces that came back from
                             the House of Water and have not moved since (kendall-1978)
+17, 18 ``HAND + seat``      pieces of A, B in the hand, waiting to enter (piccione)
+19     ``DIRECTION``        the direction of this turn's moves: :data:`NO_DIRECTION`,
+                            :data:`FORWARD` or :data:`BACKWARD` (piccione)
+20     ``DIVIDED``          1 when ``THROW`` holds the points left of a throw already
+                            divided (no piece enters with them), else 0 (piccione)
+21     ``ENTERED``          1 when the throw in play (or the throw due) must first move the
+                            piece just entered on square 1, else 0 (piccione)
 =====  ===================  ==========================================================
 
 Anything stored outside the process that holds raw states (the shipped endgame tables)
 records :data:`LAYOUT_VERSION` and is refused when it differs: raise the version with any
-change to the fields 0-14 above.  Fields 15 and 16 were added after them and are zero in every
-variant without banked throws or a waiting House of Water; a table holds only such states.
+change to the fields 0-14 above.  Fields 15-21 were added after them and are zero in every
+variant without banked throws, a waiting House of Water or divided throws; a table holds only
+such states.
 
 >>> from senet.engine import find_variant
 >>> from senet.engine.rules import tables_for
@@ -68,6 +76,13 @@ __all__ = [
     "BANK",
     "RETURNED",
     "BANK_BITS",
+    "HAND",
+    "DIRECTION",
+    "DIVIDED",
+    "ENTERED",
+    "NO_DIRECTION",
+    "FORWARD",
+    "BACKWARD",
     "RawState",
     "Fields",
     "raw_state",
@@ -83,7 +98,7 @@ __all__ = [
 #: The version of the layout below; stored with every table of raw states.
 LAYOUT_VERSION = 1
 #: Number of integers in a raw state.
-SIZE = 17
+SIZE = 22
 
 # Indices into the raw state; a per-seat field is at ``FIELD + seat`` (seat 0 = A, 1 = B).
 MASK = 0
@@ -97,6 +112,12 @@ DROWNED = 12
 PENDING = 14
 BANK = 15
 RETURNED = 16
+HAND = 17
+DIRECTION = 19
+DIVIDED = 20
+ENTERED = 21
+# Values of ``state[DIRECTION]``.
+NO_DIRECTION, FORWARD, BACKWARD = 0, 1, 2
 #: bits per value in ``state[BANK]``
 BANK_BITS = 8
 _BANK_MASK = (1 << BANK_BITS) - 1
@@ -122,6 +143,10 @@ class Fields(NamedTuple):
     pending: int
     bank: tuple[int, ...]
     returned: int
+    hand: tuple[int, int]
+    direction: int
+    divided: int
+    entered: int
 
 
 def raw_state(
@@ -137,6 +162,10 @@ def raw_state(
     pending: int = NO_PENDING,
     bank: tuple[int, ...] = (),
     returned: int = 0,
+    hand: tuple[int, int] = (0, 0),
+    direction: int = NO_DIRECTION,
+    divided: int = 0,
+    entered: int = 0,
 ) -> RawState:
     """The raw state with these fields (no check: :meth:`Position.validate` checks);
     ``bank`` lists the banked throws' values, ``returned`` is a mask of squares."""
@@ -155,6 +184,10 @@ def raw_state(
         pending,
         packed,
         returned,
+        *hand,
+        direction,
+        divided,
+        entered,
     )
 
 
@@ -176,6 +209,10 @@ def fields(s: Sequence[int]) -> Fields:
         s[PENDING],
         bank_values(s[BANK]),
         s[RETURNED],
+        pair(HAND),
+        s[DIRECTION],
+        s[DIVIDED],
+        s[ENTERED],
     )
 
 

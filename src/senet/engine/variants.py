@@ -57,6 +57,10 @@ class HouseKind(str, Enum):
     #: kendall-1978: the piece waits here for a 4 or is returned to 15 at a cost of a turn; while
     #: it waits (or the returned piece has not moved) its owner moves no other piece
     WATER_WAIT = "water-wait"
+    #: piccione: a piece that lands here leaves the board for its owner's hand, to enter again
+    TO_HAND = "to-hand"
+    #: piccione: landing here earns an extra throw, taken once the throw in play is used up
+    EXTRA_THROW = "extra-throw"
 
 
 class Capture(StrEnum):
@@ -65,6 +69,7 @@ class Capture(StrEnum):
     SWAP = "swap"  # it goes to the attacker's square
     REMOVE = "remove"  # bell: it leaves the game
     SEND_BACK = "send-back"  # jequier: it goes to the free square nearest the start
+    NONE = "none"  # piccione: "pieces cannot land on the same space"
 
 
 class Protection(StrEnum):
@@ -191,6 +196,15 @@ class Variant:
     #: may a player decline to bear off when bearing off is all that the throws allow
     #: (kendall-1978: "bearing off is not required from any space")?
     bear_off_optional: bool = False
+    #: do pieces start in the hand and enter on square 1 with a whole throw of ``enter_throw``
+    #: (the entering earning a throw that must move the entered piece), is every throw divided
+    #: among the pieces as the player likes, all moving in one direction during a turn, and is
+    #: an extra throw taken only once the throw in play is used up (piccione)?
+    divided_throws: bool = False
+    #: the throw that enters a piece from the hand (piccione: 1)
+    enter_throw: int = 0
+    #: squares from which no piece moves back (piccione: 28-30)
+    no_backward_from: frozenset[int] = frozenset()
     aliases: tuple[str, ...] = ()
     #: seat names (en, ru) for seat A and seat B.
     seat_names_en: tuple[str, str] = ("spools", "cones")
@@ -486,9 +500,58 @@ KENDALL_1978 = Variant(
     dark_seat=1,
 )
 
+PICCIONE = Variant(
+    name="piccione",
+    title_en="Senet after P. Piccione (King Tut's Game, 1977)",
+    title_ru="Сенет по Пиччоне («King Tut's Game», 1977)",
+    source="Ludii Senet ruleset «Piccione» (no. 938), citing Piccione 1977, King Tut's Game rules",
+    pieces=5,
+    # "players may enter a piece onto the board with a throw of 1": every piece starts in hand
+    start=((), ()),
+    instrument=STICKS,
+    extra_throws=frozenset({5}),
+    capture=Capture.NONE,
+    protection=Protection.NONE,
+    unprotected=frozenset(),
+    safe=frozenset(),
+    passing=Passing.FREE,
+    backward=Backward.PLAYER,
+    must_stop=frozenset(),
+    exit_only=frozenset(),
+    # "players must bear off the board by an exact throw": exactly the points to square 31
+    bear_off=MappingProxyType({sq: frozenset({SQUARES + 1 - sq}) for sq in range(26, 31)}),
+    houses=_houses(
+        House(15, HouseKind.EXTRA_THROW, "House of Second Life", "Дом второй жизни", "𓋹"),
+        House(26, HouseKind.EXTRA_THROW, "House of Beauty", "Дом красоты", "𓄤"),
+        House(27, HouseKind.TO_HAND, "House of Water", "Дом воды", "𓈗"),
+        House(28, HouseKind.PLAIN, "House of Three Judges", "Дом трёх судей", "III"),
+        House(29, HouseKind.PLAIN, "House of Two Judges", "Дом двух судей", "II"),
+        House(30, HouseKind.PLAIN, "House of Horus", "Дом Хоруса", "𓂀"),
+    ),
+    priority=frozenset(),
+    scoring=Scoring.RACE,
+    extra_after_pass=True,
+    divided_throws=True,
+    enter_throw=1,
+    no_backward_from=_squares(range(28, 31)),
+    aliases=("пиччоне", "king-tut"),
+    seat_names_en=("white", "black"),
+    seat_names_ru=("белые", "чёрные"),
+    dark_seat=1,
+)
+
 #: Every variant, in the order the site and the command line list them.
 VARIANTS: Mapping[str, Variant] = MappingProxyType(
-    {v.name: v for v in (STANDARD, BELL, KENDALL, ADELAIDA, ADELAIDA_LONG, JEQUIER, KENDALL_1978)}
+    {v.name: v for v in (
+        STANDARD,
+        BELL,
+        KENDALL,
+        ADELAIDA,
+        ADELAIDA_LONG,
+        JEQUIER,
+        KENDALL_1978,
+        PICCIONE,
+    )}
 )
 
 
