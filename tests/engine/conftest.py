@@ -43,6 +43,10 @@ def fen(
     pending: str = "",
     bank: Iterable[int] = (),
     returned: Iterable[int] = (),
+    hand: tuple[int, int] = (0, 0),
+    direction: str = "",
+    divided: bool = False,
+    entered: bool = False,
 ) -> str:
     """The notation line of a position (pieces not listed anywhere are borne off)."""
     parts = [variant, board(a, b), turn, str(throw) if throw else "-"]
@@ -60,6 +64,14 @@ def fen(
         parts.append("bank=" + ",".join(map(str, sorted(bank))))
     if returned:
         parts.append("returned=" + ",".join(map(str, sorted(returned))))
+    if hand != (0, 0):
+        parts.append(f"hand={hand[0]}/{hand[1]}")
+    if direction:
+        parts.append(f"direction={direction}")
+    if divided:
+        parts.append("divided=yes")
+    if entered:
+        parts.append("entered=yes")
     return " ".join(parts)
 
 

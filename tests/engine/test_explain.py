@@ -45,6 +45,9 @@ def test_own_piece_on_the_target(variant):
     square 1)."""
     per_piece_back = variant.startswith("adelaida") or variant == "jequier"
     back = Reason("off_board", (2,)) if per_piece_back else None
+    if variant == "piccione":  # a divided throw: every part of the 3 must be barred
+        assert reason(variant, (2, 3, 4, 5), (20,), 3, 2) == Reason("own_piece", (5,))
+        return
     assert reason(variant, (2, 5), (20,), 3, 2) == Reason("own_piece", (5,), back=back)
 
 

@@ -109,13 +109,16 @@ def test_fate_throw_has_the_same_odds():
 def invariants(p: Position) -> None:
     v = p.variant
     for seat in (0, 1):
-        total = len(p.pieces(seat)) + p.off(seat) + p.captured(seat) + p.drowned(seat)
+        total = (
+            len(p.pieces(seat)) + p.off(seat) + p.captured(seat) + p.drowned(seat) + p.hand(seat)
+        )
         assert total == v.pieces, p.fen()
         assert (
             min(
                 p.off(seat),
                 p.captured(seat),
                 p.drowned(seat),
+                p.hand(seat),
                 p.extra(seat),
                 p.skip(seat),
             )

@@ -7,8 +7,8 @@ on every position of many random games, and on random boards built to hit rare s
 triples, fours, pieces on every House).
 
 Sources: standard and bell = 002_06e4c6456ad7fdb1.txt; kendall = 001_c5b7b048a63617b4.txt;
-adelaida = 000_b98b112805fe9d06.txt §1-34; jequier and kendall-1978 = Ludii's summaries (rulesets
-939 and 922).
+adelaida = 000_b98b112805fe9d06.txt §1-34; jequier, kendall-1978 and piccione = Ludii's summaries
+(rulesets 939, 922 and 938).
 """
 
 from __future__ import annotations
@@ -449,6 +449,114 @@ def k78_throw(mv: str) -> int:
     return abs(int(t) - int(s))
 
 
+# --------------------------------------------------------------------------- piccione
+def flag(p: Position, key: str) -> str:
+    for token in p.fen().split(" ")[4:]:
+        name, _, value = token.partition("=")
+        if name == key:
+            return value
+    return ""
+
+
+def ref_piccione(p: Position, bd: Board, me: int, n: int) -> list[str]:
+    """Ludii's summary of Piccione's rules (ruleset 938) with our decisions: a move takes any
+    part of the points left to one piece (decision use-all), never onto a taken square (decision
+    no-capture), passing freely (decision passing), bearing off with the exact points (decision
+    bear-off-part); a whole 1 may enter a piece on a free square 1 (decisions enter-optional,
+    enter-occupied); the entered piece moves first (decision entered-first); forward while any
+    part moves any piece forward or enters one, else back (decision forward-first), never against
+    the turn's direction (decision direction), never back from 28-30."""
+    hand = field(p, "hand")
+    direction = flag(p, "direction")
+    mine = sorted(sq for sq, o in bd.items() if o == me)
+
+    def forward(s: int, k: int) -> str | None:
+        t = s + k
+        if t == 31:
+            return f"{s}-off"
+        if t > 31 or t in bd:
+            return None
+        return f"{s}-{t}"
+
+    def backward(s: int, k: int) -> str | None:
+        t = s - k
+        if s >= 28 or t < 1 or t in bd:
+            return None
+        return f"{s}-{t}"
+
+    parts = range(1, n + 1)
+    if flag(p, "entered"):
+        return [m for k in parts if (m := forward(1, k))]
+    out: list[str] = []
+    if direction != "backward":
+        if n == 1 and not flag(p, "divided") and hand[me] and 1 not in bd:
+            out.append("enter")
+        out += [m for s in mine for k in parts if (m := forward(s, k))]
+    if not out and direction != "forward":
+        out += [m for s in mine for k in parts if (m := backward(s, k))]
+    return out
+
+
+def reference_next_piccione(p: Position, mv: str) -> str:
+    """piccione: the points left stay with the player (the throw divided); an entering calls
+    the throw for the entered piece (decision entering-throw); a pass loses the points left and
+    sends a piece stuck on 1 back to the hand (decisions rest-lost, stuck-on-1); 27 sends a piece
+    to the hand, 15 and 26 earn a throw taken once the throw is used (decision houses-count);
+    then the seat throws again while it is owed throws, else the turn and its direction pass."""
+    seat = "AB".index(p.fen().split(" ")[2])
+    bd = read(p)
+    n = p.throw
+    hand = list(field(p, "hand"))
+    extra = list(field(p, "extra"))
+    direction = flag(p, "direction")
+    entered = bool(flag(p, "entered"))
+    divided = False
+    left = 0
+    if mv == "enter":
+        hand[seat] -= 1
+        bd[1] = seat
+        direction, entered = "forward", True
+    elif mv == "pass":
+        if entered:
+            del bd[1]
+            hand[seat] += 1
+        entered = False
+    else:
+        s_text, t_text = mv.split("-")
+        s = int(s_text)
+        t = 31 if t_text == "off" else int(t_text)
+        del bd[s]
+        direction = "forward" if t > s else "backward"
+        entered = False
+        if t == 27:
+            hand[seat] += 1
+        elif t != 31:
+            bd[t] = seat
+            if t in (15, 26):
+                extra[seat] += 1
+        left = n - abs(t - s)
+        divided = bool(left)
+    if mv != "enter" and not left:
+        if extra[seat]:
+            extra[seat] -= 1
+        else:
+            seat, direction = 1 - seat, ""
+    a = [sq for sq, o in bd.items() if o == 0]
+    b = [sq for sq, o in bd.items() if o == 1]
+    return fen(
+        "piccione",
+        a,
+        b,
+        "AB"[seat],
+        left or None,
+        extra=tuple(extra),
+        hand=tuple(hand),
+        direction=direction,
+        divided=divided,
+        entered=entered,
+    )
+
+
 def reference(p: Position) -> tuple[list[str], int | None]:
     """(legal moves, seat deciding) by the reference rules; ([], None) at chance/game over."""
     if p.is_over() or p.is_chance():
@@ -472,6 +580,8 @@ def reference(p: Position) -> tuple[list[str], int | None]:
         out = ref_jequier(bd, me, n)
     elif name == "kendall-1978":
         out = ref_kendall_1978(bd, me, [n, *listed(p, "bank")], listed(p, "returned"))
+    elif name == "piccione":
+        out = ref_piccione(p, bd, me, n)
     else:
         out = ref_adelaida(bd, me, n, field(p, "drowned")[me])
     return sorted(out) or ["pass"], me
@@ -479,6 +589,9 @@ def reference(p: Position) -> tuple[list[str], int | None]:
 
 def reference_result(p: Position, mv: str, seat: int) -> Board | None:
     bd = read(p)
+    if p.variant.name == "piccione":
+        q = Position.from_fen(reference_next_piccione(p, mv))
+        return read(q)
     if mv == "pass" or mv == "risk":
         return bd
     if mv == "return":
@@ -524,6 +637,7 @@ EXTRA_THROWS = {
     "adelaida-long": {1, 4, 5},
     "jequier": {1, 4, 6},
     "kendall-1978": {1, 4, 5},
+    "piccione": {5},
 }
 
 
@@ -544,6 +658,8 @@ def reference_next(p: Position, mv: str) -> str:
     name = p.variant.name
     if name == "kendall-1978":
         return reference_next_kendall_1978(p, mv)
+    if name == "piccione":
+        return reference_next_piccione(p, mv)
     _, _, turn, *_ = p.fen().split(" ")
     n = p.throw
     bd = read(p)
@@ -698,8 +814,8 @@ def random_board_position(name: str, rng: random.Random) -> Position:
         rest -= {28}  # the House of Water never holds a piece
     if name.startswith("adelaida"):
         rest -= {21, 27}  # Ba never holds a piece; the Water takes it off the board
-    if name == "jequier":
-        rest -= {27}  # the House of Water sends every piece back to the start
+    if name in ("jequier", "piccione"):
+        rest -= {27}  # the House of Water sends every piece back to the start, or to the hand
     counts = [rng.randint(1, v.pieces), rng.randint(0, v.pieces)]
     if rng.random() < 0.5:  # clusters: pairs, triples, fours
         base = rng.choice(sorted(rest))
@@ -746,6 +862,21 @@ def random_board_position(name: str, rng: random.Random) -> Position:
             kw["returned"] = [rng.choice(low)]
         if rng.random() < 0.3:
             kw["skip"] = (rng.randint(0, 1), rng.randint(0, 1))
+    if name == "piccione":
+        kw["hand"] = (
+            rng.randint(0, v.pieces - len(a)),
+            rng.randint(0, v.pieces - len(b)),
+        )
+        mine = (a, b)["AB".index(turn)]
+        if 1 in mine and rng.random() < 0.3:
+            kw["direction"], kw["entered"] = "forward", True  # the entered piece moves first
+        elif rng.random() < 0.5:
+            kw["direction"] = rng.choice(("forward", "backward"))
+            kw["divided"] = rng.random() < 0.5
+        if rng.random() < 0.3:
+            kw["extra"] = (rng.randint(0, 2), rng.randint(0, 2))
+        if rng.random() < 0.3:
+            throw = 1  # a whole 1: entering
     if name == "bell":
         kw["captured"] = (
             rng.randint(0, v.pieces - len(a)),

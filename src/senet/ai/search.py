@@ -308,16 +308,20 @@ class Searcher:
 
 def small_endgame(position: Position) -> bool:
     """Cheap filter before trying to solve: at most :data:`SOLVE_PIECES` pieces left in all.
-    A piece counts when it is on the board or drowned and able to come back (Adelaida); a
-    piece borne off or captured is gone.  A failed attempt costs the whole enumeration budget,
-    so larger material is not tried, and a failed signature is not tried again."""
-    left = sum(position.mask(seat).bit_count() + position.drowned(seat) for seat in (0, 1))
+    A piece counts when it is on the board, drowned and able to come back (Adelaida) or in the
+    hand waiting to enter (piccione); a piece borne off or captured is gone.  A failed attempt
+    costs the whole enumeration budget, so larger material is not tried, and a failed
+    signature is not tried again."""
+    left = sum(
+        position.mask(seat).bit_count() + position.drowned(seat) + position.hand(seat)
+        for seat in (0, 1)
+    )
     return left <= SOLVE_PIECES
 
 
 def _material(position: Position) -> tuple[int, ...]:
     """What the size of a position's future depends on most: pieces on the board, borne off,
-    captured and drowned, and the rearmost piece of each seat.  After a failed attempt we try
+    captured, drowned and in the hand, and the rearmost piece of each seat.  After a failed attempt we try
     again only when this changes (a piece left the board or the last one moved up)."""
     out: list[int] = []
     for seat in (0, 1):
@@ -329,5 +333,6 @@ def _material(position: Position) -> tuple[int, ...]:
             position.off(seat),
             position.captured(seat),
             position.drowned(seat),
+            position.hand(seat),
         ]
     return tuple(out)

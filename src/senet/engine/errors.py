@@ -33,6 +33,10 @@ class InvalidPosition(SenetError):
         "pending",
         "bank",
         "returned",
+        "hand",
+        "direction",
+        "divided",
+        "entered",
     )
 
     def __init__(self, message: str, *, field: str, square: int | None = None) -> None:

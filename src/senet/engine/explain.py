@@ -40,6 +40,11 @@ Kinds, and what ``squares`` / ``throws`` hold:
                   only it may move (its square)
 ``guarded``       the target is safe while a piece waits in the House of Water (target, the
                   House's square)
+``occupied``      the target holds an opponent, and no piece lands on another (target)
+``no_back``       no piece moves back from this square (origin)
+``entered``       the piece just entered on square 1 moves first (square 1)
+``turn_forward``  this turn's moves go forward, and this piece could only go back
+``turn_backward`` this turn's moves go back, and this piece could only go forward
 ``fate``          a throw of fate is pending: only the piece on that House moves (its square)
 ``water_choice``  the House of Water choice is pending: risk or return (the House's square)
 ================= ==========================================================================
@@ -47,7 +52,9 @@ Kinds, and what ``squares`` / ``throws`` hold:
 ``back`` holds the reason against the backward move where the rules try one after the
 forward move fails (Adelaida's per-piece backward moves; Kendall's backward moves when no
 piece can go forward).  Where a turn holds several throws (kendall-1978), a piece cannot move
-when no throw moves it, and the reason given is the one against its lowest throw.
+when no throw moves it, and the reason given is the one against its lowest throw.  Where a
+throw is divided (piccione), a piece cannot move when no part of the points left moves it, and
+the reason given is the one against all of them.
 """
 
 from __future__ import annotations
@@ -57,7 +64,7 @@ from typing import Any
 
 from .position import Position
 from .rules import Tables, bit, step, tables_for
-from .state import PENDING_FATE, PENDING_WATER
+from .state import BACKWARD, FORWARD, PENDING_FATE, PENDING_WATER
 from .variants import SQUARES, Backward, Protection
 
 __all__ = ["Reason", "KINDS", "why_not", "piece_can_move"]
@@ -84,6 +91,11 @@ KINDS = (
     "drowning",
     "returned",
     "guarded",
+    "occupied",
+    "no_back",
+    "entered",
+    "turn_forward",
+    "turn_backward",
     "fate",
     "water_choice",
 )
@@ -137,6 +149,8 @@ def why_not(position: Position, square: int) -> Reason | None:
     n = position.throw
     if t.throws_first:
         return _banked_reason(position, t, seat, square)
+    if t.divided:
+        return _divided_reason(position, t, seat, square)
     if position.pending == PENDING_WATER:
         return Reason("water_choice", (t.water_sq,))
     if position.pending == PENDING_FATE:
@@ -220,6 +234,40 @@ def _banked_reason(position: Position, t: Tables, seat: int, square: int) -> Rea
     return reasons[0]
 
 
+def _divided_reason(position: Position, t: Tables, seat: int, square: int) -> Reason | None:
+    """piccione: the reason against every part of the points left, as the move generator's
+    :func:`senet.engine.flow._divided_moves` decides (the reason against all of them is given)."""
+    me, opp = position.mask(seat), position.mask(1 - seat)
+    n = position.throw
+    if position.entered and square != 1:
+        return Reason("entered", (1,))
+    direction = position.direction
+    parts = range(1, n + 1)
+    if direction != BACKWARD and any(step(t, me, opp, square, k, True) for k in parts):
+        return None
+    forward = (
+        Reason("turn_backward", (square,))
+        if direction == BACKWARD
+        else _step_reason(t, me, opp, square, n, True)
+    )
+    if position.entered or direction == FORWARD:
+        return forward
+    can_enter = (
+        n == t.enter_throw and not position.divided and position.hand(seat) and not (me | opp) & 1
+    )
+    if direction != BACKWARD and (
+        can_enter
+        or any(step(t, me, opp, sq, k, True) for sq in position.pieces(seat) for k in parts)
+    ):
+        return forward  # another piece goes forward, so none goes back
+    if any(step(t, me, opp, square, k, False) for k in parts):
+        return None
+    back = _step_reason(t, me, opp, square, n, False)
+    if forward is None or back is None:  # the whole throw fails but not by one named rule
+        return forward or back
+    return Reason(forward.kind, forward.squares, forward.throws, forward.cause, back)
+
+
 def _any_forward(t: Tables, me: int, opp: int, squares: tuple[int, ...], n: int) -> bool:
     return any(step(t, me, opp, sq, n, True) for sq in squares)
 
@@ -241,6 +289,8 @@ def _step_reason(t: Tables, me: int, opp: int, origin: int, n: int, forward: boo
     else:
         if t.exit_only[origin]:
             return _exit(t, "exit_throw", origin)
+        if t.no_back & bit(origin):
+            return Reason("no_back", (origin,))
         d = origin - n
         if d < 1:
             return Reason("off_board", (origin,))
@@ -260,6 +310,8 @@ def _landing_reason(t: Tables, me: int, opp: int, d: int, n: int, forward: bool)
     if me & b:
         return Reason("own_piece", (d,))
     if opp & b:
+        if t.no_capture:
+            return Reason("occupied", (d,))
         if t.back_to_empty and not forward:
             return Reason("back_empty", (d,))
         if t.drown_attack[d]:

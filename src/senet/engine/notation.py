@@ -219,9 +219,7 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
             continue
         if key in _FLAGS:
             if value != "yes":
-                raise NotationError(
-                    f"{key} {value!r}", line, vcol, f"yes (or leave {key}= out)"
-                )
+                raise NotationError(f"{key} {value!r}", line, vcol, f"yes (or leave {key}= out)")
             flags[key] = True
             continue
         if key in lists:

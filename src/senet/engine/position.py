@@ -273,11 +273,9 @@ class Position:
         if divided and not s[raw.THROW]:
             raise InvalidPosition("the rest of a divided throw needs points left", field="divided")
         if divided and direction == raw.NO_DIRECTION:
-            raise InvalidPosition("a divided throw has moved a piece one way", field="direction")
+            raise InvalidPosition("a divided throw has moved a piece one way", field="divided")
         if entered and not s[raw.MASK + s[raw.TURN]] & 1:
-            raise InvalidPosition(
-                "the entered piece stands on square 1", field="entered", square=1
-            )
+            raise InvalidPosition("the entered piece stands on square 1", field="entered", square=1)
         if entered and (divided or direction != raw.FORWARD):
             raise InvalidPosition(
                 "the entered piece moves first, forward, with a whole throw", field="entered"

@@ -1534,9 +1534,320 @@ KENDALL_1978 = Rulebook(
     ),
 )
 
+PICCIONE = Rulebook(
+    "piccione",
+    "Peter Piccione's rules for the game «King Tut's Game» as Ludii summarises them: five pieces a side that "
+    "start in the hand and enter on square 1 with a throw of 1, four sticks, a throw divided among the pieces "
+    "as the player likes, all moving one way during a turn, no piece on another's square, extra throws for a 5 "
+    "and on 15 and 26, the House of Water on 27 sending a piece back to the hand, and bearing off by the exact "
+    "points.",
+    "Правила Питера Пиччоне к игре «King Tut's Game» в пересказе Ludii: по пять фишек, которые начинают в руке "
+    "и входят на клетку 1 броском 1, четыре палочки, бросок делится между фишками по выбору игрока, все "
+    "фишки за ход идут в одну сторону, на занятую клетку не встают, дополнительный бросок за 5 и на 15 и 26, "
+    "Дом воды на 27 возвращает фишку в руку, вывод точным числом очков.",
+    (
+        _c(
+            "piccione: pieces",
+            "«Five pieces per player.» They start off the board, in the hand (see entering).",
+            "«Five pieces per player.» По пять фишек; они начинают вне доски, в руке (см. вход).",
+        ),
+        _c(
+            "piccione: sticks",
+            "«Four sticks, with one flat and one round side, used as dice.»",
+            "Четыре палочки с плоской и круглой стороной служат костями.",
+        ),
+        _c(
+            "piccione: throws",
+            "«The value of the throw is equal to the number of flat sides up; when all round sides are up the "
+            "throw = 5.»",
+            "Бросок — число палочек плоской стороной вверх; если все вверх круглой — 5.",
+        ),
+        _c(
+            "piccione: five",
+            "«A throw of 5 grants the player another throw.»",
+            "Бросок 5 даёт игроку ещё один бросок.",
+        ),
+        _c(
+            "piccione: entering",
+            "«Players may enter a piece onto the board with a throw of 1.» The piece enters on square 1.",
+            "Игрок может ввести фишку на доску броском 1. Фишка входит на клетку 1.",
+        ),
+        _c(
+            "piccione: entered piece",
+            "«When a piece is entered, another throw is granted which must be used to move that piece.»",
+            "Когда фишка введена, даётся ещё один бросок, которым нужно двигать эту фишку.",
+        ),
+        _c(
+            "piccione: dividing",
+            "«Throws may be divided among the pieces on the board as a player sees fit.»",
+            "Бросок можно делить между фишками на доске, как игроку угодно.",
+        ),
+        _c(
+            "piccione: dividing and entering",
+            "«Splitting throws in this way cannot be used to enter a piece, but the throw which is granted to move "
+            "an entered piece may be divided, as long as the entered pieces moves at least one space.»",
+            "Часть разделённого броска не вводит фишку, но бросок, данный для хода введённой фишкой, можно "
+            "делить, если введённая фишка проходит хотя бы одну клетку.",
+        ),
+        _c(
+            "piccione: one per square",
+            "«Pieces cannot land on the same space.»",
+            "Фишки не встают на одну клетку.",
+        ),
+        _c(
+            "piccione: backward",
+            "«If a throw does not allow a piece to move forward, it must move backward.»",
+            "Если бросок не позволяет пойти вперёд, фишка должна идти назад.",
+        ),
+        _c(
+            "piccione: one direction",
+            "«All pieces must move in the same direction during a turn.»",
+            "За один ход все фишки идут в одном направлении.",
+        ),
+        _c(
+            "piccione: stuck on 1",
+            "«If it is impossible for a piece to move from square 1, it must be removed from the board and "
+            "entered again.»",
+            "Если фишка не может сойти с клетки 1, её снимают с доски, и она входит снова.",
+        ),
+        _c(
+            "piccione: no move",
+            "«If a player cannot move forward or backward, the turn ends.»",
+            "Если игрок не может ходить ни вперёд, ни назад, ход заканчивается.",
+        ),
+        _c(
+            "piccione: houses",
+            "«Squares 15 and 26 grant the player an extra throw.»",
+            "Клетки 15 и 26 дают игроку дополнительный бросок.",
+        ),
+        _c(
+            "piccione: deferred throw",
+            "«If pieces land on these squares as a result of splitting a throw, that throw must be fully used "
+            "before the new throw is taken.»",
+            "Если фишка встала на такую клетку частью разделённого броска, этот бросок нужно использовать "
+            "полностью, прежде чем бросать новый.",
+        ),
+        _c(
+            "piccione: house of water",
+            "«A piece which lands on square 27 is removed from the board and must enter again.»",
+            "Фишка, вставшая на 27, снимается с доски и должна войти снова.",
+        ),
+        _c(
+            "piccione: exact bearing off",
+            "«Players must bear off the board by an exact throw.» From 30 a 1, from 29 a 2, from 28 a 3, from 26 "
+            "a 5.",
+            "Выводить фишки нужно точным броском: с 30 — 1, с 29 — 2, с 28 — 3, с 26 — 5.",
+        ),
+        _c(
+            "piccione: last houses",
+            "«Pieces may not move backwards from squares 28, 29, or 30.»",
+            "С клеток 28, 29 и 30 назад не ходят.",
+        ),
+        _c(
+            "piccione: bearing off optional",
+            "«Pieces are not required to bear off unless no other forward move is possible.»",
+            "Выводить фишку не обязательно, если возможен другой ход вперёд.",
+        ),
+        _c(
+            "piccione: winning",
+            "«The fist player to bear off all their pieces wins.»",
+            "Побеждает первый, кто вывел все свои фишки.",
+        ),
+    ),
+    (
+        _d(
+            "source",
+            "Is this Piccione's own text, and of which year?",
+            "Это собственный текст Пиччоне, и какого года?",
+            "No. Piccione's rules for the «King Tut's Game» set were not available to us; these rules follow "
+            "Ludii's English summary of them (ruleset «Piccione», no. 938, reference «Piccione 1977, King Tut's "
+            "Game rules»), and the quotations are its sentences. Ludii dates them 1977; we found no Piccione "
+            "rule text of 1980 (his article of that year describes the game's religious meaning, not rules we "
+            "could read).",
+            "Нет. Правила Пиччоне к набору «King Tut's Game» нам недоступны; эти правила следуют английскому "
+            "пересказу Ludii (набор «Piccione», № 938, ссылка «Piccione 1977, King Tut's Game rules»), и цитаты — "
+            "его предложения. Ludii датирует их 1977 годом; текста правил Пиччоне 1980 года мы не нашли.",
+        ),
+        _d(
+            "start",
+            "Who starts, and where are the pieces at the start?",
+            "Кто начинает и где фишки в начале?",
+            "Every piece is in its owner's hand (the text enters pieces «onto the board», so none is on it), and "
+            "seat A (white) throws first, as in every variant here: the text names no opening.",
+            "Все фишки в руке у владельца (текст вводит фишки «onto the board», значит, на доске их нет); первым "
+            "бросает место A (белые), как во всех вариантах здесь: текст не описывает начала.",
+        ),
+        _d(
+            "enter-optional",
+            "Must a throw of 1 enter a piece?",
+            "Обязан ли бросок 1 вводить фишку?",
+            "No: players «may enter» with it; a whole 1 may instead move a piece on the board one square.",
+            "Нет: игрок «may enter»; целой единицей можно вместо этого передвинуть фишку на доске на одну клетку.",
+        ),
+        _d(
+            "enter-occupied",
+            "Can a piece enter while square 1 is taken?",
+            "Можно ли ввести фишку, когда клетка 1 занята?",
+            "No: «Pieces cannot land on the same space», and an entered piece lands on 1.",
+            "Нет: «Pieces cannot land on the same space», а введённая фишка встаёт на 1.",
+        ),
+        _d(
+            "entered-first",
+            "When does the entered piece move with the throw granted for it?",
+            "Когда введённая фишка ходит броском, данным для неё?",
+            "First: the throw «must be used to move that piece», and it may be divided only «as long as the "
+            "entered pieces moves at least one space»; its first move (of any part of the throw) is the entered "
+            "piece's, then the rest may go to any piece.",
+            "Первой: бросок «must be used to move that piece», а делить его можно, «as long as the entered pieces "
+            "moves at least one space»; первый ход (любой частью броска) делает введённая фишка, остаток — любая.",
+        ),
+        _d(
+            "stuck-on-1",
+            "When is it «impossible for a piece to move from square 1»?",
+            "Когда фишка «не может сойти с клетки 1»?",
+            "When the throw granted for the entered piece cannot move it by any part: only then must a piece on "
+            "1 move. It goes back to the hand and that throw is lost («must be removed from the board and entered "
+            "again»); a piece that stays on 1 afterwards waits like any other.",
+            "Когда бросок, данный введённой фишке, не двигает её ни на какую часть: только тогда фишка на 1 "
+            "обязана ходить. Она возвращается в руку, бросок пропадает; фишка, оставшаяся на 1 позже, ждёт, как "
+            "любая другая.",
+        ),
+        _d(
+            "use-all",
+            "How is a throw divided, and must all of it be used?",
+            "Как делится бросок и нужно ли использовать его целиком?",
+            "Move by move: each move takes any number of the points left to one piece, and the player goes on "
+            "while points are left and some piece can use them, since «that throw must be fully used».",
+            "Ход за ходом: каждый ход отдаёт одной фишке любую часть оставшихся очков, и игрок продолжает, пока "
+            "очки остались и какая-то фишка может их использовать, ведь «that throw must be fully used».",
+        ),
+        _d(
+            "rest-lost",
+            "What of points that no piece can use?",
+            "Что с очками, которые не может использовать ни одна фишка?",
+            "They are lost and the throw ends (a pass): «If a player cannot move forward or backward, the turn "
+            "ends». Extra throws already earned are still taken.",
+            "Они пропадают, и бросок заканчивается (пропуск): «If a player cannot move forward or backward, the "
+            "turn ends». Уже заработанные дополнительные броски всё равно делаются.",
+        ),
+        _d(
+            "direction",
+            "What is «a turn» for «All pieces must move in the same direction during a turn»?",
+            "Что такое «ход» в «All pieces must move in the same direction during a turn»?",
+            "Everything until the other player throws, extra throws included («grants the player another "
+            "throw»: the same player's turn goes on). The first move of the turn sets the direction; entering "
+            "counts as forward. A throw with no move that way is passed.",
+            "Всё до броска соперника, с дополнительными бросками («grants the player another throw»: ход того же "
+            "игрока продолжается). Первый ход задаёт направление; ввод фишки считается ходом вперёд. Бросок без "
+            "хода в этом направлении пропускается.",
+        ),
+        _d(
+            "forward-first",
+            "When does a throw «not allow a piece to move forward»?",
+            "Когда бросок «не позволяет пойти вперёд»?",
+            "When no part of it moves any piece forward (nor enters one): then, if the turn has no direction yet, "
+            "the player moves back.",
+            "Когда ни одна его часть не двигает вперёд ни одну фишку (и не вводит её): тогда, если у хода ещё нет "
+            "направления, игрок идёт назад.",
+        ),
+        _d(
+            "no-capture",
+            "May a piece land on an opponent?",
+            "Можно ли встать на фишку соперника?",
+            "No: «Pieces cannot land on the same space» names no colour; there is no attack in this game.",
+            "Нет: «Pieces cannot land on the same space» не называет цвета; атак в этой игре нет.",
+        ),
+        _d(
+            "passing",
+            "May pieces pass over others, and over 27?",
+            "Можно ли перепрыгивать через фишки и через 27?",
+            "Yes: the text forbids only landing; a piece passing over 27 does not land on it.",
+            "Да: текст запрещает только вставать; фишка, проходящая через 27, на неё не встаёт.",
+        ),
+        _d(
+            "extra-five",
+            "Does a 5 that no piece can use still give another throw, and when is it taken?",
+            "Даёт ли 5 ещё бросок, если ходить нечем, и когда он делается?",
+            "Yes, «A throw of 5 grants the player another throw»: the throw grants it, not a move. It is taken "
+            "once the 5 is used up or lost, as for 15 and 26.",
+            "Да: «A throw of 5 grants the player another throw» — его даёт бросок, а не ход. Он делается, когда "
+            "пятёрка использована или пропала, как для 15 и 26.",
+        ),
+        _d(
+            "houses-count",
+            "Two landings on 15 and 26 during one throw: one extra throw or two?",
+            "Два попадания на 15 и 26 за один бросок — один дополнительный бросок или два?",
+            "Two: each landing «grant[s] the player an extra throw», taken one after the other once the throw is "
+            "used; a piece landing there going back earns one too.",
+            "Два: каждое попадание «grant[s] the player an extra throw»; они делаются один за другим, когда бросок "
+            "использован; фишка, пришедшая туда назад, тоже получает бросок.",
+        ),
+        _d(
+            "entering-throw",
+            "Does the throw granted for the entered piece wait for extra throws already earned?",
+            "Ждёт ли бросок для введённой фишки уже заработанные дополнительные броски?",
+            "No: it is made at once, since it «must be used to move that piece»; extra throws earned before wait "
+            "until it is used.",
+            "Нет: он делается сразу, раз «must be used to move that piece»; заработанные раньше броски ждут, пока "
+            "он не использован.",
+        ),
+        _d(
+            "bear-off-part",
+            "Can part of a divided throw bear a piece off?",
+            "Может ли часть разделённого броска вывести фишку?",
+            "Yes, when that part is exactly the points to leave the board: «as a player sees fit» divides any "
+            "throw, and «an exact throw» asks for the exact points, not an undivided throw.",
+            "Да, если эта часть — ровно столько, сколько нужно до выхода: «as a player sees fit» делит любой "
+            "бросок, а «an exact throw» требует точного числа очков, а не целого броска.",
+        ),
+    ),
+    _HISTORY_EN
+    + " Peter A. Piccione, an Egyptologist, wrote on the religious meaning of Senet (among others «In Search "
+    "of the Meaning of Senet», Archaeology, 1980) and the rules of the boxed game «King Tut's Game» sold by "
+    "Cadaco (Ludii dates them 1977). Their features are pieces that enter from the hand, throws divided among "
+    "the pieces, one direction of play per turn, and the House of Water on 27 that sends a piece back to the "
+    "hand. Our rules follow Ludii's English summary of those rules (Ludii ruleset «Piccione», no. 938, "
+    "«Piccione 1977, King Tut's Game rules»); his own text was not available to us.",
+    _HISTORY_RU
+    + " Египтолог Питер А. Пиччоне писал о религиозном смысле сенета (среди прочего статья «In Search of the "
+    "Meaning of Senet», Archaeology, 1980) и составил правила коробочной игры «King Tut's Game» фирмы Cadaco "
+    "(Ludii датирует их 1977 годом). Их черты — фишки, входящие из руки, броски, делимые между фишками, одно "
+    "направление ходов за ход и Дом воды на 27, возвращающий фишку в руку. Наши правила следуют английскому "
+    "пересказу этих правил в Ludii (набор «Piccione», № 938, «Piccione 1977, King Tut's Game rules»); его "
+    "собственный текст нам недоступен.",
+    ludii=(
+        LudiiDifference(
+            "A throw of 5",
+            "Бросок 5",
+            "Gives no other throw: only 15 and 26 earn one.",
+            "Не даёт ещё броска: его дают только 15 и 26.",
+            "«A throw of 5 grants the player another throw» (piccione: five; decision extra-five).",
+            "«A throw of 5 grants the player another throw» (решение extra-five).",
+        ),
+        LudiiDifference(
+            "Direction",
+            "Направление",
+            "Not kept: each move of a divided throw goes forward if any part of the throw left moves a piece "
+            "forward, else back, whatever the turn's earlier moves did.",
+            "Не сохраняется: каждый ход разделённого броска идёт вперёд, если какая-то часть оставшегося броска "
+            "двигает фишку вперёд, иначе назад, что бы ни было раньше в этом ходу.",
+            "«All pieces must move in the same direction during a turn» (decision direction).",
+            "«All pieces must move in the same direction during a turn» (решение direction).",
+        ),
+        LudiiDifference(
+            "Extra throws on 15 and 26",
+            "Дополнительные броски на 15 и 26",
+            "One flag: landings on 15 and 26 during one divided throw earn one extra throw in all.",
+            "Один флаг: попадания на 15 и 26 за один разделённый бросок дают всего один дополнительный бросок.",
+            "Each landing grants one (decision houses-count).",
+            "Каждое попадание даёт свой (решение houses-count).",
+        ),
+    ),
+)
+
 RULEBOOKS: dict[str, Rulebook] = {
     rb.variant: rb
-    for rb in (STANDARD, BELL, KENDALL, ADELAIDA, ADELAIDA_LONG, JEQUIER, KENDALL_1978)
+    for rb in (STANDARD, BELL, KENDALL, ADELAIDA, ADELAIDA_LONG, JEQUIER, KENDALL_1978, PICCIONE)
 }
 assert set(RULEBOOKS) == set(VARIANTS), "every variant needs a rulebook"
 

@@ -542,16 +542,19 @@ PICCIONE = Variant(
 
 #: Every variant, in the order the site and the command line list them.
 VARIANTS: Mapping[str, Variant] = MappingProxyType(
-    {v.name: v for v in (
-        STANDARD,
-        BELL,
-        KENDALL,
-        ADELAIDA,
-        ADELAIDA_LONG,
-        JEQUIER,
-        KENDALL_1978,
-        PICCIONE,
-    )}
+    {
+        v.name: v
+        for v in (
+            STANDARD,
+            BELL,
+            KENDALL,
+            ADELAIDA,
+            ADELAIDA_LONG,
+            JEQUIER,
+            KENDALL_1978,
+            PICCIONE,
+        )
+    }
 )
 
 
