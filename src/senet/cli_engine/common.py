@@ -139,6 +139,7 @@ def status_lines(position: Position, lang: str = "en") -> list[str]:
             ("turns to skip", position.skip(seat)),
             ("lost to captures", position.captured(seat)),
             ("drowned", position.drowned(seat)),
+            ("in hand", position.hand(seat)),
         ):
             if value:
                 parts.append(f"{value} {label}")
@@ -159,8 +160,15 @@ def next_text(position: Position) -> str:
         if position.throw:
             return f"fate throw {position.throw} moves the piece on the House of Rejuvenation ({turn} on turn)"
         return f"a throw of fate is due for the piece on the House of Rejuvenation ({turn} on turn)"
+    if position.throw and position.divided:
+        n = position.throw
+        return f"{turn} to move with {n} point{'s' if n > 1 else ''} left of a divided throw"
+    if position.throw and position.entered:
+        return f"{turn} to move the entered piece on 1 with a throw of {position.throw}"
     if position.throw:
         return f"{turn} to move with a throw of {position.throw}"
+    if position.entered:
+        return f"{turn} to throw for the entered piece on 1"
     return f"{turn} to throw"
 
 

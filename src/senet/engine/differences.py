@@ -42,6 +42,16 @@ def _squares(squares, lang: str) -> str:
 
 def _pieces(v: Variant, lang: str) -> str:
     a, b = v.start
+    if v.divided_throws and not a and not b:
+        if lang == "ru":
+            return (
+                f"По {v.pieces} фишек, все в руке; фишка входит на клетку 1 целым броском "
+                f"{v.enter_throw}, и следующий бросок сначала двигает её. A ходит первым."
+            )
+        return (
+            f"{v.pieces} pieces each, all in the hand; a piece enters on square 1 with a whole "
+            f"throw of {v.enter_throw}, and the next throw moves it first. A moves first."
+        )
     if lang == "ru":
         return f"По {v.pieces} фишек; место A — на {_squares(a, lang)}, место B — на {_squares(b, lang)}; A ходит первым."
     return f"{v.pieces} pieces each; seat A on {_squares(a, lang)}, seat B on {_squares(b, lang)}; A moves first."
@@ -60,6 +70,18 @@ def _extra(v: Variant, lang: str) -> str:
         return "Нет." if lang == "ru" else "None."
     values = ", ".join(map(str, sorted(v.extra_throws)))
     rebirth = v.squares_of(HouseKind.REBIRTH)
+    if v.divided_throws:
+        houses = _squares(v.squares_of(HouseKind.EXTRA_THROW), lang)
+        if lang == "ru":
+            return (
+                f"Бросок {values} даёт ещё один бросок, даже если ходить нечем; клетки {houses} "
+                "дают по броску за каждое попадание. Новый бросок делается, когда текущий "
+                "использован целиком."
+            )
+        return (
+            f"A throw of {values} gives another throw, even when no move is possible; each "
+            f"landing on {houses} gives one. A new throw comes once the throw in play is used up."
+        )
     if v.throws_first:
         if lang == "ru":
             return (
@@ -84,6 +106,12 @@ def _extra(v: Variant, lang: str) -> str:
 
 def _capture(v: Variant, lang: str) -> str:
     ru = lang == "ru"
+    if v.capture is Capture.NONE:
+        return (
+            "Нельзя: на занятую клетку не встают, ни на свою, ни на чужую."
+            if ru
+            else "Not allowed: no piece lands on a taken square, its own or the opponent's."
+        )
     if v.capture is Capture.REMOVE:
         base = (
             "Фишка соперника взята и покидает игру."
@@ -162,6 +190,8 @@ _EFFECTS = {
     HouseKind.DROWN: ("фишка тонет", "the piece drowns"),
     HouseKind.SEND_BACK: ("обратно на {rebirth}", "back to {rebirth}"),
     HouseKind.WATER_CHOICE: ("риск или возврат на 15", "risk, or return to 15"),
+    HouseKind.EXTRA_THROW: ("ещё бросок", "another throw"),
+    HouseKind.TO_HAND: ("фишка возвращается в руку", "the piece goes back to the hand"),
     HouseKind.WATER_WAIT: (
         "ждёт 4 или возвращается на 15 ценой хода",
         "waits for a 4, or returns to 15 at the cost of a turn",
@@ -211,6 +241,15 @@ def _passing(v: Variant, lang: str) -> str:
 
 def _backward(v: Variant, lang: str) -> str:
     ru = lang == "ru"
+    if v.divided_throws:
+        no_back = _squares(v.no_backward_from, lang)
+        return (
+            "Если ни одна часть броска не ведёт ни одну фишку вперёд, фишка идёт назад; все ходы "
+            f"хода — в одну сторону. С {no_back} назад не ходят."
+            if ru
+            else "When no part of the throw moves a piece forward, a piece moves back; all the "
+            f"moves of a turn go one way. No piece moves back from {no_back}."
+        )
     if v.throws_first and v.backward is Backward.PLAYER:
         return (
             "Бросок, которым ни одна фишка не может пойти вперёд, ведёт фишку назад."
@@ -257,6 +296,12 @@ def _forced(v: Variant, lang: str) -> str:
             else "While a player's piece waits on 27, or is back on 15 and has not moved, only "
             "it moves. "
         )
+    if v.divided_throws:
+        text += (
+            "Бросок делится между фишками как угодно, но используется целиком, пока это возможно. "
+            if ru
+            else "A throw is divided among the pieces at will, but used in full while it can be. "
+        )
     if v.priority:
         sq = _squares(v.priority, lang)
         return text + (
@@ -287,6 +332,8 @@ def _bearing_off(v: Variant, lang: str) -> str:
             text += (
                 " Выводить не обязательно: если броски позволяют только вывод, можно пропустить."
             )
+        if v.divided_throws:
+            text += " Точным числом очков, и частью разделённого броска тоже."
         return text
     text = f"Bearing off by square and throw — {exits}."
     if v.exit_only:
@@ -297,6 +344,8 @@ def _bearing_off(v: Variant, lang: str) -> str:
         text += (
             " Bearing off is not required: when it is all the throws allow, the player may pass."
         )
+    if v.divided_throws:
+        text += " By the exact points, a part of a divided throw too."
     return text
 
 

@@ -519,7 +519,8 @@ PICCIONE = Variant(
     must_stop=frozenset(),
     exit_only=frozenset(),
     # "players must bear off the board by an exact throw": exactly the points to square 31
-    bear_off=MappingProxyType({sq: frozenset({SQUARES + 1 - sq}) for sq in range(26, 31)}),
+    # (27 never holds a piece: landing there sends it to the hand)
+    bear_off=MappingProxyType({sq: frozenset({SQUARES + 1 - sq}) for sq in (26, 28, 29, 30)}),
     houses=_houses(
         House(15, HouseKind.EXTRA_THROW, "House of Second Life", "Дом второй жизни", "𓋹"),
         House(26, HouseKind.EXTRA_THROW, "House of Beauty", "Дом красоты", "𓄤"),

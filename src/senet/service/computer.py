@@ -70,7 +70,7 @@ def _greedy_key(position: Position, move: Move) -> tuple[int, int, int, int]:
             int(forward),
             (move.target * 32 + move.origin) if forward else -move.origin,
         )
-    return (0, 0, -1, {"return": 2, "revive": 2, "risk": 1}.get(move.kind, 0))
+    return (0, 0, -1, {"return": 2, "revive": 2, "enter": 2, "risk": 1}.get(move.kind, 0))
 
 
 def greedy_player(position: Position, rng: random.Random) -> Move:

@@ -298,6 +298,13 @@ class StateMessage(TypedDict):
     off: list[int]
     captured: list[int]
     drowned: list[int]
+    #: pieces waiting in the hand to enter (piccione; else zeros)
+    hand: list[int]
+    #: piccione: is ``throw`` the rest of a divided throw, must the piece entered on 1 move
+    #: first, and the direction of the turn's moves once one is made ("forward", "backward" or "")
+    divided: bool
+    entered: bool
+    direction: str
     extra: list[int]
     skip: list[int]
     scoring: str

@@ -17,6 +17,7 @@ from collections import OrderedDict
 from datetime import UTC
 
 from senet.engine import OFF, Game, Position, parse_move
+from senet.engine.state import BACKWARD, FORWARD, NO_DIRECTION
 
 from .commands import ABANDONED_AFTER, abandoned_since
 from .fairness import encode_player_seeds
@@ -35,6 +36,9 @@ from .messages import (
 )
 from .seeding import seed_needed, seeds_of
 from .store import LiveGame
+
+#: the direction of a turn's moves as the state message names it
+DIRECTION_NAMES = {NO_DIRECTION: "", FORWARD: "forward", BACKWARD: "backward"}
 
 __all__ = [
     "apply_delta",
@@ -189,6 +193,10 @@ def state_message(
         "off": [pos.off(0), pos.off(1)],
         "captured": [pos.captured(0), pos.captured(1)],
         "drowned": [pos.drowned(0), pos.drowned(1)],
+        "hand": [pos.hand(0), pos.hand(1)],
+        "divided": pos.divided,
+        "entered": pos.entered,
+        "direction": DIRECTION_NAMES[pos.direction],
         "extra": [pos.extra(0), pos.extra(1)],
         "skip": [pos.skip(0), pos.skip(1)],
         "scoring": v.scoring,

@@ -135,6 +135,10 @@ class CompiledRules:
 def compile_rules(variant: Variant) -> CompiledRules:
     """Lay the engine's tables of ``variant`` out for the kernel."""
     t = tables_for(variant)
+    if t.divided:
+        raise ValueError(
+            f"the compiled simulator does not know divided_throws (variant {variant.name})"
+        )
     table = np.zeros((ROWS, COLS), dtype=np.int64)
     for sq in range(SQUARES + 2):
         table[R_NEIGH, sq] = t.neigh[sq]

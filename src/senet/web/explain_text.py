@@ -79,7 +79,7 @@ def _sentence(reason: Reason, variant: Variant, lang: str, throw: int) -> str:
         return t("why.guarded", a=sq[0], place=place(variant, sq[1], lang))
     if kind in ("must_stop", "drowning", "returned", "fate", "water_choice", "safe"):
         return t(f"why.{kind}", place=place(variant, sq[0], lang))
-    if kind in ("empty", "not_yours", "own_piece", "off_board"):
+    if kind in ("empty", "not_yours", "own_piece", "off_board", "occupied", "no_back"):
         return t(f"why.{kind}", a=sq[0])
     return t(f"why.{kind}")
 

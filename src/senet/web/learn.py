@@ -234,8 +234,8 @@ def _capital(text: str) -> str:
 
 
 def _move_words(move: str, t: Any) -> str:
-    """A word move (risk, return, pass, revive) in words; a step as its notation."""
-    return t(f"move.{move}") if move in ("risk", "return", "pass", "revive") else move
+    """A word move (risk, return, pass, revive, enter) in words; a step as its notation."""
+    return t(f"move.{move}") if move in ("risk", "return", "pass", "revive", "enter") else move
 
 
 @pages.get("/learn")

@@ -185,6 +185,7 @@ def variant_json(name: str, lang: str) -> str:
             # the counters a game of this variant can need besides the pieces borne off
             "captures": v.capture is Capture.REMOVE,
             "drowns": bool(v.squares_of(HouseKind.DROWN)),
+            "hand": v.divided_throws,
         },
         ensure_ascii=False,
     )

@@ -272,6 +272,9 @@ function renderStatus() {
     else lines.push(t(mine ? "g.your_move" : "g.waiting_for", { seat: who, n: state.throw }));
     if (state.decider !== state.turn) lines.push(t("g.decider_not_turn", { seat: who, turn: seatName(state.turn) }));
     if (state.throws && state.throws.length > 1) lines.push(t("g.throws_left", { throws: state.throws.join(", ") }));
+    if (state.entered) lines.push(t("g.entered_first"));
+    else if (state.divided) lines.push(t("g.points_left", { n: state.throw }));
+    if (state.direction) lines.push(t(`g.direction_${state.direction}`));
     if (mine && state.legal.length === 1 && state.legal[0] === "pass") lines.push(t("g.only_pass"));
   }
   for (const seat of [0, 1]) {
@@ -322,6 +325,7 @@ function renderCounters() {
   const cols = ["g.col_player", "g.col_board", variant.scoring === "points" ? "g.col_score" : "g.col_off"];
   if (state.captured.some(Boolean) || variant.captures) cols.push("g.col_captured");
   if (state.drowned.some(Boolean) || variant.drowns) cols.push("g.col_drowned");
+  if ((state.hand || []).some(Boolean) || variant.hand) cols.push("g.col_hand");
   for (const c of cols) { const th = document.createElement("th"); th.scope = "col"; th.textContent = t(c); head.appendChild(th); }
   const rows = [0, 1].map((seat) => {
     const tr = document.createElement("tr");
@@ -337,6 +341,7 @@ function renderCounters() {
     const values = [state.pieces[seat].length, state.off[seat]];
     if (cols.includes("g.col_captured")) values.push(state.captured[seat]);
     if (cols.includes("g.col_drowned")) values.push(state.drowned[seat]);
+    if (cols.includes("g.col_hand")) values.push(state.hand[seat]);
     for (const v of values) { const td = document.createElement("td"); td.textContent = String(v); tr.appendChild(td); }
     return tr;
   });
@@ -433,12 +438,14 @@ function describeEvents(before, after) {
     if (entry.text === "pass") lines.push(t(thrown && thrown.fate ? "play.ev_pass_fate" : "play.ev_pass", { n: thrown ? thrown.value : "", seat: who }));
     else if (entry.text === "revive") lines.push(t("play.ev_revive", { seat: who }));
     else if (entry.text === "return") lines.push(t("play.ev_return", { seat: who }));
+    else if (entry.text === "enter") lines.push(t("play.ev_enter", { seat: who }));
     else if (entry.text.includes("x")) lines.push(t("play.ev_swap", { seat: who, other, from: entry.origin, to: entry.target }));
     if (entry.off) lines.push(t("play.ev_off", { seat: who }));
     if (entry.skipped !== null && entry.skipped !== undefined) lines.push(t("play.ev_skip", { seat: seatName(entry.skipped) }));
     else {
       const next = after.history[index + 1];
-      if (next && next.kind === "throw" && next.seat === seat && !next.fate) lines.push(t("play.ev_extra", { seat: who }));
+      // the throw an entering earns is no extra throw: it moves the entered piece
+      if (next && next.kind === "throw" && next.seat === seat && !next.fate && entry.text !== "enter") lines.push(t("play.ev_extra", { seat: who }));
     }
     if (entry.origin !== null && entry.origin !== undefined && entry.target !== null && entry.target !== undefined) {
       lastMove = { origin: entry.origin, target: entry.off ? OFF : entry.target, seat, swapped: entry.text.includes("x") };
@@ -447,6 +454,7 @@ function describeEvents(before, after) {
   for (const seat of [0, 1]) {
     const n = after.drowned[seat] - before.drowned[seat];
     if (n > 0) lines.push(t("play.ev_drowned", { seat: seatName(seat) }));
+    if (after.hand && before.hand && after.hand[seat] > before.hand[seat]) lines.push(t("play.ev_to_hand", { seat: seatName(seat) }));
   }
   return { lines, lastMove };
 }
