@@ -67,7 +67,7 @@ def best_move(legal: list[str]) -> str:
         if "-" in text or "x" in text:
             origin, target = text.replace("x", "-").split("-")
             return (2, OFF if target == "off" else int(target))
-        return (1 if text in ("revive", "return") else 0, 0)
+        return (1 if text in ("revive", "return", "enter") else 0, 0)
 
     return max(legal, key=key)
 

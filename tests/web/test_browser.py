@@ -105,11 +105,12 @@ def start_game(
 AUTOPLAY = """() => {
   const root = document.getElementById('game');
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-  // bear off first, else move the rearmost piece that can go forward, else the best way back
-  // (always the furthest target would leave the back pieces of a Jéquier game on the start row)
+  // bear off first, else enter a piece (piccione), else move the rearmost piece that can go
+  // forward, else the best way back (always the furthest target would leave the back pieces of
+  // a Jéquier game on the start row)
   const key = (m) => {
     const step = /^(\\d+)[-x](\\d+|off)(?:\\/\\d)?$/.exec(m);
-    if (!step) return (m === 'revive' || m === 'return') ? 2000 : 0;
+    if (!step) return (m === 'revive' || m === 'return') ? 2000 : m === 'enter' ? 3500 : 0;
     if (step[2] === 'off') return 4000;
     const from = Number(step[1]), to = Number(step[2]);
     return to > from ? 3000 + 40 - from : 1000 + to;

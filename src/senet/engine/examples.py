@@ -198,18 +198,25 @@ def _must_stop(v: Variant) -> Example | None:
 def _backward(v: Variant) -> Example | None:
     if v.backward is Backward.NONE:
         return None
-    return _first(
-        _moves_to(_ex(v, "backward", (6,), (6 + n, 7 + n), n, 6), 6 - n)
-        for n in _throws(v)
-        if 1 < n < 6
-    )
+
+    def candidates() -> Iterator[Example | None]:
+        for n in _throws(v):
+            if 1 < n < 6:
+                yield _moves_to(_ex(v, "backward", (6,), (6 + n, 7 + n), n, 6), 6 - n)
+        for n in _throws(v):
+            if 1 < n < 6:
+                # a divided throw (piccione): every square within reach ahead is taken
+                yield _moves_to(_ex(v, "backward", (6,), tuple(range(7, 7 + n)), n, 6), 6 - n)
+
+    return _first(candidates())
 
 
 def _extra_throw(v: Variant) -> Example | None:
     if not v.extra_throws:
         return None
     n = min(v.extra_throws)
-    return _moves_to(_ex(v, "extra_throw", (3, 8), (12,), n, 3), 3 + n)
+    # (3, 9) where a throw of 5 is the only extra one (piccione): 8 must be free
+    return _first(_moves_to(_ex(v, "extra_throw", a, (12,), n, 3), 3 + n) for a in ((3, 8), (3, 9)))
 
 
 def _priority(v: Variant) -> Example | None:
@@ -248,7 +255,7 @@ def _bear_off(v: Variant) -> Example | None:
     return _first(candidates())
 
 
-_TRANSIT = (HouseKind.BA, HouseKind.DROWN, HouseKind.SEND_BACK)
+_TRANSIT = (HouseKind.BA, HouseKind.DROWN, HouseKind.SEND_BACK, HouseKind.TO_HAND)
 
 
 def _house(v: Variant, sq: int) -> Example | None:
@@ -271,7 +278,7 @@ def _house(v: Variant, sq: int) -> Example | None:
             if kind is HouseKind.BA:
                 if sq + n in targets:
                     yield example
-            elif kind is HouseKind.SEND_BACK or kind is HouseKind.DROWN:
+            elif kind in (HouseKind.SEND_BACK, HouseKind.DROWN, HouseKind.TO_HAND):
                 if sq in targets:
                     yield example
             elif sq in targets:

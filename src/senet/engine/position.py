@@ -42,7 +42,7 @@ def seat_letter(seat: int) -> str:
 
 
 #: Houses that send a piece on at once (Ba, the Adelaida Water, the standard Water): never occupied.
-_TRANSIT = (HouseKind.BA, HouseKind.DROWN, HouseKind.SEND_BACK)
+_TRANSIT = (HouseKind.BA, HouseKind.DROWN, HouseKind.SEND_BACK, HouseKind.TO_HAND)
 
 
 @dataclass(frozen=True)

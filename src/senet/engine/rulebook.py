@@ -1541,7 +1541,7 @@ PICCIONE = Rulebook(
     "as the player likes, all moving one way during a turn, no piece on another's square, extra throws for a 5 "
     "and on 15 and 26, the House of Water on 27 sending a piece back to the hand, and bearing off by the exact "
     "points.",
-    "Правила Питера Пиччоне к игре «King Tut's Game» в пересказе Ludii: по пять фишек, которые начинают в руке "
+    "Правила Питера Пиччоне к коробочной игре о Тутанхамоне (1977) в пересказе Ludii: по пять фишек, которые начинают в руке "
     "и входят на клетку 1 броском 1, четыре палочки, бросок делится между фишками по выбору игрока, все "
     "фишки за ход идут в одну сторону, на занятую клетку не встают, дополнительный бросок за 5 и на 15 и 26, "
     "Дом воды на 27 возвращает фишку в руку, вывод точным числом очков.",
@@ -1549,7 +1549,8 @@ PICCIONE = Rulebook(
         _c(
             "piccione: pieces",
             "«Five pieces per player.» They start off the board, in the hand (see entering).",
-            "«Five pieces per player.» По пять фишек; они начинают вне доски, в руке (см. вход).",
+            "По пять фишек у каждого игрока: «Five pieces per player.» Они начинают вне доски, в "
+            "руке (см. вход).",
         ),
         _c(
             "piccione: sticks",
@@ -1617,8 +1618,9 @@ PICCIONE = Rulebook(
         ),
         _c(
             "piccione: houses",
-            "«Squares 15 and 26 grant the player an extra throw.»",
-            "Клетки 15 и 26 дают игроку дополнительный бросок.",
+            "The House of Second Life (15) and the House of Beauty (26): «Squares 15 and 26 grant "
+            "the player an extra throw.»",
+            "Дом второй жизни (15) и Дом красоты (26) дают игроку дополнительный бросок.",
         ),
         _c(
             "piccione: deferred throw",
@@ -1640,8 +1642,8 @@ PICCIONE = Rulebook(
         ),
         _c(
             "piccione: last houses",
-            "«Pieces may not move backwards from squares 28, 29, or 30.»",
-            "С клеток 28, 29 и 30 назад не ходят.",
+            "28, 29 and 30: «Pieces may not move backwards from squares 28, 29, or 30.»",
+            "28, 29 и 30: с этих клеток назад не ходят.",
         ),
         _c(
             "piccione: bearing off optional",
@@ -1810,8 +1812,8 @@ PICCIONE = Rulebook(
     "«Piccione 1977, King Tut's Game rules»); his own text was not available to us.",
     _HISTORY_RU
     + " Египтолог Питер А. Пиччоне писал о религиозном смысле сенета (среди прочего статья «In Search of the "
-    "Meaning of Senet», Archaeology, 1980) и составил правила коробочной игры «King Tut's Game» фирмы Cadaco "
-    "(Ludii датирует их 1977 годом). Их черты — фишки, входящие из руки, броски, делимые между фишками, одно "
+    "Meaning of Senet» в журнале «Archaeology», 1980) и составил правила коробочной игры о Тутанхамоне "
+    "«King Tut's Game» (Ludii датирует их 1977 годом). Их черты — фишки, входящие из руки, броски, делимые между фишками, одно "
     "направление ходов за ход и Дом воды на 27, возвращающий фишку в руку. Наши правила следуют английскому "
     "пересказу этих правил в Ludii (набор «Piccione», № 938, «Piccione 1977, King Tut's Game rules»); его "
     "собственный текст нам недоступен.",

@@ -503,7 +503,7 @@ KENDALL_1978 = Variant(
 PICCIONE = Variant(
     name="piccione",
     title_en="Senet after P. Piccione (King Tut's Game, 1977)",
-    title_ru="Сенет по Пиччоне («King Tut's Game», 1977)",
+    title_ru="Сенет по Пиччоне (1977)",
     source="Ludii Senet ruleset «Piccione» (no. 938), citing Piccione 1977, King Tut's Game rules",
     pieces=5,
     # "players may enter a piece onto the board with a throw of 1": every piece starts in hand

@@ -175,6 +175,28 @@ def _lands_on(square: int, through_ba: bool):
     return goal
 
 
+def _divided_lessons(v: Variant) -> list[Lesson | None]:
+    """piccione: enter a piece from the hand with a whole 1; move a piece by part of a throw."""
+    if not v.divided_throws:
+        return []
+    out: list[Lesson | None] = []
+    hand = (v.pieces - 1, v.pieces - 1)
+    try:
+        entering = Position.from_parts(v, ((8,), (12,)), throw=v.enter_throw, hand=hand)
+        dividing = Position.from_parts(v, ((3, 8), (12,)), throw=4, hand=(v.pieces - 2, hand[1]))
+    except ValueError:
+        return out
+    out.append(_move_lesson("enter", Example("enter", entering, 0), lambda p, m: m.kind == "enter"))
+    out.append(
+        _move_lesson(
+            "divide",
+            Example("divide", dividing, 3),
+            lambda p, m: m.is_step and 0 < abs(m.target - m.origin) < p.throw,
+        )
+    )
+    return out
+
+
 @cache
 def lessons(name: str) -> tuple[Lesson, ...]:
     """The tutorial of variant ``name``, in order."""
@@ -186,10 +208,17 @@ def lessons(name: str) -> tuple[Lesson, ...]:
         _move_lesson(
             "move",
             move,
-            lambda p, m: m.is_step and move is not None and m.origin == move.focus,
+            lambda p, m: (
+                m.is_step
+                and move is not None
+                and m.origin == move.focus
+                # piccione: the whole throw here; dividing it has a lesson of its own
+                and (not v.divided_throws or m.target == m.origin + p.throw)
+            ),
             n=move.position.throw if move else 0,
         )
     )
+    out += _divided_lessons(v)
     out.append(_move_lesson("attack", found.get("attack"), lambda p, m: p.is_capture(m)))
     protection = found.get("protection")
     if protection:
