@@ -1,10 +1,25 @@
-"""The variants the compiled simulator plays: every registered one (a rule it does not know
-would be refused by :func:`senet.sim.tables.compile_rules` with an error naming the rule,
-never played with other rules; ``test_differential`` holds that refusal)."""
+"""The variants the compiled simulator plays, and those it refuses by name.
+
+A variant whose rules :func:`senet.sim.tables.compile_rules` does not know (piccione: throws
+divided among pieces that enter from the hand) is refused with an error naming the rule, never
+played with other rules; the simulator's tests run on the others, and
+``test_differential`` holds the refusal."""
 
 from __future__ import annotations
 
-from senet.engine import VARIANTS
+from senet.engine import VARIANTS, find_variant
+from senet.sim.tables import compile_rules
+
+
+def _compiles(name: str) -> bool:
+    try:
+        compile_rules(find_variant(name))
+    except ValueError:
+        return False
+    return True
+
 
 #: every variant the compiled simulator plays, in the registry's order
-SIMULATED = tuple(VARIANTS)
+SIMULATED = tuple(name for name in VARIANTS if _compiles(name))
+#: every variant it refuses
+REFUSED = tuple(name for name in VARIANTS if name not in SIMULATED)

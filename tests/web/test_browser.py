@@ -106,14 +106,15 @@ AUTOPLAY = """() => {
   const root = document.getElementById('game');
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   // bear off first, else enter a piece (piccione), else move the rearmost piece that can go
-  // forward, else the best way back (always the furthest target would leave the back pieces of
+  // forward as far as it can, else the best way back (always the furthest target would leave the back pieces of
   // a Jéquier game on the start row)
   const key = (m) => {
     const step = /^(\\d+)[-x](\\d+|off)(?:\\/\\d)?$/.exec(m);
-    if (!step) return (m === 'revive' || m === 'return') ? 2000 : m === 'enter' ? 3500 : 0;
-    if (step[2] === 'off') return 4000;
+    if (!step) return (m === 'revive' || m === 'return') ? 2000 : m === 'enter' ? 6000 : 0;
+    if (step[2] === 'off') return 10000;
     const from = Number(step[1]), to = Number(step[2]);
-    return to > from ? 3000 + 40 - from : 1000 + to;
+    // of one piece's moves (a divided throw: 3-4, 3-5, 3-6) the one using the most
+    return to > from ? 3000 + (40 - from) * 50 + to : 1000 + to;
   };
   window.__clicks = 0;
   window.__autoplay = (async () => {
