@@ -18,7 +18,7 @@ from senet.sim.reference import reference_game
 from senet.sim.runner import game_rows
 from senet.sim.tables import compile_rules
 
-from .simulated import SIMULATED
+from .simulated import REFUSED, SIMULATED
 
 POSITIONS = 4_000
 #: special states too rare in 4,000 random positions to be met five times (kendall-1978: a
@@ -150,8 +150,16 @@ def test_kendall_1978_scenarios_on_both_paths(position: Position, expected: list
     assert [m.text() for m in compare_position(position)] == expected
 
 
-def test_every_variant_is_simulated() -> None:
-    assert SIMULATED == tuple(VARIANTS)
+def test_every_variant_but_piccione_is_simulated() -> None:
+    assert SIMULATED == tuple(name for name in VARIANTS if name != "piccione")
+
+
+@pytest.mark.parametrize("name", REFUSED)
+def test_rules_it_does_not_know_are_refused_by_name(name: str) -> None:
+    """A variant the simulator cannot play (piccione: divided throws) is refused, naming the
+    rule (never played otherwise)."""
+    with pytest.raises(ValueError, match="does not know divided_throws"):
+        compile_rules(find_variant(name))
 
 
 def test_a_rule_it_does_not_know_is_refused_by_name(monkeypatch) -> None:

@@ -22,9 +22,9 @@ def _fits(page) -> bool:
     return page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
 
 
-#: the variants with shipped statistics: every one (the compiled simulator plays them all; a
-#: variant without figures has no section, see tests/web/test_stats_pages.py)
-SHIPPED = list(VARIANTS)
+#: the variants with shipped statistics: every one the compiled simulator plays (a variant
+#: without figures has no section, see tests/web/test_stats_pages.py and the test below)
+SHIPPED = [name for name in VARIANTS if load(name) is not None]
 
 
 @pytest.mark.parametrize("name", SHIPPED)
@@ -103,3 +103,18 @@ def test_comparison_page_puts_the_variants_side_by_side(browser, site, artifacts
     assert _fits(page)
     assert not page.js_errors  # type: ignore[attr-defined]
     page.screenshot(path=str(artifacts / f"compare-{width}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("name", [n for n in VARIANTS if n not in SHIPPED])
+def test_a_variant_the_simulator_cannot_play_has_no_figures(browser, site, name: str) -> None:
+    """No statistics are shown that were not computed with the variant's own rules (piccione:
+    the compiled simulator refuses its divided throws)."""
+    page = new_page(browser, site, width=PHONE, height=740)
+    page.goto(f"/variants/{name}?lang=en")
+    page.wait_for_selector("#rules-h")
+    assert page.query_selector("#how-it-plays") is None
+    page.goto("/compare?lang=en")
+    page.wait_for_selector("#compare-table")
+    assert page.query_selector(f"#compare-table tr[data-variant='{name}']") is None
+    assert not page.js_errors  # type: ignore[attr-defined]
+    page.context.close()
