@@ -114,8 +114,9 @@ def _bits(*squares: int) -> int:
 def _k78(a, b, turn=0, throw=0, bank=(), returned=()) -> Position:
     """A kendall-1978 position: A's and B's squares, the throw to use and the others banked."""
     v = find_variant("kendall-1978")
-    s = raw_state((_bits(*a), _bits(*b)), turn=turn, throw=throw, bank=bank)
-    s = s[:-1] + (_bits(*returned),)
+    s = raw_state(
+        (_bits(*a), _bits(*b)), turn=turn, throw=throw, bank=bank, returned=_bits(*returned)
+    )
     return Position(v, s)
 
 
