@@ -33,13 +33,18 @@ import math
 import random
 import threading
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from senet.engine import Move, Position, Variant
 
+from . import search
 from .evaluation import EQUAL_WITHIN, StateEvaluation, evaluator_for, terminal_value
 from .network import network_for
 from .search import Searcher
 from .solver import for_seat
+
+if TYPE_CHECKING:
+    from .rollout import RolloutPlayer
 
 __all__ = [
     "Level",
@@ -50,6 +55,8 @@ __all__ = [
     "searcher_for",
     "evaluation_for",
     "forget_searchers",
+    "rolls_out",
+    "rollout_player_for",
 ]
 
 
@@ -73,6 +80,12 @@ class Level:
     #: or ``td``, the network trained by self-play (:mod:`senet.ai.network`; where a variant
     #: ships none, the ``net`` model)
     model: str = "linear"
+    #: seconds of Monte Carlo rollouts at the root (:mod:`.rollout`) in the variants named in
+    #: ``rollout_variants``: there the move is chosen by rollouts instead of the search (exact
+    #: values still come first); the values a level shows (:func:`move_values`: hints, reviews,
+    #: the analysis board) stay the search's
+    rollouts: float = 0.0
+    rollout_variants: tuple[str, ...] = ()
 
     def name(self, lang: str = "en") -> str:
         return self.name_ru if lang == "ru" else self.name_en
@@ -130,6 +143,8 @@ LEVELS: tuple[Level, ...] = (
         budget=0.3,
         solve_states=6_000,
         model="td",
+        rollouts=0.2,
+        rollout_variants=("standard", "kendall"),
     ),
 )
 
@@ -147,6 +162,7 @@ def find_level(level: Level | str) -> Level:
 
 
 _searchers: dict[tuple[str, str, int], Searcher] = {}
+_rollout_players: dict[tuple[str, str], RolloutPlayer] = {}
 _lock = threading.Lock()
 
 
@@ -184,6 +200,30 @@ def forget_searchers() -> None:
         _searchers.clear()
 
 
+def rolls_out(position: Position, level: Level) -> bool:
+    """Whether ``level`` chooses its moves in ``position``'s variant by rollouts."""
+    from .rollout import supports  # the compiled simulator loads only when a level rolls out
+
+    return (
+        level.rollouts > 0
+        and position.variant.name in level.rollout_variants
+        and supports(position.variant)
+    )
+
+
+def rollout_player_for(position: Position, level: Level) -> RolloutPlayer:
+    """The rollout player of ``level`` for the position's variant (it keeps no state between
+    calls, so threads share it)."""
+    from .rollout import RolloutPlayer
+
+    key = (position.variant.name, level.key)
+    with _lock:
+        player = _rollout_players.get(key)
+        if player is None:
+            player = _rollout_players[key] = RolloutPlayer(position.variant, level.rollouts)
+    return player
+
+
 def move_values(position: Position, level: Level | str = "master") -> list[tuple[Move, float]]:
     """Every legal move with the decider's expected result after it, as ``level`` judges it."""
     seat = position.decider
@@ -206,7 +246,13 @@ def choose_move(position: Position, level: Level | str, rng: random.Random) -> M
         done = terminal_value(position._play(move))
         if done is not None and for_seat(done, seat) == 1.0:  # type: ignore[arg-type]
             return move
-    scored = move_values(position, level)
+    if rolls_out(position, level):
+        start = search.now()
+        exact = searcher_for(position, level).exact_move_values(position)
+        values = exact or rollout_player_for(position, level).move_values(position, start)
+        scored = [(m, for_seat(v, seat)) for m, v in values]  # type: ignore[arg-type]
+    else:
+        scored = move_values(position, level)
     if level.temperature <= 0:
         best = max(v for _, v in scored)
         # the first of equals: deterministic, and the same whichever way a value was summed

@@ -1,0 +1,245 @@
+"""Monte Carlo rollouts at the root: each legal move valued by many short games played on.
+
+From the position after each candidate move, the compiled simulator (:mod:`senet.sim.kernel`)
+plays the game on with the expert's policy for both seats (the shipped linear evaluation, one
+decision ahead) for ``horizon`` decisions, then values where it stopped with the same linear
+evaluation (or by its result, when the game ended).  Rollout *r* uses the same throws after
+every candidate move (common random numbers), so the differences between the candidates are
+measured on the same luck and their noise mostly cancels.  A root decision by rollouts of a
+policy is stronger than the policy itself, as backgammon programs found: every rollout answers
+each throw with a real move, many decisions deep.
+
+:class:`RolloutPlayer` is anytime: it plays rollouts in small batches until its time budget is
+spent (the clock is the search's, :data:`senet.ai.search.now`, or the player's own: tests
+inject one that counts batches instead of seconds) and returns each
+move's mean.  The rollouts' seed is derived from the position, so the same position with the
+same number of batches always gets the same values.
+
+The compiled functions are cached on disk by Numba (``cache=True``); the first call in a process
+still loads them (about a second), so a server warms them up off the request path
+(:func:`warm_up`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from numba import njit
+
+from senet.engine import Move, Position, Variant
+from senet.engine.rules import tables_for
+from senet.engine.state import DROWNED, PENDING, PENDING_WATER, THROW
+from senet.sim.kernel import (
+    EXPERT,
+    MAX_MOVES,
+    N_EVENTS,
+    TR_DEPTH,
+    TR_DROWNED,
+    TR_WIDTH,
+    choose,
+    evaluate,
+    game_seed,
+    legal,
+    play,
+    throw,
+    track_start,
+    winner,
+)
+from senet.sim.runner import weights_for
+from senet.sim.tables import CompiledRules, compile_rules
+
+from . import search
+
+__all__ = ["RolloutPlayer", "rollout_sums", "settled", "supports", "warm_up", "position_seed"]
+
+#: Rollouts played per candidate move between two looks at the clock.
+BATCH = 8
+
+#: Standard errors of a paired difference by which the best child must lead every other
+#: before the rollouts stop early.
+SURE = 3.0
+#: ... plus this much winning chance (a lead smaller than it is never called sure).
+EQUAL = 1e-4
+
+
+@njit(cache=True, nogil=True)
+def _track(s: np.ndarray, trk: np.ndarray) -> None:
+    """Piece identities for the kernel's bookkeeping, drowned pieces included (the kernel's
+    :func:`track_start` numbers the pieces on the board only)."""
+    track_start(s, trk)
+    for seat in range(2):
+        drowned = s[DROWNED + seat]
+        for j in range(drowned):
+            trk[seat, TR_DROWNED + j] = -1
+        trk[seat, TR_DEPTH] = drowned
+
+
+@njit(cache=True, nogil=True)
+def rollout_sums(
+    T: np.ndarray,
+    path: np.ndarray,
+    children: np.ndarray,
+    seed: int,
+    first: int,
+    count: int,
+    horizon: int,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    w: np.ndarray,
+    sums: np.ndarray,
+    pair_squares: np.ndarray,
+) -> None:
+    """Rollouts ``first`` .. ``first + count - 1`` from every row of ``children`` (raw states):
+    seat A's value at the end of each is added to ``sums``, and the square of the difference
+    between the values of children *c* and *d* in the same rollout to ``pair_squares[c, d]``
+    (the paired differences measure how sure the comparison is).  Rollout *r* draws its throws
+    from the same generator state after every child."""
+    m, width = children.shape
+    s = np.zeros(width, dtype=np.int64)
+    scratch = np.zeros(width, dtype=np.int64)
+    moves = np.zeros(MAX_MOVES, dtype=np.int64)
+    trk = np.zeros((2, TR_WIDTH), dtype=np.int64)
+    scratch_trk = np.zeros((2, TR_WIDTH), dtype=np.int64)
+    ev = np.zeros(N_EVENTS, dtype=np.int64)
+    scratch_ev = np.zeros(N_EVENTS, dtype=np.int64)
+    values = np.zeros(MAX_MOVES)
+    rng = np.zeros(1, dtype=np.uint64)
+    last = np.zeros(m)
+    for r in range(first, first + count):
+        for c in range(m):
+            rng[0] = game_seed(seed, r)
+            s[:] = children[c]
+            _track(s, trk)
+            decisions = 0
+            while winner(T, s) < 0 and decisions < horizon:
+                if not s[THROW] and s[PENDING] != PENDING_WATER:
+                    s[THROW] = throw(T, rng)
+                k = legal(T, path, s, moves)
+                i = 0
+                if k > 1:
+                    i = choose(
+                        T, path, s, moves, k, EXPERT, rng, lo, hi, w,
+                        scratch, trk, scratch_trk, scratch_ev, values,
+                    )  # fmt: skip
+                play(T, path, s, moves[i], ev, trk, 0)
+                decisions += 1
+            v = evaluate(T, lo, hi, w, s)
+            sums[c] += v
+            last[c] = v
+        for c in range(m):
+            for d in range(c):
+                diff = last[c] - last[d]
+                pair_squares[c, d] += diff * diff
+                pair_squares[d, c] += diff * diff
+
+
+def warm_up(variant: Variant) -> None:
+    """Load (or compile) the rollout code and the variant's tables once, off the request path."""
+    player = RolloutPlayer(variant, budget=0.0, min_batches=1)
+    position = Position.initial(variant)
+    rules = player.rules
+    child = np.array([position.state], dtype=np.int64)
+    sums, pairs = np.zeros(1), np.zeros((1, 1))
+    rollout_sums(rules.table, rules.path, child, 1, 0, 1, 2, *player.weights, sums, pairs)
+
+
+class RolloutPlayer:
+    """Values every legal move by rollouts of the expert policy, within ``budget`` seconds.
+
+    ``horizon``: decisions played per rollout before the evaluation takes over;
+    ``min_batches`` / ``max_batches``: batches of :data:`BATCH` rollouts per move at least
+    (whatever the clock says) and at most.
+    """
+
+    def __init__(
+        self,
+        variant: Variant,
+        budget: float = 0.25,
+        horizon: int = 12,
+        min_batches: int = 2,
+        max_batches: int = 1000,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        self.variant = variant
+        self.budget = budget
+        self.horizon = horizon
+        self.min_batches = min_batches
+        self.max_batches = max_batches
+        self.clock = (
+            clock  # None: the search's clock (:data:`senet.ai.search.now`), read at every call
+        )
+        self.rules: CompiledRules = compile_rules(variant)
+        self.weights = weights_for(variant)
+        self.rollouts = 0  # rollouts per move at the last call
+
+    def state_values(
+        self,
+        children: Sequence[Sequence[int]],
+        seed: int,
+        start: float | None = None,
+        maximise: bool = True,
+    ) -> np.ndarray:
+        """Seat A's mean value after each of ``children`` (raw states), rolling out until the
+        budget (counted from ``start``) is spent or the best child is clear: ahead of every
+        other by :data:`SURE` standard errors of their paired difference.  ``maximise``: seat
+        A decides (else B, who wants the lowest value)."""
+        clock = self.clock or search.now
+        start = clock() if start is None else start
+        rows = np.array(children, dtype=np.int64)
+        m = len(rows)
+        sums, pairs = np.zeros(m), np.zeros((m, m))
+        t, path = self.rules.table, self.rules.path
+        lo, hi, w = self.weights
+        batches = 0
+        while batches < self.max_batches and (
+            batches < self.min_batches or clock() - start < self.budget
+        ):
+            first = batches * BATCH
+            rollout_sums(t, path, rows, seed, first, BATCH, self.horizon, lo, hi, w, sums, pairs)
+            batches += 1
+            if batches >= self.min_batches and settled(sums, pairs, batches * BATCH, maximise):
+                break
+        self.rollouts = batches * BATCH
+        return sums / self.rollouts
+
+    def move_values(
+        self, position: Position, start: float | None = None
+    ) -> list[tuple[Move, float]]:
+        """Every legal move with seat A's rolled-out value after it."""
+        moves = position.legal_moves()
+        children = [position._play(m).state for m in moves]
+        maximise = position.decider == 0
+        means = self.state_values(children, position_seed(position), start, maximise)
+        return list(zip(moves, means.tolist()))
+
+
+def settled(sums: np.ndarray, pairs: np.ndarray, n: int, maximise: bool) -> bool:
+    """Whether the decider's best child (the highest mean for seat A, the lowest for B) is
+    ahead of every other by :data:`SURE` standard errors of their paired difference: then
+    more rollouts would hardly change the choice."""
+    if len(sums) < 2:
+        return True
+    mean = sums / n
+    diff = mean[:, None] - mean[None, :]
+    var = np.maximum(pairs / n - diff * diff, 0.0) / max(n - 1, 1)
+    margin = SURE * np.sqrt(var) + EQUAL
+    np.fill_diagonal(margin, -1.0)
+    if maximise:
+        top = int(np.argmax(mean))
+        return bool(np.all(diff[top] > margin[top]))
+    bottom = int(np.argmin(mean))
+    return bool(np.all(-diff[bottom] > margin[bottom]))
+
+
+def position_seed(position: Position) -> int:
+    """A 63-bit seed that depends only on the position (the same play for the same position)."""
+    digest = hashlib.blake2b(repr(position.state).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little") >> 1
+
+
+def supports(variant: Variant) -> bool:
+    """Whether the compiled simulator plays ``variant``: every variant but those where all
+    throws of a turn come first (:func:`senet.sim.tables.compile_rules` refuses them)."""
+    return not tables_for(variant).throws_first
