@@ -90,3 +90,34 @@ def test_the_site_does_not_start_without_its_ai(monkeypatch, tmp_path: Path) -> 
     run(main())
     with pytest.raises(computer.AIUnavailable):
         computer.level_options("en")
+
+
+def test_the_levels_warm_up_in_the_background_and_a_failure_is_logged(monkeypatch, caplog) -> None:
+    fake_ai(monkeypatch, lambda position, level, rng: position.legal_moves()[0])
+    assert computer.warm_up() is None  # an AI without a warm-up: nothing to do
+    loaded = []
+    sys.modules["senet.ai"].warm_up = lambda: loaded.append(True)  # type: ignore[attr-defined]
+    thread = computer.warm_up()
+    assert thread is not None and thread.daemon
+    thread.join(timeout=10)
+    assert loaded == [True]
+
+    def broken() -> None:
+        raise OSError("no cache directory")
+
+    sys.modules["senet.ai"].warm_up = broken  # type: ignore[attr-defined]
+    with caplog.at_level(logging.ERROR, logger="senet.computer"):
+        thread = computer.warm_up()
+        assert thread is not None
+        thread.join(timeout=10)
+    assert any("warming up" in r.getMessage() and "OSError" in r.exc_text for r in caplog.records)
+
+
+def test_the_real_levels_warm_up_the_rollout_code() -> None:
+    import senet.ai
+
+    senet.ai.warm_up()  # loads (or compiles) the compiled rollouts of every variant that uses them
+    thread = computer.warm_up()
+    assert thread is not None
+    thread.join(timeout=120)
+    assert not thread.is_alive()

@@ -56,6 +56,7 @@ __all__ = [
     "evaluation_for",
     "forget_searchers",
     "rolls_out",
+    "warm_up",
     "rollout_player_for",
 ]
 
@@ -198,6 +199,20 @@ def forget_searchers() -> None:
     :data:`senet.ai.search.now`)."""
     with _lock:
         _searchers.clear()
+
+
+def warm_up() -> None:
+    """Load the compiled rollout code and the tables of every variant a level rolls out in
+    (from Numba's disk cache about a second; the very first time on a machine, while Numba
+    compiles, half a minute), so that no player's move waits for it."""
+    from senet.engine import find_variant
+
+    from .rollout import warm_up as load
+
+    for name in sorted(
+        {name for level in LEVELS if level.rollouts for name in level.rollout_variants}
+    ):
+        load(find_variant(name))
 
 
 def rolls_out(position: Position, level: Level) -> bool:

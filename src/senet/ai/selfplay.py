@@ -200,6 +200,29 @@ def _greedy(
 
 
 @njit(cache=True)
+def _working_space(
+    width: int, hidden: int, n: int
+) -> tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+]:  # fmt: skip
+    """The arrays a game loop works in: the state and a child state (``width`` fields), the
+    legal moves, the piece tracking of both, the event counts, the generator state, and the
+    network's inputs (``n``) and hidden activations (``hidden``)."""
+    return (
+        np.zeros(width, dtype=np.int64),
+        np.zeros(width, dtype=np.int64),
+        np.zeros(MAX_MOVES, dtype=np.int64),
+        np.zeros((2, TR_WIDTH), dtype=np.int64),
+        np.zeros((2, TR_WIDTH), dtype=np.int64),
+        np.zeros(N_EVENTS, dtype=np.int64),
+        np.zeros(1, dtype=np.uint64),
+        np.zeros(n),
+        np.zeros(hidden),
+    )
+
+
+@njit(cache=True)
 def _train_games(
     T: np.ndarray,
     path: np.ndarray,
@@ -218,15 +241,7 @@ def _train_games(
     """Self-play games ``first`` .. ``first + count - 1`` of run ``seed``, learning as they
     go; returns the mean squared TD error per decision."""
     hidden, n = w1.shape
-    s = np.zeros(start.shape[0], dtype=np.int64)
-    child = np.zeros(start.shape[0], dtype=np.int64)
-    moves = np.zeros(MAX_MOVES, dtype=np.int64)
-    trk = np.zeros((2, TR_WIDTH), dtype=np.int64)
-    ctrk = np.zeros((2, TR_WIDTH), dtype=np.int64)
-    ev = np.zeros(N_EVENTS, dtype=np.int64)
-    rng = np.zeros(1, dtype=np.uint64)
-    x = np.zeros(n)
-    h = np.zeros(hidden)
+    s, child, moves, trk, ctrk, ev, rng, x, h = _working_space(start.shape[0], hidden, n)
     e1 = np.zeros((hidden, n))
     eb1 = np.zeros(hidden)
     e2 = np.zeros(hidden)
@@ -306,15 +321,7 @@ def _match(
     each pair on the same seed with the seats swapped.  Returns the network's result of
     every game (1, ½, 0)."""
     hidden, n = w1.shape
-    s = np.zeros(start.shape[0], dtype=np.int64)
-    child = np.zeros(start.shape[0], dtype=np.int64)
-    moves = np.zeros(MAX_MOVES, dtype=np.int64)
-    trk = np.zeros((2, TR_WIDTH), dtype=np.int64)
-    ctrk = np.zeros((2, TR_WIDTH), dtype=np.int64)
-    ev = np.zeros(N_EVENTS, dtype=np.int64)
-    rng = np.zeros(1, dtype=np.uint64)
-    x = np.zeros(n)
-    h = np.zeros(hidden)
+    s, child, moves, trk, ctrk, ev, rng, x, h = _working_space(start.shape[0], hidden, n)
     out = np.zeros(2 * pairs)
     values = np.zeros(MAX_MOVES)  # working space of the expert's choice
     for g in range(2 * pairs):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import logging
 import random
+import threading
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -106,6 +107,25 @@ def ai_levels() -> dict[str, Any]:
 def require_ai() -> None:
     """Raise :class:`AIUnavailable` unless the levels can be played (the site's startup check)."""
     ai_levels()
+
+
+def warm_up() -> threading.Thread | None:
+    """Load the levels' compiled code (:func:`senet.ai.warm_up`, where the AI has one) in a
+    background thread, so that the first computer move after a start does not wait for it.
+    A failure is logged: the move itself would load the code again."""
+    load = getattr(_ai(), "warm_up", None)
+    if not callable(load):
+        return None
+
+    def run() -> None:
+        try:
+            load()
+        except Exception:
+            log.exception("warming up the computer's levels failed")
+
+    thread = threading.Thread(target=run, name="senet-ai-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 def levels() -> tuple[str, ...]:

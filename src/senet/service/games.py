@@ -76,6 +76,7 @@ class GameService:
         Raises :class:`~senet.service.computer.AIUnavailable` if the computer's levels cannot
         be played: a site without its computer opponent does not start."""
         computer.require_ai()
+        computer.warm_up()  # in the background: the start does not wait for it
         if self.store.shared:
             self.people.start()
         await self.turns.resume()
