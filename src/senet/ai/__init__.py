@@ -134,12 +134,16 @@ LEVELS: tuple[Level, ...] = (
         "master",
         "Master",
         "Мастер",
-        "Weighs every throw of both players several moves ahead, as far as a third of a second"
-        " allows, and plays perfectly once three pieces or fewer are left. Wins a little more"
-        " often than the expert; the strongest opponent here.",
-        "Просчитывает все броски обоих игроков на несколько ходов вперёд, насколько позволяет"
-        " треть секунды, и безупречно играет, когда остаётся три фишки или меньше. Выигрывает"
-        " чуть чаще знатока; самый сильный соперник на сайте.",
+        "Thinks for up to a third of a second a move: in the standard and Kendall games it plays"
+        " each possible move out hundreds of times against every run of throws to see where it"
+        " leads; in the others it weighs every throw of both players several moves ahead. Plays"
+        " perfectly once three pieces or fewer are left. Wins more often than the expert; the"
+        " strongest opponent here.",
+        "Думает до трети секунды над ходом: в стандартной игре и у Кендалла разыгрывает каждый"
+        " возможный ход сотни раз при разных бросках, чтобы увидеть, к чему он ведёт; в"
+        " остальных вариантах просчитывает все броски обоих игроков на несколько ходов вперёд."
+        " Безупречно играет, когда остаётся три фишки или меньше. Выигрывает чаще знатока;"
+        " самый сильный соперник на сайте.",
         depth=8,
         budget=0.3,
         solve_states=6_000,
