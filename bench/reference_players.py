@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 from pathlib import Path
 
+from senet.ai import choose_move, find_level
 from senet.ai.evaluation import Evaluator, evaluator_for, terminal_value
 from senet.ai.solver import Solution, TooLarge, for_seat, solve_many
 from senet.ai.tables import table_for
@@ -274,8 +276,23 @@ def pip3_move(position: Position) -> Move:
     return next(m for m, v in scored if v == best)
 
 
-#: Reference players by name: a function of the position (deterministic).
-REFERENCES = {"frozen-master": frozen_master_move, "pip3": pip3_move}
+#: Today's master with its root rollouts switched off: the search alone, to measure what the
+#: rollouts add in the variants where the master uses them.
+SEARCH_MASTER = replace(find_level("master"), key="search-master", rollouts=0.0)
+
+
+def search_master_move(position: Position) -> Move:
+    """The master's move by its search alone (exact values first, as the master)."""
+    return choose_move(position, SEARCH_MASTER, random.Random(0))
+
+
+#: Reference players by name: a function of the position (deterministic but for the
+#: search master's clock).
+REFERENCES = {
+    "frozen-master": frozen_master_move,
+    "pip3": pip3_move,
+    "search-master": search_master_move,
+}
 
 
 def reference_move(name: str, position: Position, rng: random.Random) -> Move:
