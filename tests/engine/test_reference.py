@@ -962,6 +962,12 @@ def test_reference_agrees_on_hypothesis_boards(name, rng):
         ),
         ("kendall-1978", {"guarded_by_water": frozenset()}),  # 28-30 open while 27 is taken
         ("kendall-1978", {"bear_off_optional": False}),
+        ("piccione", {"capture": "swap"}),  # landing on an opponent swaps
+        (  # bearing off by any points past 30, not the exact ones
+            "piccione",
+            {"bear_off": {sq: frozenset(range(31 - sq, 6)) for sq in (26, 28, 29, 30)}},
+        ),
+        ("piccione", {"enter_throw": 2}),  # a 2 enters a piece
     ],
 )
 def test_reference_catches_planted_rule_changes(name, change):

@@ -204,7 +204,8 @@ def _divided_moves(t: Tables, s: Sequence[int], n: int) -> list[Move]:
             for k in range(1, n + 1):
                 r = step(t, me, opp, sq, k, True)
                 if r:
-                    moves.append(table[sq][r & TARGET])
+                    d = r & TARGET
+                    moves.append(_off_move(t, sq, k) if d == OFF else table[sq][d])
     if not moves and direction != _FORWARD:
         for sq in iter_squares(me):  # a throw that moves nothing forward moves a piece back
             for k in range(1, n + 1):
