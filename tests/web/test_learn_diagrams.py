@@ -45,6 +45,7 @@ def test_each_rule_of_the_variant_has_its_diagram(name) -> None:
     keys = {d.key for d in rule_diagrams(name, "en")}
     assert {"move", "jump", "bear_off"} <= keys
     assert ("attack" in keys) == (v.capture != "none")  # piccione: no piece lands on another
+    assert ("enter" in keys) == v.divided_throws  # piccione: pieces enter from the hand
     for sq in v.gates:
         assert f"gate-{sq}" in keys
     assert ("protection" in keys) == (v.protection != "none")

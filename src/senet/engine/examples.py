@@ -9,7 +9,7 @@ rules changes the examples with it.
 
 An :class:`Example` names its rule ``topic`` (``move``, ``attack``, ``protection``,
 ``triple``, ``blocked``, ``jump``, ``safe``, ``must_stop``, ``backward``, ``extra_throw``,
-``priority``, ``gate``, ``drown_attack``, ``bear_off``, ``house``), the ``square`` it is about (a House,
+``priority``, ``gate``, ``drown_attack``, ``bear_off``, ``house``, ``enter``), the ``square`` it is about (a House,
 else 0) and the ``focus`` piece whose move or reason makes the point.
 """
 
@@ -39,7 +39,7 @@ class Example:
 
 
 def _position(
-    v: Variant, a: Iterable[int], b: Iterable[int], throw: int, **extra: int
+    v: Variant, a: Iterable[int], b: Iterable[int], throw: int, **extra: object
 ) -> Position | None:
     """The position with A to play ``throw``, or None when the rules cannot have it."""
     a, b = tuple(a), tuple(b)
@@ -103,6 +103,14 @@ def _moves_to(example: Example | None, target: int) -> Example | None:
 def _ex(v: Variant, topic: str, a, b, throw: int, focus: int, square: int = 0, **kw):
     position = _position(v, a, b, throw, **kw)
     return Example(topic, position, focus, square) if position else None
+
+
+def _enter(v: Variant) -> Example | None:
+    """piccione: a whole throw of 1 enters a piece from the hand on square 1."""
+    if not v.divided_throws:
+        return None
+    hand = (v.pieces - 1, v.pieces - 1)
+    return _ex(v, "enter", (5,), (12,), v.enter_throw, 0, hand=hand)
 
 
 def _plain_move(v: Variant) -> Example | None:
@@ -290,6 +298,7 @@ def _house(v: Variant, sq: int) -> Example | None:
 def examples(v: Variant) -> list[Example]:
     """Every rule about movement of ``v`` that the engine can show, in reading order."""
     found = [
+        _enter(v),
         _plain_move(v),
         _jump(v),
         _extra_throw(v),

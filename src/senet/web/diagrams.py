@@ -86,7 +86,9 @@ def _rule_text(example: Example, lang: str) -> tuple[str, str]:
                 text = f"{text} {' '.join(facts)}"
         return title, text
     params: dict[str, object] = {"n": n}
-    if v.divided_throws and topic in ("move", "backward"):
+    if topic == "enter":
+        params["place"] = place(v, 1, lang)
+    elif v.divided_throws and topic in ("move", "backward"):
         topic = f"{topic}_divided"  # piccione: a throw is divided among the pieces
     elif topic == "extra_throw":
         params["throws"] = _throws_text(tuple(v.extra_throws), lang)
