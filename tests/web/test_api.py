@@ -10,6 +10,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from senet.engine import VARIANTS
 from senet.web.protocol import ErrorMessage
 
 from .helpers import LiveView, TwoSeats, best_move, friend_game, state
@@ -168,6 +169,15 @@ def test_creating_a_game_validates_its_input(site) -> None:
         "bad_level",
     )
     assert httpx.get(f"{site.url}/api/openapi.json").json()["paths"]["/api/games"]["post"]
+
+
+def test_the_api_description_names_every_variant_it_accepts(site) -> None:
+    schema = httpx.get(f"{site.url}/api/openapi.json").json()["components"]["schemas"]
+    described = schema["NewGame"]["properties"]["variant"]["description"]
+    assert all(name in described for name in VARIANTS)
+    for name in VARIANTS:
+        made = httpx.post(f"{site.url}/api/games", json={"variant": name, "mode": "local"})
+        assert made.status_code == 201, (name, made.text)
 
 
 def ws_for(site, game_id: str, token: str | None):

@@ -31,9 +31,7 @@ router = APIRouter(prefix="/api", tags=["games"])
 
 
 class NewGame(BaseModel):
-    variant: str = Field(
-        "standard", description="standard, bell, kendall, adelaida or adelaida-long"
-    )
+    variant: str = Field("standard", description="the variant's name: " + ", ".join(VARIANTS))
     mode: Literal["friend", "computer", "local"] = "friend"
     colour: Literal["A", "B", "random"] = "random"
     level: str | None = Field(None, description="the computer's level (computer games)")
