@@ -124,3 +124,18 @@ def test_impossible_position_is_one_line(run):
     )
     assert result.exit_code == 1 and "impossible position" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_piccione_moves_enter_and_divide(run):
+    """piccione: a whole 1 enters a piece (``enter``); a throw is divided (``3-4`` with a 2
+    leaves one point), and the text names the pieces in hand and the points left."""
+    start = "piccione ..A......./........../.......... A 1 hand=4/5"
+    data = json.loads(run("moves", "--position", start, "--json").output)
+    assert [m["move"] for m in data["moves"]] == ["enter", "3-4"]
+    assert data["moves"][0]["result"].endswith(" A - hand=3/5 direction=forward entered=yes")
+    text = run("moves", "--position", start.replace(" A 1 ", " A 2 ")).output
+    assert (
+        "4 in hand" in text
+        and "3-4 " in text
+        and " A 1 hand=4/5 direction=forward divided=yes" in text
+    )

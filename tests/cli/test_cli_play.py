@@ -166,3 +166,14 @@ def test_a_forced_pass_is_played_without_asking(run):
     text = out.output
     assert text.index("A cannot move with 5: pass") < text.index("A> ")
     assert "1) pass" not in text
+
+
+def test_play_a_whole_game_of_piccione_by_numbers(run):
+    """piccione in the terminal: entering, divided throws and the pieces in hand, to the end."""
+    result = run(
+        "play", "--variant", "piccione", "--seed", "2", "--opponent", "greedy", input="1\n" * 900
+    )
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "Game over" in result.output and "in hand" in result.output
+    assert "enter" in result.output
+    assert parse_record(_record(result.output)).replay().is_over()
