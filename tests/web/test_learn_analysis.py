@@ -245,3 +245,27 @@ def test_tap_reasons_for_every_rule_family(browser, site, artifacts, lang) -> No
             page.screenshot(path=str(artifacts / f"analysis-why-ba-{lang}.png"))
     assert not page.js_errors  # type: ignore[attr-defined]
     page.context.close()
+
+
+@pytest.mark.browser
+def test_piccione_pieces_set_up_by_tapping_come_from_the_hand(browser, site) -> None:
+    """piccione: a piece tapped onto the board leaves its owner's hand, one tapped off returns
+    to it, so the position always holds five pieces a side."""
+    start = "piccione ........../........../.......... A - hand=5/5"
+    page = new_page(browser, site)
+    page.goto(f"/analysis?position={quote(start)}")
+    wait_ready(page)
+    page.click("#an-edit")
+    for square, taps in ((12, 1), (13, 2), (14, 3)):  # A on 12, B on 13, 14 back to empty
+        for _ in range(taps):
+            before = page.get_attribute("#analysis", "data-position")
+            page.click(f'#board [data-square="{square}"] >> nth=-1')
+            page.wait_for_function(
+                f"() => document.getElementById('analysis').dataset.position !== {before!r}"
+            )
+            wait_ready(page)
+    shown = page.get_attribute("#analysis", "data-position")
+    assert shown == "piccione ........../.AB......./.......... A - hand=4/4"
+    assert Position.from_fen(shown).hand(0) == 4
+    assert not page.js_errors  # type: ignore[attr-defined]
+    page.context.close()

@@ -28,8 +28,20 @@ function boardCells(text = fen) { return fields(text)[1].replaceAll("/", "").spl
 function withFields(changes, text = fen) {
   const f = fields(text);
   if (changes.cells) {
+    const before = boardCells(text);
     const c = changes.cells.join("");
     f[1] = `${c.slice(0, 10)}/${c.slice(10, 20)}/${c.slice(20, 30)}`;
+    // piccione: a piece put on the board comes from its owner's hand, one taken off goes back
+    const at = f.findIndex((x) => x.startsWith("hand="));
+    if (at >= 4) {
+      const hand = f[at].slice(5).split("/").map(Number);
+      ["A", "B"].forEach((seat, i) => {
+        const delta = changes.cells.filter((x) => x === seat).length - before.filter((x) => x === seat).length;
+        hand[i] = Math.max(0, hand[i] - delta);
+      });
+      if (hand[0] || hand[1]) f[at] = `hand=${hand[0]}/${hand[1]}`;
+      else f.splice(at, 1);
+    }
   }
   if (changes.turn) f[2] = changes.turn;
   if (changes.throw !== undefined) {
