@@ -43,3 +43,26 @@ def test_a_position_with_a_choice_or_a_throw_due_is_no_forced_pass() -> None:
     start = Position.initial(find_variant("standard"))
     assert not is_forced_pass(start)  # a throw is due: nobody decides
     assert not is_forced_pass(start.apply_throw(1))  # several moves to choose from
+
+
+@pytest.mark.parametrize(
+    ("fen", "reason", "throw"),
+    [
+        # the piece just entered on 1 cannot move with a 4: it goes back to the hand
+        ("piccione AAAAB...../........../.......... A 4 direction=forward entered=yes", "stuck", 4),
+        # the 2 left of a divided throw: 12-14 and 13 are taken, and the turn goes forward
+        (
+            "piccione ........../AABB....../.......... A 2 hand=3/3 direction=forward divided=yes",
+            "rest",
+            2,
+        ),
+        ("piccione ........../........../.......... A 3 hand=5/5", "no_move", 3),
+    ],
+)
+def test_piccione_forced_passes_say_why(fen: str, reason: str, throw: int) -> None:
+    """The forced-pass record names piccione's two reasons besides no move at all."""
+    position = Position.from_fen(fen)
+    assert [m.text() for m in position.legal_moves()] == ["pass"]
+    live = SimpleNamespace(position=position, forced_pass=True, ply=9)
+    record = forced_pass_record(live, True)  # type: ignore[arg-type]
+    assert record == {"ply": 9, "seat": 0, "throw": throw, "reason": reason}

@@ -266,13 +266,15 @@ class AbandonRecord(TypedDict):
 class ForcedPassRecord(TypedDict):
     """The decision due is a pass, the only legal one, and the server plays it for the player
     shortly (paced, so that everyone reads why): who, with what throw, and why.  ``reason``:
-    ``no_move`` (no piece can move with the throw) or ``fate`` (the throw of fate's move is
-    impossible: the piece stays)."""
+    ``no_move`` (no piece can move with the throw), ``fate`` (the throw of fate's move is
+    impossible: the piece stays), ``stuck`` (piccione: the piece just entered on 1 cannot move
+    and goes back to the hand) or ``rest`` (piccione: no piece can use the points left of a
+    divided throw, which ``throw`` holds)."""
 
     ply: int  # the ply the pass will be stored at
     seat: int
     throw: int
-    reason: Literal["no_move", "fate"]
+    reason: Literal["no_move", "fate", "stuck", "rest"]
 
 
 class StateMessage(TypedDict):

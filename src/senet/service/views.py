@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from datetime import UTC
+from typing import Literal
 
 from senet.engine import OFF, Game, Position, parse_move
 from senet.engine.state import BACKWARD, FORWARD, NO_DIRECTION
@@ -144,12 +145,14 @@ def forced_pass_record(live: LiveGame, server_passes: bool) -> ForcedPassRecord 
     pos = live.position
     if not server_passes or not live.forced_pass or pos.decider is None:
         return None
-    return {
-        "ply": live.ply,
-        "seat": pos.decider,
-        "throw": pos.throw,
-        "reason": "fate" if pos.pending_name == "fate" else "no_move",
-    }
+    reason: Literal["no_move", "fate", "stuck", "rest"] = "no_move"
+    if pos.pending_name == "fate":
+        reason = "fate"
+    elif pos.entered:
+        reason = "stuck"
+    elif pos.divided:
+        reason = "rest"
+    return {"ply": live.ply, "seat": pos.decider, "throw": pos.throw, "reason": reason}
 
 
 def player_seeds(live: LiveGame) -> str:

@@ -295,6 +295,7 @@ function forcedPassText(forced) {
   const mine = state.mode !== "local" && state.you.includes(forced.seat);
   const params = { seat: seatName(forced.seat), n: forced.throw };
   if (forced.reason === "fate") return t("play.pass_fate", params);
+  if (forced.reason === "stuck" || forced.reason === "rest") return t(`play.pass_${forced.reason}`, params);
   return t(mine ? "play.pass_you" : "play.pass_other", params);
 }
 
