@@ -19,7 +19,10 @@ they add:
   budget of 300 ms, with the network trained by self-play (:mod:`.network`, trained by
   :mod:`.selfplay`; the older ``net`` model where a variant ships none), and plays endgames exactly
   from the shipped tables (:mod:`.tables`: every position with at most three pieces left in
-  standard, Kendall and Bell) or by solving them (:mod:`.solver`).
+  standard, Kendall and Bell) or by solving them (:mod:`.solver`); in standard and Kendall
+  it chooses its move by rollouts at the root instead (:mod:`.rollout`: the expert's policy
+  played on from every move on the compiled simulator, within 0.2 s), while the values it
+  shows (:func:`move_values`) stay the search's.
 
 ``choose_move`` is deterministic for a given ``rng`` state: the same seed gives the same play,
 except that the master deepens its search as far as its time budget allows (so on a busy
