@@ -8,8 +8,9 @@ pairs' mean scores), whether its target is met, and the time per move of every p
 (median and maximum, and how many moves took over 1 s).
 
 Players: the levels of :mod:`senet.ai` and the fixed references of
-``bench/reference_players.py``: ``frozen-master`` (the master before iterative deepening) and
-``pip3`` (a plain depth-3 expectiminimax with a pip-count-and-safety evaluation).
+``bench/reference_players.py``: ``frozen-master`` (the master before iterative deepening),
+``pip3`` (a plain depth-3 expectiminimax with a pip-count-and-safety evaluation) and
+``search-master`` (today's master without its root rollouts).
 Targets: the master ≥ 65% against ``frozen-master`` and ≥ 70% against ``pip3``; every level's
 whole interval above 50% against the one below.
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -134,9 +135,9 @@ def test_exact_values_come_before_rollouts(monkeypatch: pytest.MonkeyPatch) -> N
     pos = Position.from_fen("standard .........B/...A....../......A... A 3")
     assert table_for(pos.variant).move_values(pos) is not None
     monkeypatch.setattr(senet.ai.search, "now", _StepClock(0.003))
-    master = find_level("master")
-    assert rolls_out(pos, master)
-    assert choose_move(pos, master, random.Random(0)) == Move("move", 14, 17)
+    rolling = replace(find_level("master"), key="rolling-master", rollout_variants=("standard",))
+    assert rolls_out(pos, rolling)
+    assert choose_move(pos, rolling, random.Random(0)) == Move("move", 14, 17)
 
 
 def test_the_master_plays_the_same_game_with_the_same_seed(

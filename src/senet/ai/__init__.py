@@ -19,7 +19,7 @@ they add:
   budget of 300 ms, with the network trained by self-play (:mod:`.network`, trained by
   :mod:`.selfplay`; the older ``net`` model where a variant ships none), and plays endgames exactly
   from the shipped tables (:mod:`.tables`: every position with at most three pieces left in
-  standard, Kendall and Bell) or by solving them (:mod:`.solver`); in standard and Kendall
+  standard, Kendall and Bell) or by solving them (:mod:`.solver`); in Kendall's game
   it chooses its move by rollouts at the root instead (:mod:`.rollout`: the expert's policy
   played on from every move on the compiled simulator, within 0.2 s), while the values it
   shows (:func:`move_values`) stay the search's.
@@ -137,22 +137,21 @@ LEVELS: tuple[Level, ...] = (
         "master",
         "Master",
         "Мастер",
-        "Thinks for up to a third of a second a move: in the standard and Kendall games it plays"
-        " each possible move out hundreds of times against every run of throws to see where it"
-        " leads; in the others it weighs every throw of both players several moves ahead. Plays"
-        " perfectly once three pieces or fewer are left. Wins more often than the expert; the"
-        " strongest opponent here.",
-        "Думает до трети секунды над ходом: в стандартной игре и у Кендалла разыгрывает каждый"
-        " возможный ход сотни раз при разных бросках, чтобы увидеть, к чему он ведёт; в"
-        " остальных вариантах просчитывает все броски обоих игроков на несколько ходов вперёд."
-        " Безупречно играет, когда остаётся три фишки или меньше. Выигрывает чаще знатока;"
-        " самый сильный соперник на сайте.",
+        "Thinks for up to a third of a second a move: it weighs every throw of both players"
+        " several moves ahead (in Kendall's game it plays each possible move out hundreds of"
+        " times against different throws, to see where it leads). Plays perfectly once three"
+        " pieces or fewer are left. Wins more often than the expert; the strongest opponent"
+        " here.",
+        "Думает до трети секунды над ходом: просчитывает все броски обоих игроков на несколько"
+        " ходов вперёд (в игре Кендалла разыгрывает каждый возможный ход сотни раз при разных"
+        " бросках, чтобы увидеть, к чему он ведёт). Безупречно играет, когда остаётся три фишки"
+        " или меньше. Выигрывает чаще знатока; самый сильный соперник на сайте.",
         depth=8,
         budget=0.3,
         solve_states=6_000,
         model="td",
         rollouts=0.2,
-        rollout_variants=("standard", "kendall"),
+        rollout_variants=("kendall",),
     ),
 )
 
