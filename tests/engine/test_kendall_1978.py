@@ -148,7 +148,7 @@ def test_last_houses():
 def test_decision_kendall_1978_last_back():
     """Pieces on 27-30 never move back, even when their throw moves nothing forward."""
     assert moves(pos(V, [28, 29], [1], "A", 1)) == ["pass"]
-    assert moves(pos(V, [27], [1], "A", 1)) == ["return"]
+    assert moves(pos(V, [27], [1], "A", 1)) == ["pass", "return"]
 
 
 def test_decision_kendall_1978_bear_off_optional():
@@ -176,7 +176,7 @@ def test_house_of_water():
     owner loses his next turn; meanwhile no other piece of his moves."""
     p = pos(V, [10, 27], [1], "A", 2, bank=[4])
     assert moves(p) == ["27-off", "return"]
-    assert moves(pos(V, [10, 27], [1], "A", 2, bank=[3])) == ["return"]
+    assert moves(pos(V, [10, 27], [1], "A", 2, bank=[3])) == ["pass", "return"]
     assert after(p, "27-off") == fen(V, [10], [1], "A", 2)  # the 2 is left for the others
     q = play(p, "return")
     assert q.fen() == fen(V, [10, 15], [1], "A", 2, skip=(1, 0), bank=[4], returned=[15])
@@ -211,7 +211,7 @@ def test_waiting():
 def test_decision_kendall_1978_exposed():
     """Only the waiting player's pieces lose their protection, not the opponent's."""
     p = pos(V, [8, 27], [10, 11], "A", 2)
-    assert moves(p) == ["return"]  # A waits: A moves nothing; B's pair keeps its protection
+    assert moves(p) == ["pass", "return"]  # A waits: A moves nothing; B's pair keeps its protection
     q = pos(V, [8, 15], [10, 11], "A", 2, returned=[15])
     assert moves(q) == ["15-17"]
     r = pos(V, [8], [10, 11, 27], "A", 2)
@@ -279,3 +279,17 @@ def test_the_difference_table_names_the_new_rules():
     assert "waits for a 4" in rows["houses"]
     assert "moves no piece forward" in rows["backward"]
     assert "may pass" in rows["bearing-off"]
+
+
+def test_decision_kendall_1978_stay():
+    """«may leave the piece in square 27 until a 4 is thrown»: without a 4 its owner may pass,
+    giving up the turn's throws, and the piece waits on 27 into his next turn; with a 4 it is
+    borne off or returned, never left."""
+    p = pos(V, [10, 27], [1], "A", 2, bank=[3])
+    assert moves(p) == ["pass", "return"]
+    q = play(p, "pass")
+    assert q.turn == 1 and q.is_chance()
+    assert q.fen() == fen(V, [10, 27], [1], "B")
+    r = play(q, 2, "1-3")  # B moves; A throws again with his piece still waiting
+    assert r.fen() == fen(V, [10, 27], [3], "A")
+    assert moves(pos(V, [10, 27], [1], "A", 2, bank=[4])) == ["27-off", "return"]

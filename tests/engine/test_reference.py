@@ -367,14 +367,15 @@ def ref_kendall_1978(bd: Board, me: int, throws: list[int], returned: list[int])
     a swap, unless the victim has a neighbour of its colour (protection lost while its owner
     waits on 27 or has a returned piece that has not moved: decision exposed); 26 must be landed
     on, and from it a 5 bears off; 28 leaves with 3, 29 with 2, 30 with any throw (named: 30-off/n);
-    the owner of a piece on 27 only bears it off with a 4 or returns it; a returned piece moves
+    the owner of a piece on 27 only bears it off with a 4 or returns it (or, without a 4,
+    leaves it there: a pass); a returned piece moves
     alone; 27 cannot be attacked (decision water-safe); 28-30 only while 27 is empty, the victim
     going to 27; a pass besides bearing off when that is all (decision bear-off-optional)."""
     mine = sorted(sq for sq, o in bd.items() if o == me)
     opp = 1 - me
     values = sorted(set(throws))
     if 27 in mine:
-        return (["27-off"] if 4 in values else []) + ["return"]
+        return ["27-off", "return"] if 4 in values else ["return", "pass"]
     movers = [sq for sq in returned if bd.get(sq) == me] or mine
     exposed = bd.get(27) == opp or any(bd.get(sq) == opp for sq in returned)
 

@@ -128,11 +128,12 @@ def _k78(a, b, turn=0, throw=0, bank=(), returned=()) -> Position:
         (_k78([10, 26], [27, 29], throw=3), ["10-13"]),
         # attack on 28-30: the victim is sent to 27 to wait
         (_k78([26], [29], throw=3), ["26-29"]),
-        # house of water: a 4 of the turn bears the waiting piece off, else the return
+        # house of water: a 4 of the turn bears the waiting piece off, else the return or a
+        # pass that leaves the piece waiting
         (_k78([10, 27], [1], throw=2, bank=(4,)), ["27-off", "return"]),
-        (_k78([10, 27], [1], throw=2, bank=(3,)), ["return"]),
+        (_k78([10, 27], [1], throw=2, bank=(3,)), ["return", "pass"]),
         # the return to the nearest free square behind 15 when 15 is taken
-        (_k78([27], [14, 15], throw=2), ["return"]),
+        (_k78([27], [14, 15], throw=2), ["return", "pass"]),
         # waiting: only the returned piece moves; the waiting player's pair is exposed
         (_k78([5, 15], [1], throw=2, returned=(15,)), ["15-17"]),
         (_k78([10, 11, 27], [8], turn=1, throw=2), ["8-10"]),

@@ -146,14 +146,16 @@ def _banked_moves(t: Tables, s: Sequence[int], n: int) -> list[Move]:
     """kendall-1978: the moves of every throw made this turn (``n`` and the bank), each throw
     moving one piece by its whole value: forward if that throw moves any piece forward, else
     back.  While a piece of the player waits in the House of Water only a 4 bearing it off, or
-    its return, is possible; while a piece returned from it has not moved, only that piece
+    its return, is possible (without a 4, also staying there: a pass); while a piece returned from it has not moved, only that piece
     moves.  While the opponent is in either case, his pieces lose their protection."""
     p = s[_TURN]
     me, opp = s[p], s[1 - p]
     values = sorted({n, *bank_values(s[_BANK])})
     if me & t.wait_bit:
+        # a 4 bears the waiting piece off, or it returns; without a 4 its owner may also leave
+        # it there («may leave the piece in square 27 until a 4 is thrown»): a pass of the turn
         waiting = [_off_move(t, t.wait_sq, v) for v in values if v in t.bear_off[t.wait_sq]]
-        return [*waiting, _RETURN]
+        return [*waiting, _RETURN] if waiting else [_RETURN, _PASS]
     mine = me & s[_RET] or me
     tt = t.exposed if opp & (t.wait_bit | s[_RET]) else t
     table = tt.moves

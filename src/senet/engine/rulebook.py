@@ -1430,6 +1430,21 @@ KENDALL_1978 = Rulebook(
             "ею. Вернуть фишку можно в любой ход, когда владелец уже бросил.",
         ),
         _d(
+            "stay",
+            "May the owner leave a piece on 27 when no 4 was thrown, and what does staying cost?",
+            "Может ли владелец оставить фишку на 27, если четвёрки нет, и чего стоит ожидание?",
+            "Yes: he «may leave the piece in square 27 until a 4 is thrown», and «may decide to give up trying "
+            "to throw a 4 on any turn» — so waiting is his choice, turn after turn. Since no other piece of his "
+            "moves meanwhile, staying is a pass: the turn's throws are given up and the piece waits for the next "
+            "turn. A 4 among the turn's throws bears it off (or he returns it); it does not stay then: the text "
+            "waits «until a 4 is thrown, bearing the piece off».",
+            "Да: он «may leave the piece in square 27 until a 4 is thrown» и «may decide to give up trying to "
+            "throw a 4 on any turn» — ждать или нет, он решает сам, ход за ходом. Другие его фишки тем временем "
+            "не ходят, поэтому ожидание — это пропуск: броски хода пропадают, фишка ждёт следующего хода. "
+            "Если среди бросков есть четвёрка, она выводит фишку (или владелец возвращает её); остаться тогда "
+            "нельзя: текст ждёт «until a 4 is thrown, bearing the piece off».",
+        ),
+        _d(
             "return-occupied",
             "Where does a returned piece go when 15 is occupied?",
             "Куда идёт возвращаемая фишка, если 15 занято?",

@@ -415,7 +415,7 @@ def banked_legal(T: np.ndarray, path: np.ndarray, s: np.ndarray, out: np.ndarray
     """The engine's ``flow._banked_moves``: every throw of the turn (lowest first) moves one
     piece by its whole value, forward if that throw moves any piece forward, else back; while
     a piece of the player waits in the House of Water, only a bearing off from there or its
-    return; while a returned piece has not moved, only that piece; the opponent's pieces lose
+    return (without a 4, also a pass: the piece stays); while a returned piece has not moved, only that piece; the opponent's pieces lose
     their protection while he is in either case; a pass where bearing off is all there is and
     bearing off is optional."""
     p = s[S_TURN]
@@ -431,7 +431,11 @@ def banked_legal(T: np.ndarray, path: np.ndarray, s: np.ndarray, out: np.ndarray
                 out[k] = off_code(T, wait_sq, v)
                 k += 1
         out[k] = RETURN
-        return k + 1
+        k += 1
+        if k == 1:
+            out[k] = PASS  # no 4: the owner may leave the piece where it waits
+            k += 1
+        return k
     returned = me & s[S_RET]
     mine = returned if returned else me
     exposed = (opp & (wait_bit | s[S_RET])) != 0
