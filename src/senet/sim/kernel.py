@@ -782,6 +782,30 @@ def throw_turn(T: np.ndarray, s: np.ndarray, rng: np.ndarray, ev: np.ndarray) ->
 
 
 @compiled
+def return_from_water(
+    T: np.ndarray,
+    s: np.ndarray,
+    owner: int,
+    water_sq: int,
+    water_bit: int,
+    trk: np.ndarray,
+    houses: int,
+    ev: np.ndarray,
+) -> int:
+    """The piece of ``owner`` on the House of Water (``water_sq``) goes back to the rebirth
+    square, or the nearest free square behind it, keeping its identity; the square it lands on."""
+    s[owner] &= ~water_bit
+    home = free_square_behind(T[R_PARAM, P_REBIRTH], s[S_A] | s[S_B])
+    s[owner] |= 1 << (home - 1)
+    piece = trk[owner, TR_ID + water_sq]
+    trk[owner, TR_ID + water_sq] = -1
+    trk[owner, TR_ID + home] = piece
+    _visit(trk, owner, piece, home, houses)
+    ev[EV_WATER_RETURN] += 1
+    return home
+
+
+@compiled
 def play_banked(
     T: np.ndarray,
     path: np.ndarray,
@@ -803,17 +827,9 @@ def play_banked(
         return advance(s, ev)
     if move == RETURN:
         # back to 15 (or the nearest free square behind it); its owner loses his next turn
-        wait_sq = T[R_PARAM, P_WAIT_SQ]
-        me = s[p] & ~wait_bit
-        home = free_square_behind(T[R_PARAM, P_REBIRTH], me | s[1 - p])
-        s[p] = me | (1 << (home - 1))
+        home = return_from_water(T, s, p, T[R_PARAM, P_WAIT_SQ], wait_bit, trk, houses, ev)
         s[S_RET] |= 1 << (home - 1)
         s[S_SKIP + p] += 1
-        piece = trk[p, TR_ID + wait_sq]
-        trk[p, TR_ID + wait_sq] = -1
-        trk[p, TR_ID + home] = piece
-        _visit(trk, p, piece, home, houses)
-        ev[EV_WATER_RETURN] += 1
     else:
         value = step_throw(T, move)
         bank -= 1 << (BANK_BITS * (value - 1))
@@ -852,15 +868,7 @@ def play(
         water_bit = T[R_PARAM, P_WATER_BIT]
         owner = 0 if s[S_A] & water_bit else 1
         if move == RETURN:
-            water = T[R_PARAM, P_WATER_SQ]
-            s[owner] &= ~water_bit
-            sq = free_square_behind(T[R_PARAM, P_REBIRTH], s[S_A] | s[S_B])
-            s[owner] |= 1 << (sq - 1)
-            piece = trk[owner, TR_ID + water]
-            trk[owner, TR_ID + water] = -1
-            trk[owner, TR_ID + sq] = piece
-            _visit(trk, owner, piece, sq, houses)
-            ev[EV_WATER_RETURN] += 1
+            return_from_water(T, s, owner, T[R_PARAM, P_WATER_SQ], water_bit, trk, houses, ev)
         else:
             ev[EV_WATER_RISK] += 1
     elif pending == PENDING_FATE:
