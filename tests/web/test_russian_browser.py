@@ -104,7 +104,7 @@ def test_an_unfinished_games_verify_page_is_in_russian(browser, site) -> None:
     page = russian_page(browser, site, f"/g/{game.game_id}/verify")
     page.wait_for_selector(".verify-summary.pending:not(:empty)")
     page.wait_for_function(
-        "!document.querySelector('.verify-summary').textContent.startsWith('Провер')"
+        "() => !document.querySelector('.verify-summary').textContent.startsWith('Провер')"
     )
     summary = page.text_content(".verify-summary") or ""
     assert summary.startswith("Зерно раскрывается") and "(" not in summary, summary
