@@ -17,9 +17,8 @@ class InvalidPosition(SenetError):
     """A position the rules can neither reach nor start from.
 
     ``field`` names the part of the position at fault, as the one-line notation names its
-    fields: ``board``, ``turn``, ``throw``, ``extra``, ``skip``, ``captured``, ``drowned``,
-    ``pending``, ``bank`` or ``returned``; ``square`` the square at fault (1-30) when there is one.  The notation reader
-    points its error column at them.
+    fields (:attr:`FIELDS`, in the order the notation writes them); ``square`` the square at
+    fault (1-30) when there is one.  The notation reader points its error column at them.
     """
 
     FIELDS = (

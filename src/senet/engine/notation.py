@@ -47,15 +47,9 @@ __all__ = ["format_position", "parse_position"]
 
 _PENDING = {"fate": PENDING_FATE, "water": PENDING_WATER}
 _PAIR_FIELDS = ("extra", "skip", "captured", "drowned")
-_FIELD_ORDER = _PAIR_FIELDS + (
-    "pending",
-    "bank",
-    "returned",
-    "hand",
-    "direction",
-    "divided",
-    "entered",
-)
+#: the ``key=value`` fields, in the order they are written: those of a position after its
+#: board, turn and throw
+_FIELD_ORDER = InvalidPosition.FIELDS[InvalidPosition.FIELDS.index("throw") + 1 :]
 _DIRECTIONS = {"forward": FORWARD, "backward": BACKWARD}
 _FLAGS = ("divided", "entered")
 _LIST = re.compile(r"\d{1,2}(,\d{1,2})*\Z")
