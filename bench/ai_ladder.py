@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{name:14s} {high:>8s} vs {low:<13s} {2 * len(scores):4d} games  "
                 f"score {mean:6.1%}  95% [{lo:6.1%}, {hi:6.1%}]  {verdict}  "
-                f"({time.time() - start:.0f}s)",
+                f"({time.time() - start:.0f}s, load average {os.getloadavg()[0]:.1f})",
                 flush=True,
             )
         for player, ts in times.items():

@@ -1,0 +1,51 @@
+"""bench/ai_move_time.py: its sample covers every phase of the game with real decisions, and a
+small run prints a verdict per variant (the times themselves are not tested)."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "ai_move_time.py"
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("ai_move_time", BENCH)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclass looks its module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_sample_takes_every_phase_of_every_game_and_only_real_decisions() -> None:
+    bench = _bench()
+    samples = bench.sample("standard", games=3, phases=4, seed=7)
+    assert sorted(s.phase for s in samples) == [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3]
+    for s in samples:
+        assert s.position.decider is not None and len(s.position.legal_moves()) == s.moves >= 2
+    # the opening is crowded, the last phase has pieces borne off
+    first = [s.on_board for s in samples if s.phase == 0]
+    last = [s.on_board for s in samples if s.phase == 3]
+    assert min(first) > max(last)
+    again = bench.sample("standard", games=3, phases=4, seed=7)
+    assert [str(s.position) for s in again] == [str(s.position) for s in samples]
+
+
+def test_a_small_run_prints_each_phase_and_the_verdicts() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--variant", "bell", "--games", "1", "--phases", "2"]
+        + ["--cpu-clock"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode in (0, 1), done.stderr  # 1: a target not met on this machine
+    out = done.stdout
+    assert "bell: the master on 2 positions (CPU-time budget)" in out
+    assert "phase 1/2" in out and "phase 2/2" in out and "crowded 1/4" in out
+    assert "wall: median < 300 ms" in out and "CPU: median < 300 ms" in out
+    assert "load average" in out
