@@ -1,23 +1,30 @@
 """Per-decision error of the levels on midgame positions, in the style of backgammon programs.
 
-For each variant, a seeded sample of decisions (at least two legal moves) taken from games
-between two expert players, from the 10th decision on while both sides still have at least
-three pieces to bring home.  Every legal move of a sample position is valued:
+Positions: for each variant, seeded games between two expert players; a game's midgame is its
+decisions from the 10th on with at least two legal moves while both sides still have at least
+three pieces to bring home; the game gives ``--per-game`` positions, one drawn from each equal
+part of its midgame, so every phase of the middle game is sampled alike.
 
-* exactly, when the position lies in a shipped endgame table or its whole future fits in a
-  fresh solve (``--solve`` states; the ground truth never comes from the players' own search);
-* otherwise by ``--rollouts`` rollouts per move to the end of the game, every move of a
-  position sharing the same seeded throw sequences (common random numbers), both sides
-  played by a fixed rollout policy (the expert's evaluation, one decision deep).
+Ground truth: every legal move of a position is valued by :func:`senet.ai.valuation.value_moves`:
+exactly where a shipped table or a small solve covers it, else by rollouts on the compiled
+simulator (the expert's policy for both seats, ``--horizon`` decisions, then the linear
+evaluation; common random numbers), doubled from ``--min-rollouts`` until the standard error of
+the difference between the best move and every move a measured player chose is at most
+``--precision`` (or ``--max-rollouts`` are spent).  ``--check N`` values the first N positions a
+second time with rollouts of ``--check-horizon`` decisions (by default to the end of the game, no
+evaluation at all) and prints both mean errors on them: how much the horizon moves the figures.
 
-The error of a player at a position is the winning chance (Bell: expected result) its move
-gives up against the best move by those values; the bench prints, per player, the mean error
-per decision, the share of decisions where it chose the best move, and how many positions were
-valued by rollouts.  Rollout values are noisy (the standard error of a rollout value is printed),
-so the figures rank the players on the same positions rather than give absolute errors.
+The error of a player at a position is the winning chance (Bell: the expected result, a draw
+counting half) its move gives up against the best move.  Per player the bench prints the mean
+error per decision with its standard error over the positions, a cross-validated lower estimate
+(the best move chosen on one half of the rollouts, the error measured on the other: the plain
+estimate is flattered upwards by the noise, this one downwards), and the share of best moves.
+Per variant it prints the real decisions (at least two legal moves) a player makes in a game, and
+from them the score a player who never erred would expect against each measured player:
+0.5 + decisions per game x mean error per decision.
 
-    python bench/ai_error.py --positions 100 --rollouts 16          # a quick look
-    python bench/ai_error.py --positions 500 --rollouts 32          # the measurement
+    python bench/ai_error.py --positions 20 --variant kendall          # a quick look
+    python bench/ai_error.py --positions 500 --variant standard        # the measurement
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -35,100 +43,62 @@ sys.path.insert(0, str(Path(__file__).parent))
 from reference_players import REFERENCES, reference_move
 
 from senet.ai import choose_move, forget_searchers
-from senet.ai.evaluation import evaluator_for
-from senet.ai.solver import TooLarge, for_seat, solve_many
-from senet.ai.tables import table_for
-from senet.engine import VARIANTS, Position, draw_throw, find_variant
-from senet.engine.flow import DRAW, legal_moves, play, winner
-from senet.engine.rules import tables_for
-from senet.engine.state import decider, throw_due, with_throw
+from senet.ai.valuation import FULL_GAME, MoveValuation, value_moves
+from senet.engine import Position, draw_throw, find_variant
 
 PLAYERS = ("expert", "master", "frozen-master")
+VARIANTS = ("standard", "kendall", "bell", "adelaida", "adelaida-long")
+#: The score against frozen-master that the strongest level aims at.
+TARGET = 0.65
 
 
-def sample(variant_name: str, count: int, seed: int) -> list[Position]:
-    """Midgame decisions from expert-against-expert games (seeded)."""
+@dataclass
+class Sample:
+    """Midgame positions and what the games they came from say about decisions."""
+
+    positions: list[Position]
+    games: int
+    #: real decisions (at least two legal moves) per game, both seats together
+    decisions: list[int] = field(default_factory=list)
+    #: of them in the midgame (as defined above)
+    midgame: list[int] = field(default_factory=list)
+
+
+def pieces_left(pos: Position, seat: int) -> int:
+    return pos.variant.pieces - pos.off(seat) - pos.captured(seat)
+
+
+def sample(variant_name: str, count: int, seed: int, per_game: int) -> Sample:
+    """``count`` midgame decisions from seeded expert-against-expert games, ``per_game`` from
+    each game (one from each equal part of its midgame)."""
     variant = find_variant(variant_name)
     rng = random.Random(seed)
-    out: list[Position] = []
-    while len(out) < count:
+    out = Sample([], 0)
+    while len(out.positions) < count:
         pos = Position.initial(variant)
         decisions = 0
-        while not pos.is_over() and len(out) < count:
+        real = 0
+        midgame: list[Position] = []
+        while not pos.is_over() and decisions < 5000:
             if pos.is_chance():
-                pos = pos.apply_throw(draw_throw(rng, pos.variant.instrument))
+                pos = pos.apply_throw(draw_throw(rng, variant.instrument))
                 continue
             legal = pos.legal_moves()
-            left = [variant.pieces - pos.off(s) - pos.captured(s) for s in (0, 1)]
-            if len(legal) > 1 and decisions >= 10 and min(left) >= 3 and rng.random() < 0.15:
-                out.append(pos)
+            if len(legal) > 1:
+                real += 1
+                if decisions >= 10 and min(pieces_left(pos, s) for s in (0, 1)) >= 3:
+                    midgame.append(pos)
             decisions += 1
             pos = pos.apply(choose_move(pos, "expert", rng))
+        out.games += 1
+        out.decisions.append(real)
+        out.midgame.append(len(midgame))
+        parts = min(per_game, len(midgame))
+        for k in range(parts):
+            lo, hi = len(midgame) * k // parts, len(midgame) * (k + 1) // parts
+            out.positions.append(midgame[rng.randrange(lo, hi)])
+    out.positions = out.positions[:count]
     return out
-
-
-def rollout_values(pos: Position, rollouts: int, seed: int) -> list[float]:
-    """Seat A's mean result after each legal move, by rollouts with shared throw sequences."""
-    variant = pos.variant
-    t = tables_for(variant)
-    ev = evaluator_for(variant, "linear")
-    out = []
-    for move in pos.legal_moves():
-        total = 0.0
-        for r in range(rollouts):
-            rng = random.Random(seed * 7919 + r)
-            s = list(pos.state)
-            play(t, s, move)
-            plies = 0
-            while True:
-                won = winner(t, s)
-                if won is not None:
-                    total += 0.5 if won == DRAW else (1.0 if won == 0 else 0.0)
-                    break
-                if plies > 3000:
-                    total += 0.5
-                    break
-                state = tuple(s)
-                if throw_due(state):
-                    s = list(with_throw(state, draw_throw(rng, variant.instrument)))
-                    continue
-                moves = legal_moves(t, state)
-                if len(moves) > 1:
-                    children = []
-                    for m in moves:
-                        c = list(state)
-                        play(t, c, m)
-                        children.append(tuple(c))
-                    done = [winner(t, c) for c in children]
-                    vals = [
-                        (0.5 if d == DRAW else 1.0 - d) if d is not None else -1.0 for d in done
-                    ]
-                    open_ = [i for i, d in enumerate(done) if d is None]
-                    if open_:
-                        est = ev.values_of_states([children[i] for i in open_])
-                        for i, v in zip(open_, est.tolist()):
-                            vals[i] = v
-                    seat = decider(t, state)
-                    pick = max(range(len(moves)), key=lambda i: for_seat(vals[i], seat or 0))
-                    s = list(children[pick])
-                else:
-                    play(t, s, moves[0])
-                plies += 1
-        out.append(total / rollouts)
-    return out
-
-
-def true_values(pos: Position, rollouts: int, solve: int, seed: int) -> tuple[list[float], str]:
-    table = table_for(pos.variant)
-    if table is not None:
-        values = table.move_values(pos)
-        if values is not None:
-            return [v for _, v in values], "exact"
-    try:
-        solution = solve_many([pos], max_states=solve)
-        return [v for _, v in solution.move_values(pos)], "exact"
-    except TooLarge:
-        return rollout_values(pos, rollouts, seed), "rollouts"
 
 
 def player_move(player: str, pos: Position) -> int:
@@ -139,44 +109,176 @@ def player_move(player: str, pos: Position) -> int:
     return pos.legal_moves().index(move)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--positions", type=int, default=100)
-    parser.add_argument("--rollouts", type=int, default=16)
-    parser.add_argument("--solve", type=int, default=20_000)
-    parser.add_argument("--variant", action="append")
-    parser.add_argument("--seed", type=int, default=2026)
-    args = parser.parse_args(argv)
-    for name in args.variant or list(VARIANTS):
-        start = time.time()
-        positions = sample(name, args.positions, args.seed)
-        forget_searchers()
-        errors: dict[str, list[float]] = {p: [] for p in PLAYERS}
-        kinds = {"exact": 0, "rollouts": 0}
-        for k, pos in enumerate(positions):
-            values, kind = true_values(pos, args.rollouts, args.solve, args.seed + k)
-            kinds[kind] += 1
-            seat = pos.decider
-            assert seat is not None
-            mine = [for_seat(v, seat) for v in values]
-            best = max(mine)
-            for player in PLAYERS:
-                errors[player].append(best - mine[player_move(player, pos)])
-        se = 0.5 / math.sqrt(args.rollouts)
+def horizon_name(horizon: int) -> str:
+    return str(horizon) if horizon < FULL_GAME else "the end of the game"
+
+
+def mean_se(xs: list[float]) -> tuple[float, float]:
+    if not xs:
+        return math.nan, math.nan
+    if len(xs) < 2:
+        return xs[0], math.nan
+    return statistics.fmean(xs), statistics.stdev(xs) / math.sqrt(len(xs))
+
+
+def run_variant(name: str, args: argparse.Namespace) -> dict[str, float]:
+    start = time.time()
+    smp = sample(name, args.positions, args.seed, args.per_game)
+    sampled = time.time() - start
+    players = list(args.players)
+    forget_searchers()
+    errors: dict[str, list[float]] = {p: [] for p in players}
+    lower: dict[str, list[float]] = {p: [] for p in players}
+    noise: dict[str, list[float]] = {p: [] for p in players}
+    best: dict[str, int] = {p: 0 for p in players}
+    full_pairs: dict[str, list[tuple[float, float, float]]] = {p: [] for p in players}
+    rollouts: list[int] = []
+    exact = 0
+    choose_time = value_time = 0.0
+    done = 0
+    for k, pos in enumerate(smp.positions):
+        if args.minutes and time.time() - start > 60 * args.minutes:
+            print(f"{name:14s} stopped by --minutes after {done} positions", flush=True)
+            break
+        t0 = time.time()
+        who = [p for p in players if p != "pip3" or k < args.pip3]
+        chosen = {p: player_move(p, pos) for p in who}
+        t1 = time.time()
+        val: MoveValuation = value_moves(
+            pos,
+            horizon=args.horizon,
+            min_rollouts=args.min_rollouts,
+            max_rollouts=args.max_rollouts,
+            precision=args.precision,
+            watch=sorted(set(chosen.values())),
+            solve_states=args.solve,
+            seed=args.seed * 1_000_003 + k,
+        )
+        value_time += time.time() - t1
+        choose_time += t1 - t0
+        exact += val.exact
+        rollouts.append(val.rollouts)
+        full = None
+        if k < args.check and not val.exact:
+            full = value_moves(
+                pos,
+                horizon=args.check_horizon,
+                min_rollouts=args.min_rollouts,
+                max_rollouts=args.check_rollouts,
+                precision=args.precision,
+                watch=sorted(set(chosen.values())),
+                solve_states=0,
+                seed=args.seed * 1_000_003 + k,
+            )
+        for p, i in chosen.items():
+            e = val.error(i)
+            errors[p].append(e)
+            lower[p].append(val.cross_validated_error(i))
+            noise[p].append(val.error_stderr(i))
+            best[p] += e <= 1e-12
+            if full is not None:
+                full_pairs[p].append((e, full.error(i), full.cross_validated_error(i)))
+        done += 1
+    n = done
+    valued = n - exact
+    rollout_text = (
+        f"{valued} by rollouts (horizon {horizon_name(args.horizon)},"
+        f" {statistics.fmean([r for r in rollouts if r]):,.0f} a move on average, median"
+        f" {statistics.median([r for r in rollouts if r]):,.0f}, at most {max(rollouts):,})"
+        if valued
+        else "none by rollouts"
+    )
+    print(
+        f"{name:14s} {n} midgame decisions from {smp.games} expert games ({exact} exact, "
+        f"{rollout_text}); sampling {sampled:.0f}s, players {choose_time:.0f}s, "
+        f"valuation {value_time:.0f}s",
+        flush=True,
+    )
+    per_game = statistics.fmean(smp.decisions) / 2
+    per_game_mid = statistics.fmean(smp.midgame) / 2
+    print(
+        f"{name:14s}   real decisions a player makes per game: {per_game:.1f} in all, "
+        f"{per_game_mid:.1f} in the midgame (mean of {smp.games} expert games)",
+        flush=True,
+    )
+    summary: dict[str, float] = {"decisions": per_game, "midgame": per_game_mid}
+    for p in players:
+        errs = errors[p]
+        if not errs:
+            continue
+        m, se = mean_se(errs)
+        m_lo, se_lo = mean_se(lower[p])
+        rollout_se = math.sqrt(sum(x * x for x in noise[p])) / len(errs)
         print(
-            f"{name:14s} {len(positions)} decisions ({kinds['exact']} exact, "
-            f"{kinds['rollouts']} by {args.rollouts} rollouts a move, s.e. of a rollout value "
-            f"<= {se:.3f})  ({time.time() - start:.0f}s)",
+            f"{name:14s}   {p:>13s}: mean error {m:.4f} ± {se:.4f} per decision "
+            f"(cross-validated {m_lo:.4f} ± {se_lo:.4f}; rollout noise alone ± {rollout_se:.4f}), "
+            f"best move {best[p] / len(errs):6.1%}, {len(errs)} decisions; a flawless player "
+            f"would score {0.5 + per_game * m:.1%} ± {per_game * se:.1%} against it "
+            f"(cross-validated {0.5 + per_game * m_lo:.1%}; midgame decisions only "
+            f"{0.5 + per_game_mid * m:.1%})",
             flush=True,
         )
-        for player in PLAYERS:
-            e = errors[player]
-            share = sum(1 for x in e if x <= 1e-12) / len(e)
+        summary[p + ":lower"] = m_lo
+        summary[p + ":lower-se"] = se_lo
+        summary[p] = m
+        summary[p + ":se"] = se
+        if full_pairs[p]:
+            h = [a for a, _, _ in full_pairs[p]]
+            f = [b for _, b, _ in full_pairs[p]]
+            c = [x for _, _, x in full_pairs[p]]
             print(
-                f"{name:14s}   {player:>13s}: mean error {statistics.fmean(e):.4f} per decision, "
-                f"best move {share:6.1%}",
+                f"{name:14s}   {'':13s}  on the first {len(h)}: horizon {horizon_name(args.horizon)} "
+                f"{statistics.fmean(h):.4f}, "
+                f"horizon {horizon_name(args.check_horizon)} "
+                f"{statistics.fmean(f):.4f} ± {mean_se(f)[1]:.4f} "
+                f"(cross-validated {statistics.fmean(c):.4f} ± {mean_se(c)[1]:.4f})",
                 flush=True,
             )
+    if "frozen-master" in summary:
+        m, se = summary["frozen-master"], summary["frozen-master:se"]
+        m_lo, se_lo = summary["frozen-master:lower"], summary["frozen-master:lower-se"]
+        ceiling, ceiling_lo = 0.5 + per_game * m, 0.5 + per_game * m_lo
+        low, high = ceiling_lo - 1.96 * per_game * se_lo, ceiling + 1.96 * per_game * se
+        verdict = "reachable" if low > TARGET else "not reachable" if high < TARGET else "undecided"
+        print(
+            f"{name:14s}   => a flawless player would score {ceiling:.1%} (cross-validated "
+            f"{ceiling_lo:.1%}; 95% from {low:.1%} to {high:.1%}) against frozen-master: "
+            f"by this estimate the {TARGET:.0%} target is {verdict} for a flawless player",
+            flush=True,
+        )
+        if "master" in summary:
+            gap = [a - b for a, b in zip(errors["frozen-master"], errors["master"])]
+            g, gse = mean_se(gap)
+            print(
+                f"{name:14s}   => master against frozen-master by the same estimate: "
+                f"{0.5 + per_game * g:.1%} ± {per_game * gse:.1%} (paired on the positions)",
+                flush=True,
+            )
+    print(f"{name:14s}   ({time.time() - start:.0f}s)", flush=True)
+    return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--positions", type=int, default=500)
+    parser.add_argument("--per-game", type=int, default=4)
+    parser.add_argument("--variant", action="append", help="default: " + ", ".join(VARIANTS))
+    parser.add_argument("--player", dest="players", action="append")
+    parser.add_argument("--pip3", type=int, default=0, help="positions also played by pip3")
+    parser.add_argument("--horizon", type=int, default=48, help="decisions per rollout")
+    parser.add_argument("--min-rollouts", type=int, default=1024)
+    parser.add_argument("--max-rollouts", type=int, default=16_384)
+    parser.add_argument("--precision", type=float, default=0.002)
+    parser.add_argument("--check", type=int, default=0, help="positions valued twice")
+    parser.add_argument("--check-horizon", type=int, default=FULL_GAME, help="default: the end")
+    parser.add_argument("--check-rollouts", type=int, default=65_536, help="at most, a move")
+    parser.add_argument("--solve", type=int, default=20_000)
+    parser.add_argument("--minutes", type=float, default=0.0, help="per variant; 0: no bound")
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args(argv)
+    args.players = args.players or list(PLAYERS) + (["pip3"] if args.pip3 else [])
+    for name in args.variant or VARIANTS:
+        run_variant(name, args)
     return 0
 
 
