@@ -13,8 +13,16 @@ import numpy as np
 import pytest
 
 from senet.ai import find_level, searcher_for
-from senet.ai.network import INPUTS, N_INPUTS, NetEvaluator, features_of_states, network_for
+from senet.ai.network import (
+    FIRST_INPUTS,
+    INPUTS,
+    N_INPUTS,
+    NetEvaluator,
+    features_of_states,
+    network_for,
+)
 from senet.engine import Position, find_variant
+from senet.engine.notation import parse_position
 from senet.engine.rules import tables_for
 from senet.engine.state import PENDING, SIZE
 
@@ -79,7 +87,11 @@ def test_a_variant_without_a_network_falls_back_to_the_net_model() -> None:
     assert not isinstance(searcher_for(pos, find_level("master")).evaluator, NetEvaluator)
 
 
-@pytest.mark.parametrize("name", ["standard", "kendall", "bell", "adelaida"])
+#: every variant the compiled simulator plays (piccione's pieces in hand are not simulated)
+SIMULATED = ["standard", "kendall", "bell", "adelaida", "adelaida-long", "kendall-1978", "jequier"]
+
+
+@pytest.mark.parametrize("name", SIMULATED)
 def test_fast_path_is_the_network_on_its_inputs(name: str) -> None:
     network = _random_network(name)
     states = _states(name, 1500, seed=5)
@@ -123,6 +135,67 @@ def test_inputs_of_a_hand_made_position() -> None:
     assert named["contact"] == 1.0  # A's 18 is behind B's 22
 
 
+def test_inputs_of_banked_throws_and_pieces_back_from_the_water() -> None:
+    # kendall-1978: every throw of a turn is made before moving.  A plays its 1 now; the 3 and
+    # both 5s stay banked for the same turn, and the network must see them (an afterstate
+    # with two 5s still to play is worth more than one with none).  A's 15 and B's 13 came
+    # back from the House of Water and have not moved since.
+    pos = parse_position(
+        "kendall-1978 BABABABABA/BAB.A...../.......... A 1 bank=1,3,5,5 returned=13,15"
+    )
+    t = tables_for(pos.variant)
+    x, mover = features_of_states(np.array([pos.state]), t.pieces, t.water_bit, t.fate_bit)
+    named = dict(zip(INPUTS, x[0]))
+    assert mover[0] == 0
+    assert named["throw"] == pytest.approx(1 / 5)
+    assert [named[f"bank{v}"] for v in range(1, 6)] == pytest.approx([1 / 3, 0, 1 / 3, 0, 2 / 3])
+    assert named["returned.me"] == pytest.approx(1 / 7)  # A's 15
+    assert named["returned.opp"] == pytest.approx(1 / 7)  # B's 13
+    fewer = parse_position("kendall-1978 BABABABABA/BAB.A...../.......... A 1 bank=1,3")
+    y, _ = features_of_states(np.array([fewer.state]), t.pieces, t.water_bit, t.fate_bit)
+    assert dict(zip(INPUTS, y[0]))["bank5"] == 0.0
+    network = _random_network("kendall-1978", seed=2)
+    both = network.values_of_states([pos.state, fewer.state])
+    assert both[0] != both[1]
+
+
+def test_weights_of_the_first_inputs_load_with_zero_weight_on_the_later_ones() -> None:
+    # Weight files written before the banked-throw and returned-piece inputs were added hold
+    # the first FIRST_INPUTS inputs; they load with zero weight on the rest, which are zero
+    # in their variants anyway, so their values are unchanged.
+    network = _random_network("standard", seed=6)
+    network.w1[:, FIRST_INPUTS:] = 0.0
+    buffer = io.BytesIO()
+    np.savez_compressed(
+        buffer,
+        format=np.int64(1),
+        layout=np.int64(1),
+        variant=np.str_("standard"),
+        inputs=np.array(INPUTS[:FIRST_INPUTS]),
+        w1=network.w1[:, :FIRST_INPUTS].astype(np.float32),
+        b1=network.b1.astype(np.float32),
+        w2=network.w2.astype(np.float32),
+        b2=np.float32(network.b2),
+        info_keys=np.array([], dtype=np.str_),
+        info_values=np.array([], dtype=np.str_),
+    )
+    buffer.seek(0)
+    loaded = NetEvaluator.load(find_variant("standard"), buffer)
+    assert loaded.w1.shape == (12, N_INPUTS)
+    assert not loaded.w1[:, FIRST_INPUTS:].any()
+    states = _states("standard", 200, seed=4)
+    assert np.abs(loaded.values_of_states(states) - network.values_of_states(states)).max() < 1e-5
+    buffer.seek(0)
+    data = dict(np.load(buffer))
+    data["inputs"] = np.array(INPUTS[: FIRST_INPUTS - 1])
+    data["w1"] = data["w1"][:, : FIRST_INPUTS - 1]
+    shorter = io.BytesIO()
+    np.savez_compressed(shorter, **data)
+    shorter.seek(0)
+    with pytest.raises(ValueError, match="different input set"):
+        NetEvaluator.load(find_variant("standard"), shorter)
+
+
 def test_weights_of_another_variant_or_input_set_are_refused() -> None:
     network = _random_network("kendall")
     buffer = io.BytesIO()
@@ -138,7 +211,7 @@ def test_weights_of_another_variant_or_input_set_are_refused() -> None:
 # ---------------------------------------------------------------- the compiled trainer
 # (slow: Numba compiles the trainer on a fresh machine, about half a minute)
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["standard", "kendall", "bell", "adelaida"])
+@pytest.mark.parametrize("name", SIMULATED)
 def test_the_trainer_sees_the_same_inputs_as_the_search(name: str) -> None:
     from senet.ai.selfplay import state_features
 

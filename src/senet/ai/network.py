@@ -20,9 +20,15 @@ Inputs (:data:`INPUTS`), for the mover and then for the opponent (45 each):
   variants);
 * ``rear``, ``front``: the last and the first piece's square;
 
-then four for the position: ``contact`` (some piece still has an opposing piece ahead of it;
+then eleven for the position: ``contact`` (some piece still has an opposing piece ahead of it;
 without contact the game is a pure race), ``pending_water`` and ``pending_fate`` (a House
-decision awaits) and ``throw`` (a throw already made, over 5).
+decision awaits), ``throw`` (a throw already made, over 5), ``bank1`` .. ``bank5`` (where all
+throws of a turn are made before moving: the turn's other throws still to be used, of each
+value, capped at 3, over 3) and ``returned.me``, ``returned.opp`` (pieces of each seat back
+from the House of Water that have not moved since, as a fraction of the seat's pieces: they
+may be attacked wherever they stand).  The last seven are zero in every variant without
+banked throws; they were added after the others (:data:`FIRST_INPUTS`), so weights trained
+before them load with zero weight on them (:meth:`NetEvaluator.load`).
 
 The weights are learned by TD(λ) self-play on the compiled simulator
 (:mod:`senet.ai.selfplay`) and shipped as ``senet/ai/weights/<variant>.td.npz``.  Inference is
@@ -42,6 +48,7 @@ from senet.engine import Position, Variant
 from senet.engine.rules import tables_for
 from senet.engine.state import (
     BANK,
+    BANK_BITS,
     BORNE_OFF,
     CAPTURED,
     DROWNED,
@@ -64,6 +71,7 @@ from .evaluation import terminal_value
 __all__ = [
     "INPUTS",
     "N_INPUTS",
+    "FIRST_INPUTS",
     "SEAT_INPUTS",
     "NetEvaluator",
     "network_for",
@@ -89,7 +97,15 @@ SEAT_INPUTS = (
     "rear",
     "front",
 )
-GLOBAL_INPUTS = ("contact", "pending_water", "pending_fate", "throw")
+GLOBAL_INPUTS = (
+    "contact",
+    "pending_water",
+    "pending_fate",
+    "throw",
+    *(f"bank{v}" for v in range(1, 6)),
+    "returned.me",
+    "returned.opp",
+)
 INPUTS = (
     *(f"me.{n}" for n in SEAT_INPUTS),
     *(f"opp.{n}" for n in SEAT_INPUTS),
@@ -97,6 +113,13 @@ INPUTS = (
 )
 N_SEAT = len(SEAT_INPUTS)
 N_INPUTS = len(INPUTS)
+#: The inputs of the first weight files (before the banked throws and the returned pieces):
+#: training draws their first-layer weights first and starts the later ones at zero, so a
+#: variant where the later inputs are always zero trains exactly as it did before them.
+FIRST_INPUTS = 2 * N_SEAT + 4
+#: Banked throws of each value counted (values 1 .. BANKED_VALUES), capped at BANK_CAP.
+BANKED_VALUES = 5
+BANK_CAP = 3
 #: A drowned piece comes back on the House of Rebirth (15): 16 squares still to run.
 DROWNED_PIPS = 16
 #: Format of the shipped weight files; a file of another format is refused.
@@ -194,7 +217,17 @@ def features_of_states(
     x[:, g + 1] = s[:, PENDING] == PENDING_WATER
     x[:, g + 2] = s[:, PENDING] == PENDING_FATE
     x[:, g + 3] = s[:, THROW] / 5
+    x[:, g + 4 : g + 4 + BANKED_VALUES] = _banked(s[:, BANK])
+    x[:, g + 9] = _bit_count(masks[0] & s[:, RETURNED]) / pieces
+    x[:, g + 10] = _bit_count(masks[1] & s[:, RETURNED]) / pieces
     return x, mover
+
+
+def _banked(bank: np.ndarray) -> np.ndarray:
+    """Inputs ``bank1`` .. ``bank5`` of the BANK fields ``bank``: the count of each value,
+    capped at :data:`BANK_CAP`, over it."""
+    counts = (bank[:, None] >> (BANK_BITS * np.arange(BANKED_VALUES))) & ((1 << BANK_BITS) - 1)
+    return np.minimum(counts, BANK_CAP) / BANK_CAP
 
 
 class NetEvaluator:
@@ -279,12 +312,14 @@ class NetEvaluator:
         rest[:, :, 14] = front * (1 / 30)
         rest[:, :, :13] *= 1 / self._pieces
         rest[:, :, 3:5] *= self._pieces
-        g = np.empty((len(s), 4), dtype=np.float64)
+        g = np.empty((len(s), len(GLOBAL_INPUTS)), dtype=np.float64)
         g[:, 0] = (rear[:, 0] > 0) & (rear[:, 1] > 0)
         g[:, 0] *= (rear[:, 0] < front[:, 1]) | (rear[:, 1] < front[:, 0])
         g[:, 1] = s[:, PENDING] == PENDING_WATER
         g[:, 2] = s[:, PENDING] == PENDING_FATE
         g[:, 3] = s[:, THROW] * (1 / 5)
+        g[:, 4 : 4 + BANKED_VALUES] = _banked(s[:, BANK])
+        g[:, 9:11] = _bit_count(m & s[:, RETURNED, None]) * (1 / self._pieces)
         a += rest.reshape(len(s), 30) @ self._w_rest[:30] + g @ self._w_rest[30:] + self.b1
         z = np.tanh(a) @ self.w2 + self.b2
         out = 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
@@ -325,7 +360,9 @@ class NetEvaluator:
     @classmethod
     def load(cls, variant: Variant, source: object) -> NetEvaluator:
         """Read weights written by :meth:`save`; a file for another variant, input set or
-        state layout is refused with a ValueError that says which."""
+        state layout is refused with a ValueError that says which.  A file trained on the
+        inputs before the later ones were added (the first :data:`FIRST_INPUTS` or more,
+        in order) gets weight zero on the inputs it lacks."""
         with np.load(source, allow_pickle=False) as data:  # type: ignore[arg-type]
             if int(data["format"]) != FORMAT or int(data["layout"]) != LAYOUT_VERSION:
                 raise ValueError(
@@ -334,14 +371,17 @@ class NetEvaluator:
                 )
             if str(data["variant"]) != variant.name:
                 raise ValueError(f"network weights of {data['variant']}, not {variant.name}")
-            if tuple(str(n) for n in data["inputs"]) != INPUTS:
+            inputs = tuple(str(n) for n in data["inputs"])
+            if len(inputs) < FIRST_INPUTS or inputs != INPUTS[: len(inputs)]:
                 raise ValueError("network weights were trained on a different input set")
+            w1 = np.zeros((len(data["b1"]), N_INPUTS))
+            w1[:, : len(inputs)] = data["w1"]
             info = dict(
                 zip((str(k) for k in data["info_keys"]), (str(v) for v in data["info_values"]))
             )
             return cls(
                 variant,
-                data["w1"].astype(np.float64),
+                w1,
                 data["b1"].astype(np.float64),
                 data["w2"].astype(np.float64),
                 float(data["b2"]),

@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from senet.engine import Variant, find_variant
-from senet.engine.state import PENDING_FATE, PENDING_WATER
+from senet.engine.state import BANK_BITS, PENDING_FATE, PENDING_WATER
 from senet.sim.kernel import (
     EXPERT,
     MAX_MOVES,
@@ -53,7 +53,15 @@ from senet.sim.kernel import decider as decision_seat
 from senet.sim.runner import weights_for
 from senet.sim.tables import P_FATE_BIT, P_PIECES, P_WATER_BIT, R_PARAM, compile_rules
 
-from .network import DROWNED_PIPS, N_INPUTS, N_SEAT, NetEvaluator
+from .network import (
+    BANK_CAP,
+    BANKED_VALUES,
+    DROWNED_PIPS,
+    FIRST_INPUTS,
+    N_INPUTS,
+    N_SEAT,
+    NetEvaluator,
+)
 
 __all__ = ["train", "main", "state_features"]
 
@@ -120,6 +128,12 @@ def _features(T: np.ndarray, s: np.ndarray, x: np.ndarray) -> int:
     x[g + 1] = 1.0 if s[14] == PENDING_WATER else 0.0
     x[g + 2] = 1.0 if s[14] == PENDING_FATE else 0.0
     x[g + 3] = s[3] / 5
+    bank = s[15]
+    for v in range(BANKED_VALUES):
+        x[g + 4 + v] = min((bank >> (BANK_BITS * v)) & ((1 << BANK_BITS) - 1), BANK_CAP) / BANK_CAP
+    returned = s[16]
+    x[g + 9] = popcount(s[mover] & returned) / pieces
+    x[g + 10] = popcount(s[1 - mover] & returned) / pieces
     return mover
 
 
@@ -237,9 +251,10 @@ def _train_games(
     alpha: float,
     lam: float,
     max_decisions: int,
-) -> float:
+) -> tuple[float, int, int]:
     """Self-play games ``first`` .. ``first + count - 1`` of run ``seed``, learning as they
-    go; returns the mean squared TD error per decision."""
+    go; returns the mean squared TD error per decision, the decisions played and the games
+    stopped unfinished after ``max_decisions`` (they end without a final update)."""
     hidden, n = w1.shape
     s, child, moves, trk, ctrk, ev, rng, x, h = _working_space(start.shape[0], hidden, n)
     e1 = np.zeros((hidden, n))
@@ -248,6 +263,8 @@ def _train_games(
     eb2 = np.zeros(1)
     sq_err = 0.0
     updates = 0
+    played = 0
+    unfinished = 0
     for g in range(count):
         rng[0] = game_seed(seed, first + g)
         s[:] = start
@@ -298,7 +315,10 @@ def _train_games(
                 eb1[j] = lam * eb1[j] + da
                 e2[j] = lam * e2[j] + dz * h[j]
             eb2[0] = lam * eb2[0] + dz
-    return sq_err / max(updates, 1)
+        played += decisions
+        if winner(T, s) < 0:
+            unfinished += 1
+    return sq_err / max(updates, 1), played, unfinished
 
 
 @njit(cache=True)
@@ -391,7 +411,10 @@ def train(
     horizon = schedule_games or games
     rules = compile_rules(variant)
     rng = np.random.default_rng(seed)
-    w1 = rng.normal(scale=0.1, size=(hidden, N_INPUTS))
+    # the first inputs' weights are drawn first and the later inputs start at zero, so a
+    # variant where those are always zero trains exactly as before they were added
+    w1 = np.zeros((hidden, N_INPUTS))
+    w1[:, :FIRST_INPUTS] = rng.normal(scale=0.1, size=(hidden, FIRST_INPUTS))
     b1 = np.zeros(hidden)
     w2 = rng.normal(scale=0.1, size=hidden)
     b2 = np.zeros(1)
@@ -400,21 +423,28 @@ def train(
     began = time.monotonic()
     played = 0
     err = 0.0
+    # self-play decisions and games left unfinished (at ``max_decisions``) since the last point
+    decisions = unfinished = since = 0
 
     def measure() -> None:
+        nonlocal decisions, unfinished, since
         res = _match(
             rules.table, rules.path, rules.start, seed + 7919, eval_pairs,
             w1, b1, w2, b2, lo, hi, lw, max_decisions,
         )  # fmt: skip
         score, half = _interval(res)
+        per_game = decisions / since if since else 0.0
         curve.append({"games": played, "score": round(score, 4), "half": round(half, 4),
-                      "td_error": round(err, 6), "seconds": round(time.monotonic() - began)})  # fmt: skip
+                      "td_error": round(err, 6), "seconds": round(time.monotonic() - began),
+                      "decisions_per_game": round(per_game, 1), "unfinished": unfinished})  # fmt: skip
         if log:
             print(
                 f"{variant.name}: {played} games, vs expert {100 * score:.1f}%"
-                f" ± {100 * half:.1f}, TD error {err:.5f}, {time.monotonic() - began:.0f} s",
+                f" ± {100 * half:.1f}, TD error {err:.5f}, {per_game:.0f} decisions a game,"
+                f" {unfinished} unfinished at {max_decisions}, {time.monotonic() - began:.0f} s",
                 flush=True,
             )
+        decisions = unfinished = since = 0
 
     measure()
     while played < games:
@@ -422,11 +452,12 @@ def train(
             break
         n = min(chunk, games - played)
         a = alpha + (alpha_end - alpha) * played / horizon
-        err = _train_games(
+        err, d, u = _train_games(
             rules.table, rules.path, rules.start, seed, played, n,
             w1, b1, w2, b2, a, lam, max_decisions,
         )  # fmt: skip
         played += n
+        decisions, unfinished, since = decisions + d, unfinished + u, since + n
         if played % eval_every == 0 or played == games:
             measure()
     if curve[-1]["games"] != played:
@@ -441,6 +472,7 @@ def train(
             f"python -m senet.ai.selfplay --variant {variant.name} --games {played}"
             f" --schedule-games {horizon} --seed {seed} --hidden {hidden} --alpha {alpha}"
             f" --alpha-end {alpha_end} --lam {lam}"
+            + (f" --max-decisions {max_decisions}" if max_decisions != 5000 else "")
         ),
         "lambda": str(lam),
         "curve": json.dumps(curve),
@@ -458,6 +490,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--alpha-end", type=float, default=0.02, help="... and at the end")
     parser.add_argument("--lam", type=float, default=0.7, help="the traces' decay, λ")
     parser.add_argument("--eval-every", type=int, default=5000)
+    parser.add_argument(
+        "--max-decisions",
+        type=int,
+        default=5000,
+        help="a game still running after this many decisions stops unfinished",
+    )
     parser.add_argument("--eval-pairs", type=int, default=500)
     parser.add_argument(
         "--minutes", type=float, default=0.0, help="stop earlier after this long (0: never)"
@@ -481,6 +519,7 @@ def main(argv: list[str] | None = None) -> None:
         lam=args.lam,
         eval_every=args.eval_every,
         eval_pairs=args.eval_pairs,
+        max_decisions=args.max_decisions,
         minutes=args.minutes,
         schedule_games=args.schedule_games,
     )
