@@ -1,28 +1,33 @@
 """Shipped endgame tables: exact values of the closed few-pieces endgames.
 
-Why: in standard, Kendall and Bell the whole future of every position with at most three
-pieces left, anywhere on the board, is one closed set of a few hundred thousand positions
-(the Water sends pieces back to 15, the Kendall pieces step back when nothing goes forward,
-and every root of that size reaches much of it).  Solving it takes seconds — far beyond a
-move's time — but it is the same set in every game, so we solve it once (:func:`build`, run by
-``scripts/endgame_tables``) and ship the values in ``senet/ai/weights/<variant>.endgame.npz``.
+Why: in standard, Kendall and Bell the whole future of every position with at most two
+pieces a side left, anywhere on the board, is one closed set of millions of positions (the
+Water sends pieces back to 15, the Kendall pieces step back when nothing goes forward, and
+every root of that size reaches much of it).  Solving it takes seconds to minutes even
+compiled (:mod:`senet.ai.compiled_solver`) — far beyond a move's time — but it is the same set
+in every game, so we solve it once (:func:`build`, run by ``scripts/endgame_tables``) and ship
+the values in ``senet/ai/weights/<variant>.endgame.npz``.
 
-Only **chance positions** (a throw is due) are stored: every move leads to one of those, to
-the end of the game, or to a House decision whose own moves do, so a decision's move values
-are one table lookup per move (:meth:`EndgameTable.move_values`) and the file stays a sixth
-of the closed set.  In Bell's points game the stored representative of a position rewrites
-the borne-off and captured counts to the same lead (:func:`canonical`).  Values are seat A's
-exact expected result, as everywhere in :mod:`senet.ai.solver`.  The master uses a table
-whenever every move of a position is covered; the accuracy benchmark never reads these files
-(its ground truth is a fresh solve), and the tests check entries against fresh solves.
+Only **chance positions** (a throw is due) with **seat A on turn** are stored: every move
+leads to a chance position, to the end of the game, or to a House decision whose own moves
+do, so a decision's move values are one table lookup per move
+(:meth:`EndgameTable.move_values`); and a chance position with B on turn is read from its
+mirror image (:func:`mirror`: the seats exchanged, value one minus), the rules being the same
+for both seats (the build checks every pair).  In Bell's points game the stored representative
+of a position rewrites the borne-off and captured counts to the same lead (:func:`canonical`).
+Values are seat A's exact expected result, as everywhere in :mod:`senet.ai.solver`, kept to 32
+bits (within 1.2e-10).  The master uses a table whenever every move of a position is covered;
+the accuracy benchmark never reads these files (its ground truth is a fresh solve), and the
+tests check entries against fresh solves.
 
-File layout (numpy ``.npz``, compressed): ``hi`` — int64 keys of the two board masks (A's,
-then B's shifted by 30 bits), ``lo`` — int64 keys of the thirteen small counters of the raw
-state (:mod:`senet.engine.state`), four bits each, sorted by (hi, lo); ``values`` — float64;
-``regions`` — the seed regions (:data:`TABLE_SPECS`); ``format`` — :data:`FORMAT`;
-``layout`` — the :data:`senet.engine.state.LAYOUT_VERSION` the keys were packed from.  A file
-of another format or layout is refused with :class:`StaleTable`: rebuild it with
-``scripts/endgame_tables``.
+File layout (numpy ``.npz``, compressed): ``hi_steps`` — the int64 keys of the two board
+masks (A's, then B's shifted by 30 bits) as differences from the previous key, ``lo`` — int64
+keys of the thirteen small counters of the raw state (:mod:`senet.engine.state`), four bits
+each, sorted by (hi, lo) (:mod:`senet.ai.packing`); ``value_bytes`` — the
+values times :data:`SCALE`, rounded, as uint32 split into four byte planes; ``regions`` — the
+seed regions (:data:`TABLE_SPECS`); ``format`` — :data:`FORMAT`; ``layout`` — the
+:data:`senet.engine.state.LAYOUT_VERSION` the keys were packed from.  A file of another format
+or layout is refused with :class:`StaleTable`: rebuild it with ``scripts/endgame_tables``.
 """
 
 from __future__ import annotations
@@ -42,16 +47,17 @@ from senet.engine.state import (
     BORNE_OFF,
     CAPTURED,
     DROWNED,
+    EXTRA,
     LAYOUT_VERSION,
     MASK,
-    PENDING,
-    SIZE,
+    SKIP,
+    TURN,
     decider,
     raw_state,
     throw_due,
 )
 
-from .solver import _TERMINAL, _enumerate_raw, _iterate
+from .packing import pack_rows, pack_state, unpack_keys
 
 __all__ = [
     "EndgameTable",
@@ -64,26 +70,28 @@ __all__ = [
     "FORMAT",
     "save",
     "load",
+    "mirror",
+    "SCALE",
 ]
 
 #: One region of a table: (lowest square of the seed region, most pieces a side, most pieces
 #: in all).  A variant's table is everything reachable from the seeds of all its regions.
 Region = tuple[int, int, int]
-#: Variants with a shipped table.  Every variant with a closed set of a few hundred thousand
-#: positions covers the whole board with at most three pieces left in total; standard also
-#: two against two on the last squares.  Kendall two against two reaches millions (pieces
-#: step back when nothing goes forward, and the water returns them to 15), and in the Adelaida
-#: variants three pieces already reach millions (pieces drown and revive, extra throws pile up):
-#: those are solved on the fly when their own future is small enough.
+#: Variants with a shipped table: in standard, Kendall and Bell every position with at most
+#: two pieces a side left, anywhere on the board (two against two, and every smaller class),
+#: is one closed set of two to nine million positions, solved in seconds to minutes by the
+#: compiled solver.  In the Adelaida variants three pieces already reach millions (pieces
+#: drown and revive, extra throws pile up): those are solved on the fly when their own future
+#: is small enough.
 TABLE_SPECS: dict[str, tuple[Region, ...]] = {
-    "standard": ((1, 2, 3), (18, 2, 4)),
-    "kendall": ((1, 2, 3),),
-    "bell": ((1, 2, 3),),
+    "standard": ((1, 2, 4),),
+    "kendall": ((1, 2, 4),),
+    "bell": ((1, 2, 4),),
 }
-#: Version of this module's file format (packed keys, several regions); a file of another
-#: format, or of another raw-state layout (:data:`senet.engine.state.LAYOUT_VERSION`), is
-#: refused with :class:`StaleTable`.
-FORMAT = 2
+#: Version of this module's file format (packed keys, several regions, values in 32 bits,
+#: seat A on turn only); a file of another format, or of another raw-state layout
+#: (:data:`senet.engine.state.LAYOUT_VERSION`), is refused with :class:`StaleTable`.
+FORMAT = 3
 
 _MOVING = {
     HouseKind.SEND_BACK,
@@ -92,10 +100,8 @@ _MOVING = {
     HouseKind.WATER_CHOICE,
     HouseKind.FATE,
 }
-_FIELD_BITS = 4  # each small counter of the state in the packed key (masks apart)
-_SMALL = tuple(range(2, PENDING + 1))  # turn, throw, extra, skip, off, captured, drowned, pending
-#: fields after ``pending`` (banked throws, returned pieces): zero in every state a table holds
-_LATER = tuple(range(PENDING + 1, SIZE))
+#: the fields that come in pairs, one per seat (exchanged by :func:`mirror`)
+_PAIRS = (MASK, EXTRA, SKIP, BORNE_OFF, CAPTURED, DROWNED)
 
 
 def canonical(variant: Variant, s: Sequence[int]) -> tuple[int, ...]:
@@ -156,75 +162,77 @@ def seeds(variant: Variant, low: int, per_side: int, total: int) -> list[tuple[i
     return out
 
 
-def _pack(states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(masks, counters) keys of raw states: A's mask and B's mask << 30 in one int64, and the
-    thirteen small fields, four bits each, in another."""
-    states = states.astype(np.int64)
-    if _LATER and states[:, list(_LATER)].any():
-        raise ValueError("a table holds only states without banked throws or returned pieces")
-    hi = states[:, 0] | (states[:, 1] << 30)
-    lo = np.zeros(len(states), dtype=np.int64)
-    for field in _SMALL:
-        lo = (lo << _FIELD_BITS) | states[:, field]
-    return hi, lo
-
-
-def _pack_one(s: Sequence[int]) -> tuple[int, int] | None:
-    if any(s[field] for field in _LATER):
-        return None
-    lo = 0
-    for field in _SMALL:
-        v = s[field]
-        if not 0 <= v < 1 << _FIELD_BITS:
-            return None
-        lo = (lo << _FIELD_BITS) | v
-    return s[0] | (s[1] << 30), lo
+def mirror(s: Sequence[int]) -> tuple[int, ...]:
+    """``s`` with the seats exchanged: A's pieces and counters become B's and the other seat is
+    on turn.  The rules of every tabled variant are the same for both seats (the build checks
+    it on every stored pair), so seat A's value of ``mirror(s)`` is one minus that of ``s``."""
+    out = list(s)
+    out[TURN] = 1 - s[TURN]
+    for field in _PAIRS:
+        out[field], out[field + 1] = s[field + 1], s[field]
+    return tuple(out)
 
 
 def build(
-    variant: Variant, regions: Sequence[Region], max_states: int = 6_000_000
+    variant: Variant, regions: Sequence[Region], max_states: int = 30_000_000
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Solve the closed set reachable from the :func:`seeds` of ``regions``; returns the packed
-    keys (masks, counters) of its chance positions, sorted, and their values."""
+    """Solve the closed set reachable from the :func:`seeds` of ``regions`` (compiled:
+    :func:`senet.ai.compiled_solver.solve_compiled`); returns the packed keys (masks,
+    counters) of its chance positions with seat A on turn, sorted, and their values.  The
+    positions with seat B on turn are their mirror images (:func:`mirror`): each is checked
+    against its image before it is left out."""
+    from .compiled_solver import solve_compiled  # Numba loads only where tables are built
+
     roots: list[tuple[int, ...]] = []
     for region in regions:
         roots += seeds(variant, *region)
-    graph = _enumerate_raw(variant, roots, max_states)
-    index, kinds, terminal, starts, targets, probs = graph
-    values, _, residual = _iterate(terminal, kinds, starts, targets, probs, 1e-13, 100_000)
-    if residual >= 1e-12:
-        raise RuntimeError(f"value iteration did not converge ({residual})")
-    del graph, starts, targets, probs
-    states = np.array(list(index), dtype=np.int64)
-    chance = np.array([throw_due(s) for s in index]) & (np.array(kinds) != _TERMINAL)
-    states, values = states[chance], values[chance]
-    if variant.scoring is Scoring.POINTS:
-        states = np.array([canonical(variant, s) for s in states.tolist()], dtype=np.int64)
-    if states[:, 2:].max() >= 1 << _FIELD_BITS:
-        raise RuntimeError("a counter out of the stored range")
-    hi, lo = _pack(states)
-    order = np.lexsort((lo, hi))
-    hi, lo, values = hi[order], lo[order], values[order]
-    keep = np.ones(len(hi), dtype=bool)  # equal representatives have equal values: keep one
-    keep[1:] = (hi[1:] != hi[:-1]) | (lo[1:] != lo[:-1])
-    return hi[keep], lo[keep], values[keep]
+    solution = solve_compiled(roots, variant, max_states=max_states, tol=1e-13)
+    if solution.residual >= 1e-12:
+        raise RuntimeError(f"value iteration did not converge ({solution.residual})")
+    chance = solution.chance_mask()
+    hi, lo, values = solution.hi[chance], solution.lo[chance], solution.values[chance]
+    del solution
+    states = unpack_keys(hi, lo)
+    on_a = states[:, TURN] == 0
+    images = states[~on_a].copy()
+    images[:, TURN] = 1 - images[:, TURN]
+    for field in _PAIRS:
+        images[:, [field, field + 1]] = images[:, [field + 1, field]]
+    ihi, ilo = pack_rows(images)
+    order = np.lexsort((ilo, ihi))
+    if not (np.array_equal(ihi[order], hi[on_a]) and np.array_equal(ilo[order], lo[on_a])):
+        raise RuntimeError(f"{variant.name}: the closed set is not symmetric between the seats")
+    gap = np.abs(values[~on_a][order] - (1.0 - values[on_a]))
+    if gap.size and gap.max() > 1e-11:
+        raise RuntimeError(f"{variant.name}: mirror positions differ in value by {gap.max()}")
+    return hi[on_a], lo[on_a], values[on_a]
 
 
 class StaleTable(RuntimeError):
     """A table file of another format or raw-state layout than this code's (or of none)."""
 
 
+#: Values are stored as ``round(value * SCALE)`` in 32 bits: within 1.2e-10 of the exact
+#: value, a quarter of the file that float64 values took (they do not compress).
+SCALE = 2**32 - 1
+
+
 def save(
     path: Path, hi: np.ndarray, lo: np.ndarray, values: np.ndarray, regions: Sequence[Region]
 ) -> None:
-    """Write a table with this module's format and the engine's raw-state layout version."""
+    """Write a table with this module's format and the engine's raw-state layout version:
+    the masks keys as differences from the previous one (they are sorted), the values in 32
+    bits (:data:`SCALE`) as four byte planes (the high bytes compress, the low ones do not)."""
+    if len(values) and not ((values >= 0) & (values <= 1)).all():
+        raise ValueError("a value outside [0, 1]")
+    quantised = np.round(values * SCALE).astype("<u4")
     np.savez_compressed(
         path,
         format=np.array(FORMAT),
         layout=np.array(LAYOUT_VERSION),
-        hi=hi,
+        hi_steps=np.diff(hi, prepend=np.int64(0)),
         lo=lo,
-        values=values,
+        value_bytes=quantised.view(np.uint8).reshape(-1, 4).T.copy(),
         regions=np.array(regions),
     )
 
@@ -241,7 +249,10 @@ def load(variant: Variant, file: IO[bytes], name: str) -> EndgameTable:
                 f"format {FORMAT}, layout {LAYOUT_VERSION}: rebuild the tables with "
                 "scripts/endgame_tables"
             )
-        return EndgameTable(variant, data["hi"], data["lo"], data["values"])
+        hi = np.cumsum(data["hi_steps"])
+        planes = data["value_bytes"]
+        quantised = planes.T.copy().view("<u4").reshape(-1)
+        return EndgameTable(variant, hi, data["lo"], quantised / SCALE)
 
 
 class EndgameTable:
@@ -259,20 +270,17 @@ class EndgameTable:
         return len(self._v)
 
     def stored_states(self) -> list[tuple[int, ...]]:
-        """Every stored chance position, as a raw state (for tests and inspection)."""
-        out = []
-        for h, low in zip(self._hi.tolist(), self._lo.tolist()):
-            small = []
-            for _ in _SMALL:
-                small.append(low & ((1 << _FIELD_BITS) - 1))
-                low >>= _FIELD_BITS
-            out.append((h & ((1 << 30) - 1), h >> 30, *reversed(small), *(0 for _ in _LATER)))
-        return out
+        """Every stored chance position (seat A on turn), as a raw state (for tests and
+        inspection)."""
+        return [tuple(row) for row in unpack_keys(self._hi, self._lo).tolist()]
 
     def _lookup(self, s: Sequence[int]) -> float | None:
         if self._points:
             s = canonical(self.variant, s)
-        key = _pack_one(s)
+        flip = s[TURN] == 1
+        if flip:
+            s = mirror(s)
+        key = pack_state(s)
         if key is None:
             return None
         h, low = key
@@ -283,7 +291,8 @@ class EndgameTable:
         j = int(np.searchsorted(hi, h, "right"))
         k = i + int(np.searchsorted(self._lo[i:j], low))
         if k < j and self._lo[k] == low:
-            return float(self._v[k])
+            value = float(self._v[k])
+            return 1.0 - value if flip else value
         return None
 
     def value_of_state(self, s: Sequence[int]) -> float | None:
@@ -343,7 +352,7 @@ def table_for(variant: Variant) -> EndgameTable | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Rebuild the shipped tables (``scripts/endgame_tables``; about half a minute in all)."""
+    """Rebuild the shipped tables (``scripts/endgame_tables``; about three minutes in all)."""
     import argparse
     import time
 
