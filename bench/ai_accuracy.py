@@ -32,6 +32,7 @@ import sys
 import time
 
 from senet.ai import LEVELS, choose_move, find_level
+from senet.ai.compiled_solver import CompiledSolution, solve_compiled
 from senet.ai.solver import Solution, TooLarge, for_seat, solve_many
 from senet.engine import OFF, VARIANTS, HouseKind, Position, Variant, find_variant
 
@@ -216,6 +217,11 @@ CLASSES = ((1, 1), (2, 1), (1, 2), (2, 2))
 #: positions, and larger ones are counted as skipped (and printed), never silently dropped.
 SHARED_CAP = 800_000
 WHOLE_CAP = 60_000
+#: Four pieces (two against two) are first solved together by the compiled solver
+#: (:mod:`senet.ai.compiled_solver`, held to the reference solver by the tests) when everything
+#: they reach fits this many positions: the whole closed set of the class in standard (two
+#: million), Kendall (2.3 million) and Bell (up to 9.3 million, 1.7 GB).
+COMPILED_CAP = 12_000_000
 
 
 def whole_board_sample(
@@ -268,9 +274,13 @@ def whole_board_sample(
     return out
 
 
-def measure_whole_board(variant: Variant, count: int, level_key: str) -> list[dict[str, float]]:
+def measure_whole_board(
+    variant: Variant, count: int, level_key: str, compiled_cap: int = COMPILED_CAP
+) -> list[dict[str, float]]:
     """Per material class: the share of optimal moves and the mean loss of the level as it
-    plays, on roots from the whole board, each valued by a fresh solve of its own future."""
+    plays, on roots from the whole board, valued by a fresh solve: one shared solution of a
+    class's roots where it fits (the reference solver up to three pieces, the compiled one
+    for four, up to ``compiled_cap`` positions: 0 switches it off), else each root's own."""
     level = find_level(level_key)
     rows: list[dict[str, float]] = []
     for material in CLASSES:
@@ -278,12 +288,20 @@ def measure_whole_board(variant: Variant, count: int, level_key: str) -> list[di
         optimal, losses, times, skipped = 0, [], [], 0
         rng = random.Random(1)
         large: set[tuple[int, ...]] = set()
-        shared: Solution | None = None
+        shared: Solution | CompiledSolution | None = None
+        solved_at = time.perf_counter()
         if sum(material) <= 3 and positions:
             try:
                 shared = solve_many(positions, max_states=SHARED_CAP)
             except TooLarge:
                 shared = None
+        elif positions and compiled_cap:
+            try:
+                shared = solve_compiled(positions, max_states=compiled_cap)
+            except (TooLarge, ValueError):
+                shared = None
+        solve_s = time.perf_counter() - solved_at
+        states = len(shared.index) if isinstance(shared, Solution) else len(shared or ())
         for pos in positions:
             if shared is not None:
                 truth = shared
@@ -311,6 +329,9 @@ def measure_whole_board(variant: Variant, count: int, level_key: str) -> list[di
                 "valued": n,
                 "skipped": skipped,
                 "shared": shared is not None,
+                "compiled": isinstance(shared, CompiledSolution),
+                "states": states,
+                "solve_s": solve_s,
                 "optimal": optimal / n if n else float("nan"),
                 "loss": sum(losses) / n if n else float("nan"),
                 "median_ms": statistics.median(times) * 1000 if times else float("nan"),
@@ -331,6 +352,13 @@ def main(argv: list[str] | None = None) -> int:
         help="sample every square per material class (one to two pieces a side), each root"
         f" solved on its own up to {WHOLE_CAP:,} positions",
     )
+    parser.add_argument(
+        "--compiled-cap",
+        type=int,
+        default=COMPILED_CAP,
+        help="whole board, two against two: one shared compiled solve up to this many"
+        " positions (0: each root on its own, as for larger classes)",
+    )
     args = parser.parse_args(argv)
     count = 100 if args.quick else args.count
     ok = True
@@ -340,7 +368,8 @@ def main(argv: list[str] | None = None) -> int:
             " targets: optimal >= 99%, mean loss <= 0.002 in every class"
         )
         for name in args.variant or list(VARIANTS):
-            for r in measure_whole_board(find_variant(name), count, args.level):
+            rows = measure_whole_board(find_variant(name), count, args.level, args.compiled_cap)
+            for r in rows:
                 if not r["valued"]:
                     print(
                         f"{name:14s} {int(r['mover'])} against {int(r['other'])}: no position"
@@ -355,7 +384,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"{name:14s} {int(r['mover'])} against {int(r['other'])}:"
                     f" {int(r['valued'])} valued"
                     + (
-                        " (one shared solution)"
+                        f" (one shared {'compiled ' if r['compiled'] else ''}solution:"
+                        f" {int(r['states']):,} positions, {r['solve_s']:.0f} s)"
                         if r["shared"]
                         else f" ({int(r['skipped'])} of {int(r['sampled'])} beyond"
                         f" {WHOLE_CAP:,} positions, not valued)"
