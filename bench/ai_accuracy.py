@@ -217,7 +217,8 @@ CLASSES = ((1, 1), (2, 1), (1, 2), (2, 2))
 #: positions, and larger ones are counted as skipped (and printed), never silently dropped.
 SHARED_CAP = 800_000
 WHOLE_CAP = 60_000
-#: Four pieces (two against two) are first solved together by the compiled solver
+#: Four pieces (two against two), and three whose shared solution passes :data:`SHARED_CAP`,
+#: are solved together by the compiled solver
 #: (:mod:`senet.ai.compiled_solver`, held to the reference solver by the tests) when everything
 #: they reach fits this many positions: the whole closed set of the class in standard (two
 #: million), Kendall (2.3 million) and Bell (up to 9.3 million, 1.7 GB).
@@ -279,8 +280,9 @@ def measure_whole_board(
 ) -> list[dict[str, float]]:
     """Per material class: the share of optimal moves and the mean loss of the level as it
     plays, on roots from the whole board, valued by a fresh solve: one shared solution of a
-    class's roots where it fits (the reference solver up to three pieces, the compiled one
-    for four, up to ``compiled_cap`` positions: 0 switches it off), else each root's own."""
+    class's roots where it fits (the reference solver up to three pieces and
+    :data:`SHARED_CAP` positions, else the compiled one up to ``compiled_cap``: 0 switches it
+    off), else each root's own."""
     level = find_level(level_key)
     rows: list[dict[str, float]] = []
     for material in CLASSES:
@@ -295,7 +297,7 @@ def measure_whole_board(
                 shared = solve_many(positions, max_states=SHARED_CAP)
             except TooLarge:
                 shared = None
-        elif positions and compiled_cap:
+        if shared is None and positions and compiled_cap:
             try:
                 shared = solve_compiled(positions, max_states=compiled_cap)
             except (TooLarge, ValueError):
