@@ -164,8 +164,8 @@ class Searcher:
         if self._solution is not None and position in self._solution:
             return self._solution
         if self._table is not None:
-            # The shipped table holds every small endgame of the variant; what it does not
-            # cover (four pieces and more) reaches a hundred thousand positions or more.
+            # The shipped table holds every endgame of two pieces a side or fewer; what it
+            # does not cover (three pieces or more on a side) reaches far beyond a move's solve.
             return None
         signature = _material(position)
         if not small_endgame(position) or signature in self._too_large:
