@@ -23,8 +23,8 @@ Per variant it prints the real decisions (at least two legal moves) a player mak
 from them the score a player who never erred would expect against each measured player:
 0.5 + decisions per game x mean error per decision.
 
-    python bench/ai_error.py --positions 20 --variant kendall          # a quick look
-    python bench/ai_error.py --positions 500 --variant standard        # the measurement
+    python bench/ai_error.py --positions 20 --variant kendall                     # a quick look
+    python bench/ai_error.py --variant kendall --pip3 500 --check 24 --check-horizon 96  # measured
 """
 
 from __future__ import annotations
@@ -268,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--horizon", type=int, default=48, help="decisions per rollout")
     parser.add_argument("--min-rollouts", type=int, default=1024)
     parser.add_argument("--max-rollouts", type=int, default=16_384)
-    parser.add_argument("--precision", type=float, default=0.002)
+    parser.add_argument("--precision", type=float, default=0.0015)
     parser.add_argument("--check", type=int, default=0, help="positions valued twice")
     parser.add_argument("--check-horizon", type=int, default=FULL_GAME, help="default: the end")
     parser.add_argument("--check-rollouts", type=int, default=65_536, help="at most, a move")
