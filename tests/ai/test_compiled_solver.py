@@ -5,12 +5,21 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from senet.ai.compiled_solver import canonical_state, solve_compiled
-from senet.ai.packing import pack_state, unpack_keys
+from senet.ai.packing import (
+    EXTRA_LIMIT,
+    FIRST_SMALL,
+    LAST_SMALL,
+    pack_rows,
+    pack_state,
+    unpack_keys,
+)
 from senet.ai.solver import TooLarge, solve_many
 from senet.engine import HouseKind, Position, Scoring, find_variant
+from senet.engine.state import EXTRA, MASK, SKIP
 
 _MOVING = {
     HouseKind.SEND_BACK,
@@ -130,3 +139,46 @@ def test_hand_worked_values() -> None:
     assert solution.value(pos.apply_throw(2)) == pytest.approx(1.0)
     best = solution.best_moves(pos.apply_throw(2))
     assert [m.text() for m in best] == ["30-off"]
+
+
+@pytest.mark.parametrize("owed", [(16, 0), (0, 17), (40, 300), (EXTRA_LIMIT - 1, EXTRA_LIMIT - 1)])
+def test_owed_extra_throws_past_fifteen_round_trip_through_the_keys(owed: tuple[int, int]) -> None:
+    # adelaida §20, §24: extra throws accumulate (every 1, 4, 5 and every landing on 15 earns
+    # one), so their counters have more than four bits in the key.
+    pos = Position.from_fen("adelaida ........../....A...B./.......A.B A -")
+    state = list(pos.state)
+    state[EXTRA], state[EXTRA + 1] = owed
+    state[SKIP + 1] = 15  # the neighbouring four-bit field keeps its own value
+    key = pack_state(state)
+    assert key is not None
+    rows = np.array([state], dtype=np.int64)
+    hi, lo = pack_rows(rows)
+    assert (int(hi[0]), int(lo[0])) == key and 0 <= key[1] < 2**63
+    assert unpack_keys(hi, lo)[0].tolist() == state
+
+
+def test_the_compiled_solver_keeps_owed_extra_throws_past_fifteen() -> None:
+    # The compiled enumeration packs and unpacks the wider field as the tables do.
+    pos = Position.from_fen("adelaida ........../........../........BA A -")
+    state = list(pos.state)
+    state[EXTRA] = 20
+    root = Position(pos.variant, tuple(state))
+    reference = solve_many([root], max_states=20_000)
+    fast = solve_compiled([root], max_states=20_000)
+    assert len(fast) == len(reference.index)
+    assert any(s[EXTRA] >= 16 for s in reference.index)
+    for s, k in reference.index.items():
+        assert fast.value_of_state(s) == pytest.approx(reference.values[k], abs=1e-9)
+
+
+def test_keys_without_large_counters_are_those_of_four_bits_a_field() -> None:
+    # The tables packed before the wider extra-throw field read the same.
+    pos = Position.from_fen("kendall ........../.......A../......A.B. A - pending=water")
+    state = list(pos.state)
+    state[EXTRA] = 15
+    old = 0
+    for f in range(FIRST_SMALL, LAST_SMALL + 1):
+        old = (old << 4) | state[f]
+    assert pack_state(state) == (state[MASK] | state[MASK + 1] << 30, old)
+    state[EXTRA] = EXTRA_LIMIT
+    assert pack_state(state) is None

@@ -36,6 +36,7 @@ from senet.engine.state import (
     BORNE_OFF,
     CAPTURED,
     DROWNED,
+    EXTRA,
     MASK,
     PENDING,
     PENDING_WATER,
@@ -54,7 +55,15 @@ from senet.sim.kernel import (
 )
 from senet.sim.tables import compile_rules
 
-from .packing import FIELD_BITS, FIRST_SMALL, LAST_SMALL, pack_state
+from .packing import (
+    EXTRA_HIGH_BITS,
+    EXTRA_LIMIT,
+    EXTRA_SHIFT,
+    FIELD_BITS,
+    FIRST_SMALL,
+    LAST_SMALL,
+    pack_state,
+)
 from .solver import DEFAULT_MAX_STATES, TooLarge, for_seat
 
 __all__ = ["CompiledSolution", "solve_compiled"]
@@ -78,17 +87,21 @@ def _mix(hi: np.int64, lo: np.int64) -> np.uint64:
 
 @_compiled
 def _pack(s: np.ndarray) -> tuple[np.int64, np.int64, bool]:
-    """(masks key, counters key, fits) of raw state ``s``: A's mask and B's mask << 30, and
-    the thirteen small fields four bits each; ``fits`` is False when a field is out of range
-    (a counter of 16 or more, or one of the fields after ``PENDING`` set)."""
+    """(masks key, counters key, fits) of raw state ``s``, as :func:`senet.ai.packing.
+    pack_state` packs it; ``fits`` is False when a field is out of range (a counter too large
+    for its bits, or one of the fields after ``PENDING`` set)."""
     hi = s[MASK] | (s[MASK + 1] << 30)
     lo = np.int64(0)
     fits = True
     for f in range(_FIRST_SMALL, _LAST_SMALL + 1):
         v = s[f]
-        if v < 0 or v >= 1 << FIELD_BITS:
+        limit = EXTRA_LIMIT if f == EXTRA or f == EXTRA + 1 else 1 << FIELD_BITS
+        if v < 0 or v >= limit:
             fits = False
         lo = (lo << FIELD_BITS) | (v & ((1 << FIELD_BITS) - 1))
+    high = (1 << EXTRA_HIGH_BITS) - 1
+    lo |= ((s[EXTRA] >> FIELD_BITS) & high) << EXTRA_SHIFT
+    lo |= ((s[EXTRA + 1] >> FIELD_BITS) & high) << (EXTRA_SHIFT + EXTRA_HIGH_BITS)
     for f in range(_LAST_SMALL + 1, SIZE):
         if s[f]:
             fits = False
@@ -100,9 +113,14 @@ def _unpack(hi: np.int64, lo: np.int64, s: np.ndarray) -> None:
     s[:] = 0
     s[MASK] = hi & ((1 << 30) - 1)
     s[MASK + 1] = hi >> 30
+    high = (1 << EXTRA_HIGH_BITS) - 1
+    extra_a = (lo >> EXTRA_SHIFT) & high
+    extra_b = (lo >> (EXTRA_SHIFT + EXTRA_HIGH_BITS)) & high
     for f in range(_LAST_SMALL, _FIRST_SMALL - 1, -1):
         s[f] = lo & ((1 << FIELD_BITS) - 1)
         lo >>= FIELD_BITS
+    s[EXTRA] |= extra_a << FIELD_BITS
+    s[EXTRA + 1] |= extra_b << FIELD_BITS
 
 
 @_compiled

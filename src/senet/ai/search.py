@@ -39,7 +39,7 @@ from senet.engine.state import decider, throw_due
 
 from .evaluation import StateEvaluation
 from .solver import Solution, TooLarge, solve_many
-from .tables import table_for
+from .tables import TABLE_SPECS, table_for
 
 __all__ = ["Searcher", "small_endgame"]
 
@@ -102,6 +102,12 @@ class Searcher:
         self._solution: Solution | None = None
         self._too_large: set[tuple[int, ...]] = set()  # material signatures too big to solve
         self._table = table_for(evaluator.variant) if solve_states else None
+        #: the most pieces in all of the table's positions (0: no table)
+        self._table_pieces = (
+            max(total for _, _, total in TABLE_SPECS[evaluator.variant.name])
+            if self._table is not None
+            else 0
+        )
         self._deadline = float("inf")
         self.nodes = 0
         self.reached = 0  # the depth of the last completed iteration
@@ -163,9 +169,10 @@ class Searcher:
             return None
         if self._solution is not None and position in self._solution:
             return self._solution
-        if self._table is not None:
+        if self._table_pieces >= SOLVE_PIECES:
             # The shipped table holds every endgame of two pieces a side or fewer; what it
             # does not cover (three pieces or more on a side) reaches far beyond a move's solve.
+            # A table of three pieces in all (Jéquier) leaves the four-piece ones to solving.
             return None
         signature = _material(position)
         if not small_endgame(position) or signature in self._too_large:

@@ -6,14 +6,16 @@ Water sends pieces back to 15, the Kendall pieces step back when nothing goes fo
 every root of that size reaches much of it).  Solving it takes seconds to minutes even
 compiled (:mod:`senet.ai.compiled_solver`) — far beyond a move's time — but it is the same set
 in every game, so we solve it once (:func:`build`, run by ``scripts/endgame_tables``) and ship
-the values in ``senet/ai/weights/<variant>.endgame.npz``.
+the values in ``senet/ai/weights/<variant>.endgame.npz``.  Jéquier's table holds every position
+with at most three pieces left in all.
 
 Only **chance positions** (a throw is due) with **seat A on turn** are stored: every move
 leads to a chance position, to the end of the game, or to a House decision whose own moves
 do, so a decision's move values are one table lookup per move
 (:meth:`EndgameTable.move_values`); and a chance position with B on turn is read from its
 mirror image (:func:`mirror`: the seats exchanged, value one minus), the rules being the same
-for both seats (the build checks every pair).  In Bell's points game the stored representative
+for both seats (the build checks every pair; where they are not, :data:`BOTH_SEATS`, both
+seats' positions are stored).  In Bell's points game the stored representative
 of a position rewrites the borne-off and captured counts to the same lead (:func:`canonical`).
 Values are seat A's exact expected result, as everywhere in :mod:`senet.ai.solver`, kept to 32
 bits (within 1.2e-10).  The master uses a table whenever every move of a position is covered;
@@ -67,6 +69,7 @@ __all__ = [
     "seeds",
     "canonical",
     "TABLE_SPECS",
+    "BOTH_SEATS",
     "FORMAT",
     "save",
     "load",
@@ -80,14 +83,23 @@ Region = tuple[int, int, int]
 #: Variants with a shipped table: in standard, Kendall and Bell every position with at most
 #: two pieces a side left, anywhere on the board (two against two, and every smaller class),
 #: is one closed set of two to nine million positions, solved in seconds to minutes by the
-#: compiled solver.  In the Adelaida variants three pieces already reach millions (pieces
-#: drown and revive, extra throws pile up): those are solved on the fly when their own future
-#: is small enough.
+#: compiled solver.  In Jéquier's game every position with at most three pieces left in all
+#: is a closed set of 274,572 positions.  In the Adelaida variants even one piece against one
+#: reaches positions owing more than 511 extra throws (every 1, 4 or 5 and every landing on 15
+#: earns one, and a piece that cannot go forward goes back): no closed set to tabulate, so
+#: those are solved on the fly when their own future is small enough; kendall-1978's banked
+#: throws make every reachable set unbounded.
 TABLE_SPECS: dict[str, tuple[Region, ...]] = {
     "standard": ((1, 2, 4),),
     "kendall": ((1, 2, 4),),
     "bell": ((1, 2, 4),),
+    "jequier": ((1, 2, 3),),
 }
+#: Variants whose rules are not the same for both seats: their tables store the chance
+#: positions of both seats, not one seat's and its mirror images.  In Jéquier's game mirror
+#: positions differ slightly in value (A on 25 against B on 20: 0.64261 to A; the image,
+#: 0.64209 to B).
+BOTH_SEATS = frozenset({"jequier"})
 #: Version of this module's file format (packed keys, several regions, values in 32 bits,
 #: seat A on turn only); a file of another format, or of another raw-state layout
 #: (:data:`senet.engine.state.LAYOUT_VERSION`), is refused with :class:`StaleTable`.
@@ -174,13 +186,17 @@ def mirror(s: Sequence[int]) -> tuple[int, ...]:
 
 
 def build(
-    variant: Variant, regions: Sequence[Region], max_states: int = 30_000_000
+    variant: Variant,
+    regions: Sequence[Region],
+    max_states: int = 30_000_000,
+    both_seats: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Solve the closed set reachable from the :func:`seeds` of ``regions`` (compiled:
     :func:`senet.ai.compiled_solver.solve_compiled`); returns the packed keys (masks,
     counters) of its chance positions with seat A on turn, sorted, and their values.  The
     positions with seat B on turn are their mirror images (:func:`mirror`): each is checked
-    against its image before it is left out."""
+    against its image before it is left out.  With ``both_seats`` every chance position is
+    kept (variants whose rules differ between the seats, :data:`BOTH_SEATS`)."""
     from .compiled_solver import solve_compiled  # Numba loads only where tables are built
 
     roots: list[tuple[int, ...]] = []
@@ -192,6 +208,8 @@ def build(
     chance = solution.chance_mask()
     hi, lo, values = solution.hi[chance], solution.lo[chance], solution.values[chance]
     del solution
+    if both_seats:
+        return hi, lo, values
     states = unpack_keys(hi, lo)
     on_a = states[:, TURN] == 0
     images = states[~on_a].copy()
@@ -218,7 +236,12 @@ SCALE = 2**32 - 1
 
 
 def save(
-    path: Path, hi: np.ndarray, lo: np.ndarray, values: np.ndarray, regions: Sequence[Region]
+    path: Path,
+    hi: np.ndarray,
+    lo: np.ndarray,
+    values: np.ndarray,
+    regions: Sequence[Region],
+    both_seats: bool = False,
 ) -> None:
     """Write a table with this module's format and the engine's raw-state layout version:
     the masks keys as differences from the previous one (they are sorted), the values in 32
@@ -234,6 +257,7 @@ def save(
         lo=lo,
         value_bytes=quantised.view(np.uint8).reshape(-1, 4).T.copy(),
         regions=np.array(regions),
+        both_seats=np.array(both_seats),
     )
 
 
@@ -252,32 +276,39 @@ def load(variant: Variant, file: IO[bytes], name: str) -> EndgameTable:
         hi = np.cumsum(data["hi_steps"])
         planes = data["value_bytes"]
         quantised = planes.T.copy().view("<u4").reshape(-1)
-        return EndgameTable(variant, hi, data["lo"], quantised / SCALE)
+        both = bool(data["both_seats"]) if "both_seats" in data else False
+        return EndgameTable(variant, hi, data["lo"], quantised / SCALE, both_seats=both)
 
 
 class EndgameTable:
     """Seat A's exact value of every chance position of a closed endgame set."""
 
     def __init__(
-        self, variant: Variant, hi: np.ndarray, lo: np.ndarray, values: np.ndarray
+        self,
+        variant: Variant,
+        hi: np.ndarray,
+        lo: np.ndarray,
+        values: np.ndarray,
+        both_seats: bool = False,
     ) -> None:
         self.variant = variant
         self._t = tables_for(variant)
         self._hi, self._lo, self._v = hi, lo, values
         self._points = variant.scoring is Scoring.POINTS
+        self.both_seats = both_seats  # else seat B's positions are read through their images
 
     def __len__(self) -> int:
         return len(self._v)
 
     def stored_states(self) -> list[tuple[int, ...]]:
-        """Every stored chance position (seat A on turn), as a raw state (for tests and
-        inspection)."""
+        """Every stored chance position (seat A on turn, unless the table holds both seats), as
+        a raw state (for tests and inspection)."""
         return [tuple(row) for row in unpack_keys(self._hi, self._lo).tolist()]
 
     def _lookup(self, s: Sequence[int]) -> float | None:
         if self._points:
             s = canonical(self.variant, s)
-        flip = s[TURN] == 1
+        flip = s[TURN] == 1 and not self.both_seats
         if flip:
             s = mirror(s)
         key = pack_state(s)
@@ -363,9 +394,10 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.variant or list(TABLE_SPECS):
         regions = TABLE_SPECS[name]
         start = time.time()
-        hi, lo, values = build(find_variant(name), regions)
+        both = name in BOTH_SEATS
+        hi, lo, values = build(find_variant(name), regions, both_seats=both)
         path = args.out / f"{name}.endgame.npz"
-        save(path, hi, lo, values, regions)
+        save(path, hi, lo, values, regions, both_seats=both)
         print(
             f"{name}: {len(values)} chance positions, {path.stat().st_size:,} bytes, "
             f"{time.time() - start:.0f}s",
