@@ -26,7 +26,7 @@ from senet.engine.notation import parse_position
 from senet.engine.rules import tables_for
 from senet.engine.state import PENDING, SIZE
 
-TRAINED = ["standard", "kendall", "bell"]
+TRAINED = ["standard", "kendall", "bell", "kendall-1978", "jequier"]
 
 
 def _states(name: str, count: int, seed: int) -> list[tuple[int, ...]]:
@@ -78,6 +78,18 @@ def test_the_shipped_network_loads_with_how_it_was_trained(name: str) -> None:
 def test_the_master_searches_with_the_trained_network(name: str) -> None:
     pos = Position.initial(find_variant(name)).apply_throw(3)
     assert isinstance(searcher_for(pos, find_level("master")).evaluator, NetEvaluator)
+
+
+def test_the_kendall_1978_network_weighs_the_throws_still_banked() -> None:
+    # kendall-1978's network was trained with the banked-throw inputs: they carry weight, and
+    # the same board with two 5s still to play is worth more to the seat that will play them.
+    network = network_for(find_variant("kendall-1978"))
+    assert network is not None
+    banks = [INPUTS.index(f"bank{v}") for v in range(1, 6)]
+    assert np.abs(network.w1[:, banks]).max() > 0.1
+    board = "kendall-1978 BABABABABA/BAB.A...../.......... A 1"
+    more, fewer = (parse_position(f"{board} bank={b}").state for b in ("1,3,5,5", "1,3"))
+    assert network.values_of_states([more])[0] > network.values_of_states([fewer])[0]
 
 
 def test_a_variant_without_a_network_falls_back_to_the_net_model() -> None:
@@ -239,3 +251,20 @@ def test_training_is_reproducible_from_its_seed() -> None:
         variant, 40, seed=5, hidden=8, chunk=20, eval_every=20, eval_pairs=10, log=False
     )
     assert not np.array_equal(a.w1, other.w1)
+
+
+@pytest.mark.slow
+def test_guided_games_bring_results_where_the_untrained_network_shuffles() -> None:
+    # jequier: a piece that cannot go forward goes back, so the untrained network's greedy
+    # self-play shuffles pieces without end and never sees a result to learn from; games
+    # played by the expert for both seats finish, and the network learns from them.
+    from senet.ai.selfplay import train
+
+    variant = find_variant("jequier")
+    settings = dict(seed=1, hidden=8, chunk=10, eval_every=10, eval_pairs=2, max_decisions=2000)
+    _, own = train(variant, 10, log=False, **settings)  # type: ignore[arg-type]
+    _, guided = train(variant, 10, guided=10, log=False, **settings)  # type: ignore[arg-type]
+    assert own[-1]["unfinished"] >= 5
+    assert guided[-1]["unfinished"] == 0
+    assert guided[-1]["td_error"] > 0
+    assert guided[-1]["decisions_per_game"] < 2000

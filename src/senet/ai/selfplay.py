@@ -251,16 +251,23 @@ def _train_games(
     alpha: float,
     lam: float,
     max_decisions: int,
+    guide: bool,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    lw: np.ndarray,
 ) -> tuple[float, int, int]:
     """Self-play games ``first`` .. ``first + count - 1`` of run ``seed``, learning as they
-    go; returns the mean squared TD error per decision, the decisions played and the games
-    stopped unfinished after ``max_decisions`` (they end without a final update)."""
+    go (with ``guide``, both seats play the compiled expert's moves instead of the network's,
+    and the network learns the values of those games); returns the mean squared TD error per
+    decision, the decisions played and the games stopped unfinished after ``max_decisions``
+    (they end without a final update)."""
     hidden, n = w1.shape
     s, child, moves, trk, ctrk, ev, rng, x, h = _working_space(start.shape[0], hidden, n)
     e1 = np.zeros((hidden, n))
     eb1 = np.zeros(hidden)
     e2 = np.zeros(hidden)
     eb2 = np.zeros(1)
+    values = np.zeros(MAX_MOVES)  # working space of the expert's choice
     sq_err = 0.0
     updates = 0
     played = 0
@@ -282,12 +289,16 @@ def _train_games(
             k = legal(T, path, s, moves)
             i = 0
             v_new = 0.0
-            if k > 1:
+            if k > 1 and guide:
+                i = choose(
+                    T, path, s, moves, k, EXPERT, rng, lo, hi, lw, child, trk, ctrk, ev, values
+                )
+            elif k > 1:
                 i, v_new = _greedy(T, path, s, trk, moves, k, w1, b1, w2, b2, child, ctrk, ev, x, h)
             play(T, path, s, moves[i], ev, trk, 0)
             decisions += 1
             won = winner(T, s)
-            if k == 1 or won >= 0:
+            if k == 1 or won >= 0 or guide:
                 v_new = _value_a(T, s, w1, b1, w2, b2, x, h)
             if have_prev:
                 delta = v_new - v_prev
@@ -401,13 +412,20 @@ def train(
     max_decisions: int = 5000,
     minutes: float = 0.0,
     schedule_games: int = 0,
+    guided: int = 0,
     log: bool = True,
 ) -> tuple[NetEvaluator, list[dict[str, float]]]:
     """Self-play ``games`` games (fewer if ``minutes`` > 0 runs out first) and return the
     network with its learning curve (games played, score against the expert and its 95%
     half-width, mean squared TD error).  The learning rate falls linearly from ``alpha`` to
     ``alpha_end`` over ``schedule_games`` games (default: ``games``), so a run stopped by
-    the clock is repeated exactly by giving its games and the same schedule."""
+    the clock is repeated exactly by giving its games and the same schedule.
+
+    The first ``guided`` games are played by the compiled expert for both seats while the
+    network learns their values: where the untrained network's own greedy play does not
+    finish its games (in jequier nearly every early self-play game still runs after 5,000
+    decisions: pieces that cannot go forward go back, so a policy can shuffle forever) and so
+    never sees a result, the expert's games bring results from the start."""
     horizon = schedule_games or games
     rules = compile_rules(variant)
     rng = np.random.default_rng(seed)
@@ -450,11 +468,12 @@ def train(
     while played < games:
         if minutes and time.monotonic() - began > 60 * minutes:
             break
-        n = min(chunk, games - played)
+        guide = played < guided
+        n = min(chunk, games - played, guided - played if guide else games)
         a = alpha + (alpha_end - alpha) * played / horizon
         err, d, u = _train_games(
             rules.table, rules.path, rules.start, seed, played, n,
-            w1, b1, w2, b2, a, lam, max_decisions,
+            w1, b1, w2, b2, a, lam, max_decisions, guide, lo, hi, lw,
         )  # fmt: skip
         played += n
         decisions, unfinished, since = decisions + d, unfinished + u, since + n
@@ -473,8 +492,10 @@ def train(
             f" --schedule-games {horizon} --seed {seed} --hidden {hidden} --alpha {alpha}"
             f" --alpha-end {alpha_end} --lam {lam}"
             + (f" --max-decisions {max_decisions}" if max_decisions != 5000 else "")
+            + (f" --guided {guided}" if guided else "")
         ),
         "lambda": str(lam),
+        "guided": str(guided),
         "curve": json.dumps(curve),
     }
     return NetEvaluator(variant, w1, b1, w2, float(b2[0]), info), curve
@@ -490,6 +511,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--alpha-end", type=float, default=0.02, help="... and at the end")
     parser.add_argument("--lam", type=float, default=0.7, help="the traces' decay, λ")
     parser.add_argument("--eval-every", type=int, default=5000)
+    parser.add_argument(
+        "--guided",
+        type=int,
+        default=0,
+        help="the first N games are played by the expert for both seats (the network learns)",
+    )
     parser.add_argument(
         "--max-decisions",
         type=int,
@@ -520,6 +547,7 @@ def main(argv: list[str] | None = None) -> None:
         eval_every=args.eval_every,
         eval_pairs=args.eval_pairs,
         max_decisions=args.max_decisions,
+        guided=args.guided,
         minutes=args.minutes,
         schedule_games=args.schedule_games,
     )
