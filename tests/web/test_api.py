@@ -7,9 +7,11 @@ import json
 
 import httpx
 import pytest
+from markupsafe import escape
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from senet.ai import LEVELS
 from senet.engine import VARIANTS
 from senet.web.protocol import ErrorMessage
 
@@ -178,6 +180,21 @@ def test_the_api_description_names_every_variant_it_accepts(site) -> None:
     for name in VARIANTS:
         made = httpx.post(f"{site.url}/api/games", json={"variant": name, "mode": "local"})
         assert made.status_code == 201, (name, made.text)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_every_level_is_offered_with_its_description_in_both_languages(site, lang: str) -> None:
+    """The start form and /api/levels show each level's name and what it measured against
+    the level below, in the page's language."""
+    served = httpx.get(f"{site.url}/api/levels", params={"lang": lang}).json()
+    assert served == [
+        {"key": lv.key, "name": lv.name(lang), "description": lv.description(lang)} for lv in LEVELS
+    ]
+    page = httpx.get(f"{site.url}/", params={"lang": lang}).text
+    for lv in LEVELS:
+        assert f'data-description="{escape(lv.description(lang))}"' in page
+    other = "ru" if lang == "en" else "en"
+    assert all(lv.description(other) not in page for lv in LEVELS)
 
 
 def ws_for(site, game_id: str, token: str | None):
