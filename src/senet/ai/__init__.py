@@ -115,10 +115,10 @@ LEVELS: tuple[Level, ...] = (
         "casual",
         "Casual",
         "Любитель",
-        "Knows which moves are good, yet often picks a worse one. Beats the beginner about four"
-        " games in five: a fair match for a new player.",
-        "Понимает, какие ходы хороши, но часто выбирает похуже. Обыгрывает новичка примерно в"
-        " четырёх партиях из пяти: ровный соперник для начинающего.",
+        "Knows which moves are good, yet often picks a worse one. Against the beginner it wins"
+        " six to nine games in ten, depending on the variant: a fair match for a new player.",
+        "Понимает, какие ходы хороши, но часто выбирает похуже. У новичка выигрывает от шести"
+        " до девяти партий из десяти, смотря по варианту: ровный соперник для начинающего.",
         depth=1,
         temperature=0.03,
     ),
@@ -126,11 +126,13 @@ LEVELS: tuple[Level, ...] = (
         "expert",
         "Expert",
         "Знаток",
-        "Always plays the move its learned judgement rates best, one move ahead. Beats the"
-        " casual player about two games in three: a good player needs care to beat it.",
-        "Всегда делает ход, который его выученная оценка считает лучшим, на ход вперёд."
-        " Обыгрывает любителя примерно в двух партиях из трёх: хорошему игроку нужно быть"
-        " внимательным.",
+        "Always plays the move its learned judgement rates best, one move ahead. Against the"
+        " casual player it wins six to nine games in ten, depending on the variant (in"
+        " Piccione's game it still loses to it more often than not): a good player needs care"
+        " to beat it.",
+        "Всегда делает ход, который его выученная оценка считает лучшим, на ход вперёд. У"
+        " любителя выигрывает от шести до девяти партий из десяти, смотря по варианту (в сенете"
+        " по Пиччоне пока чаще проигрывает ему): хорошему игроку нужно быть внимательным.",
         depth=1,
     ),
     Level(
@@ -140,12 +142,14 @@ LEVELS: tuple[Level, ...] = (
         "Thinks for up to a third of a second a move: it weighs every throw of both players"
         " several moves ahead (in Kendall's game it plays each possible move out hundreds of"
         " times against different throws, to see where it leads). Plays perfectly once three"
-        " pieces or fewer are left. Wins more often than the expert; the strongest opponent"
+        " pieces or fewer are left. Against the expert it wins from a little over half of its"
+        " games (the standard game) to four in five (Bell's game): the strongest opponent"
         " here.",
         "Думает до трети секунды над ходом: просчитывает все броски обоих игроков на несколько"
         " ходов вперёд (в игре Кендалла разыгрывает каждый возможный ход сотни раз при разных"
         " бросках, чтобы увидеть, к чему он ведёт). Безупречно играет, когда остаётся три фишки"
-        " или меньше. Выигрывает чаще знатока; самый сильный соперник на сайте.",
+        " или меньше. У знатока выигрывает от чуть больше половины партий (стандартная игра) до"
+        " четырёх из пяти (игра Белла): самый сильный соперник на сайте.",
         depth=8,
         budget=0.3,
         solve_states=6_000,
