@@ -13,7 +13,13 @@ import pytest
 
 import senet.ai.search as search_module
 from senet.ai import choose_move, find_level, searcher_for
-from senet.ai.evaluation import Evaluator, default_weights, evaluator_for, terminal_value
+from senet.ai.evaluation import (
+    FEATURES,
+    Evaluator,
+    default_weights,
+    evaluator_for,
+    terminal_value,
+)
 from senet.ai.search import Searcher, small_endgame
 from senet.ai.solver import solve_many
 from senet.engine import VARIANTS, Position, draw_throw, find_variant
@@ -234,6 +240,18 @@ def test_the_shipped_trained_network_is_loaded(name: str) -> None:
     assert net.hidden is not None and net.hidden[0].shape[1] == len(net.weights)
     linear = evaluator_for(find_variant(name), "linear")
     assert not np.array_equal(linear.weights, default_weights(find_variant(name)))
+
+
+def test_without_captures_the_hand_made_evaluation_prefers_pieces_spread() -> None:
+    # piccione: "pieces cannot land on the same space" and nothing is captured, so a piece
+    # beside its own protects nothing and a tight file jams; of two placements as far along
+    # (9 + 12 = 10 + 11), the spread one is worth more.  Where pieces are captured, the
+    # hand-made evaluation does not count neighbours against them.
+    spread = Position.from_fen("piccione ........A./.A......../.......... A - hand=3/5")
+    tight = Position.from_fen("piccione .........A/A........./.......... A - hand=3/5")
+    piccione = evaluator_for(find_variant("piccione"))
+    assert piccione.value(spread) > piccione.value(tight)
+    assert default_weights(find_variant("kendall"))[FEATURES.index("protected")] == 0.0
 
 
 def test_a_variant_without_trained_weights_plays_on_the_generic_evaluation() -> None:

@@ -127,12 +127,11 @@ LEVELS: tuple[Level, ...] = (
         "Expert",
         "Знаток",
         "Always plays the move its learned judgement rates best, one move ahead. Against the"
-        " casual player it wins six to nine games in ten, depending on the variant (in"
-        " Piccione's game it still loses to it more often than not): a good player needs care"
-        " to beat it.",
+        " casual player it wins from a little over half of its games (Piccione's game) to nine"
+        " in ten, depending on the variant: a good player needs care to beat it.",
         "Всегда делает ход, который его выученная оценка считает лучшим, на ход вперёд. У"
-        " любителя выигрывает от шести до девяти партий из десяти, смотря по варианту (в сенете"
-        " по Пиччоне пока чаще проигрывает ему): хорошему игроку нужно быть внимательным.",
+        " любителя выигрывает от чуть больше половины партий (сенет по Пиччоне) до девяти из"
+        " десяти, смотря по варианту: хорошему игроку нужно быть внимательным.",
         depth=1,
     ),
     Level(

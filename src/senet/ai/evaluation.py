@@ -22,7 +22,7 @@ from typing import Protocol
 
 import numpy as np
 
-from senet.engine import Position, Scoring, Variant
+from senet.engine import Capture, Position, Scoring, Variant
 from senet.engine.rules import Tables, tables_for
 from senet.engine.state import TURN, decider
 
@@ -74,6 +74,10 @@ _MASK15 = (1 << 15) - 1
 #: :func:`default_weights`, which value every move by the same throw alike) must stay ties.
 EQUAL_WITHIN = 1e-12
 _S = 30  # index of the first scalar feature
+#: In a variant without captures, what a piece beside one of its own costs the hand-made
+#: evaluation, in squares of progress (a neighbour protects nothing there, and a tight file
+#: jams: measured in piccione, the expert against casual went from 36.6% to 56.5%).
+SPREAD = 2.0
 
 
 def _protected(mask: int) -> int:
@@ -288,6 +292,11 @@ def default_weights(variant: Variant) -> np.ndarray:
     w[_S + 2] = scale * 10
     w[_S + 3] = scale * 3
     w[_S + 4] = -scale * 3
+    if variant.capture is Capture.NONE:
+        # Without captures a neighbour protects nothing, and a row of pieces gets in its own
+        # way (no piece may land on another): of two moves that advance as far, the one that
+        # leaves the pieces spread is better.
+        w[_S + 5] = -scale * SPREAD
     w[-1] = 0.1
     return w
 
