@@ -18,16 +18,9 @@ from senet.ai.packing import (
     unpack_keys,
 )
 from senet.ai.solver import TooLarge, solve_many
-from senet.engine import HouseKind, Position, Scoring, find_variant
+from senet.ai.tables import resting_squares
+from senet.engine import Position, Scoring, find_variant
 from senet.engine.state import EXTRA, MASK, SKIP
-
-_MOVING = {
-    HouseKind.SEND_BACK,
-    HouseKind.BA,
-    HouseKind.DROWN,
-    HouseKind.WATER_CHOICE,
-    HouseKind.FATE,
-}
 
 
 def _roots(
@@ -37,7 +30,7 @@ def _roots(
     ``low`` on equally likely (the whole board by default), a throw due or made, either seat on turn; Bell: a random
     open score; Adelaida: owed extra throws and turns to skip sometimes."""
     variant = find_variant(name)
-    squares = [sq for sq in range(low, 31) if variant.house_kind(sq) not in _MOVING]
+    squares = resting_squares(variant, low)
     rng = random.Random(seed)
     out: list[Position] = []
     while len(out) < count:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from senet.engine import Move, Position, Scoring, Variant
+from senet.engine import Position, Scoring, Variant
 from senet.engine.flow import DRAW
 from senet.engine.state import (
     BORNE_OFF,
@@ -64,7 +64,7 @@ from .packing import (
     LAST_SMALL,
     pack_state,
 )
-from .solver import DEFAULT_MAX_STATES, TooLarge, for_seat
+from .solver import DEFAULT_MAX_STATES, ExactMoves, TooLarge
 
 __all__ = ["CompiledSolution", "solve_compiled"]
 
@@ -291,7 +291,7 @@ def canonical_state(variant: Variant, s: Sequence[int]) -> tuple[int, ...]:
 
 
 @dataclass
-class CompiledSolution:
+class CompiledSolution(ExactMoves):
     """Exact values (seat A's) of every position reachable from the roots: packed keys sorted
     by (masks, counters), with each one's node kind and value."""
 
@@ -330,18 +330,6 @@ class CompiledSolution:
         if position.variant.name != self.variant.name:
             raise KeyError("position of another variant")
         return self.value_of_state(position.state)
-
-    def move_values(self, position: Position) -> list[tuple[Move, float]]:
-        """Every legal move of ``position`` with seat A's value after it, in the engine's order."""
-        return [(m, self.value(position._play(m))) for m in position.legal_moves()]
-
-    def best_moves(self, position: Position, eps: float = 1e-9) -> list[Move]:
-        seat = position.decider
-        if seat is None:
-            return []
-        scored = [(m, for_seat(v, seat)) for m, v in self.move_values(position)]
-        top = max(v for _, v in scored)
-        return [m for m, v in scored if v >= top - eps]
 
     def chance_mask(self) -> np.ndarray:
         """Which entries are chance positions (a throw due, the game not over)."""

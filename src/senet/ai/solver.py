@@ -37,6 +37,7 @@ from .evaluation import terminal_value
 __all__ = [
     "Solution",
     "TooLarge",
+    "ExactMoves",
     "solve",
     "solve_many",
     "move_values",
@@ -58,8 +59,29 @@ def for_seat(value_a: float, seat: int) -> float:
     return value_a if seat == 0 else 1.0 - value_a
 
 
+class ExactMoves:
+    """The moves of a position judged by exact values: what every solution offers, given its
+    :meth:`value` of a position (seat A's expected result)."""
+
+    def value(self, position: Position) -> float:
+        raise NotImplementedError
+
+    def move_values(self, position: Position) -> list[tuple[Move, float]]:
+        """Every legal move of ``position`` with seat A's value after it, in the engine's order."""
+        return [(m, self.value(position._play(m))) for m in position.legal_moves()]
+
+    def best_moves(self, position: Position, eps: float = 1e-9) -> list[Move]:
+        """The optimal moves for the decider (all of them, when several tie within ``eps``)."""
+        seat = position.decider
+        if seat is None:
+            return []
+        scored = [(m, for_seat(v, seat)) for m, v in self.move_values(position)]
+        top = max(v for _, v in scored)
+        return [m for m, v in scored if v >= top - eps]
+
+
 @dataclass
-class Solution:
+class Solution(ExactMoves):
     """Exact values of every position reachable from the roots (seat A's expected result)."""
 
     index: dict[tuple[int, ...], int]
@@ -86,19 +108,6 @@ class Solution:
         if position.variant.name != self.variant_name:
             raise KeyError("position of another variant")
         return float(self.values[self.index[position.state]])
-
-    def move_values(self, position: Position) -> list[tuple[Move, float]]:
-        """Every legal move of ``position`` with seat A's value after it, in the engine's order."""
-        return [(m, self.value(position._play(m))) for m in position.legal_moves()]
-
-    def best_moves(self, position: Position, eps: float = 1e-9) -> list[Move]:
-        """The optimal moves for the decider (all of them, when several tie within ``eps``)."""
-        seat = position.decider
-        if seat is None:
-            return []
-        scored = [(m, for_seat(v, seat)) for m, v in self.move_values(position)]
-        top = max(v for _, v in scored)
-        return [m for m, v in scored if v >= top - eps]
 
 
 def _kind(position: Position) -> int:

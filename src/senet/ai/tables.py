@@ -67,6 +67,7 @@ __all__ = [
     "table_for",
     "build",
     "seeds",
+    "resting_squares",
     "canonical",
     "TABLE_SPECS",
     "BOTH_SEATS",
@@ -98,7 +99,7 @@ TABLE_SPECS: dict[str, tuple[Region, ...]] = {
 #: Variants whose rules are not the same for both seats: their tables store the chance
 #: positions of both seats, not one seat's and its mirror images.  In Jéquier's game mirror
 #: positions differ slightly in value (A on 25 against B on 20: 0.64261 to A; the image,
-#: 0.64209 to B).
+#: 0.64209 to B): a piece sent back waits on other squares for each seat (``waiting``).
 BOTH_SEATS = frozenset({"jequier"})
 #: Version of this module's file format (packed keys, several regions, values in 32 bits,
 #: seat A on turn only); a file of another format, or of another raw-state layout
@@ -133,13 +134,19 @@ def canonical(variant: Variant, s: Sequence[int]) -> tuple[int, ...]:
     return tuple(out)
 
 
+def resting_squares(variant: Variant, low: int = 1) -> list[int]:
+    """The squares from ``low`` on where a piece can come to rest (not a House that moves the
+    piece on at once)."""
+    return [sq for sq in range(low, 31) if variant.house_kind(sq) not in _MOVING]
+
+
 def seeds(variant: Variant, low: int, per_side: int, total: int) -> list[tuple[int, ...]]:
     """Every chance position (a throw due, no counters) with at most ``per_side`` pieces a
     side and ``total`` in all on the squares from ``low`` on where a piece can rest, either
     seat on turn.  In a race each side has at least one piece (else the game is over); in a
     points game a side may have none left, and every lead that still leaves the game open is
     seeded.  The table is everything reachable from these."""
-    squares = [sq for sq in range(low, 31) if variant.house_kind(sq) not in _MOVING]
+    squares = resting_squares(variant, low)
     out: list[tuple[int, ...]] = []
     n = variant.pieces
     points = variant.scoring is Scoring.POINTS
