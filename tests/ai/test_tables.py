@@ -12,11 +12,12 @@ import pytest
 
 from senet.ai import choose_move, find_level, searcher_for
 from senet.ai.compiled_solver import solve_compiled
-from senet.ai.solver import TooLarge, _enumerate_positions, _enumerate_raw, solve_many
+from senet.ai.solver import ExactMoves, TooLarge, _enumerate_positions, _enumerate_raw, solve_many
 from senet.ai.tables import (
     BOTH_SEATS,
     FORMAT,
     TABLE_SPECS,
+    EndgameTable,
     StaleTable,
     build,
     load,
@@ -57,6 +58,18 @@ def _random_endgames(name: str, count: int, seed: int) -> list[Position]:
         if not pos.is_over():
             out.append(pos)
     return out
+
+
+def _assert_agrees(table: EndgameTable, pos: Position, fresh: ExactMoves) -> None:
+    """The table's value of the chance position ``pos`` and of every move after each of its
+    throws (through one lookup per move) are the fresh solution's."""
+    assert table.value_of_state(pos.state) == pytest.approx(fresh.value(pos), abs=1e-9), pos.fen()
+    for throw, _ in pos.chance_outcomes():
+        decision = pos.apply_throw(throw)
+        looked_up = table.move_values(decision)
+        assert looked_up is not None, decision.fen()
+        for (m1, v1), (m2, v2) in zip(looked_up, fresh.move_values(decision)):
+            assert m1 == m2 and v1 == pytest.approx(v2, abs=1e-9)
 
 
 @pytest.mark.slow  # builds every variant's endgame graph twice
@@ -155,14 +168,7 @@ def test_shipped_table_agrees_with_fresh_solves_across_the_whole_board(name: str
             fresh = solve_many([pos], max_states=30_000)
         except TooLarge:
             continue  # a future too large for a test's time; other roots cover the board
-        value = table.value_of_state(pos.state)
-        assert value == pytest.approx(fresh.value(pos), abs=1e-9), pos.fen()
-        for throw, _ in pos.chance_outcomes():  # and the decisions, through one lookup per move
-            decision = pos.apply_throw(throw)
-            looked_up = table.move_values(decision)
-            assert looked_up is not None, decision.fen()
-            for (m1, v1), (m2, v2) in zip(looked_up, fresh.move_values(decision)):
-                assert m1 == m2 and v1 == pytest.approx(v2, abs=1e-9)
+        _assert_agrees(table, pos, fresh)
         checked += 1
         lowest = min(lowest, *pos.pieces(0), *pos.pieces(1))
         if checked == 8:
@@ -243,13 +249,7 @@ def test_shipped_table_agrees_with_fresh_solves_on_two_against_two_across_the_wh
             fresh = solve_compiled([pos], max_states=400_000)
         except TooLarge:
             continue
-        assert table.value_of_state(pos.state) == pytest.approx(fresh.value(pos), abs=1e-9)
-        for throw, _ in pos.chance_outcomes():
-            decision = pos.apply_throw(throw)
-            looked_up = table.move_values(decision)
-            assert looked_up is not None, decision.fen()
-            for (m1, v1), (m2, v2) in zip(looked_up, fresh.move_values(decision)):
-                assert m1 == m2 and v1 == pytest.approx(v2, abs=1e-9)
+        _assert_agrees(table, pos, fresh)
         checked += 1
         lowest = min(lowest, *pos.pieces(0), *pos.pieces(1))
         if checked == 4:
