@@ -18,8 +18,8 @@ they add:
   over the exact throw distribution (:mod:`.search`), deepened iteratively within a time
   budget of 300 ms, with the network trained by self-play (:mod:`.network`, trained by
   :mod:`.selfplay`; the older ``net`` model where a variant ships none), and plays endgames exactly
-  from the shipped tables (:mod:`.tables`: every position with at most three pieces left in
-  standard, Kendall and Bell) or by solving them (:mod:`.solver`); in Kendall's game
+  from the shipped tables (:mod:`.tables`: every position with at most two pieces a side in
+  standard, Kendall and Bell, with at most three in all in Jéquier's game) or by solving them (:mod:`.solver`); in Kendall's game
   it chooses its move by rollouts at the root instead (:mod:`.rollout`: the expert's policy
   played on from every move on the compiled simulator, within 0.2 s), while the values it
   shows (:func:`move_values`) stay the search's.
@@ -140,15 +140,16 @@ LEVELS: tuple[Level, ...] = (
         "Мастер",
         "Thinks for up to a third of a second a move: it weighs every throw of both players"
         " several moves ahead (in Kendall's game it plays each possible move out hundreds of"
-        " times against different throws, to see where it leads). Plays perfectly once three"
-        " pieces or fewer are left. Against the expert it wins from a little over half of its"
-        " games (the standard game) to four in five (Bell's game): the strongest opponent"
-        " here.",
+        " times against different throws, to see where it leads). Plays the end of the game"
+        " perfectly once few pieces are left (two a side in the standard, Kendall's and Bell's"
+        " games). Against the expert it wins from a little over half of its games (the standard"
+        " game) to four in five (Bell's game): the strongest opponent here.",
         "Думает до трети секунды над ходом: просчитывает все броски обоих игроков на несколько"
         " ходов вперёд (в игре Кендалла разыгрывает каждый возможный ход сотни раз при разных"
-        " бросках, чтобы увидеть, к чему он ведёт). Безупречно играет, когда остаётся три фишки"
-        " или меньше. У знатока выигрывает от чуть больше половины партий (стандартная игра) до"
-        " четырёх из пяти (игра Белла): самый сильный соперник на сайте.",
+        " бросках, чтобы увидеть, к чему он ведёт). Безупречно доигрывает партию, когда фишек"
+        " остаётся мало (по две у каждого в стандартной игре, у Кендалла и у Белла). У знатока"
+        " выигрывает от чуть больше половины партий (стандартная игра) до четырёх из пяти (игра"
+        " Белла): самый сильный соперник на сайте.",
         depth=8,
         budget=0.3,
         solve_states=6_000,
