@@ -78,11 +78,11 @@ def sample_positions(variant: Variant, count: int, seed: int = 2026) -> list[Pos
         cells = rng.sample(squares, k[0] + k[1])
         pieces = (cells[: k[0]], cells[k[0] :])
         captured = (0, 0)
-        off = None
+        off: tuple[int, int] | None = None
         drowned = (0, 0)
         if bell:
             captured = rng.choice(BELL_CAPTURED)
-            off = tuple(variant.pieces - k[s] - captured[s] for s in (0, 1))
+            off = (variant.pieces - k[0] - captured[0], variant.pieces - k[1] - captured[1])
         elif variant.squares_of(HouseKind.DROWN) and rng.random() < 0.25:
             seat = rng.randint(0, 1)
             if k[seat] == 2:
@@ -93,7 +93,7 @@ def sample_positions(variant: Variant, count: int, seed: int = 2026) -> list[Pos
         try:
             pos = Position.from_parts(
                 variant, pieces, turn=turn, throw=throw, captured=captured, off=off, drowned=drowned
-            )  # type: ignore[arg-type]
+            )
         except ValueError:
             continue
         if pos.is_over() or pos.decider is None or len(pos.legal_moves()) < 2 or pos in seen:
