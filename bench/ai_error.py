@@ -143,6 +143,8 @@ def run_variant(name: str, args: argparse.Namespace) -> dict[str, float]:
         t0 = time.time()
         who = [p for p in players if p != "pip3" or k < args.pip3]
         chosen = {p: player_move(p, pos) for p in who}
+        watch = sorted(set(chosen.values()))
+        seed = args.seed * 1_000_003 + k  # the same throws for both valuations
         t1 = time.time()
         val: MoveValuation = value_moves(
             pos,
@@ -150,9 +152,9 @@ def run_variant(name: str, args: argparse.Namespace) -> dict[str, float]:
             min_rollouts=args.min_rollouts,
             max_rollouts=args.max_rollouts,
             precision=args.precision,
-            watch=sorted(set(chosen.values())),
+            watch=watch,
             solve_states=args.solve,
-            seed=args.seed * 1_000_003 + k,
+            seed=seed,
         )
         value_time += time.time() - t1
         choose_time += t1 - t0
@@ -166,9 +168,9 @@ def run_variant(name: str, args: argparse.Namespace) -> dict[str, float]:
                 min_rollouts=args.min_rollouts,
                 max_rollouts=args.check_rollouts,
                 precision=args.precision,
-                watch=sorted(set(chosen.values())),
+                watch=watch,
                 solve_states=0,
-                seed=args.seed * 1_000_003 + k,
+                seed=seed,
             )
         for p, i in chosen.items():
             e = val.error(i)

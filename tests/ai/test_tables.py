@@ -4,6 +4,7 @@ tables against fresh solves."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
 from importlib import resources
 from pathlib import Path
 
@@ -70,6 +71,30 @@ def _assert_agrees(table: EndgameTable, pos: Position, fresh: ExactMoves) -> Non
         assert looked_up is not None, decision.fen()
         for (m1, v1), (m2, v2) in zip(looked_up, fresh.move_values(decision)):
             assert m1 == m2 and v1 == pytest.approx(v2, abs=1e-9)
+
+
+def _assert_agrees_on_roots(
+    table: EndgameTable,
+    roots: Iterable[Position],
+    solve: Callable[[Position], ExactMoves],
+    wanted: int,
+) -> None:
+    """:func:`_assert_agrees` on the first ``wanted`` roots whose future ``solve`` can solve
+    (a future too large for a test's time is skipped: other roots cover the board); the
+    checked roots must reach into the first third of the board."""
+    checked, lowest = 0, 30
+    for pos in roots:
+        try:
+            fresh = solve(pos)
+        except TooLarge:
+            continue
+        _assert_agrees(table, pos, fresh)
+        checked += 1
+        lowest = min(lowest, *pos.pieces(0), *pos.pieces(1))
+        if checked == wanted:
+            break
+    assert checked == wanted
+    assert lowest <= 10
 
 
 @pytest.mark.slow  # builds every variant's endgame graph twice
@@ -161,20 +186,8 @@ def test_shipped_table_agrees_with_fresh_solves_across_the_whole_board(name: str
     variant = find_variant(name)
     table = table_for(variant)
     assert table is not None and len(table) > 10_000
-    checked = 0
-    lowest = 30
-    for pos in _random_small_endgames(name, 40, seed=3):
-        try:
-            fresh = solve_many([pos], max_states=30_000)
-        except TooLarge:
-            continue  # a future too large for a test's time; other roots cover the board
-        _assert_agrees(table, pos, fresh)
-        checked += 1
-        lowest = min(lowest, *pos.pieces(0), *pos.pieces(1))
-        if checked == 8:
-            break
-    assert checked == 8
-    assert lowest <= 10  # the checked roots reach into the first third of the board
+    roots = _random_small_endgames(name, 40, seed=3)
+    _assert_agrees_on_roots(table, roots, lambda pos: solve_many([pos], max_states=30_000), 8)
 
 
 @pytest.mark.parametrize(
@@ -243,19 +256,8 @@ def test_shipped_table_agrees_with_fresh_solves_on_two_against_two_across_the_wh
     variant = find_variant(name)
     table = table_for(variant)
     assert table is not None
-    checked, lowest = 0, 30
-    for pos in _two_against_two(variant, 60, seed=4):
-        try:
-            fresh = solve_compiled([pos], max_states=400_000)
-        except TooLarge:
-            continue
-        _assert_agrees(table, pos, fresh)
-        checked += 1
-        lowest = min(lowest, *pos.pieces(0), *pos.pieces(1))
-        if checked == 4:
-            break
-    assert checked == 4
-    assert lowest <= 10  # the checked roots reach into the first third of the board
+    roots = _two_against_two(variant, 60, seed=4)
+    _assert_agrees_on_roots(table, roots, lambda pos: solve_compiled([pos], max_states=400_000), 4)
 
 
 def test_mirror_images_read_one_minus_the_value() -> None:
