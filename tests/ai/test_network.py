@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from senet.ai import find_level, searcher_for
+from senet.ai.compiled_network import CompiledNetEvaluator, compiled_network_for
 from senet.ai.network import (
     FIRST_INPUTS,
     INPUTS,
@@ -21,6 +22,7 @@ from senet.ai.network import (
     features_of_states,
     network_for,
 )
+from senet.ai.search import Searcher
 from senet.engine import Position, find_variant
 from senet.engine.notation import parse_position
 from senet.engine.rules import tables_for
@@ -76,8 +78,12 @@ def test_the_shipped_network_loads_with_how_it_was_trained(name: str) -> None:
 
 @pytest.mark.parametrize("name", TRAINED)
 def test_the_master_searches_with_the_trained_network(name: str) -> None:
-    pos = Position.initial(find_variant(name)).apply_throw(3)
-    assert isinstance(searcher_for(pos, find_level("master")).evaluator, NetEvaluator)
+    variant = find_variant(name)
+    pos = Position.initial(variant).apply_throw(3)
+    evaluator = searcher_for(pos, find_level("master")).evaluator
+    # by the compiled code: every variant with a network is one the compiled simulator plays
+    assert isinstance(evaluator, CompiledNetEvaluator)
+    assert evaluator.network is network_for(variant)
 
 
 def test_the_kendall_1978_network_weighs_the_throws_still_banked() -> None:
@@ -101,6 +107,33 @@ def test_a_variant_without_a_network_falls_back_to_the_net_model() -> None:
 
 #: every variant the compiled simulator plays (piccione's pieces in hand are not simulated)
 SIMULATED = ["standard", "kendall", "bell", "adelaida", "adelaida-long", "kendall-1978", "jequier"]
+
+
+@pytest.mark.parametrize("name", SIMULATED)
+def test_the_compiled_evaluation_is_the_network(name: str) -> None:
+    network = _random_network(name)
+    states = _states(name, 1500, seed=7)
+    compiled = CompiledNetEvaluator(network).values_of_states(states)
+    assert np.abs(compiled - network.values_of_states(states)).max() < 1e-12
+
+
+def test_the_search_finds_the_same_values_with_the_compiled_evaluation() -> None:
+    network = network_for(find_variant("standard"))
+    assert network is not None
+    compiled = CompiledNetEvaluator(network)
+    positions = [Position.initial(network.variant).apply_throw(n) for n in (1, 2, 3, 4, 5)]
+    positions.append(parse_position("standard .BA.BAB.A./.BA.....A./.......... A 2"))
+    for pos in positions:
+        plain = Searcher(network, 3).move_values(pos)
+        fast = Searcher(compiled, 3).move_values(pos)
+        assert [m for m, _ in plain] == [m for m, _ in fast]
+        assert max(abs(a - b) for (_, a), (_, b) in zip(plain, fast)) < 1e-12
+
+
+def test_rules_the_compiled_code_does_not_play_are_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="piccione"):
+        CompiledNetEvaluator(_random_network("piccione"))
+    assert compiled_network_for(find_variant("piccione")) is None
 
 
 @pytest.mark.parametrize("name", SIMULATED)

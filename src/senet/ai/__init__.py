@@ -16,7 +16,8 @@ they add:
   than absurd ones, and always take a move that wins on the spot;
 * the expert plays the best move by the linear evaluation; the master runs expectiminimax
   over the exact throw distribution (:mod:`.search`), deepened iteratively within a time
-  budget of 300 ms, with the network trained by self-play (:mod:`.network`, trained by
+  budget of 300 ms, with the network trained by self-play (:mod:`.network`, evaluated by the
+  compiled code of :mod:`.compiled_network`, trained by
   :mod:`.selfplay`; the older ``net`` model where a variant ships none), and plays endgames exactly
   from the shipped tables (:mod:`.tables`: every position with at most two pieces a side in
   standard, Kendall and Bell, with at most three in all in Jéquier's game) or by solving them (:mod:`.solver`); in Kendall's game
@@ -197,7 +198,10 @@ def evaluation_for(variant: Variant, model: str) -> StateEvaluation:
     if model == "td":
         network = network_for(variant)
         if network is not None:
-            return network
+            # the compiled code loads only where a network is used
+            from .compiled_network import compiled_network_for
+
+            return compiled_network_for(variant) or network
         model = "net"
     return evaluator_for(variant, model)
 
@@ -212,17 +216,22 @@ def forget_searchers() -> None:
 
 
 def warm_up() -> None:
-    """Load the compiled rollout code and the tables of every variant a level rolls out in
-    (from Numba's disk cache about a second; the very first time on a machine, while Numba
-    compiles, half a minute), so that no player's move waits for it."""
-    from senet.engine import find_variant
+    """Load the compiled rollout code and the tables of every variant a level rolls out in,
+    and the compiled network evaluation of every variant that ships a network (from Numba's
+    disk cache about a second each; the very first time on a machine, while Numba compiles,
+    half a minute), so that no player's move waits for it."""
+    from senet.engine import VARIANTS, find_variant
 
+    from .compiled_network import warm_up as load_network
     from .rollout import warm_up as load
 
     for name in sorted(
         {name for level in LEVELS if level.rollouts for name in level.rollout_variants}
     ):
         load(find_variant(name))
+    if any(level.model == "td" for level in LEVELS):
+        for name in VARIANTS:
+            load_network(find_variant(name))
 
 
 def rolls_out(position: Position, level: Level) -> bool:

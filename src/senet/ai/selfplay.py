@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from senet.engine import Variant, find_variant
-from senet.engine.state import BANK_BITS, PENDING_FATE, PENDING_WATER
+from senet.engine.state import PENDING_WATER
 from senet.sim.kernel import (
     EXPERT,
     MAX_MOVES,
@@ -44,142 +44,22 @@ from senet.sim.kernel import (
     game_seed,
     legal,
     play,
-    popcount,
     throw_turn,
     track_start,
     winner,
 )
 from senet.sim.kernel import decider as decision_seat
 from senet.sim.runner import weights_for
-from senet.sim.tables import P_FATE_BIT, P_PIECES, P_WATER_BIT, R_PARAM, compile_rules
+from senet.sim.tables import compile_rules
 
+from .compiled_network import DRAW, features, forward, value_a
 from .network import (
-    BANK_CAP,
-    BANKED_VALUES,
-    DROWNED_PIPS,
     FIRST_INPUTS,
     N_INPUTS,
-    N_SEAT,
     NetEvaluator,
 )
 
 __all__ = ["train", "main", "state_features"]
-
-_DRAW = 2
-
-
-@njit(cache=True)
-def _mover(T: np.ndarray, s: np.ndarray) -> int:
-    """:func:`senet.ai.network.movers` of one state."""
-    pend = s[14]
-    if pend == PENDING_WATER:
-        return 0 if s[0] & T[R_PARAM, P_WATER_BIT] else 1
-    if s[3] == 0:
-        return s[2]
-    if pend == PENDING_FATE:
-        return 0 if s[0] & T[R_PARAM, P_FATE_BIT] else 1
-    return s[2]
-
-
-@njit(cache=True)
-def _seat_block(x: np.ndarray, base: int, s: np.ndarray, seat: int, pieces: int) -> tuple[int, int]:
-    """One seat's inputs at ``x[base:]`` (as :func:`senet.ai.network._seat_block`); returns
-    the seat's rearmost and front square (0 without pieces)."""
-    me, opp = s[seat], s[1 - seat]
-    pips = 0
-    rear = front = 0
-    for i in range(30):
-        b = (me >> i) & 1
-        x[base + i] = b
-        if b:
-            pips += 30 - i
-            if rear == 0:
-                rear = i + 1
-            front = i + 1
-    drown = s[12 + seat]
-    x[base + 30] = s[8 + seat] / pieces
-    x[base + 31] = s[10 + seat] / pieces
-    x[base + 32] = drown / pieces
-    x[base + 33] = min(s[4 + seat], 3) / 3
-    x[base + 34] = min(s[6 + seat], 3) / 3
-    x[base + 35] = (pips + DROWNED_PIPS * drown) / (30 * pieces)
-    prot = me & ((me << 1) | (me >> 1))
-    x[base + 36] = popcount(prot) / pieces
-    vul = me & ~prot
-    for k in range(1, 6):
-        x[base + 36 + k] = popcount(vul & (opp << k)) / pieces
-    b3 = me & (me >> 1) & (me >> 2)
-    x[base + 42] = popcount((b3 | (b3 << 1) | (b3 << 2)) & ((1 << 30) - 1)) / pieces
-    x[base + 43] = rear / 30
-    x[base + 44] = front / 30
-    return rear, front
-
-
-@njit(cache=True)
-def _features(T: np.ndarray, s: np.ndarray, x: np.ndarray) -> int:
-    """The network's inputs of state ``s`` into ``x``; returns the mover."""
-    mover = _mover(T, s)
-    pieces = T[R_PARAM, P_PIECES]
-    rear_me, front_me = _seat_block(x, 0, s, mover, pieces)
-    rear_op, front_op = _seat_block(x, N_SEAT, s, 1 - mover, pieces)
-    g = 2 * N_SEAT
-    contact = rear_me and rear_op and (rear_me < front_op or rear_op < front_me)
-    x[g] = 1.0 if contact else 0.0
-    x[g + 1] = 1.0 if s[14] == PENDING_WATER else 0.0
-    x[g + 2] = 1.0 if s[14] == PENDING_FATE else 0.0
-    x[g + 3] = s[3] / 5
-    bank = s[15]
-    for v in range(BANKED_VALUES):
-        x[g + 4 + v] = min((bank >> (BANK_BITS * v)) & ((1 << BANK_BITS) - 1), BANK_CAP) / BANK_CAP
-    returned = s[16]
-    x[g + 9] = popcount(s[mover] & returned) / pieces
-    x[g + 10] = popcount(s[1 - mover] & returned) / pieces
-    return mover
-
-
-@njit(cache=True)
-def _forward(
-    w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray, x: np.ndarray, h: np.ndarray
-) -> float:
-    """The mover's value of inputs ``x`` (hidden activations left in ``h``)."""
-    z = b2[0]
-    for j in range(w1.shape[0]):
-        a = b1[j]
-        for i in range(x.shape[0]):
-            if x[i] != 0.0:
-                a += w1[j, i] * x[i]
-        h[j] = math.tanh(a)
-        z += w2[j] * h[j]
-    if z < -40.0:
-        z = -40.0
-    elif z > 40.0:
-        z = 40.0
-    return 1.0 / (1.0 + math.exp(-z))
-
-
-@njit(cache=True)
-def _result(won: int) -> float:
-    return 0.5 if won == _DRAW else (1.0 if won == 0 else 0.0)
-
-
-@njit(cache=True)
-def _value_a(
-    T: np.ndarray,
-    s: np.ndarray,
-    w1: np.ndarray,
-    b1: np.ndarray,
-    w2: np.ndarray,
-    b2: np.ndarray,
-    x: np.ndarray,
-    h: np.ndarray,
-) -> float:
-    """Seat A's value of ``s``: the result if the game is over, else the network's."""
-    won = winner(T, s)
-    if won >= 0:
-        return _result(won)
-    mover = _features(T, s, x)
-    v = _forward(w1, b1, w2, b2, x, h)
-    return v if mover == 0 else 1.0 - v
 
 
 @njit(cache=True)
@@ -207,7 +87,7 @@ def _greedy(
         child[:] = s
         ctrk[:, :] = trk
         play(T, path, child, moves[i], ev, ctrk, 0)
-        v = _value_a(T, child, w1, b1, w2, b2, x, h)
+        v = value_a(T, child, w1, b1, w2, b2, x, h)
         if (maximise and v > best_v) or (not maximise and v < best_v):
             best, best_v = i, v
     return best, best_v
@@ -299,7 +179,7 @@ def _train_games(
             decisions += 1
             won = winner(T, s)
             if k == 1 or won >= 0 or guide:
-                v_new = _value_a(T, s, w1, b1, w2, b2, x, h)
+                v_new = value_a(T, s, w1, b1, w2, b2, x, h)
             if have_prev:
                 delta = v_new - v_prev
                 sq_err += delta * delta
@@ -314,8 +194,8 @@ def _train_games(
             if won >= 0:
                 break
             # traces: e = λ e + d V_A(s) / d parameters (at the updated parameters)
-            mover = _features(T, s, x)
-            v = _forward(w1, b1, w2, b2, x, h)
+            mover = features(T, s, x)
+            v = forward(w1, b1, w2, b2, x, h)
             dz = v * (1.0 - v) * (1.0 if mover == 0 else -1.0)
             v_prev = v if mover == 0 else 1.0 - v
             have_prev = True
@@ -376,7 +256,7 @@ def _match(
             play(T, path, s, moves[i], ev, trk, 0)
             decisions += 1
         won = winner(T, s)
-        out[g] = 0.5 if won < 0 or won == _DRAW else (1.0 if won == net_seat else 0.0)
+        out[g] = 0.5 if won < 0 or won == DRAW else (1.0 if won == net_seat else 0.0)
     return out
 
 
@@ -386,7 +266,7 @@ def state_features(variant: Variant, states: Sequence[Sequence[int]]) -> np.ndar
     rules = compile_rules(variant)
     out = np.zeros((len(states), N_INPUTS))
     for row, state in zip(out, states):
-        _features(rules.table, np.array(state, dtype=np.int64), row)
+        features(rules.table, np.array(state, dtype=np.int64), row)
     return out
 
 
