@@ -22,7 +22,7 @@ from senet.ai.network import (
     features_of_states,
     network_for,
 )
-from senet.ai.search import Searcher
+from senet.ai.search import CompiledLastChance, Searcher
 from senet.engine import Position, find_variant
 from senet.engine.notation import parse_position
 from senet.engine.rules import tables_for
@@ -117,17 +117,24 @@ def test_the_compiled_evaluation_is_the_network(name: str) -> None:
     assert np.abs(compiled - network.values_of_states(states)).max() < 1e-12
 
 
-def test_the_search_finds_the_same_values_with_the_compiled_evaluation() -> None:
-    network = network_for(find_variant("standard"))
-    assert network is not None
+@pytest.mark.parametrize("name", TRAINED)
+def test_the_search_finds_the_same_values_with_the_compiled_evaluation(name: str) -> None:
+    # The compiled evaluator also searches each last chance node whole (every throw, every
+    # move after it): the values must be the plain search's, House decisions, banked throws
+    # (kendall-1978) and the end of the game included, from the same positions evaluated.
+    network = _random_network(name, seed=3)
     compiled = CompiledNetEvaluator(network)
-    positions = [Position.initial(network.variant).apply_throw(n) for n in (1, 2, 3, 4, 5)]
-    positions.append(parse_position("standard .BA.BAB.A./.BA.....A./.......... A 2"))
-    for pos in positions:
-        plain = Searcher(network, 3).move_values(pos)
-        fast = Searcher(compiled, 3).move_values(pos)
-        assert [m for m, _ in plain] == [m for m, _ in fast]
-        assert max(abs(a - b) for (_, a), (_, b) in zip(plain, fast)) < 1e-12
+    assert isinstance(compiled, CompiledLastChance)  # the searcher hands it those nodes
+    positions = [Position(network.variant, s) for s in _states(name, 600, seed=17)]
+    decisions = [p for p in positions if not p.is_chance() and len(p.legal_moves()) > 1][:12]
+    assert len(decisions) == 12
+    for depth in (2, 3):
+        for pos in decisions[: 12 if depth == 2 else 4]:
+            plain, fast = Searcher(network, depth), Searcher(compiled, depth)
+            plain_values, fast_values = plain.move_values(pos), fast.move_values(pos)
+            assert [m for m, _ in plain_values] == [m for m, _ in fast_values]
+            assert max(abs(a - b) for (_, a), (_, b) in zip(plain_values, fast_values)) < 1e-12
+            assert fast.nodes == plain.nodes
 
 
 def test_rules_the_compiled_code_does_not_play_are_refused_by_name() -> None:

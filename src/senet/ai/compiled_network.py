@@ -21,8 +21,18 @@ import numpy as np
 from numba import njit
 
 from senet.engine import Position, Variant
-from senet.engine.state import BANK_BITS, PENDING_FATE, PENDING_WATER, SIZE
-from senet.sim.kernel import popcount, winner
+from senet.engine.state import BANK_BITS, PENDING, PENDING_FATE, PENDING_WATER, SIZE, THROW
+from senet.sim.kernel import (
+    MAX_MOVES,
+    N_EVENTS,
+    TR_WIDTH,
+    decider,
+    legal,
+    play,
+    popcount,
+    thrown,
+    winner,
+)
 from senet.sim.tables import P_FATE_BIT, P_PIECES, P_WATER_BIT, R_PARAM, compile_rules
 
 from .network import BANK_CAP, BANKED_VALUES, DROWNED_PIPS, N_SEAT, NetEvaluator, network_for
@@ -32,6 +42,7 @@ __all__ = [
     "CompiledNetEvaluator",
     "compiled_network_for",
     "features",
+    "last_chance",
     "forward",
     "acting_seat",
     "result_value",
@@ -175,6 +186,61 @@ def values_a(
         out[r] = value_a(T, states[r], w1, b1, w2, b2, x, h)
 
 
+@njit(cache=True, nogil=True)
+def last_chance(
+    T: np.ndarray,
+    path: np.ndarray,
+    s: np.ndarray,
+    throws: np.ndarray,
+    probs: np.ndarray,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """Seat A's value of the chance state ``s`` when the decision after its throw is the last
+    one searched (:meth:`senet.ai.search.Searcher._last_chance`): after every throw the decider
+    takes the move whose position evaluates best, and the throws are averaged by ``probs``.  A
+    throw that ends the game counts its result; a banked throw (chance is next again) is
+    evaluated as it stands.  ``out[0]`` gets the value, ``out[1]`` the open positions evaluated."""
+    x = np.zeros(w1.shape[1])
+    h = np.empty(w1.shape[0])
+    after = np.empty_like(s)
+    child = np.empty_like(s)
+    moves = np.zeros(MAX_MOVES, dtype=np.int64)
+    ev = np.zeros(N_EVENTS, dtype=np.int64)
+    trk = np.zeros((2, TR_WIDTH), dtype=np.int64)
+    total = 0.0
+    evaluated = 0
+    for i in range(throws.shape[0]):
+        after[:] = s
+        thrown(T, after, throws[i], ev)
+        won = winner(T, after)
+        if won >= 0:
+            total += probs[i] * result_value(won)
+            continue
+        if after[THROW] == 0 and after[PENDING] != PENDING_WATER:
+            total += probs[i] * value_a(T, after, w1, b1, w2, b2, x, h)
+            evaluated += 1
+            continue
+        k = legal(T, path, after, moves)
+        maximise = decider(T, after) == 0
+        best = -1.0 if maximise else 2.0
+        for j in range(k):
+            child[:] = after
+            trk[:, :] = 0
+            play(T, path, child, moves[j], ev, trk, 0)
+            if winner(T, child) < 0:
+                evaluated += 1
+            v = value_a(T, child, w1, b1, w2, b2, x, h)
+            if (maximise and v > best) or (not maximise and v < best):
+                best = v
+        total += probs[i] * best
+    out[0] = total
+    out[1] = evaluated
+
+
 class CompiledNetEvaluator:
     """A :class:`NetEvaluator`'s values by the compiled code: what the search calls for its
     leaves.  Only for variants the compiled simulator plays (:func:`compile_rules` refuses the
@@ -182,8 +248,12 @@ class CompiledNetEvaluator:
 
     def __init__(self, network: NetEvaluator) -> None:
         self.network = network
-        self._table = compile_rules(network.variant).table
+        rules = compile_rules(network.variant)
+        self._table, self._path = rules.table, rules.path
         self._b2 = np.array([network.b2])
+        outcomes = network.variant.instrument.outcomes
+        self._throws = np.array([n for n, _ in outcomes], dtype=np.int64)
+        self._probs = np.array([float(p) for _, p in outcomes])
 
     @property
     def variant(self) -> Variant:
@@ -196,6 +266,27 @@ class CompiledNetEvaluator:
         net = self.network
         values_a(self._table, s, net.w1, net.b1, net.w2, self._b2, out)
         return out
+
+    def last_chance(self, state: Sequence[int]) -> tuple[float, int]:
+        """Seat A's value of the chance state ``state`` searched one decision deep (every
+        throw, then the decider's best move by the network), and how many open positions
+        were evaluated for it (:func:`last_chance`)."""
+        out = np.empty(2)
+        net = self.network
+        s = np.asarray(state, dtype=np.int64)
+        last_chance(
+            self._table,
+            self._path,
+            s,
+            self._throws,
+            self._probs,
+            net.w1,
+            net.b1,
+            net.w2,
+            self._b2,
+            out,
+        )
+        return float(out[0]), int(out[1])
 
 
 _compiled: dict[str, CompiledNetEvaluator | None] = {}

@@ -11,7 +11,9 @@ so on.  Chance nodes average the exact throw distribution; nothing looks at a fu
 
 The search runs on the engine's raw states (:mod:`senet.engine.state`), not on Position
 objects, and evaluates the leaves in batches (every move of a last-level decision at once,
-:meth:`StateEvaluation.values_of_states`).  The same batch orders the moves of the inner decisions
+:meth:`StateEvaluation.values_of_states`).  An evaluation with compiled code of its own
+(:class:`CompiledLastChance`: the trained network, :mod:`senet.ai.compiled_network`) searches
+each last chance node whole (every throw, every move after it), where most of the time goes.  The same batch orders the moves of the inner decisions
 (best first, for more cut-offs).  Alpha-beta prunes at decisions and Star1 (Ballard 1983) at
 throws: because every value lies in [0, 1], a chance node stops as soon as the throws seen so
 far, with the unseen ones at their best or worst, cannot bring it back inside the window.
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from typing import Protocol, runtime_checkable
 
 from senet.engine import Move, Position
 from senet.engine.flow import DRAW, legal_moves, play, winner
@@ -41,7 +44,7 @@ from .evaluation import StateEvaluation
 from .solver import Solution, TooLarge, solve_many
 from .tables import TABLE_SPECS, table_for
 
-__all__ = ["Searcher", "small_endgame"]
+__all__ = ["CompiledLastChance", "Searcher", "small_endgame"]
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 #: How much longer one more level of depth takes before it has been measured (throws x
@@ -58,6 +61,16 @@ LAST_RESORT = 0.85
 #: Pieces left in total (on the board, or drowned and able to come back) up to which the
 #: searcher tries an exact solve of the position's whole future.
 SOLVE_PIECES = 4
+
+
+@runtime_checkable
+class CompiledLastChance(Protocol):
+    """An evaluation that also searches a last chance node by itself, in compiled code
+    (:class:`senet.ai.compiled_network.CompiledNetEvaluator`): the value and how many open
+    positions it evaluated.  Where the search spends most of its time, so the search hands
+    those nodes over whole."""
+
+    def last_chance(self, state: Sequence[int]) -> tuple[float, int]: ...
 
 
 #: The default clock of every searcher (tests replace it to make the deepening deterministic).
@@ -108,6 +121,7 @@ class Searcher:
             if self._table is not None
             else 0
         )
+        self._compiled = evaluator if isinstance(evaluator, CompiledLastChance) else None
         self._deadline = float("inf")
         self.nodes = 0
         self.reached = 0  # the depth of the last completed iteration
@@ -244,6 +258,10 @@ class Searcher:
         """A throw followed by the last decision searched: every move after every throw is
         evaluated in one batch (no pruning needed, the batch is one call), then each throw's
         decider takes the best and the throws are averaged."""
+        if self._compiled is not None:
+            value, evaluated = self._compiled.last_chance(s)
+            self.nodes += evaluated
+            return value
         t = self._t
         groups: list[tuple[float, int, int, bool]] = []  # (p, first child, end, maximise)
         fixed = 0.0
