@@ -12,12 +12,14 @@
   hand-written evaluation: progress along the track (31 per piece borne off, the square for
   a piece on the board) plus a safety term (a lone piece with an enemy 1-5 squares behind
   it), squashed by a logistic.  Written only against the public engine API.
+* ``depth2`` .. ``depth5``: today's master at that fixed depth (no time budget, no rollouts).
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -298,3 +300,19 @@ REFERENCES = {
 def reference_move(name: str, position: Position, rng: random.Random) -> Move:
     del rng  # both references are deterministic
     return REFERENCES[name](position)
+
+
+def _fixed_depth(depth: int) -> Callable[[Position], Move]:
+    """Today's master searching exactly ``depth`` decisions, with no time budget and no
+    rollouts (exact values first, as the master): what one more level of search is worth."""
+    level = replace(
+        find_level("master"), key=f"depth{depth}", depth=depth, budget=0.0, rollouts=0.0
+    )
+
+    def move(position: Position) -> Move:
+        return choose_move(position, level, random.Random(0))
+
+    return move
+
+
+REFERENCES.update({f"depth{depth}": _fixed_depth(depth) for depth in (2, 3, 4, 5)})
