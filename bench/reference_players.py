@@ -4,10 +4,14 @@
   the exact throws, the ``net`` evaluation, exact play from the shipped tables and solves of
   futures up to 30,000 positions, the old solve filter: at most two pieces a side counting
   drowned ones).  Its search code is kept here verbatim (:class:`FrozenSearcher`), so later
-  changes to the AI never move this yardstick.  Its endgame tables are today's (they are
-  exact, so this only makes the reference stronger than it was in endgames beyond the old
-  tables); its weights are the shipped ``net`` weights at the time of freezing, copied to
-  ``bench/reference_weights``.
+  changes to the AI never move this yardstick, with one addition for kendall-1978, which it
+  predates: a throw followed by another throw (banked) costs a ply, else its search never ends
+  on a run of them; in every other variant a throw is followed by a decision, so its play
+  there is unchanged.  Its endgame tables are today's (they are exact, so this only makes the
+  reference stronger than it was in endgames beyond the old tables); its weights are the
+  shipped ``net`` weights at the time of freezing, copied to ``bench/reference_weights``;
+  a variant without frozen weights (kendall-1978, jequier, piccione) uses today's shipped
+  ``net`` or linear weights, else the hand-made evaluation.
 * ``pip3``: a plain depth-3 expectiminimax (no pruning, no table, no solving) with a
   hand-written evaluation: progress along the track (31 per piece borne off, the square for
   a piece on the board) plus a safety term (a lone piece with an enemy 1-5 squares behind
@@ -136,7 +140,11 @@ class FrozenSearcher:
             rest -= p
             lo = max(0.0, (alpha - total - rest) / p)  # unseen throws at 1
             hi = min(1.0, (beta - total) / p)  # unseen throws at 0
-            v = self._value(pos.apply_throw(n), depth, lo, hi)
+            child = pos.apply_throw(n)
+            # A throw followed by another throw (a banked throw where every throw of a turn
+            # comes first: kendall-1978) costs a ply, as in today's search, so a run of them
+            # ends.  Elsewhere a throw is always followed by a decision: the search is as frozen.
+            v = self._value(child, depth - 1 if child.is_chance() else depth, lo, hi)
             total += p * v
             if v <= lo and lo > 0.0:
                 return total + rest  # cannot reach alpha any more (an upper bound)

@@ -1,0 +1,76 @@
+"""bench/reference_players.py: the frozen master plays kendall-1978 (a run of banked throws
+costs its search a ply) and plays as before everywhere else (there a throw is always followed
+by a decision or the end of the game, so the ply is never taken)."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from senet.engine import VARIANTS, Position, draw_throw, find_variant
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def _references() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "reference_players", BENCH / "reference_players.py"
+    )
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _throws_followed_by_a_throw(variant: str, games: int, plies: int) -> int:
+    """How many throws, over every throw possible at every chance node met in ``games``
+    seeded games of random moves, leave chance next again."""
+    chained = 0
+    for g in range(games):
+        rng = random.Random(g)
+        pos = Position.initial(find_variant(variant))
+        for _ in range(plies):
+            if pos.is_over():
+                break
+            if pos.is_chance():
+                chained += sum(pos.apply_throw(n).is_chance() for n, _ in pos.chance_outcomes())
+                pos = pos.apply_throw(draw_throw(rng, pos.variant.instrument))
+            else:
+                pos = pos.apply(rng.choice(pos.legal_moves()))
+    return chained
+
+
+@pytest.mark.parametrize("variant", [v for v in VARIANTS if v != "kendall-1978"])
+def test_elsewhere_a_throw_is_followed_by_a_decision_so_the_frozen_search_is_unchanged(
+    variant: str,
+) -> None:
+    assert _throws_followed_by_a_throw(variant, games=3, plies=600) == 0
+
+
+def test_in_kendall_1978_throws_of_1_4_and_5_are_banked_and_chance_is_next_again() -> None:
+    # kendall-1978: extra throws, throws first
+    assert _throws_followed_by_a_throw("kendall-1978", games=1, plies=60) > 0
+
+
+def test_the_frozen_master_plays_kendall_1978_where_its_search_met_runs_of_throws() -> None:
+    # Before the ply a run of banked throws recursed until the bank overflowed (255 ones).
+    references = _references()
+    rng = random.Random(5)
+    pos = Position.initial(find_variant("kendall-1978"))
+    decisions = 0
+    while decisions < 6 and not pos.is_over():
+        if pos.is_chance():
+            pos = pos.apply_throw(draw_throw(rng, pos.variant.instrument))
+            continue
+        legal = pos.legal_moves()
+        move = references.frozen_master_move(pos)
+        assert move in legal
+        decisions += len(legal) > 1
+        pos = pos.apply(move)
+    assert decisions == 6
