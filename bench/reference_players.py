@@ -17,6 +17,10 @@
   a piece on the board) plus a safety term (a lone piece with an enemy 1-5 squares behind
   it), squashed by a logistic.  Written only against the public engine API.
 * ``depth2`` .. ``depth5``: today's master at that fixed depth (no time budget, no rollouts).
+* ``selfplay-master``: today's master with the TD(λ) self-play network at its leaves (by the
+  same compiled code) in the variants whose network was since refitted (standard, by
+  :mod:`senet.ai.fitted`; its weights copied to ``bench/reference_weights``), today's master
+  elsewhere.
 """
 
 from __future__ import annotations
@@ -28,7 +32,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from senet.ai import choose_move, find_level
-from senet.ai.evaluation import Evaluator, evaluator_for, terminal_value
+from senet.ai.compiled_network import CompiledNetEvaluator
+from senet.ai.evaluation import EQUAL_WITHIN, Evaluator, evaluator_for, terminal_value
+from senet.ai.network import NetEvaluator
+from senet.ai.search import Searcher
 from senet.ai.solver import Solution, TooLarge, for_seat, solve_many
 from senet.ai.tables import table_for
 from senet.engine import Move, Position
@@ -296,9 +303,51 @@ def search_master_move(position: Position) -> Move:
     return choose_move(position, SEARCH_MASTER, random.Random(0))
 
 
+#: The networks the master used before the rollout-trained ones replaced them: the TD(λ)
+#: self-play weights, copied here so that the master of that day stays a fixed yardstick.
+_SELFPLAY_WEIGHTS = {"standard": "standard.td-selfplay.npz"}
+_searchers: dict[tuple[str, str], Searcher] = {}
+
+
+def _searched_move(position: Position, searcher: Searcher) -> Move:
+    """The best move by ``searcher`` (a winning move first, the first of equals), as the
+    master chooses without rollouts."""
+    legal = position.legal_moves()
+    if len(legal) == 1:
+        return legal[0]
+    seat = position.decider
+    assert seat is not None
+    for move in legal:  # a move that ends the game in our favour is never missed
+        done = terminal_value(position.apply(move))
+        if done is not None and for_seat(done, seat) == 1.0:
+            return move
+    scored = [(m, for_seat(v, seat)) for m, v in searcher.move_values(position)]
+    best = max(v for _, v in scored)
+    return next(m for m, v in scored if v >= best - EQUAL_WITHIN)
+
+
+def selfplay_master_move(position: Position) -> Move:
+    """Today's master (its search, budget and exact endgames) with the TD(λ) self-play
+    network at its leaves where a variant's network was since replaced (elsewhere today's
+    master itself); no root rollouts, so only for the variants that use none."""
+    variant = position.variant
+    if variant.name not in _SELFPLAY_WEIGHTS:
+        return choose_move(position, "master", random.Random(0))
+    key = (variant.name, "selfplay")
+    if key not in _searchers:
+        level = find_level("master")
+        network = NetEvaluator.load(variant, _WEIGHTS / _SELFPLAY_WEIGHTS[variant.name])
+        # the compiled leaves and last chance nodes, as today's master evaluates its network
+        _searchers[key] = Searcher(
+            CompiledNetEvaluator(network), level.depth, level.solve_states, level.budget
+        )
+    return _searched_move(position, _searchers[key])
+
+
 #: Reference players by name: a function of the position (deterministic but for the
 #: search master's clock).
 REFERENCES = {
+    "selfplay-master": selfplay_master_move,
     "frozen-master": frozen_master_move,
     "pip3": pip3_move,
     "search-master": search_master_move,

@@ -69,8 +69,15 @@ def test_the_shipped_network_loads_with_how_it_was_trained(name: str) -> None:
     assert network is not None
     assert network.w1.shape == (network.hidden, N_INPUTS)
     assert int(network.info["games"]) >= 1_000
-    assert network.info["seed"].isdigit()
     curve = json.loads(network.info["curve"])
+    if network.info["trainer"].startswith("senet.ai.fitted"):
+        # fitted from the self-play network: each round measured against it and the expert
+        assert network.info["command"].startswith(f"python -m senet.ai.fitted --variant {name}")
+        assert [p["round"] for p in curve] == list(range(1, len(curve) + 1))
+        assert curve[-1]["vs_start"] - curve[-1]["vs_start_half"] > 0.5
+        assert curve[-1]["vs_expert"] - curve[-1]["vs_expert_half"] > 0.5
+        return
+    assert network.info["seed"].isdigit()
     assert curve[0]["games"] == 0 and curve[-1]["games"] == int(network.info["games"])
     # trained, not random: the last point of the curve beats the untrained start
     assert curve[-1]["score"] > curve[0]["score"]

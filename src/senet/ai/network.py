@@ -31,7 +31,8 @@ banked throws; they were added after the others (:data:`FIRST_INPUTS`), so weigh
 before them load with zero weight on them (:meth:`NetEvaluator.load`).
 
 The weights are learned by TD(λ) self-play on the compiled simulator
-(:mod:`senet.ai.selfplay`) and shipped as ``senet/ai/weights/<variant>.td.npz``.  Inference is
+(:mod:`senet.ai.selfplay`; in standard then fitted to the network's own deeper search,
+:mod:`senet.ai.fitted`) and shipped as ``senet/ai/weights/<variant>.td.npz``.  Inference is
 plain numpy on a batch of raw states (:meth:`NetEvaluator.values_of_states`): the search
 evaluates every move of its last decisions in one call.
 """

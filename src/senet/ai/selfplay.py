@@ -59,11 +59,11 @@ from .network import (
     NetEvaluator,
 )
 
-__all__ = ["train", "main", "state_features"]
+__all__ = ["train", "main", "state_features", "greedy_move", "working_space"]
 
 
 @njit(cache=True)
-def _greedy(
+def greedy_move(
     T: np.ndarray,
     path: np.ndarray,
     s: np.ndarray,
@@ -94,7 +94,7 @@ def _greedy(
 
 
 @njit(cache=True)
-def _working_space(
+def working_space(
     width: int, hidden: int, n: int
 ) -> tuple[
     np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
@@ -142,7 +142,7 @@ def _train_games(
     decision, the decisions played and the games stopped unfinished after ``max_decisions``
     (they end without a final update)."""
     hidden, n = w1.shape
-    s, child, moves, trk, ctrk, ev, rng, x, h = _working_space(start.shape[0], hidden, n)
+    s, child, moves, trk, ctrk, ev, rng, x, h = working_space(start.shape[0], hidden, n)
     e1 = np.zeros((hidden, n))
     eb1 = np.zeros(hidden)
     e2 = np.zeros(hidden)
@@ -174,7 +174,9 @@ def _train_games(
                     T, path, s, moves, k, EXPERT, rng, lo, hi, lw, child, trk, ctrk, ev, values
                 )
             elif k > 1:
-                i, v_new = _greedy(T, path, s, trk, moves, k, w1, b1, w2, b2, child, ctrk, ev, x, h)
+                i, v_new = greedy_move(
+                    T, path, s, trk, moves, k, w1, b1, w2, b2, child, ctrk, ev, x, h
+                )
             play(T, path, s, moves[i], ev, trk, 0)
             decisions += 1
             won = winner(T, s)
@@ -232,7 +234,7 @@ def _match(
     each pair on the same seed with the seats swapped.  Returns the network's result of
     every game (1, ½, 0)."""
     hidden, n = w1.shape
-    s, child, moves, trk, ctrk, ev, rng, x, h = _working_space(start.shape[0], hidden, n)
+    s, child, moves, trk, ctrk, ev, rng, x, h = working_space(start.shape[0], hidden, n)
     out = np.zeros(2 * pairs)
     values = np.zeros(MAX_MOVES)  # working space of the expert's choice
     for g in range(2 * pairs):
@@ -248,7 +250,9 @@ def _match(
             i = 0
             if k > 1:
                 if decision_seat(T, s) == net_seat:
-                    i, _ = _greedy(T, path, s, trk, moves, k, w1, b1, w2, b2, child, ctrk, ev, x, h)
+                    i, _ = greedy_move(
+                        T, path, s, trk, moves, k, w1, b1, w2, b2, child, ctrk, ev, x, h
+                    )
                 else:
                     i = choose(
                         T, path, s, moves, k, EXPERT, rng, lo, hi, lw, child, trk, ctrk, ev, values
