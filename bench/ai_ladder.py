@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from reference_players import REFERENCES, reference_move
 
 from senet.ai import LEVELS, choose_move, find_level
+from senet.ai import warm_up as load_compiled
 from senet.engine import VARIANTS, Move, Position, draw_throw, find_variant
 
 #: Suffix of the CPU-time entries beside each player's wall-clock times: on a shared machine
@@ -84,7 +85,9 @@ def play(
 def warm_up(variant_name: str, players: set[str]) -> None:
     """One untimed move of every player, so that loading tables and evaluations (once per
     process) is not counted as a move's time (with ``--jobs`` each worker still loads on its
-    first move)."""
+    first move).  The levels' compiled code is loaded first (:func:`senet.ai.warm_up`): a move
+    of the variant's own need not reach every compiled function."""
+    load_compiled()
     rng = random.Random(0)
     pos = Position.initial(find_variant(variant_name))
     while pos.is_chance() or len(pos.legal_moves()) < 2:

@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.cpu_clock:
         search.now = time.process_time
     clock = "CPU-time budget" if args.cpu_clock else "wall-clock budget"
-    warm_up()  # the compiled rollout code, loaded once, not counted as a move's time
+    warm_up()  # the compiled rollout and network code, loaded once, not counted as a move's time
     ok = True
     for name in args.variant or list(VARIANTS):
         samples = sample(name, args.games, args.phases, args.seed)

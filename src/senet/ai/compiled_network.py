@@ -309,4 +309,6 @@ def warm_up(variant: Variant) -> None:
     network once, off a player's move."""
     evaluator = compiled_network_for(variant)
     if evaluator is not None:
-        evaluator.values_of_states([Position.initial(variant).state])
+        start = Position.initial(variant).state  # a throw is due: a chance node
+        evaluator.values_of_states([start])
+        evaluator.last_chance(start)
