@@ -69,7 +69,7 @@ from senet.sim.kernel import decider as decision_seat
 from senet.sim.runner import weights_for
 from senet.sim.tables import compile_rules
 
-from .compiled_network import features, forward
+from .compiled_network import features, value_a
 from .network import N_INPUTS, NetEvaluator, network_for
 from .selfplay import greedy_move, working_space
 
@@ -311,26 +311,6 @@ def _collect(
 
 
 @njit(cache=True)
-def _leaf(
-    T: np.ndarray,
-    s: np.ndarray,
-    w1: np.ndarray,
-    b1: np.ndarray,
-    w2: np.ndarray,
-    b2: np.ndarray,
-    x: np.ndarray,
-    h: np.ndarray,
-) -> float:
-    """Seat A's value of ``s``: its result when over, else the network's."""
-    won = winner(T, s)
-    if won >= 0:
-        return 1.0 if won == 0 else (0.0 if won == 1 else 0.5)
-    mover = features(T, s, x)
-    v = forward(w1, b1, w2, b2, x, h)
-    return v if mover == 0 else 1.0 - v
-
-
-@njit(cache=True)
 def _searched(
     T: np.ndarray,
     path: np.ndarray,
@@ -355,7 +335,7 @@ def _searched(
     if won >= 0:
         return 1.0 if won == 0 else (0.0 if won == 1 else 0.5)
     if depth == 0:
-        return _leaf(T, s, w1, b1, w2, b2, x, h)
+        return value_a(T, s, w1, b1, w2, b2, x, h)
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     chance = not s[3] and s[14] != PENDING_WATER
     total = 0.0
