@@ -11,7 +11,8 @@ Players: the levels of :mod:`senet.ai` and the fixed references of
 ``bench/reference_players.py``: ``frozen-master`` (the master before iterative deepening),
 ``pip3`` (a plain depth-3 expectiminimax with a pip-count-and-safety evaluation),
 ``search-master`` (today's master without its root rollouts), ``selfplay-master`` (today's
-master with the TD(λ) self-play network where a fitted one replaced it) and ``depth2`` ..
+master's search, never rolling out, with the TD(λ) self-play network where a fitted one
+replaced it) and ``depth2`` ..
 ``depth5`` (today's master searched to a fixed depth, no time budget).
 Targets: the master ≥ 65% against ``frozen-master`` and ≥ 70% against ``pip3``; every level's
 whole interval above 50% against the one below.

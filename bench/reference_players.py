@@ -17,10 +17,13 @@
   a piece on the board) plus a safety term (a lone piece with an enemy 1-5 squares behind
   it), squashed by a logistic.  Written only against the public engine API.
 * ``depth2`` .. ``depth5``: today's master at that fixed depth (no time budget, no rollouts).
-* ``selfplay-master``: today's master with the TD(λ) self-play network at its leaves (by the
-  same compiled code) in the variants whose network was since refitted (standard, by
-  :mod:`senet.ai.fitted`; its weights copied to ``bench/reference_weights``), today's master
-  elsewhere.
+* ``selfplay-master``: today's master's search with the TD(λ) self-play network at its leaves
+  (by the same compiled code) in the variants whose network was since refitted by
+  :mod:`senet.ai.fitted` (standard and kendall; the self-play weights copied to
+  ``bench/reference_weights``), today's master elsewhere.  It never rolls out: in kendall,
+  where the master chooses its move by root rollouts of the expert's policy (which no network
+  enters), it is the search alone with the self-play network, to set against
+  ``search-master`` (the same search with the refitted one).
 """
 
 from __future__ import annotations
@@ -303,9 +306,9 @@ def search_master_move(position: Position) -> Move:
     return choose_move(position, SEARCH_MASTER, random.Random(0))
 
 
-#: The networks the master used before the rollout-trained ones replaced them: the TD(λ)
-#: self-play weights, copied here so that the master of that day stays a fixed yardstick.
-_SELFPLAY_WEIGHTS = {"standard": "standard.td-selfplay.npz"}
+#: The networks the master used before the fitted ones (:mod:`senet.ai.fitted`) replaced
+#: them: the TD(λ) self-play weights, copied here so that they stay a fixed yardstick.
+_SELFPLAY_WEIGHTS = {"standard": "standard.td-selfplay.npz", "kendall": "kendall.td-selfplay.npz"}
 _searchers: dict[tuple[str, str], Searcher] = {}
 
 
@@ -327,9 +330,10 @@ def _searched_move(position: Position, searcher: Searcher) -> Move:
 
 
 def selfplay_master_move(position: Position) -> Move:
-    """Today's master (its search, budget and exact endgames) with the TD(λ) self-play
+    """Today's master's search (its budget and exact endgames) with the TD(λ) self-play
     network at its leaves where a variant's network was since replaced (elsewhere today's
-    master itself); no root rollouts, so only for the variants that use none."""
+    master itself).  No root rollouts: where the master rolls out (kendall) this is its
+    search alone, the counterpart of ``search-master``."""
     variant = position.variant
     if variant.name not in _SELFPLAY_WEIGHTS:
         return choose_move(position, "master", random.Random(0))
