@@ -166,12 +166,16 @@ def test_training_starts_from_given_weights() -> None:
     assert isinstance(net, NetEvaluator)
 
 
-def test_the_shipped_standard_network_is_fitted_from_the_kept_self_play_one() -> None:
+@pytest.mark.parametrize("name", ["standard", "kendall"])
+def test_the_shipped_network_is_fitted_from_the_kept_self_play_one(name: str) -> None:
     # the file its command starts from is kept in the repository (the bench's reference)
-    shipped = network_for(STANDARD)
-    assert shipped is not None and shipped.info["start"].endswith("standard.td-selfplay.npz")
+    variant = find_variant(name)
+    shipped = network_for(variant)
+    assert shipped is not None
+    assert shipped.info["start"] == f"bench/reference_weights/{name}.td-selfplay.npz"
+    assert f"--variant {name} --start {shipped.info['start']}" in shipped.info["command"]
     root = Path(__file__).resolve().parents[2]
-    start = NetEvaluator.load(STANDARD, root / shipped.info["start"])
+    start = NetEvaluator.load(variant, root / shipped.info["start"])
     assert start.info["trainer"].startswith("senet.ai.selfplay")
     assert start.hidden == shipped.hidden
     assert not np.array_equal(start.w1, shipped.w1)
