@@ -18,7 +18,8 @@ they add:
   over the exact throw distribution (:mod:`.search`), deepened iteratively within a time
   budget of 300 ms, with the network trained by self-play (:mod:`.network`, evaluated by the
   compiled code of :mod:`.compiled_network`, trained by
-  :mod:`.selfplay`; the older ``net`` model where a variant ships none), and plays endgames exactly
+  :mod:`.selfplay`, in standard and Kendall's game then fitted to its own deeper search by
+  :mod:`.fitted`; the older ``net`` model where a variant ships none), and plays endgames exactly
   from the shipped tables (:mod:`.tables`: every position with at most two pieces a side in
   standard, Kendall and Bell, with at most three in all in Jéquier's game) or by solving them (:mod:`.solver`); in Kendall's game
   it chooses its move by rollouts at the root instead (:mod:`.rollout`: the expert's policy

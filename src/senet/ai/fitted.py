@@ -31,6 +31,11 @@ repeats the run are stored in the weight file's ``info``::
         --round search:1:6000:8:11 --round search:1:6000:8:12 \
         --round search:1:6000:8:13 --round search:2:3500:10:21
 
+    python -m senet.ai.fitted --variant kendall \
+        --start bench/reference_weights/kendall.td-selfplay.npz \
+        --round search:1:12000:8:11 --round search:1:12000:8:12 \
+        --round search:1:12000:8:13 --round search:2:8000:10:21
+
 (a round ``KIND:DEPTH:GAMES:EPOCHS:SEED``; for ``rollouts`` the second field is the rollouts
 per afterstate).  Every random number comes from seeded generators, and the weights pass
 through the saved single precision between rounds, so the same command gives the same file.
