@@ -82,6 +82,27 @@ def test_search_targets_are_the_networks_expectation_over_the_throws() -> None:
     assert np.array_equal(x, x2) and np.array_equal(g, g2) and not np.array_equal(y, y2)
 
 
+def test_linear_targets_are_the_linear_models_values_searched() -> None:
+    # depth 0: the linear evaluation of each afterstate, whatever network is passed
+    adelaida = find_variant("adelaida")
+    rng = np.random.default_rng(2)
+    one = NetEvaluator(adelaida, rng.normal(size=(3, N_INPUTS)), np.zeros(3), np.ones(3), 0.0)
+    two = NetEvaluator(adelaida, rng.normal(size=(3, N_INPUTS)), np.zeros(3), -np.ones(3), 1.0)
+    x, y, g = collect_searched(adelaida, one, 4, seed=9, depth=0, rate=0.2, linear=True)
+    x2, y2, g2 = collect_searched(adelaida, two, 4, seed=9, depth=0, rate=0.2, linear=True)
+    assert len(y) > 10 and np.all((y > 0) & (y < 1))
+    assert np.array_equal(x, x2) and np.array_equal(y, y2) and np.array_equal(g, g2)
+    # the network's own targets for the same rows are other values
+    _, own, _ = collect_searched(adelaida, one, 4, seed=9, depth=0, rate=0.2)
+    assert not np.allclose(own, y)
+    # one decision deeper: the linear model's expectation over the throws, near its own value
+    _, deeper, _ = collect_searched(adelaida, one, 4, seed=9, depth=1, rate=0.2, linear=True)
+    assert not np.array_equal(deeper, y) and np.mean(np.abs(deeper - y)) < 0.1
+    # whoever is ahead in the race is valued higher (the mover's pips against the opponent's)
+    lead = x[:, 45 + 35] - x[:, 35]
+    assert np.corrcoef(lead, y)[0, 1] > 0.3
+
+
 def test_the_fit_learns_a_network_it_is_shown() -> None:
     rng = np.random.default_rng(0)
     teacher = (
@@ -143,6 +164,7 @@ def test_training_is_reproducible_from_its_seed_and_records_its_curve() -> None:
     c, _ = train(STANDARD, [Round("search", 1, 4, 2, 3)], hidden=6, eval_pairs=4, log=False)
     assert not np.array_equal(a.w1, c.w1)
     assert Round.parse("search:2:3500:10:21") == Round("search", 2, 3500, 10, 21)
+    assert Round.parse("linear:0:500:4:3") == Round("linear", 0, 500, 4, 3)
     assert str(Round("search", 2, 3500, 10, 21)) == "search:2:3500:10:21"
 
 

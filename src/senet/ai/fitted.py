@@ -6,14 +6,17 @@ A round samples positions from games of the compiled expert (every phase of the 
 share of its decisions with two moves or more, every move's resulting position, its
 *afterstate*), values each, and fits the network to those values from the round before's
 weights (numpy, mini-batch Adam; the cross-entropy against the targets plus a term on the
-differences between the afterstates of one decision, which are what choose a move).  Two kinds
-of target:
+differences between the afterstates of one decision, which are what choose a move).  Three
+kinds of target:
 
 * ``search``: the network's own expectiminimax value *depth* decisions deep, every throw
   weighed by its probability (no noise).  Depth 1 is value iteration (the network pulled
   towards its one-step expectation, like TD(0) without the sampling noise and with a
   converged fit instead of a learning rate); depth 2 distils a deeper search into the network,
   so that one decision ahead it plays more like the search.
+* ``linear``: the linear evaluation's own expectiminimax value *depth* decisions deep (depth
+  0: the evaluation itself).  It gives a network a start from what the linear model knows
+  where self-play found nothing better (Adelaida), for ``search`` rounds to improve on.
 * ``rollouts``: the mean result of complete rollouts to the end of the game by the expert's
   policy (no truncation, so no evaluation bias; the siblings of a decision share their
   throws).  Measured: full rollouts scatter by about 0.47 a game and the siblings' shared
@@ -84,6 +87,8 @@ __all__ = ["Round", "collect", "collect_searched", "duel", "errors", "fit", "tra
 MAX_DECISIONS = 5000
 #: a network's weights: w1, b1, w2, b2
 Params = tuple[np.ndarray, np.ndarray, np.ndarray, float]
+#: the kinds of target a round can fit (see :class:`Round`)
+KINDS = ("search", "linear", "rollouts")
 #: a row's decision key is ``game * DECISION_KEY + decision`` (a game has fewer decisions)
 DECISION_KEY = 65536
 
@@ -332,15 +337,20 @@ def _searched(
     work: np.ndarray,
     wtrk: np.ndarray,
     ev: np.ndarray,
+    linear: bool,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    lw: np.ndarray,
 ) -> float:
     """Seat A's expectiminimax value of ``s`` searched ``depth`` decisions deep (depth 0: the
-    network), every throw weighed by its probability (``outcomes``).  ``work`` and ``wtrk``
-    hold one state and its tracking per level (rows ``depth`` .. 1 are used)."""
+    network, or the linear evaluation with ``linear``), every throw weighed by its probability
+    (``outcomes``).  ``work`` and ``wtrk`` hold one state and its tracking per level (rows
+    ``depth`` .. 1 are used)."""
     won = winner(T, s)
     if won >= 0:
         return 1.0 if won == 0 else (0.0 if won == 1 else 0.5)
     if depth == 0:
-        return value_a(T, s, w1, b1, w2, b2, x, h)
+        return evaluate(T, lo, hi, lw, s) if linear else value_a(T, s, w1, b1, w2, b2, x, h)
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     chance = not s[3] and s[14] != PENDING_WATER
     total = 0.0
@@ -360,7 +370,7 @@ def _searched(
             play(T, path, c, moves[m], ev, wtrk[2 * depth + 1], 0)
             v = _searched(
                 T, path, c, wtrk[2 * depth + 1], depth - 1, outcomes, w1, b1, w2, b2, x, h,
-                work, wtrk, ev,
+                work, wtrk, ev, linear, lo, hi, lw,
             )  # fmt: skip
             if (maximise and v > best) or (not maximise and v < best):
                 best = v
@@ -386,14 +396,16 @@ def _collect_searched(
     lw: np.ndarray,
     rate: int,
     depth: int,
+    linear: bool,
     outcomes: np.ndarray,
     xs: np.ndarray,
     ys: np.ndarray,
     gs: np.ndarray,
     ds: np.ndarray,
 ) -> int:
-    """As :func:`_collect`, but each afterstate's target is the network's own expectiminimax
-    value ``depth`` decisions deep (:func:`_searched`): no noise, the search's view."""
+    """As :func:`_collect`, but each afterstate's target is the expectiminimax value ``depth``
+    decisions deep (:func:`_searched`) of the network, or of the linear evaluation with
+    ``linear``: no noise, the search's view."""
     hidden, n = w1.shape
     s, child, moves, trk, ctrk, ev, rng, x, h = working_space(start.shape[0], hidden, n)
     a = np.zeros_like(s)
@@ -422,8 +434,9 @@ def _collect_searched(
                     if winner(T, a) >= 0:
                         continue
                     v = _searched(
-                        T, path, a, atrk, depth, outcomes, w1, b1, w2, b2, x, h, work, wtrk, ev
-                    )
+                        T, path, a, atrk, depth, outcomes, w1, b1, w2, b2, x, h, work, wtrk, ev,
+                        linear, lo, hi, lw,
+                    )  # fmt: skip
                     mover = features(T, a, xs[rows])
                     ys[rows] = v if mover == 0 else 1.0 - v
                     gs[rows] = game
@@ -558,10 +571,12 @@ def collect_searched(
     depth: int = 1,
     rate: float = 0.1,
     net_policy: bool = False,
+    linear: bool = False,
     max_rows: int = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """As :func:`collect`, the targets being ``network``'s expectiminimax values ``depth``
-    decisions deep; the games are the expert's (or the network's with ``net_policy``)."""
+    decisions deep (the linear evaluation's with ``linear``: ``network`` then only plays with
+    ``net_policy``); the games are the expert's (or the network's with ``net_policy``)."""
     max_rows = max_rows or int(games * rate * 1000) + 1000
     rules = compile_rules(variant)
     lo, hi, lw = weights_for(variant)
@@ -573,7 +588,7 @@ def collect_searched(
     outcomes = np.array([[n, float(p)] for n, p in variant.instrument.outcomes])
     rows = _collect_searched(
         rules.table, rules.path, rules.start, seed, 0, games, net_policy, w1, b1, w2, b2,
-        lo, hi, lw, int(round(1000 * rate)), depth, outcomes, xs, ys, gs, ds,
+        lo, hi, lw, int(round(1000 * rate)), depth, linear, outcomes, xs, ys, gs, ds,
     )  # fmt: skip
     return xs[:rows].copy(), ys[:rows].copy(), gs[:rows] * DECISION_KEY + ds[:rows]
 
@@ -707,9 +722,11 @@ def fit(
 
 @dataclass(frozen=True)
 class Round:
-    """One round of training: its targets (``search`` to ``depth`` decisions, or ``rollouts``
-    with ``depth`` rollouts an afterstate), the expert's games its positions come from, the
-    epochs of the fit, and its seed."""
+    """One round of training: its targets (``search``: the network searched ``depth``
+    decisions deep; ``linear``: the linear evaluation searched ``depth`` decisions deep, depth 0
+    being the evaluation itself, to start a network from what the linear model knows; or
+    ``rollouts`` with ``depth`` rollouts an afterstate), the expert's games its positions come
+    from, the epochs of the fit, and its seed."""
 
     kind: str
     depth: int
@@ -721,9 +738,10 @@ class Round:
     def parse(cls, text: str) -> Round:
         """``KIND:DEPTH:GAMES:EPOCHS:SEED``, e.g. ``search:2:3500:10:21``."""
         parts = text.split(":")
-        if len(parts) != 5 or parts[0] not in ("search", "rollouts"):
+        if len(parts) != 5 or parts[0] not in KINDS:
             raise ValueError(
-                f"a round is KIND:DEPTH:GAMES:EPOCHS:SEED (KIND search or rollouts), not {text!r}"
+                f"a round is KIND:DEPTH:GAMES:EPOCHS:SEED (KIND one of {', '.join(KINDS)}),"
+                f" not {text!r}"
             )
         depth, games, epochs, seed = (int(p) for p in parts[1:])
         return cls(parts[0], depth, games, epochs, seed)
@@ -778,10 +796,11 @@ def train(
     curve: list[dict[str, float]] = []
     began = time.monotonic()
     for number, rnd in enumerate(rounds, 1):
-        if rnd.kind == "search":
+        if rnd.kind in ("search", "linear"):
             x, y, g = collect_searched(
-                variant, current, rnd.games, seed=rnd.seed, depth=rnd.depth, rate=rate
-            )
+                variant, current, rnd.games, seed=rnd.seed, depth=rnd.depth, rate=rate,
+                linear=rnd.kind == "linear",
+            )  # fmt: skip
         else:
             x, y, g = collect(
                 variant, None, rnd.games, seed=rnd.seed, rate=rate, rollouts=rnd.depth
