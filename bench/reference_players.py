@@ -377,3 +377,17 @@ def _fixed_depth(depth: int) -> Callable[[Position], Move]:
 
 
 REFERENCES.update({f"depth{depth}": _fixed_depth(depth) for depth in (2, 3, 4, 5)})
+
+
+#: Today's master (search, budget, exact endgames) with the shipped linear evaluation at its
+#: leaves: the master of the variants that shipped no network (Adelaida's until its fitted
+#: one), to measure what a network adds there.
+LINEAR_MASTER = replace(find_level("master"), key="linear-master", model="linear")
+
+
+def linear_master_move(position: Position) -> Move:
+    """The master's move with the linear evaluation at its leaves."""
+    return choose_move(position, LINEAR_MASTER, random.Random(0))
+
+
+REFERENCES["linear-master"] = linear_master_move

@@ -74,3 +74,23 @@ def test_the_frozen_master_plays_kendall_1978_where_its_search_met_runs_of_throw
         decisions += len(legal) > 1
         pos = pos.apply(move)
     assert decisions == 6
+
+
+def test_the_linear_master_searches_with_the_linear_evaluation_whatever_ships() -> None:
+    # the yardstick for what a network adds where the master had only the linear model
+    from senet.ai import searcher_for
+    from senet.ai.evaluation import Evaluator, evaluator_for
+
+    references = _references()
+    variant = find_variant("adelaida")
+    rng = random.Random(3)
+    pos = Position.initial(variant)
+    while pos.is_chance() or len(pos.legal_moves()) < 2:
+        if pos.is_chance():
+            pos = pos.apply_throw(draw_throw(rng, variant.instrument))
+        else:
+            pos = pos.apply(pos.legal_moves()[0])
+    searcher = searcher_for(pos, references.LINEAR_MASTER)
+    assert isinstance(searcher.evaluator, Evaluator)
+    assert searcher.evaluator is evaluator_for(variant, "linear")
+    assert references.reference_move("linear-master", pos, rng) in pos.legal_moves()
