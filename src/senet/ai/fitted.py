@@ -832,10 +832,14 @@ def train(
         }
         curve.append(point)
         if log:
+            against_start = (
+                f", vs the starting network {100 * vs_rival[0]:.1f}% ± {100 * vs_rival[1]:.1f}"
+                if rival is not None
+                else ""
+            )
             print(
                 f"{variant.name} round {number}: one decision ahead vs expert"
-                f" {100 * vs_expert[0]:.1f}% ± {100 * vs_expert[1]:.1f}, vs the starting"
-                f" network {100 * vs_rival[0]:.1f}% ± {100 * vs_rival[1]:.1f}"
+                f" {100 * vs_expert[0]:.1f}% ± {100 * vs_expert[1]:.1f}{against_start}"
                 f" ({2 * eval_pairs} games each), {time.monotonic() - began:.0f} s",
                 flush=True,
             )
