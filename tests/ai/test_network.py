@@ -30,7 +30,7 @@ from senet.engine.notation import parse_position
 from senet.engine.rules import tables_for
 from senet.engine.state import PENDING, SIZE
 
-TRAINED = ["standard", "kendall", "bell", "adelaida", "kendall-1978", "jequier"]
+TRAINED = ["standard", "kendall", "bell", "adelaida", "adelaida-long", "kendall-1978", "jequier"]
 
 
 def _states(name: str, count: int, seed: int) -> list[tuple[int, ...]]:
