@@ -270,16 +270,21 @@ def pip_value(position: Position) -> float:
 
 
 def _expecti(position: Position, depth: int) -> float:
+    """Seat A's expectiminimax value ``depth`` decisions deep on :func:`pip_value`; a throw
+    followed by another throw (kendall-1978's banked throws) costs a ply, as in the master's
+    search, so a run of banked throws ends (elsewhere a throw is always followed by a decision
+    or the end of the game, and nothing changes)."""
     done = terminal_value(position)
     if done is not None:
         return done
     if depth == 0:
         return pip_value(position)
     if position.is_chance():
-        return sum(
-            float(p) * _expecti(position.apply_throw(n), depth)
-            for n, p in position.chance_outcomes()
-        )
+        total = 0.0
+        for n, p in position.chance_outcomes():
+            child = position.apply_throw(n)
+            total += float(p) * _expecti(child, depth - 1 if child.is_chance() else depth)
+        return total
     values = [_expecti(position.apply(m), depth - 1) for m in position.legal_moves()]
     return max(values) if position.decider == 0 else min(values)
 

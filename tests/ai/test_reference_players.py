@@ -94,3 +94,21 @@ def test_the_linear_master_searches_with_the_linear_evaluation_whatever_ships() 
     assert isinstance(searcher.evaluator, Evaluator)
     assert searcher.evaluator is evaluator_for(variant, "linear")
     assert references.reference_move("linear-master", pos, rng) in pos.legal_moves()
+
+
+def test_the_depth_3_reference_plays_kendall_1978_where_runs_of_banked_throws_come() -> None:
+    # as the frozen master: a throw followed by another throw costs its search a ply
+    references = _references()
+    rng = random.Random(5)
+    pos = Position.initial(find_variant("kendall-1978"))
+    decisions = 0
+    while decisions < 4 and not pos.is_over():
+        if pos.is_chance():
+            pos = pos.apply_throw(draw_throw(rng, pos.variant.instrument))
+            continue
+        legal = pos.legal_moves()
+        move = references.pip3_move(pos)
+        assert move in legal
+        decisions += len(legal) > 1
+        pos = pos.apply(move)
+    assert decisions == 4
