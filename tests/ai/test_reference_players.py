@@ -58,22 +58,26 @@ def test_in_kendall_1978_throws_of_1_4_and_5_are_banked_and_chance_is_next_again
     assert _throws_followed_by_a_throw("kendall-1978", games=1, plies=60) > 0
 
 
-def test_the_frozen_master_plays_kendall_1978_where_its_search_met_runs_of_throws() -> None:
-    # Before the ply a run of banked throws recursed until the bank overflowed (255 ones).
+@pytest.mark.parametrize("player,decisions", [("frozen-master", 6), ("pip3", 4)])
+def test_the_fixed_references_play_kendall_1978_where_their_search_meets_runs_of_throws(
+    player: str, decisions: int
+) -> None:
+    # Before the ply (a throw followed by another throw costs the search a ply) a run of banked
+    # throws recursed until the bank overflowed (255 ones), in both searches.
     references = _references()
     rng = random.Random(5)
     pos = Position.initial(find_variant("kendall-1978"))
-    decisions = 0
-    while decisions < 6 and not pos.is_over():
+    made = 0
+    while made < decisions and not pos.is_over():
         if pos.is_chance():
             pos = pos.apply_throw(draw_throw(rng, pos.variant.instrument))
             continue
         legal = pos.legal_moves()
-        move = references.frozen_master_move(pos)
+        move = references.reference_move(player, pos, rng)
         assert move in legal
-        decisions += len(legal) > 1
+        made += len(legal) > 1
         pos = pos.apply(move)
-    assert decisions == 6
+    assert made == decisions
 
 
 def test_the_linear_master_searches_with_the_linear_evaluation_whatever_ships() -> None:
@@ -94,21 +98,3 @@ def test_the_linear_master_searches_with_the_linear_evaluation_whatever_ships() 
     assert isinstance(searcher.evaluator, Evaluator)
     assert searcher.evaluator is evaluator_for(variant, "linear")
     assert references.reference_move("linear-master", pos, rng) in pos.legal_moves()
-
-
-def test_the_depth_3_reference_plays_kendall_1978_where_runs_of_banked_throws_come() -> None:
-    # as the frozen master: a throw followed by another throw costs its search a ply
-    references = _references()
-    rng = random.Random(5)
-    pos = Position.initial(find_variant("kendall-1978"))
-    decisions = 0
-    while decisions < 4 and not pos.is_over():
-        if pos.is_chance():
-            pos = pos.apply_throw(draw_throw(rng, pos.variant.instrument))
-            continue
-        legal = pos.legal_moves()
-        move = references.pip3_move(pos)
-        assert move in legal
-        decisions += len(legal) > 1
-        pos = pos.apply(move)
-    assert decisions == 4
