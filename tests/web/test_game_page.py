@@ -100,10 +100,28 @@ def test_the_invitation_box_goes_away_when_the_friend_joins(browser, site) -> No
     assert not guest.is_visible("#invite")
 
 
+#: A script's function listing the parts of the game (board, sticks, status, moves) that are
+#: shown but not wholly in the viewport, each with its rectangle.
+OUT_OF_VIEW = """const OUT_OF_VIEW = () => {
+    const parts = {board: '#board', sticks: '#sticks', status: '#status', moves: '#moves'};
+    const out = [];
+    for (const [name, sel] of Object.entries(parts)) {
+      const el = document.querySelector(sel);
+      if (!el || el.hidden) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      if (r.top < -0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5)
+        out.push(`${name} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`);
+    }
+    return out;
+  };
+"""
+
 # Inside the page: play the game on this screen to the end (the move going furthest), and at
 # every decision (also with a piece chosen on the board) note which of the board, the sticks,
 # the status and the move buttons is not wholly inside the viewport.
 PLAY_AND_MEASURE = """async (limit) => {
+  /* OUT_OF_VIEW */
   const root = document.getElementById('game');
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const key = (m) => {
@@ -113,15 +131,7 @@ PLAY_AND_MEASURE = """async (limit) => {
   };
   const outside = [];
   const check = (when) => {
-    const parts = {board: '#board', sticks: '#sticks', status: '#status', moves: '#moves'};
-    for (const [name, sel] of Object.entries(parts)) {
-      const el = document.querySelector(sel);
-      if (!el || el.hidden) continue;
-      const r = el.getBoundingClientRect();
-      if (r.width === 0 && r.height === 0) continue;
-      if (r.top < -0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5)
-        outside.push(`${when} ${root.dataset.ply}: ${name} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`);
-    }
+    for (const part of OUT_OF_VIEW()) outside.push(`${when} ${root.dataset.ply}: ${part}`);
   };
   let decisions = 0;
   const started = Date.now();
@@ -148,7 +158,7 @@ PLAY_AND_MEASURE = """async (limit) => {
   check('end');
   return {decisions, outside, over: root.dataset.over === '1',
           scrollY: scrollY, scrollWidth: document.documentElement.scrollWidth};
-}"""
+}""".replace("/* OUT_OF_VIEW */", OUT_OF_VIEW)
 
 PHONES = [(390, 844), (360, 740), (844, 390), (740, 360)]
 
@@ -177,7 +187,7 @@ def test_on_a_phone_board_sticks_status_and_moves_are_in_view_at_every_decision(
     page.screenshot(path=str(artifacts / f"phone-{variant}-{lang}-{width}x{height}-over.png"))
     assert seen["over"], seen
     assert seen["decisions"] > 10
-    assert seen["outside"] == [], seen[:10]
+    assert seen["outside"] == [], seen["outside"][:10]
     assert seen["scrollWidth"] <= width
     assert not page.is_visible(".hint")  # no keyboard on a touch phone
     assert errors == []
@@ -185,6 +195,7 @@ def test_on_a_phone_board_sticks_status_and_moves_are_in_view_at_every_decision(
 
 
 WIDEST_DECISION = """() => {
+  /* OUT_OF_VIEW */
   // a wide decision in the long words of the Russian page: twelve moves (each with its capture
   // mark), the status of an Adelaida turn while throws and skipped turns are owed, and an events
   // line that would wrap several times
@@ -197,16 +208,11 @@ WIDEST_DECISION = """() => {
   document.getElementById('status').replaceChildren(...lines.map((text) => {
     const p = document.createElement('p'); p.textContent = text; return p; }));
   document.querySelector('.events').textContent = 'конусы: фишка выведена с доски; '.repeat(6);
-  const outside = [];
-  for (const sel of ['#board', '#sticks', '#status', '#moves']) {
-    const r = document.querySelector(sel).getBoundingClientRect();
-    if (r.top < -0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5)
-      outside.push(`${sel} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`);
-  }
+  const outside = OUT_OF_VIEW();
   const last = [...moves.querySelectorAll('button')].pop();
   return {outside, scrolls: moves.scrollHeight > moves.clientHeight + 1,
           reachable: (last.scrollIntoView({block: 'nearest'}), last.getBoundingClientRect().bottom <= innerHeight)};
-}"""
+}""".replace("/* OUT_OF_VIEW */", OUT_OF_VIEW)
 
 
 @pytest.mark.parametrize("size", [(844, 390), (740, 360)], ids=lambda s: f"{s[0]}x{s[1]}")
