@@ -232,95 +232,6 @@ def _rollout(
 
 
 @njit(cache=True)
-def _collect(
-    T: np.ndarray,
-    path: np.ndarray,
-    start: np.ndarray,
-    seed: int,
-    first: int,
-    count: int,
-    net: bool,
-    w1: np.ndarray,
-    b1: np.ndarray,
-    w2: np.ndarray,
-    b2: np.ndarray,
-    lo: np.ndarray,
-    hi: np.ndarray,
-    lw: np.ndarray,
-    rate: int,
-    rollouts: int,
-    outcomes: np.ndarray,
-    xs: np.ndarray,
-    ys: np.ndarray,
-    gs: np.ndarray,
-    ds: np.ndarray,
-) -> int:
-    """Games ``first`` .. ``first + count - 1`` of run ``seed`` played by the policy; at a
-    decision with two moves or more, taken with probability ``rate`` / 1000, every move's open
-    afterstate gets a row: its inputs in ``xs``, the mover's mean result over ``rollouts``
-    rollouts in ``ys``, its game in ``gs`` and the decision's number in its game in ``ds``
-    (the siblings of a decision share both).  Returns the rows written (at most ``len(ys)``)."""
-    hidden, n = w1.shape
-    s, child, moves, trk, ctrk, ev, rng, x, h = working_space(start.shape[0], hidden, n)
-    a = np.zeros_like(s)
-    atrk = np.zeros_like(trk)
-    r_state = np.zeros_like(s)
-    r_trk = np.zeros_like(trk)
-    r_child = np.zeros_like(s)
-    r_ctrk = np.zeros_like(trk)
-    r_moves = np.zeros(MAX_MOVES, dtype=np.int64)
-    r_rng = np.zeros(1, dtype=np.uint64)
-    t_state = np.zeros_like(s)
-    t_trk = np.zeros_like(trk)
-    values = np.zeros(MAX_MOVES)
-    rows = 0
-    for g in range(count):
-        game = first + g
-        rng[0] = game_seed(seed, game)
-        s[:] = start
-        track_start(s, trk)
-        decisions = 0
-        while winner(T, s) < 0 and decisions < MAX_DECISIONS:
-            if not s[3] and s[14] != PENDING_WATER:
-                throw_turn(T, s, rng, ev)
-            k = legal(T, path, s, moves)
-            if k > 1 and below(rng, 1000) < rate:
-                for m in range(k):
-                    if rows >= ys.shape[0]:
-                        break
-                    a[:] = s
-                    atrk[:, :] = trk
-                    play(T, path, a, moves[m], ev, atrk, 0)
-                    if winner(T, a) >= 0:
-                        continue  # its value is known exactly: nothing to learn
-                    mover = features(T, a, xs[rows])
-                    total = 0.0
-                    for r in range(rollouts):
-                        # rollout r of every move of this decision draws the same throws
-                        r_rng[0] = game_seed(seed + 1 + r, game * 65536 + decisions)
-                        r_state[:] = a
-                        r_trk[:, :] = atrk
-                        total += _rollout(
-                            T, path, r_state, r_trk, r_rng, net, w1, b1, w2, b2, lo, hi, lw,
-                            outcomes, r_moves, r_child, r_ctrk, ev, values, x, h, t_state, t_trk,
-                        )  # fmt: skip
-                    mean = total / rollouts
-                    ys[rows] = mean if mover == 0 else 1.0 - mean
-                    gs[rows] = game
-                    ds[rows] = decisions
-                    rows += 1
-            i = _policy(
-                T, path, s, trk, moves, k, net, w1, b1, w2, b2, rng, lo, hi, lw,
-                child, ctrk, ev, values, x, h,
-            )  # fmt: skip
-            play(T, path, s, moves[i], ev, trk, 0)
-            decisions += 1
-        if rows >= ys.shape[0]:
-            break
-    return rows
-
-
-@njit(cache=True)
 def _searched(
     T: np.ndarray,
     path: np.ndarray,
@@ -379,7 +290,7 @@ def _searched(
 
 
 @njit(cache=True)
-def _collect_searched(
+def _collect(
     T: np.ndarray,
     path: np.ndarray,
     start: np.ndarray,
@@ -395,6 +306,8 @@ def _collect_searched(
     hi: np.ndarray,
     lw: np.ndarray,
     rate: int,
+    rollouts: int,
+    luck: np.ndarray,
     depth: int,
     linear: bool,
     outcomes: np.ndarray,
@@ -403,13 +316,27 @@ def _collect_searched(
     gs: np.ndarray,
     ds: np.ndarray,
 ) -> int:
-    """As :func:`_collect`, but each afterstate's target is the expectiminimax value ``depth``
-    decisions deep (:func:`_searched`) of the network, or of the linear evaluation with
-    ``linear``: no noise, the search's view."""
+    """Games ``first`` .. ``first + count - 1`` of run ``seed`` played by the policy; at a
+    decision with two moves or more, taken with probability ``rate`` / 1000, every move's open
+    afterstate gets a row: its inputs in ``xs``, its target for the mover in ``ys``, its game
+    in ``gs`` and the decision's number in its game in ``ds`` (the siblings of a decision
+    share both).  The target: with ``rollouts`` > 0 the mean result of that many rollouts
+    (less the luck of the throws in ``luck``, :func:`_rollout`); otherwise the expectiminimax
+    value ``depth`` decisions deep (:func:`_searched`) of the network, or of the linear
+    evaluation with ``linear``, every throw of ``outcomes`` weighed: no noise, the search's
+    view.  Returns the rows written (at most ``len(ys)``)."""
     hidden, n = w1.shape
     s, child, moves, trk, ctrk, ev, rng, x, h = working_space(start.shape[0], hidden, n)
     a = np.zeros_like(s)
     atrk = np.zeros_like(trk)
+    r_state = np.zeros_like(s)
+    r_trk = np.zeros_like(trk)
+    r_child = np.zeros_like(s)
+    r_ctrk = np.zeros_like(trk)
+    r_moves = np.zeros(MAX_MOVES, dtype=np.int64)
+    r_rng = np.zeros(1, dtype=np.uint64)
+    t_state = np.zeros_like(s)
+    t_trk = np.zeros_like(trk)
     work = np.zeros((2 * depth + 2, s.shape[0]), dtype=np.int64)
     wtrk = np.zeros((2 * depth + 2, 2, trk.shape[1]), dtype=np.int64)
     values = np.zeros(MAX_MOVES)
@@ -432,11 +359,25 @@ def _collect_searched(
                     atrk[:, :] = trk
                     play(T, path, a, moves[m], ev, atrk, 0)
                     if winner(T, a) >= 0:
-                        continue
-                    v = _searched(
-                        T, path, a, atrk, depth, outcomes, w1, b1, w2, b2, x, h, work, wtrk, ev,
-                        linear, lo, hi, lw,
-                    )  # fmt: skip
+                        continue  # its value is known exactly: nothing to learn
+                    if rollouts > 0:
+                        v = 0.0
+                        for r in range(rollouts):
+                            # rollout r of every move of this decision draws the same throws
+                            r_rng[0] = game_seed(seed + 1 + r, game * 65536 + decisions)
+                            r_state[:] = a
+                            r_trk[:, :] = atrk
+                            v += _rollout(
+                                T, path, r_state, r_trk, r_rng, net, w1, b1, w2, b2, lo, hi,
+                                lw, luck, r_moves, r_child, r_ctrk, ev, values, x, h, t_state,
+                                t_trk,
+                            )  # fmt: skip
+                        v /= rollouts
+                    else:
+                        v = _searched(
+                            T, path, a, atrk, depth, outcomes, w1, b1, w2, b2, x, h, work,
+                            wtrk, ev, linear, lo, hi, lw,
+                        )  # fmt: skip
                     mover = features(T, a, xs[rows])
                     ys[rows] = v if mover == 0 else 1.0 - v
                     gs[rows] = game
@@ -557,7 +498,8 @@ def collect(
     ds = np.zeros(max_rows, dtype=np.int64)
     rows = _collect(
         rules.table, rules.path, rules.start, seed, first, games, net, w1, b1, w2, b2,
-        lo, hi, lw, int(round(1000 * rate)), rollouts, _outcomes(variant, luck), xs, ys, gs, ds,
+        lo, hi, lw, int(round(1000 * rate)), rollouts, _outcomes(variant, luck), 0, False,
+        np.zeros((0, 2)), xs, ys, gs, ds,
     )  # fmt: skip
     return xs[:rows].copy(), ys[:rows].copy(), gs[:rows] * DECISION_KEY + ds[:rows]
 
@@ -586,9 +528,10 @@ def collect_searched(
     gs = np.zeros(max_rows, dtype=np.int64)
     ds = np.zeros(max_rows, dtype=np.int64)
     outcomes = np.array([[n, float(p)] for n, p in variant.instrument.outcomes])
-    rows = _collect_searched(
+    rows = _collect(
         rules.table, rules.path, rules.start, seed, 0, games, net_policy, w1, b1, w2, b2,
-        lo, hi, lw, int(round(1000 * rate)), depth, linear, outcomes, xs, ys, gs, ds,
+        lo, hi, lw, int(round(1000 * rate)), 0, np.zeros((0, 2)), depth, linear, outcomes,
+        xs, ys, gs, ds,
     )  # fmt: skip
     return xs[:rows].copy(), ys[:rows].copy(), gs[:rows] * DECISION_KEY + ds[:rows]
 
