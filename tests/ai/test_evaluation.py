@@ -7,7 +7,13 @@ import random
 import numpy as np
 import pytest
 
-from senet.ai.evaluation import N_FEATURES, Evaluator, evaluator_for, feature_vector
+from senet.ai.evaluation import (
+    N_FEATURES,
+    Evaluator,
+    default_weights,
+    evaluator_for,
+    feature_vector,
+)
 from senet.ai.train import train
 from senet.engine import VARIANTS, Position, draw_throw
 
@@ -50,6 +56,36 @@ def test_td_training_moves_the_weights_and_is_reproducible() -> None:
     e2 = train(v, 3, seed=4, log_every=0, hidden=4)
     assert np.array_equal(e1.weights, e2.weights) and np.array_equal(e1.hidden[0], e2.hidden[0])
     assert not np.array_equal(e1.weights, train(v, 0, log_every=0).weights)
+
+
+def test_a_snapshot_after_n_games_is_what_a_run_of_n_games_learns() -> None:
+    # the points of a learning curve come from one run: its snapshot after N games equals a
+    # run stopped after N games with the same seed, and the last snapshot is the result
+    v = VARIANTS["piccione"]
+    snapshots: dict[int, Evaluator] = {}
+    final = train(
+        v,
+        6,
+        seed=7,
+        log_every=0,
+        hidden=3,
+        snapshot=snapshots.__setitem__,
+        snapshot_every=3,
+    )
+    assert sorted(snapshots) == [3, 6]
+    shorter = train(v, 3, seed=7, log_every=0, hidden=3)
+    assert np.array_equal(snapshots[3].weights, shorter.weights)
+    assert np.array_equal(snapshots[3].hidden[0], shorter.hidden[0])
+    assert np.array_equal(snapshots[6].weights, final.weights)
+    assert not np.array_equal(snapshots[3].weights, final.weights)
+
+
+def test_piccione_ships_its_self_play_weights() -> None:
+    # piccione's evaluation is learned by self-play like the others' (it was the hand-made one)
+    v = VARIANTS["piccione"]
+    linear = evaluator_for(v, "linear")
+    assert linear.weights.shape == (N_FEATURES,)
+    assert not np.array_equal(linear.weights, default_weights(v))
 
 
 def test_hidden_layer_keeps_the_value_antisymmetric() -> None:

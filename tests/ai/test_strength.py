@@ -249,8 +249,9 @@ def test_without_captures_the_hand_made_evaluation_prefers_pieces_spread() -> No
     # hand-made evaluation does not count neighbours against them.
     spread = Position.from_fen("piccione ........A./.A......../.......... A - hand=3/5")
     tight = Position.from_fen("piccione .........A/A........./.......... A - hand=3/5")
-    piccione = evaluator_for(find_variant("piccione"))
-    assert piccione.value(spread) > piccione.value(tight)
+    variant = find_variant("piccione")
+    hand_made = Evaluator(variant, default_weights(variant))
+    assert hand_made.value(spread) > hand_made.value(tight)
     assert default_weights(find_variant("kendall"))[FEATURES.index("protected")] == 0.0
 
 

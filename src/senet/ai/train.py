@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -69,11 +70,16 @@ def train(
     hidden: int = 0,
     hidden_init: tuple[np.ndarray, np.ndarray] | None = None,
     log_every: int = 500,
+    snapshot: Callable[[int, Evaluator], None] | None = None,
+    snapshot_every: int = 0,
 ) -> Evaluator:
     """Run ``games`` self-play games and return the learned evaluator.
 
     ``hidden`` > 0 adds a hidden layer of that many tanh units, started small (or from
-    ``hidden_init``) so that training begins from the linear model's play.
+    ``hidden_init``) so that training begins from the linear model's play.  With
+    ``snapshot_every`` > 0, ``snapshot(games so far, evaluator)`` receives a copy of the model
+    after every that many games (the points of a learning curve: a run stopped after N games
+    learns exactly what the first N games of a longer run with the same seed do).
     """
     rng = random.Random(seed)
     nprng = np.random.default_rng(seed)
@@ -130,8 +136,17 @@ def train(
                 break  # a pathological game: stop learning from it
         if log_every and (g + 1) % log_every == 0:
             print(f"{variant.name}: {g + 1} games, {time.time() - start:.0f}s", flush=True)
-    hidden_layer = None if h is None or v is None else (h, np.zeros(len(v)), v)
-    return Evaluator(variant, w, hidden_layer)
+        if snapshot is not None and snapshot_every and (g + 1) % snapshot_every == 0:
+            snapshot(g + 1, _evaluator(variant, model))
+    return _evaluator(variant, model)
+
+
+def _evaluator(variant: Variant, model: _Model) -> Evaluator:
+    """An evaluator holding a copy of the model's parameters as they are now."""
+    hidden = None
+    if model.h is not None and model.v is not None:
+        hidden = (model.h.copy(), np.zeros(len(model.v)), model.v.copy())
+    return Evaluator(variant, model.w.copy(), hidden)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -151,6 +166,13 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--init", help="start from this weights file (e.g. a related variant's)")
     parser.add_argument("--out", default=str(Path(__file__).parent / "weights"))
+    parser.add_argument(
+        "--snapshots",
+        type=int,
+        default=0,
+        metavar="K",
+        help="also write the model after every K games, as <out>/<file>.<games> (a learning curve)",
+    )
     args = parser.parse_args(argv)
     variant = find_variant(args.variant)
     start = hidden_init = None
@@ -166,6 +188,15 @@ def main(argv: list[str] | None = None) -> None:
         start = loaded.weights
         if loaded.hidden is not None:
             hidden_init = (loaded.hidden[0], loaded.hidden[2])
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / (
+        f"{variant.name}.net.json" if args.hidden or hidden_init else f"{variant.name}.json"
+    )
+
+    def write_snapshot(games: int, evaluator: Evaluator) -> None:
+        path.with_name(f"{path.name}.{games}").write_text(evaluator.to_json() + "\n")
+
     evaluator = train(
         variant,
         args.games,
@@ -175,11 +206,8 @@ def main(argv: list[str] | None = None) -> None:
         weights=start,
         hidden=args.hidden,
         hidden_init=hidden_init,
-    )
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / (
-        f"{variant.name}.net.json" if evaluator.hidden is not None else f"{variant.name}.json"
+        snapshot=write_snapshot,
+        snapshot_every=args.snapshots,
     )
     path.write_text(evaluator.to_json() + "\n")
     print(f"wrote {path}")
