@@ -9,9 +9,10 @@
   on a run of them; in every other variant a throw is followed by a decision, so its play
   there is unchanged.  Its endgame tables are today's (they are exact, so this only makes the
   reference stronger than it was in endgames beyond the old tables); its weights are the
-  shipped ``net`` weights at the time of freezing, copied to ``bench/reference_weights``;
-  a variant without frozen weights (kendall-1978, jequier, piccione) uses today's shipped
-  ``net`` or linear weights, else the hand-made evaluation.
+  shipped ``net`` weights at the time of freezing, copied to ``bench/reference_weights``
+  (piccione's are the hand-made evaluation it played on until it learned its own); a
+  variant without frozen weights (kendall-1978, jequier) uses today's shipped ``net`` or
+  linear weights, else the hand-made evaluation.
 * ``pip3``: a plain depth-3 expectiminimax (no pruning, no table, no solving) with a
   hand-written evaluation: progress along the track (31 per piece borne off, the square for
   a piece on the board) plus a safety term (a lone piece with an enemy 1-5 squares behind
