@@ -118,9 +118,10 @@ LEVELS: tuple[Level, ...] = (
         "Casual",
         "Любитель",
         "Knows which moves are good, yet often picks a worse one. Against the beginner it wins"
-        " six to nine games in ten, depending on the variant: a fair match for a new player.",
+        " from six games in ten to nearly every game, depending on the variant: a fair match"
+        " for a new player.",
         "Понимает, какие ходы хороши, но часто выбирает похуже. У новичка выигрывает от шести"
-        " до девяти партий из десяти, смотря по варианту: ровный соперник для начинающего.",
+        " партий из десяти почти до всех, смотря по варианту: ровный соперник для начинающего.",
         depth=1,
         temperature=0.03,
     ),
@@ -129,11 +130,11 @@ LEVELS: tuple[Level, ...] = (
         "Expert",
         "Знаток",
         "Always plays the move its learned judgement rates best, one move ahead. Against the"
-        " casual player it wins from a little over half of its games (Piccione's game) to nine"
-        " in ten, depending on the variant: a good player needs care to beat it.",
+        " casual player it wins from three games in five (Bell's game) to nine in ten,"
+        " depending on the variant: a good player needs care to beat it.",
         "Всегда делает ход, который его выученная оценка считает лучшим, на ход вперёд. У"
-        " любителя выигрывает от чуть больше половины партий (сенет по Пиччоне) до девяти из"
-        " десяти, смотря по варианту: хорошему игроку нужно быть внимательным.",
+        " любителя выигрывает от трёх партий из пяти (игра Белла) до девяти из десяти, смотря"
+        " по варианту: хорошему игроку нужно быть внимательным.",
         depth=1,
     ),
     Level(
