@@ -30,9 +30,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 
 from ai_ladder import interval
+from reference_players import searched_move
 
 from senet.ai.evaluation import (
-    EQUAL_WITHIN,
     FEATURES,
     N_FEATURES,
     Evaluator,
@@ -40,8 +40,7 @@ from senet.ai.evaluation import (
     terminal_value,
 )
 from senet.ai.search import Searcher
-from senet.ai.solver import for_seat
-from senet.engine import Move, Position, Variant, draw_throw, find_variant
+from senet.engine import Position, Variant, draw_throw, find_variant
 
 
 def evaluation(variant: Variant, spec: str) -> Evaluator:
@@ -57,22 +56,6 @@ def evaluation(variant: Variant, spec: str) -> Evaluator:
     return Evaluator.from_json(variant, Path(spec).read_text())
 
 
-def best_move(searcher: Searcher, position: Position) -> Move:
-    """The searcher's move: a move that wins at once, else the first of the best."""
-    legal = position.legal_moves()
-    if len(legal) == 1:
-        return legal[0]
-    seat = position.decider
-    assert seat is not None
-    for move in legal:
-        done = terminal_value(position.apply(move))
-        if done is not None and for_seat(done, seat) == 1.0:
-            return move
-    scored = [(m, for_seat(v, seat)) for m, v in searcher.move_values(position)]
-    best = max(v for _, v in scored)
-    return next(m for m, v in scored if v >= best - EQUAL_WITHIN)
-
-
 def play(variant: Variant, players: tuple[Searcher, Searcher], seed: int) -> float:
     """One game, ``players[0]`` seat A; seat A's result (a game past 3,000 decisions: ½)."""
     rng = random.Random(seed)
@@ -83,7 +66,7 @@ def play(variant: Variant, players: tuple[Searcher, Searcher], seed: int) -> flo
             pos = pos.apply_throw(draw_throw(rng, variant.instrument))
             continue
         assert pos.decider is not None
-        pos = pos.apply(best_move(players[pos.decider], pos))
+        pos = pos.apply(searched_move(pos, players[pos.decider]))
         decisions += 1
     done = terminal_value(pos)
     return 0.5 if done is None else done

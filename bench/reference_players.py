@@ -44,7 +44,7 @@ from senet.ai.solver import Solution, TooLarge, for_seat, solve_many
 from senet.ai.tables import table_for
 from senet.engine import Move, Position
 
-__all__ = ["REFERENCES", "reference_move"]
+__all__ = ["REFERENCES", "reference_move", "searched_move"]
 
 _WEIGHTS = Path(__file__).parent / "reference_weights"
 
@@ -318,7 +318,7 @@ _SELFPLAY_WEIGHTS = {"standard": "standard.td-selfplay.npz", "kendall": "kendall
 _searchers: dict[tuple[str, str], Searcher] = {}
 
 
-def _searched_move(position: Position, searcher: Searcher) -> Move:
+def searched_move(position: Position, searcher: Searcher) -> Move:
     """The best move by ``searcher`` (a winning move first, the first of equals), as the
     master chooses without rollouts."""
     legal = position.legal_moves()
@@ -351,7 +351,7 @@ def selfplay_master_move(position: Position) -> Move:
         _searchers[key] = Searcher(
             CompiledNetEvaluator(network), level.depth, level.solve_states, level.budget
         )
-    return _searched_move(position, _searchers[key])
+    return searched_move(position, _searchers[key])
 
 
 #: Reference players by name: a function of the position (deterministic but for the
