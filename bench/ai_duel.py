@@ -29,7 +29,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from ai_ladder import interval
+from ai_ladder import interval, pair_seed
 from reference_players import searched_move
 
 from senet.ai.evaluation import (
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     scores = []
     for k in range(args.offset, args.offset + args.pairs):
-        seed = 1_000_003 * k + 7
+        seed = pair_seed(k)
         scores.append((play(variant, (a, b), seed) + 1.0 - play(variant, (b, a), seed)) / 2)
     mean, lo, hi = interval(scores)
     print(

@@ -101,11 +101,16 @@ def warm_up(variant_name: str, players: set[str]) -> None:
         _move(player, pos, random.Random(0))
 
 
+def pair_seed(k: int) -> int:
+    """The seed of the throws of game pair ``k`` (both games of the pair use it)."""
+    return 1_000_003 * k + 7
+
+
 def _job(args: tuple[str, str, str, int]) -> tuple[float, dict[str, list[float]]]:
     """Game pair ``k``: the same throws twice, the upper player seat A, then seat B; returns
     the upper player's mean score over the two games."""
     variant, low, high, k = args
-    seed = 1_000_003 * k + 7
+    seed = pair_seed(k)
     first, t1 = play(variant, (high, low), seed)
     second, t2 = play(variant, (low, high), seed)
     times = {p: t1.get(p, []) + t2.get(p, []) for p in set(t1) | set(t2)}

@@ -19,7 +19,8 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
 def _module(name: str) -> ModuleType:
-    sys.path.insert(0, str(BENCH))  # the bench imports its neighbours by name
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))  # the bench imports its neighbours by name
     spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
