@@ -397,3 +397,27 @@ def linear_master_move(position: Position) -> Move:
 
 
 REFERENCES["linear-master"] = linear_master_move
+
+
+#: Today's master choosing its move by root rollouts in every variant the compiled simulator
+#: plays (its search elsewhere): what rollouts would add where the master searches instead.
+ROLLOUT_MASTER = replace(
+    find_level("master"),
+    key="rollout-master",
+    rollout_variants=(
+        "standard",
+        "kendall",
+        "bell",
+        "adelaida",
+        "adelaida-long",
+        "jequier",
+    ),
+)
+
+
+def rollout_master_move(position: Position) -> Move:
+    """The master's move by root rollouts wherever the simulator plays the variant."""
+    return choose_move(position, ROLLOUT_MASTER, random.Random(0))
+
+
+REFERENCES["rollout-master"] = rollout_master_move

@@ -98,3 +98,21 @@ def test_the_linear_master_searches_with_the_linear_evaluation_whatever_ships() 
     assert isinstance(searcher.evaluator, Evaluator)
     assert searcher.evaluator is evaluator_for(variant, "linear")
     assert references.reference_move("linear-master", pos, rng) in pos.legal_moves()
+
+
+def test_the_rollout_master_rolls_out_where_the_master_searches() -> None:
+    # the yardstick for what root rollouts would add in the variants where the master searches
+    from senet.ai import find_level, rolls_out
+
+    references = _references()
+    variant = find_variant("adelaida")
+    rng = random.Random(3)
+    pos = Position.initial(variant)
+    while pos.is_chance() or len(pos.legal_moves()) < 2:
+        if pos.is_chance():
+            pos = pos.apply_throw(draw_throw(rng, variant.instrument))
+        else:
+            pos = pos.apply(pos.legal_moves()[0])
+    assert rolls_out(pos, references.ROLLOUT_MASTER)
+    assert not rolls_out(pos, find_level("master"))
+    assert references.reference_move("rollout-master", pos, rng) in pos.legal_moves()
