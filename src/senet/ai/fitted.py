@@ -364,7 +364,7 @@ def _collect(
                         v = 0.0
                         for r in range(rollouts):
                             # rollout r of every move of this decision draws the same throws
-                            r_rng[0] = game_seed(seed + 1 + r, game * 65536 + decisions)
+                            r_rng[0] = game_seed(seed + 1 + r, game * DECISION_KEY + decisions)
                             r_state[:] = a
                             r_trk[:, :] = atrk
                             v += _rollout(
@@ -472,6 +472,24 @@ def _outcomes(variant: Variant, luck: bool) -> np.ndarray:
     return np.array([[n, float(p)] for n, p in variant.instrument.outcomes], dtype=np.float64)
 
 
+def _row_buffers(max_rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Room for ``max_rows`` training rows, filled by :func:`_collect`: inputs, targets, and
+    each row's game and decision."""
+    return (
+        np.zeros((max_rows, N_INPUTS)),
+        np.zeros(max_rows),
+        np.zeros(max_rows, dtype=np.int64),
+        np.zeros(max_rows, dtype=np.int64),
+    )
+
+
+def _rows_kept(
+    rows: int, xs: np.ndarray, ys: np.ndarray, gs: np.ndarray, ds: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The first ``rows`` rows filled: inputs, targets and decision keys."""
+    return xs[:rows].copy(), ys[:rows].copy(), gs[:rows] * DECISION_KEY + ds[:rows]
+
+
 def collect(
     variant: Variant,
     policy: NetEvaluator | None,
@@ -485,23 +503,20 @@ def collect(
     max_rows: int = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Training rows from ``games`` games of ``policy`` (None: the expert): inputs, targets
-    (the mover's mean rollout result) and each row's decision, ``game * 65536 + decision``
+    (the mover's mean rollout result) and each row's decision, ``game * DECISION_KEY + decision``
     (rows of one decision, the afterstates of its moves, are consecutive and share it).  Collection stops at
     ``max_rows`` rows (default: room for every row the games can be expected to give)."""
     max_rows = max_rows or int(games * rate * 1000) + 1000
     rules = compile_rules(variant)
     lo, hi, lw = weights_for(variant)
     net, w1, b1, w2, b2 = _weights(policy)
-    xs = np.zeros((max_rows, N_INPUTS))
-    ys = np.zeros(max_rows)
-    gs = np.zeros(max_rows, dtype=np.int64)
-    ds = np.zeros(max_rows, dtype=np.int64)
+    xs, ys, gs, ds = _row_buffers(max_rows)
     rows = _collect(
         rules.table, rules.path, rules.start, seed, first, games, net, w1, b1, w2, b2,
         lo, hi, lw, int(round(1000 * rate)), rollouts, _outcomes(variant, luck), 0, False,
         np.zeros((0, 2)), xs, ys, gs, ds,
     )  # fmt: skip
-    return xs[:rows].copy(), ys[:rows].copy(), gs[:rows] * DECISION_KEY + ds[:rows]
+    return _rows_kept(rows, xs, ys, gs, ds)
 
 
 def collect_searched(
@@ -523,17 +538,14 @@ def collect_searched(
     rules = compile_rules(variant)
     lo, hi, lw = weights_for(variant)
     _, w1, b1, w2, b2 = _weights(network)
-    xs = np.zeros((max_rows, N_INPUTS))
-    ys = np.zeros(max_rows)
-    gs = np.zeros(max_rows, dtype=np.int64)
-    ds = np.zeros(max_rows, dtype=np.int64)
+    xs, ys, gs, ds = _row_buffers(max_rows)
     outcomes = np.array([[n, float(p)] for n, p in variant.instrument.outcomes])
     rows = _collect(
         rules.table, rules.path, rules.start, seed, 0, games, net_policy, w1, b1, w2, b2,
         lo, hi, lw, int(round(1000 * rate)), 0, np.zeros((0, 2)), depth, linear, outcomes,
         xs, ys, gs, ds,
     )  # fmt: skip
-    return xs[:rows].copy(), ys[:rows].copy(), gs[:rows] * DECISION_KEY + ds[:rows]
+    return _rows_kept(rows, xs, ys, gs, ds)
 
 
 def duel(
