@@ -48,8 +48,8 @@ from senet.engine import Position, draw_throw, find_variant
 
 PLAYERS = ("expert", "master", "frozen-master")
 VARIANTS = ("standard", "kendall", "bell", "adelaida", "adelaida-long")
-#: The score against frozen-master that the strongest level aims at.
-TARGET = 0.65
+#: The scores against the fixed references that the strongest level aims at.
+TARGETS = {"frozen-master": 0.65, "pip3": 0.70}
 
 
 @dataclass
@@ -236,23 +236,27 @@ def run_variant(name: str, args: argparse.Namespace) -> dict[str, float]:
                 f"(cross-validated {statistics.fmean(c):.4f} ± {mean_se(c)[1]:.4f})",
                 flush=True,
             )
-    if "frozen-master" in summary:
-        m, se = summary["frozen-master"], summary["frozen-master:se"]
-        m_lo, se_lo = summary["frozen-master:lower"], summary["frozen-master:lower-se"]
+    for reference, target in TARGETS.items():
+        if reference not in summary:
+            continue
+        m, se = summary[reference], summary[reference + ":se"]
+        m_lo, se_lo = summary[reference + ":lower"], summary[reference + ":lower-se"]
         ceiling, ceiling_lo = 0.5 + per_game * m, 0.5 + per_game * m_lo
         low, high = ceiling_lo - 1.96 * per_game * se_lo, ceiling + 1.96 * per_game * se
-        verdict = "reachable" if low > TARGET else "not reachable" if high < TARGET else "undecided"
+        verdict = "reachable" if low > target else "not reachable" if high < target else "undecided"
         print(
             f"{name:14s}   => a flawless player would score {ceiling:.1%} (cross-validated "
-            f"{ceiling_lo:.1%}; 95% from {low:.1%} to {high:.1%}) against frozen-master: "
-            f"by this estimate the {TARGET:.0%} target is {verdict} for a flawless player",
+            f"{ceiling_lo:.1%}; 95% from {low:.1%} to {high:.1%}) against {reference}: "
+            f"by this estimate the {target:.0%} target is {verdict} for a flawless player",
             flush=True,
         )
         if "master" in summary:
-            gap = [a - b for a, b in zip(errors["frozen-master"], errors["master"])]
+            # pip3 plays the first positions only: zip pairs each of its errors with the
+            # master's on the same position
+            gap = [a - b for a, b in zip(errors[reference], errors["master"])]
             g, gse = mean_se(gap)
             print(
-                f"{name:14s}   => master against frozen-master by the same estimate: "
+                f"{name:14s}   => master against {reference} by the same estimate: "
                 f"{0.5 + per_game * g:.1%} ± {per_game * gse:.1%} (paired on the positions)",
                 flush=True,
             )
