@@ -80,23 +80,28 @@ def test_the_fixed_references_play_kendall_1978_where_their_search_meets_runs_of
     assert made == decisions
 
 
+def _first_real_decision(variant: str, rng: random.Random) -> Position:
+    """The first position of a seeded game where a decision offers two moves or more."""
+    pos = Position.initial(find_variant(variant))
+    while pos.is_chance() or len(pos.legal_moves()) < 2:
+        if pos.is_chance():
+            pos = pos.apply_throw(draw_throw(rng, pos.variant.instrument))
+        else:
+            pos = pos.apply(pos.legal_moves()[0])
+    return pos
+
+
 def test_the_linear_master_searches_with_the_linear_evaluation_whatever_ships() -> None:
     # the yardstick for what a network adds where the master had only the linear model
     from senet.ai import searcher_for
     from senet.ai.evaluation import Evaluator, evaluator_for
 
     references = _references()
-    variant = find_variant("adelaida")
     rng = random.Random(3)
-    pos = Position.initial(variant)
-    while pos.is_chance() or len(pos.legal_moves()) < 2:
-        if pos.is_chance():
-            pos = pos.apply_throw(draw_throw(rng, variant.instrument))
-        else:
-            pos = pos.apply(pos.legal_moves()[0])
+    pos = _first_real_decision("adelaida", rng)
     searcher = searcher_for(pos, references.LINEAR_MASTER)
     assert isinstance(searcher.evaluator, Evaluator)
-    assert searcher.evaluator is evaluator_for(variant, "linear")
+    assert searcher.evaluator is evaluator_for(pos.variant, "linear")
     assert references.reference_move("linear-master", pos, rng) in pos.legal_moves()
 
 
@@ -105,14 +110,8 @@ def test_the_rollout_master_rolls_out_where_the_master_searches() -> None:
     from senet.ai import find_level, rolls_out
 
     references = _references()
-    variant = find_variant("adelaida")
     rng = random.Random(3)
-    pos = Position.initial(variant)
-    while pos.is_chance() or len(pos.legal_moves()) < 2:
-        if pos.is_chance():
-            pos = pos.apply_throw(draw_throw(rng, variant.instrument))
-        else:
-            pos = pos.apply(pos.legal_moves()[0])
+    pos = _first_real_decision("adelaida", rng)
     assert rolls_out(pos, references.ROLLOUT_MASTER)
     assert not rolls_out(pos, find_level("master"))
     assert references.reference_move("rollout-master", pos, rng) in pos.legal_moves()
