@@ -42,7 +42,7 @@ from senet.ai.network import NetEvaluator
 from senet.ai.search import Searcher
 from senet.ai.solver import Solution, TooLarge, for_seat, solve_many
 from senet.ai.tables import table_for
-from senet.engine import Move, Position
+from senet.engine import VARIANTS, Move, Position
 
 __all__ = ["REFERENCES", "reference_move", "searched_move"]
 
@@ -400,18 +400,10 @@ REFERENCES["linear-master"] = linear_master_move
 
 
 #: Today's master choosing its move by root rollouts in every variant the compiled simulator
-#: plays (its search elsewhere): what rollouts would add where the master searches instead.
+#: plays (:func:`senet.ai.rolls_out` asks :func:`senet.ai.rollout.supports`; its search
+#: elsewhere): what rollouts would add where the master searches instead.
 ROLLOUT_MASTER = replace(
-    find_level("master"),
-    key="rollout-master",
-    rollout_variants=(
-        "standard",
-        "kendall",
-        "bell",
-        "adelaida",
-        "adelaida-long",
-        "jequier",
-    ),
+    find_level("master"), key="rollout-master", rollout_variants=tuple(VARIANTS)
 )
 
 

@@ -115,3 +115,7 @@ def test_the_rollout_master_rolls_out_where_the_master_searches() -> None:
     assert rolls_out(pos, references.ROLLOUT_MASTER)
     assert not rolls_out(pos, find_level("master"))
     assert references.reference_move("rollout-master", pos, rng) in pos.legal_moves()
+    # where the simulator cannot play the rules (pieces in hand, a divided throw) it searches
+    piccione = _first_real_decision("piccione", random.Random(3))
+    assert not rolls_out(piccione, references.ROLLOUT_MASTER)
+    assert references.reference_move("rollout-master", piccione, rng) in piccione.legal_moves()

@@ -19,7 +19,8 @@ from senet.ai.rollout import (
     supports,
 )
 from senet.ai.tables import table_for
-from senet.engine import Move, Position, find_variant
+from senet.engine import VARIANTS, Move, Position, find_variant
+from senet.sim.tables import compile_rules
 
 
 class _StepClock:
@@ -118,6 +119,16 @@ def test_variants_the_simulator_cannot_play_keep_the_search() -> None:
     assert not supports(find_variant("kendall-1978"))
     pos = Position.initial(find_variant("kendall-1978"))
     assert not rolls_out(pos, master)
+    # piccione divides a throw among the pieces, which the compiled rules refuse
+    assert not supports(find_variant("piccione"))
+    with pytest.raises(ValueError, match="divided_throws"):
+        compile_rules(find_variant("piccione"))
+
+
+@pytest.mark.parametrize("name", [n for n in VARIANTS if n not in ("kendall-1978", "piccione")])
+def test_every_other_variant_rolls_out_on_its_compiled_rules(name: str) -> None:
+    assert supports(find_variant(name))
+    assert compile_rules(find_variant(name)).variant.name == name
 
 
 def test_the_master_rolls_out_where_it_is_configured_to() -> None:

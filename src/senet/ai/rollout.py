@@ -240,6 +240,9 @@ def position_seed(position: Position) -> int:
 
 
 def supports(variant: Variant) -> bool:
-    """Whether the compiled simulator plays ``variant``: every variant but those where all
-    throws of a turn come first (:func:`senet.sim.tables.compile_rules` refuses them)."""
-    return not tables_for(variant).throws_first
+    """Whether the compiled simulator plays ``variant``'s rollouts: every variant but those
+    where all throws of a turn come first (a run of throws is not one chance event of the
+    kernel's flow) or a throw is divided among the pieces (piccione:
+    :func:`senet.sim.tables.compile_rules` refuses it)."""
+    t = tables_for(variant)
+    return not (t.throws_first or t.divided)
