@@ -413,3 +413,19 @@ def rollout_master_move(position: Position) -> Move:
 
 
 REFERENCES["rollout-master"] = rollout_master_move
+
+
+#: Today's master counting whole turns, not decisions, in the variants where one seat often
+#: decides several times on one throw (:class:`senet.ai.search.Searcher`'s ``whole_turns``):
+#: what a search that sees the mover's whole turn adds there.
+TURN_MASTER = replace(
+    find_level("master"), key="turn-master", whole_turn_variants=("kendall-1978", "piccione")
+)
+
+
+def turn_master_move(position: Position) -> Move:
+    """The master's move by a search counting whole turns in Kendall 1978 and Piccione."""
+    return choose_move(position, TURN_MASTER, random.Random(0))
+
+
+REFERENCES["turn-master"] = turn_master_move

@@ -119,3 +119,19 @@ def test_the_rollout_master_rolls_out_where_the_master_searches() -> None:
     piccione = _first_real_decision("piccione", random.Random(3))
     assert not rolls_out(piccione, references.ROLLOUT_MASTER)
     assert references.reference_move("rollout-master", piccione, rng) in piccione.legal_moves()
+
+
+@pytest.mark.parametrize(
+    ("variant", "whole_turns"), [("kendall-1978", True), ("piccione", True), ("standard", False)]
+)
+def test_the_turn_master_counts_whole_turns_where_one_seat_decides_twice_in_a_row(
+    variant: str, whole_turns: bool
+) -> None:
+    # the yardstick for what counting whole turns adds where one seat spends a throw in parts
+    from senet.ai import searcher_for
+
+    references = _references()
+    rng = random.Random(3)
+    pos = _first_real_decision(variant, rng)
+    assert searcher_for(pos, references.TURN_MASTER).whole_turns is whole_turns
+    assert references.reference_move("turn-master", pos, rng) in pos.legal_moves()

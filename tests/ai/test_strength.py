@@ -57,7 +57,19 @@ class _CountingClock:
         return self.now
 
 
-def _expectiminimax(ev: Evaluator, pos: Position, depth: int) -> float:
+def _plies_left(pos: Position, child: Position, depth: int, whole_turns: bool) -> int:
+    """The depth left below ``child``, reached by a decision in ``pos`` at ``depth``: counting
+    whole turns, a decision after which the same seat decides again costs nothing."""
+    goes_on = (
+        whole_turns
+        and not child.is_over()
+        and not child.is_chance()
+        and child.decider == pos.decider
+    )
+    return depth if goes_on else depth - 1
+
+
+def _expectiminimax(ev: Evaluator, pos: Position, depth: int, whole_turns: bool = False) -> float:
     done = terminal_value(pos)
     if done is not None:
         return done
@@ -68,10 +80,15 @@ def _expectiminimax(ev: Evaluator, pos: Position, depth: int) -> float:
         # costs a ply, as in the search
         children = [(p, pos.apply_throw(n)) for n, p in pos.chance_outcomes()]
         return sum(
-            float(p) * _expectiminimax(ev, child, depth - 1 if child.is_chance() else depth)
+            float(p)
+            * _expectiminimax(ev, child, depth - 1 if child.is_chance() else depth, whole_turns)
             for p, child in children
         )
-    values = [_expectiminimax(ev, pos._play(m), depth - 1) for m in pos.legal_moves()]
+    children = [pos._play(m) for m in pos.legal_moves()]
+    values = [
+        _expectiminimax(ev, child, _plies_left(pos, child, depth, whole_turns), whole_turns)
+        for child in children
+    ]
     return max(values) if pos.decider == 0 else min(values)
 
 
@@ -84,6 +101,29 @@ def test_pruned_search_gives_the_values_of_plain_expectiminimax(name: str) -> No
         assert [m for m, _ in searched] == [m for m, _ in plain]
         for (_, v1), (_, v2) in zip(searched, plain):
             assert v1 == pytest.approx(v2, abs=1e-9), pos.fen()
+
+
+@pytest.mark.parametrize(
+    ("name", "changes"), [("kendall-1978", True), ("piccione", True), ("standard", False)]
+)
+def test_search_by_whole_turns_gives_the_values_of_plain_expectiminimax(
+    name: str, changes: bool
+) -> None:
+    """Counting whole turns, a decision after which the same seat decides again (kendall-1978:
+    a throw split between pieces; piccione: a throw spent in parts) costs no depth; the pruned
+    search still returns plain expectiminimax's values.  Where no seat ever decides twice in a
+    row (standard) nothing changes."""
+    ev = evaluator_for(find_variant(name), "net")
+    changed = False
+    for pos in _midgames(name, 6, seed=5):
+        searched = Searcher(ev, 2, whole_turns=True).move_values(pos)
+        by_decisions = Searcher(ev, 2).move_values(pos)
+        for (move, v), (_, v_decisions) in zip(searched, by_decisions):
+            child = pos._play(move)
+            plain = _expectiminimax(ev, child, _plies_left(pos, child, 2, True), True)
+            assert v == pytest.approx(plain, abs=1e-9), pos.fen()
+            changed |= abs(v - v_decisions) > 1e-9
+    assert changed == changes
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))

@@ -92,6 +92,9 @@ class Level:
     #: the analysis board) stay the search's
     rollouts: float = 0.0
     rollout_variants: tuple[str, ...] = ()
+    #: variants where the search counts whole turns, not decisions (:class:`.search.Searcher`'s
+    #: ``whole_turns``): those where one seat often decides several times on one throw
+    whole_turn_variants: tuple[str, ...] = ()
 
     def name(self, lang: str = "en") -> str:
         return self.name_ru if lang == "ru" else self.name_en
@@ -189,7 +192,11 @@ def searcher_for(position: Position, level: Level) -> Searcher:
         if searcher is None:
             evaluator = evaluation_for(position.variant, level.model)
             searcher = _searchers[key] = Searcher(
-                evaluator, level.depth, level.solve_states, level.budget
+                evaluator,
+                level.depth,
+                level.solve_states,
+                level.budget,
+                whole_turns=position.variant.name in level.whole_turn_variants,
             )
     return searcher
 

@@ -19,6 +19,14 @@ throws: because every value lies in [0, 1], a chance node stops as soon as the t
 far, with the unseen ones at their best or worst, cannot bring it back inside the window.
 Results are kept in a transposition table per (state, depth) with bound flags.
 
+With ``whole_turns`` depth counts turns rather than decisions where one seat decides several
+times without a throw in between (Kendall's 1978 game: a throw is split between pieces;
+Piccione's: a throw spent in parts): a decision followed at once by another decision of the
+same seat costs no depth, so a search of depth 2 sees the whole of the mover's turn and every
+answer to it, as plain expectiminimax over turns would.  A child reached at depth 0 keeps its
+static value; the batched last chance node is not used there (the last decision's own
+continuations have to be searched).
+
 With a ``budget`` (seconds), :meth:`Searcher.move_values` deepens iteratively: depth 1, 2, ...
 up to ``depth``, starting a new iteration only while the last one's time, times the growth
 of one more level, still fits the budget, and abandoning an iteration that runs past the
@@ -91,7 +99,9 @@ class Searcher:
     (0: always search to ``depth``).  With ``solve_states > 0`` the searcher plays exactly
     where it can: positions covered by the variant's shipped endgame table (:mod:`.tables`)
     are looked up, and those whose whole future fits in ``solve_states`` states are solved
-    (and the solution is kept, since the rest of the game stays inside it).
+    (and the solution is kept, since the rest of the game stays inside it).  With
+    ``whole_turns`` a decision followed by another decision of the same seat costs no depth
+    (see the module's description).
     """
 
     def __init__(
@@ -101,6 +111,7 @@ class Searcher:
         solve_states: int = 0,
         budget: float = 0.0,
         clock: Callable[[], float] | None = None,
+        whole_turns: bool = False,
     ) -> None:
         if depth < 1:
             raise ValueError("depth counts decisions and must be at least 1")
@@ -108,6 +119,7 @@ class Searcher:
         self.depth = depth
         self.budget = budget
         self.solve_states = solve_states
+        self.whole_turns = whole_turns
         self.clock = clock  # None: this module's :func:`now`, read at every call
         self._t = tables_for(evaluator.variant)
         self._outcomes = [(n, float(p)) for n, p in evaluator.variant.instrument.outcomes]
@@ -153,7 +165,8 @@ class Searcher:
             try:
                 for i in order:
                     self._check_time()  # (depth 2 reaches no inner decision that would)
-                    deeper[i] = self._value(children[i], depth - 1, 0.0, 1.0)
+                    below = self._child_depth(children[i], maximise, depth)
+                    deeper[i] = self._value(children[i], below, 0.0, 1.0)
             except _OutOfTime:
                 break
             took = self._now() - began - elapsed
@@ -243,7 +256,7 @@ class Searcher:
                 return value
         a0, b0 = alpha, beta
         if throw_due(s):
-            if depth == 1:
+            if depth == 1 and not self.whole_turns:
                 value = self._last_chance(s)
                 self._tt[key] = (value, _EXACT)
                 return value
@@ -303,6 +316,18 @@ class Searcher:
                 return total  # already at beta or above (a lower bound)
         return total
 
+    def _child_depth(self, child: State, maximise: bool, depth: int) -> int:
+        """The depth left after a decision at ``depth`` that led to ``child``: one less, except
+        under ``whole_turns`` when the same seat decides again at once (the turn goes on)."""
+        if (
+            self.whole_turns
+            and not throw_due(child)
+            and self._terminal(child) is None
+            and (decider(self._t, child) == 0) == maximise
+        ):
+            return depth
+        return depth - 1
+
     def _check_time(self) -> None:
         if self._deadline != float("inf") and self._now() > self._deadline:
             raise _OutOfTime
@@ -312,12 +337,13 @@ class Searcher:
         maximise = decider(self._t, s) == 0
         children = [self._child(s, m) for m in legal_moves(self._t, s)]
         values = self._leaves(children)
-        if depth == 1:
+        depths = [self._child_depth(child, maximise, depth) for child in children]
+        if not any(depths):
             return max(values) if maximise else min(values)
         order = sorted(range(len(children)), key=values.__getitem__, reverse=maximise)
         best = -1.0 if maximise else 2.0
         for i in order:
-            v = self._value(children[i], depth - 1, alpha, beta)
+            v = values[i] if depths[i] == 0 else self._value(children[i], depths[i], alpha, beta)
             if maximise:
                 if v > best:
                     best = v
