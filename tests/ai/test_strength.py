@@ -273,6 +273,13 @@ def test_master_is_exact_in_every_sampled_three_piece_endgame(name: str) -> None
     assert checked == 10
 
 
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_the_master_counts_whole_turns_only_in_the_variants_its_level_names(name: str) -> None:
+    master = find_level("master")
+    pos = _midgames(name, 1, seed=3)[0]
+    assert searcher_for(pos, master).whole_turns is (name in master.whole_turn_variants)
+
+
 # ---------------------------------------------------------------- evaluations and fallbacks
 @pytest.mark.parametrize("name", ["standard", "bell", "kendall"])
 def test_the_shipped_trained_network_is_loaded(name: str) -> None:
