@@ -110,7 +110,7 @@ def test_search_by_whole_turns_gives_the_values_of_plain_expectiminimax(
     name: str, changes: bool
 ) -> None:
     """Counting whole turns, a decision after which the same seat decides again (kendall-1978:
-    a throw split between pieces; piccione: a throw spent in parts) costs no depth; the pruned
+    a turn's banked throws spent one by one; piccione: a throw divided between pieces) costs no depth; the pruned
     search still returns plain expectiminimax's values.  Where no seat ever decides twice in a
     row (standard) nothing changes."""
     ev = evaluator_for(find_variant(name), "net")

@@ -20,8 +20,8 @@ far, with the unseen ones at their best or worst, cannot bring it back inside th
 Results are kept in a transposition table per (state, depth) with bound flags.
 
 With ``whole_turns`` depth counts turns rather than decisions where one seat decides several
-times without a throw in between (Kendall's 1978 game: a throw is split between pieces;
-Piccione's: a throw spent in parts): a decision followed at once by another decision of the
+times without a throw in between (Kendall's 1978 game: the banked throws of a turn are spent
+one by one; Piccione's: a throw is divided between pieces): a decision followed at once by another decision of the
 same seat costs no depth, so a search of depth 2 sees the whole of the mover's turn and every
 answer to it, as plain expectiminimax over turns would.  A child reached at depth 0 keeps its
 static value; the batched last chance node is not used there (the last decision's own
@@ -164,7 +164,7 @@ class Searcher:
             deeper = list(values)
             try:
                 for i in order:
-                    self._check_time()  # (depth 2 reaches no inner decision that would)
+                    self._check_time()  # (depth 2 counting decisions reaches no inner one that would)
                     below = self._child_depth(children[i], maximise, depth)
                     deeper[i] = self._value(children[i], below, 0.0, 1.0)
             except _OutOfTime:
