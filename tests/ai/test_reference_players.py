@@ -127,7 +127,8 @@ def test_the_rollout_master_rolls_out_where_the_master_searches() -> None:
 def test_the_turn_master_counts_whole_turns_where_one_seat_decides_twice_in_a_row(
     variant: str, whole_turns: bool
 ) -> None:
-    # the yardstick for what counting whole turns adds where one seat decides again before the next throw
+    # the yardstick for what counting whole turns adds where one seat decides again before
+    # the next throw
     from senet.ai import searcher_for
 
     references = _references()

@@ -109,10 +109,10 @@ def test_pruned_search_gives_the_values_of_plain_expectiminimax(name: str) -> No
 def test_search_by_whole_turns_gives_the_values_of_plain_expectiminimax(
     name: str, changes: bool
 ) -> None:
-    """Counting whole turns, a decision after which the same seat decides again (kendall-1978:
-    a turn's banked throws spent one by one; piccione: a throw divided between pieces) costs no depth; the pruned
-    search still returns plain expectiminimax's values.  Where no seat ever decides twice in a
-    row (standard) nothing changes."""
+    """Counting whole turns, a decision after which the same seat decides again costs no
+    depth (kendall-1978: a turn's banked throws spent one by one; piccione: a throw divided
+    between pieces); the pruned search still returns plain expectiminimax's values.  Where no
+    seat ever decides twice in a row (standard) nothing changes."""
     ev = evaluator_for(find_variant(name), "net")
     changed = False
     for pos in _midgames(name, 6, seed=5):
