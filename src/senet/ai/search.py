@@ -337,6 +337,8 @@ class Searcher:
         maximise = decider(self._t, s) == 0
         children = [self._child(s, m) for m in legal_moves(self._t, s)]
         values = self._leaves(children)
+        if depth == 1 and not self.whole_turns:  # the common last level: no child is searched
+            return max(values) if maximise else min(values)
         depths = [self._child_depth(child, maximise, depth) for child in children]
         if not any(depths):
             return max(values) if maximise else min(values)
