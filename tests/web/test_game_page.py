@@ -211,7 +211,7 @@ WIDEST_DECISION = """() => {
   const outside = OUT_OF_VIEW();
   const last = [...moves.querySelectorAll('button')].pop();
   return {outside, scrolls: moves.scrollHeight > moves.clientHeight + 1,
-          reachable: (last.scrollIntoView({block: 'nearest'}), last.getBoundingClientRect().bottom <= innerHeight)};
+          reachable: (last.scrollIntoView({block: 'nearest'}), last.getBoundingClientRect().bottom < innerHeight + 1)};
 }""".replace("/* OUT_OF_VIEW */", OUT_OF_VIEW)
 
 
