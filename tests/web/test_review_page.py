@@ -7,6 +7,8 @@ import re
 import httpx
 import pytest
 
+from senet.web.i18n import translator
+
 from .helpers import friend_game
 from .test_trust import play_to_the_end
 
@@ -38,6 +40,17 @@ def test_review_page_draws_the_chance_graph_and_marks_mistakes(site) -> None:
     assert rows, "a greedy player made no mistake?"
     ru = httpx.get(f"{site.url}/g/{game_id}/review?lang=ru", timeout=120).text
     assert "Разбор партии" in ru
+    # the chance lost, in the table and under each board, in each language's decimals
+    column = {lang: translator(lang)("review.loss") for lang in ("en", "ru")}
+    en_losses = re.findall(rf'data-label="{column["en"]}">([^<]*)</td>', html)
+    ru_losses = re.findall(rf'data-label="{column["ru"]}">([^<]*)</td>', ru)
+    assert len(en_losses) == len(ru_losses) == len(rows)
+    assert all(re.fullmatch(r"\d+\.\d%", loss) for loss in en_losses), en_losses
+    assert all(re.fullmatch(r"\d+,\d%", loss) for loss in ru_losses), ru_losses
+    assert [loss.replace(".", ",") for loss in en_losses] == ru_losses
+    if {"blunder", "mistake"} & set(rows):  # drawn on boards below the table, with the loss
+        assert re.findall(r"потеряно \d+,\d% шанса", ru)
+    assert not re.findall(r"потеряно \d+\.\d", ru)
 
 
 def test_review_of_a_game_in_progress_is_refused(site) -> None:

@@ -185,7 +185,9 @@ def test_a_click_on_a_move_or_a_mistake_shows_it_on_the_board_and_keys_step(
         assert sum(map(int, re.findall(r"\d+", background)[:3])) < 200, background
 
     # a mistake of the table: its position, the move played and the best move on the board
-    row = page.locator(".review-table tbody tr").nth(1)
+    table = page.locator(".review-table")
+    table.screenshot(path=str(artifacts / f"review-table-{lang}-{width}x{height}.png"))
+    row = table.locator("tbody tr").nth(1)
     link = row.locator("a.rp-goto")
     assert link.get_attribute("aria-label")
     index = int(link.get_attribute("data-step"))

@@ -30,7 +30,7 @@ from senet.service.games import GameService
 from senet.service.storage import Storage
 from senet.settings import Settings
 
-from .i18n import LANG_COOKIE, error_text, pick_lang, translator
+from .i18n import LANG_COOKIE, error_text, percent, pick_lang, translator
 from .protocol import error_message, game_error_message
 from .security import SecurityMiddleware, redact_server_logs
 
@@ -196,6 +196,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.templates.env.globals["how_it_plays"] = stats.how_it_plays
     app.state.templates.env.globals["clause_label"] = pages.clause_label
     app.state.templates.env.globals["rule_text"] = pages.rule_text
+    app.state.templates.env.globals["percent"] = percent
     lobby.install(app)
     if isinstance(clock, ManualClock):
         lobby.install_test_clock(app, clock)

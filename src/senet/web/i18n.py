@@ -131,6 +131,12 @@ def number(value: float, lang: str) -> str:
     return str(format_decimal(value, locale=lang))
 
 
+def percent(fraction: float, lang: str) -> str:
+    """A fraction as a percentage with one decimal, in the language's digits and without the
+    sign, which the sentence around it places (ru: 0.017 → "1,7"; en: "1.7")."""
+    return str(format_decimal(fraction * 100, format="0.0", locale=lang))
+
+
 def _form(
     own: Mapping[str, Entry], lang: str, entry: dict[str, str], params: dict[str, Any]
 ) -> str:
