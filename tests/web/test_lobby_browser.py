@@ -89,11 +89,33 @@ def test_an_open_game_is_taken_from_the_lobby_by_exactly_one_stranger(browser, c
     assert not creator.js_errors and not taker.js_errors and not onlooker.js_errors
 
 
-def test_quick_pairing_puts_two_askers_in_one_game(browser, clocked):
+def pairing_form_laid_out(page) -> list[str]:
+    """What is wrong with the quick-pairing form's layout: a label on another line than its
+    control, or a control running past the form's edge."""
+    return page.eval_on_selector(
+        "form.play-now",
+        """form => {
+            const edge = form.getBoundingClientRect().right + 1, faults = [];
+            for (const field of form.querySelectorAll(".pn-field")) {
+                const label = field.querySelector("label").getBoundingClientRect();
+                const box = field.querySelector("select").getBoundingClientRect();
+                const middle = (label.top + label.bottom) / 2;
+                if (middle < box.top || middle > box.bottom) faults.push("apart: " + field.textContent.trim().slice(0, 20));
+                if (box.right > edge) faults.push("past the edge: " + field.textContent.trim().slice(0, 20));
+            }
+            return faults;
+        }""",
+    )
+
+
+def test_quick_pairing_puts_two_askers_in_one_game(browser, clocked, artifacts):
     first = new_page(browser, clocked)
     second = new_page(browser, clocked, 360, 740)
     for page in (first, second):
         page.goto("/?lang=ru" if page is second else "/")
+        assert page.locator("form.play-now .pn-field").count() == 2  # variant, time
+        assert pairing_form_laid_out(page) == []
+    second.locator(".lobby").screenshot(path=str(artifacts / "pairing-ru-360x740.png"))
     first.select_option("#pn-variant", "bell")
     first.click("#play-now")
     first.wait_for_selector("#game[data-ply]")
