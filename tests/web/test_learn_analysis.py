@@ -145,6 +145,17 @@ def test_the_board_shows_the_solver_values_plays_and_goes_back(browser, site, ar
         assert page.url.endswith(quote(SOLVABLE, safe="")) or "position=" in page.url
         assert not page.js_errors  # type: ignore[attr-defined]
         page.context.close()
+    # in Russian the chances are written with a decimal comma
+    page = new_page(browser, site, 390, 844)
+    page.goto(f"/analysis?position={quote(SOLVABLE)}&lang=ru")
+    wait_ready(page)
+    rows = page.eval_on_selector_all(
+        "#an-moves tr[data-move]", "rs => rs.map(r => [Number(r.dataset.chance), r.textContent])"
+    )
+    assert rows
+    for chance, text in rows:
+        assert f"{chance * 100:.1f}".replace(".", ",") + "%" in text, text
+    page.context.close()
 
 
 @pytest.mark.browser

@@ -37,6 +37,10 @@ def test_a_hint_shows_the_best_moves(browser, site, artifacts, mode, lang) -> No
     best = sorted(analysis["moves"], key=lambda m: -m["chance"])[: len(shown)]
     assert [c for _, c in shown] == [m["chance"] for m in best]
     assert shown[0][0] in [m["move"] for m in analysis["moves"] if m["best"]]
+    texts = page.eval_on_selector_all("#hint li[data-move]", "ls => ls.map(l => l.textContent)")
+    for (_, chance), text in zip(shown, texts, strict=True):  # the language's decimal mark
+        written = f"{chance * 100:.1f}"
+        assert (written.replace(".", ",") if lang == "ru" else written) + "%" in text, text
     assert page.locator("#board .hint-mark").count() == 2
     page.screenshot(path=str(artifacts / f"hint-{mode}-{lang}.png"), full_page=True)
     assert not page.js_errors  # type: ignore[attr-defined]

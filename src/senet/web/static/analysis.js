@@ -3,7 +3,7 @@
 // this page only edits the notation line and shows the answers.
 import { drawBoard, setDarkSeat, OFF } from "./board.js";
 import { explainTaps } from "./why.js";
-import { errorText, loadTexts, t } from "./i18n.js";
+import { errorText, loadTexts, percent, t } from "./i18n.js";
 
 const root = document.getElementById("analysis");
 const lang = root.dataset.lang;
@@ -56,7 +56,7 @@ function pieces(text = fen) {
   boardCells(text).forEach((c, i) => { if (c === "A") out[0].push(i + 1); if (c === "B") out[1].push(i + 1); });
   return out;
 }
-const pct = (x) => `${(x * 100).toFixed(1)}%`;
+const pct = (x) => `${percent(x * 100)}%`;
 const seatName = (seat) => variantOf().seatNames[seat];
 
 // ---------------------------------------------------------------- going to a position

@@ -3,6 +3,8 @@
 // master's estimate elsewhere) and shows the best moves with their winning chances, the best
 // one marked on the board. Pages call hintButton once; current() says who may ask now.
 
+import { percent } from "./i18n.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 
 // anchor: the element the hint box follows; board: the board's <svg>; current(): {fen, seat}
@@ -66,7 +68,7 @@ export function hintButton(anchor, board, current, t) {
       li.dataset.move = m.move;
       li.dataset.chance = String(m.chance);
       const words = /^(\d+)[-x](\d+|off)(?:\/\d)?$/.test(m.move) ? m.move : t(`move.${m.move}`);
-      li.textContent = `${words}: ${(m.chance * 100).toFixed(1)}% (${mark_})`;
+      li.textContent = `${words}: ${percent(m.chance * 100)}% (${mark_})`;
       return li;
     }));
     shownFen = now.fen;

@@ -2,8 +2,10 @@
 // /api/i18n/LANG) read the same way — a plain text, a plural message (its form by the count, from
 // the plural table the server made with Babel's rules) or a message that agrees with its subject.
 let T = {};
+let LANG = "en";
 
 export async function loadTexts(lang) {
+  LANG = lang;
   try { T = await (await fetch(`/api/i18n/${lang}`)).json(); } catch { /* keys stay visible */ }
   return T;
 }
@@ -21,6 +23,12 @@ function form(entry, params) {
   }
   const grammar = T[`noun.${params[entry.agree]}`];
   return entry[grammar] ?? entry.other;
+}
+
+// A percentage (the number already times 100) with one decimal, in the page language's digits
+// (ru: "1,7", en: "1.7"); the sentence around it places the sign.
+export function percent(points) {
+  return points.toLocaleString(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 }
 
 export function t(key, params = {}) {

@@ -4,7 +4,7 @@
 // field of each position's notation and draws it with board.js. The step is kept in the
 // address (#d=N, N counted from 1; one more than the decisions is the final position).
 import { drawBoard, drawMoveMarks, setDarkSeat, OFF } from "./board.js";
-import { loadTexts, t } from "./i18n.js";
+import { loadTexts, percent, t } from "./i18n.js";
 
 const root = document.getElementById("review");
 const lang = root.dataset.lang;
@@ -30,7 +30,6 @@ function step(text) {
   return m ? { origin: Number(m[1]), target: m[2] === "off" ? OFF : Number(m[2]) } : null;
 }
 const words = (move) => (["pass", "risk", "return", "revive"].includes(move) ? t(`rp.move.${move}`) : move);
-const percent = (x) => x.toLocaleString(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 function show(index, { record = true, announce = true } = {}) {
   index = Math.max(0, Math.min(last, index));
