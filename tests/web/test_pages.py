@@ -10,11 +10,11 @@ import pytest
 from markupsafe import escape as html_escape
 
 from senet import __version__
-from senet.engine import VARIANTS
+from senet.engine import VARIANTS, find_variant
 from senet.engine.differences import difference_table
 from senet.engine.rulebook import rulebook
 from senet.web.app import HERE, commit_id
-from senet.web.pages import rule_text
+from senet.web.pages import house_meanings, rule_text
 
 from .helpers import give_seed
 
@@ -129,3 +129,32 @@ def test_start_form_creates_a_game_and_seats_its_creator(site) -> None:
     )
     bad = httpx.post(f"{site.url}/games", data={"variant": "bell", "mode": "solitaire"})
     assert bad.status_code == 400 and "mode" in bad.text
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_each_house_says_what_it_does_not_the_whole_list_of_houses(name: str, lang: str) -> None:
+    """The game page's legend: a clause that lists every House by name is cut to the House's
+    own entry, followed by the other clauses about its square."""
+    houses = find_variant(name).houses
+    meanings = house_meanings(name, lang)
+    for sq in houses:
+        meaning = meanings.get(sq, "")
+        listed = [  # another House by its number and name, as in a list of Houses
+            q
+            for q, h in houses.items()
+            if q != sq and re.search(rf"\b{q} (?:— )?{re.escape(h.name(lang))}", meaning)
+        ]
+        assert not listed, (sq, meaning)
+        assert meaning[:1] == meaning[:1].upper()
+
+
+def test_the_standard_houses_legend_takes_each_house_from_the_list() -> None:
+    """standard: houses, safe squares, bearing off."""
+    en, ru = house_meanings("standard", "en"), house_meanings("standard", "ru")
+    assert en[28].startswith("Sends the piece to 15. ") and ru[28].startswith("Отправляет фишку")
+    for sq in (27, 28, 29, 30):
+        assert "safe" in en[sq] and "безопасны" in ru[sq]
+    for sq in (27, 29, 30):  # the bearing-off clause names them, not 28
+        assert "only with a 3" in en[sq] and "только при 3" in ru[sq]
+    assert "bear off" not in en[28]

@@ -160,8 +160,33 @@ def house_meanings(name: str, lang: str) -> dict[int, str]:
             stripped = prefix.sub("", text, count=1)
             if not stripped[:1].isdigit():  # not a list of squares ("27 — …, 28 — …")
                 text = stripped
+            else:
+                own = _own_entry(text, sq, house.name(lang))
+                if own is not None:  # a list of Houses by name: this one's entry, then the
+                    # other clauses about its square (that it is safe, how a piece leaves it)
+                    about = [c.text(lang) for c in clauses if c.text(lang) != text]
+                    own_sentence = [own[:1].upper() + own[1:] + "."] if own else []
+                    text = " ".join(own_sentence + [t for t in about if _names(t, sq)])
             out[sq] = text[:1].upper() + text[1:]
     return out
+
+
+def _own_entry(text: str, sq: int, name: str) -> str | None:
+    """In a list of Houses by number and name ("27 House of Beauty, 28 House of Water (sends
+    the piece to 15), …"), what the entry of ``sq`` adds to its name ("sends the piece to 15";
+    "" for a name alone); None when the list names ``sq`` otherwise."""
+    entry = re.search(rf"(?:^|, ){sq} (?:— )?{re.escape(name)}(.*?)(?=, \d|\.?$)", text)
+    if entry is None:
+        return None
+    return entry.group(1).strip(" ()—,.")
+
+
+def _names(text: str, sq: int) -> bool:
+    """Whether a rule text names square ``sq``: the number itself or a range around it."""
+    for low, high in re.findall(r"\b(\d+)[–-](\d+)\b", text):
+        if int(low) <= sq <= int(high):
+            return True
+    return re.search(rf"(?<![\d–-]){sq}(?![\d–-])", text) is not None
 
 
 def variant_json(name: str, lang: str) -> str:
