@@ -307,6 +307,29 @@ def test_training_is_reproducible_from_its_seed() -> None:
 
 
 @pytest.mark.slow
+def test_training_can_start_from_a_network() -> None:
+    # self-play refines a network fitted by other means: it starts from its weights (and
+    # size), leaves the start itself alone, and the command that repeats the run names it
+    from senet.ai.selfplay import train
+
+    variant = find_variant("kendall")
+    settings = dict(seed=4, chunk=20, eval_every=20, eval_pairs=10, log=False)
+    start, _ = train(variant, 20, hidden=8, **settings)  # type: ignore[arg-type]
+    before = start.w1.copy()
+    unchanged, _ = train(variant, 0, hidden=40, start=start, start_name="s.npz", **settings)  # type: ignore[arg-type]
+    assert unchanged.w1.shape == (8, before.shape[1])
+    assert np.array_equal(unchanged.w1, start.w1) and np.array_equal(unchanged.w2, start.w2)
+    assert unchanged.b2 == start.b2
+    refined, _ = train(variant, 20, start=start, start_name="s.npz", **settings)  # type: ignore[arg-type]
+    assert not np.array_equal(refined.w1, start.w1)
+    assert np.array_equal(start.w1, before)
+    assert refined.info["command"].endswith(" --start s.npz")
+    assert refined.info["start"] == "s.npz"
+    fresh, _ = train(variant, 20, hidden=8, **settings)  # type: ignore[arg-type]
+    assert not np.array_equal(refined.w1, fresh.w1)
+
+
+@pytest.mark.slow
 def test_guided_games_bring_results_where_the_untrained_network_shuffles() -> None:
     # jequier: a piece that cannot go forward goes back, so the untrained network's greedy
     # self-play shuffles pieces without end and never sees a result to learn from; games

@@ -18,7 +18,9 @@ Usage (one process; seeded, so the same arguments give the same weights)::
 
 writes ``senet/ai/weights/kendall.td.npz`` with the run's settings, the command that repeats
 it and its learning curve in its ``info``.  ``--minutes`` stops a run early (the learning
-rate still follows the schedule of ``--games``, or of ``--schedule-games``).
+rate still follows the schedule of ``--games``, or of ``--schedule-games``).  ``--start FILE``
+begins from that network's weights (one fitted by :mod:`senet.ai.fitted`, say) instead of
+random ones.
 """
 
 from __future__ import annotations
@@ -297,6 +299,8 @@ def train(
     minutes: float = 0.0,
     schedule_games: int = 0,
     guided: int = 0,
+    start: NetEvaluator | None = None,
+    start_name: str = "",
     log: bool = True,
 ) -> tuple[NetEvaluator, list[dict[str, float]]]:
     """Self-play ``games`` games (fewer if ``minutes`` > 0 runs out first) and return the
@@ -309,7 +313,11 @@ def train(
     network learns their values: where the untrained network's own greedy play does not
     finish its games (in jequier nearly every early self-play game still runs after 5,000
     decisions: pieces that cannot go forward go back, so a policy can shuffle forever) and so
-    never sees a result, the expert's games bring results from the start."""
+    never sees a result, the expert's games bring results from the start.
+
+    With ``start`` the weights begin as that network's (``hidden`` is then its size) instead
+    of random ones, so self-play can refine a network fitted by other means; ``start_name``
+    (its file) goes into the command that repeats the run."""
     horizon = schedule_games or games
     rules = compile_rules(variant)
     rng = np.random.default_rng(seed)
@@ -320,6 +328,10 @@ def train(
     b1 = np.zeros(hidden)
     w2 = rng.normal(scale=0.1, size=hidden)
     b2 = np.zeros(1)
+    if start is not None:
+        w1, b1, w2 = start.w1.copy(), start.b1.copy(), start.w2.copy()
+        b2 = np.array([start.b2])
+        hidden = w1.shape[0]
     lo, hi, lw = weights_for(variant)
     curve: list[dict[str, float]] = []
     began = time.monotonic()
@@ -377,9 +389,11 @@ def train(
             f" --alpha-end {alpha_end} --lam {lam}"
             + (f" --max-decisions {max_decisions}" if max_decisions != 5000 else "")
             + (f" --guided {guided}" if guided else "")
+            + (f" --start {start_name}" if start is not None else "")
         ),
         "lambda": str(lam),
         "guided": str(guided),
+        "start": start_name if start is not None else "random",
         "curve": json.dumps(curve),
     }
     return NetEvaluator(variant, w1, b1, w2, float(b2[0]), info), curve
@@ -417,9 +431,11 @@ def main(argv: list[str] | None = None) -> None:
         default=0,
         help="games over which the learning rate falls to --alpha-end (default: --games)",
     )
+    parser.add_argument("--start", help="weights (.npz) to start from (default: random)")
     parser.add_argument("--out", default=str(Path(__file__).parent / "weights"))
     args = parser.parse_args(argv)
     variant = find_variant(args.variant)
+    start = NetEvaluator.load(variant, args.start) if args.start else None
     network, _ = train(
         variant,
         args.games,
@@ -434,6 +450,8 @@ def main(argv: list[str] | None = None) -> None:
         guided=args.guided,
         minutes=args.minutes,
         schedule_games=args.schedule_games,
+        start=start,
+        start_name=args.start or "",
     )
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
