@@ -62,6 +62,25 @@ def test_answers_through_the_api(site) -> None:
     assert httpx.post(f"{url}/move", json={"move": "x"}).status_code == 400
 
 
+def test_the_chances_after_a_best_move_are_written_in_the_answers_language(site) -> None:
+    """kendall's Water lesson lists the exact chance of every move once it is answered:
+    "61.3%" in English, "61,3%" in Russian, the same figures."""
+    import re
+
+    (lesson,) = [lesson for lesson in lessons("kendall") if lesson.key == "water"]
+    url = f"{site.url}/api/learn/lessons/kendall/water"
+    texts = {
+        lang: httpx.post(f"{url}?lang={lang}", json={"move": sorted(lesson.goal)[0]}).json()
+        for lang in ("en", "ru")
+    }
+    assert all(answer["correct"] for answer in texts.values())
+    english = re.findall(r"(\d+(?:[.,]\d+)?)%", texts["en"]["text"])
+    russian = re.findall(r"(\d+(?:[.,]\d+)?)%", texts["ru"]["text"])
+    assert len(english) == len(Position.from_fen(lesson.position).legal_moves()) >= 2
+    assert all(re.fullmatch(r"\d+\.\d", figure) for figure in english)
+    assert [figure.replace(".", ",") for figure in english] == russian
+
+
 def complete(page, name: str, lang: str, artifacts) -> None:
     page.goto(f"/learn/{name}?lang={lang}")
     page.wait_for_selector("#tutorial[data-ready='1']")

@@ -4,16 +4,34 @@ Each function takes figures and the labels already translated, and returns one `
 element that scales to its container (``viewBox``, no fixed width), so the same chart reads on
 a phone and on a desktop.  Colours and type come from the site's stylesheet classes
 (``chart-*``); every chart has a ``<title>`` and a ``<desc>`` for screen readers, and each bar
-a ``<title>`` with its exact figure.
+a ``<title>`` with its exact figure.  Numbers are written by the ``decimal`` function a caller
+passes (a page passes its language's: "49,2" in Russian); the default writes "49.2".
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
-__all__ = ["length_chart", "share_chart", "paired_chart", "Bar", "standalone"]
+__all__ = [
+    "length_chart",
+    "share_chart",
+    "paired_chart",
+    "Bar",
+    "standalone",
+    "Decimal",
+    "plain_decimal",
+]
+
+#: Writes a number with the given count of decimals (and the language's grouping of digits).
+Decimal = Callable[[float, int], str]
+
+
+def plain_decimal(value: float, digits: int) -> str:
+    """A number as Python writes it: "49.2", "1234"."""
+    return f"{value:.{digits}f}"
+
 
 _W = 400  # viewBox width (about a phone's width in CSS pixels); heights follow the content
 _CHARS = 50  # label characters per line at that width
@@ -27,8 +45,8 @@ def _svg(height: float, title: str, desc: str, body: list[str], css: str) -> str
     )
 
 
-def _pct(x: float, digits: int = 1) -> str:
-    return f"{100 * x:.{digits}f}%"
+def _pct(x: float, decimal: Decimal, digits: int = 1) -> str:
+    return f"{decimal(100 * x, digits)}%"
 
 
 def _lines(label: str) -> list[str]:
@@ -42,7 +60,14 @@ def _lines(label: str) -> list[str]:
     return lines or [""]
 
 
-def length_chart(length: dict[str, Any], title: str, axis: str, share_label: str, desc: str) -> str:
+def length_chart(
+    length: dict[str, Any],
+    title: str,
+    axis: str,
+    share_label: str,
+    desc: str,
+    decimal: Decimal = plain_decimal,
+) -> str:
     """A histogram of game length (``length`` as in :func:`senet.sim.stats.summarize`): the
     share of games per bin, bins merged so that at most 48 bars are drawn; the median and the
     10th and 90th percentiles marked."""
@@ -64,17 +89,17 @@ def length_chart(length: dict[str, Any], title: str, axis: str, share_label: str
         body.append(
             f'<line class="chart-grid" x1="{left}" x2="{right}" y1="{y:.1f}" y2="{y:.1f}"/>'
             f'<text class="chart-tick" x="{left - 4}" y="{y + 4:.1f}" text-anchor="end">'
-            f"{_pct(top * k)}</text>"
+            f"{_pct(top * k, decimal)}</text>"
         )
     for index, (lo, share) in enumerate(bins):
         h = (bottom - top_y) * share / top
         x = left + index * bar_w
         hi = lo + width - 1
-        label = f"{lo}" if width == 1 else f"{lo}–{hi}"
+        label = decimal(lo, 0) if width == 1 else f"{decimal(lo, 0)}–{decimal(hi, 0)}"
         body.append(
             f'<rect class="chart-bar" x="{x:.1f}" y="{bottom - h:.1f}" '
             f'width="{max(bar_w - 1, 0.5):.1f}" height="{h:.1f}">'
-            f"<title>{escape(axis)} {label}: {_pct(share, 2)} {escape(share_label)}</title></rect>"
+            f"<title>{escape(axis)} {label}: {_pct(share, decimal, 2)} {escape(share_label)}</title></rect>"
         )
 
     def mark(value: int, css: str, text: str) -> None:
@@ -85,12 +110,12 @@ def length_chart(length: dict[str, Any], title: str, axis: str, share_label: str
                 f'<text class="chart-note" x="{x + 3:.1f}" y="{top_y + 10}">{escape(text)}</text>'
             )
 
-    mark(length["median"], "chart-median", f"{length['median']}")
+    mark(length["median"], "chart-median", decimal(length["median"], 0))
     for tick in range(0, span, max(1, span // 6)):
         x = left + tick / width * bar_w
         body.append(
             f'<text class="chart-tick" x="{x:.1f}" y="{bottom + 16}" text-anchor="middle">'
-            f"{start + tick}</text>"
+            f"{decimal(start + tick, 0)}</text>"
         )
     body.append(
         f'<text class="chart-axis" x="{(left + right) / 2:.0f}" y="{bottom + 34}" '
@@ -124,6 +149,7 @@ def share_chart(
     scale: tuple[float, float] = (0.0, 1.0),
     reference: float | None = None,
     percent: bool = True,
+    decimal: Decimal = plain_decimal,
 ) -> str:
     """Horizontal bars with their 95 % intervals as whiskers, on ``scale``; an optional
     reference line (an even game at 50 %)."""
@@ -137,9 +163,11 @@ def share_chart(
     y = 4
     for bar in bars:
         css = "chart-bar strong" if bar.strong else "chart-bar"
-        value = _pct(bar.value) if percent else f"{bar.value:.1f}"
+        value = _pct(bar.value, decimal) if percent else decimal(bar.value, 1)
         interval = (
-            f"{_pct(bar.low)}–{_pct(bar.high)}" if percent else f"{bar.low:.1f}–{bar.high:.1f}"
+            f"{_pct(bar.low, decimal)}–{_pct(bar.high, decimal)}"
+            if percent
+            else f"{decimal(bar.low, 1)}–{decimal(bar.high, 1)}"
         )
         for line in _lines(bar.label):
             y += 16
@@ -164,7 +192,7 @@ def share_chart(
     for v in (lo_s, (lo_s + hi_s) / 2, hi_s):
         body.append(
             f'<text class="chart-tick" x="{x_of(v):.1f}" y="{height - 4}" text-anchor="middle">'
-            f"{_pct(v, 0) if percent else f'{v:.0f}'}</text>"
+            f"{_pct(v, decimal, 0) if percent else decimal(v, 0)}</text>"
         )
     return _svg(height, title, desc, body, "chart-shares")
 
@@ -176,6 +204,7 @@ def paired_chart(
     ours: str,
     other: str,
     percent: bool = False,
+    decimal: Decimal = plain_decimal,
 ) -> str:
     """For each decision: our reading and the other one as two bars on a common scale."""
     values = [b.high for _, a, b in rows] + [a.high for _, a, b in rows]
@@ -195,7 +224,7 @@ def paired_chart(
         y += 4
         for j, bar in enumerate((a, b)):
             w = (right - left) * bar.value / top
-            value = _pct(bar.value) if percent else f"{bar.value:.1f}"
+            value = _pct(bar.value, decimal) if percent else decimal(bar.value, 1)
             css = "chart-bar" if j == 0 else "chart-bar other"
             body.append(
                 f'<rect class="{css}" x="{left}" y="{y}" width="{w:.1f}" height="14">'

@@ -45,6 +45,8 @@ __all__ = [
     "plural_category",
     "plural_table",
     "number",
+    "decimal",
+    "percent",
 ]
 
 LANGS = ("en", "ru")
@@ -131,10 +133,17 @@ def number(value: float, lang: str) -> str:
     return str(format_decimal(value, locale=lang))
 
 
+def decimal(value: float, digits: int, lang: str) -> str:
+    """A number with ``digits`` decimals, written as the language writes it (ru: 1234.5 →
+    "1 234,5"; en: "1,234.5")."""
+    pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
+    return str(format_decimal(value, format=pattern, locale=lang))
+
+
 def percent(fraction: float, lang: str) -> str:
     """A fraction as a percentage with one decimal, in the language's digits and without the
     sign, which the sentence around it places (ru: 0.017 → "1,7"; en: "1.7")."""
-    return str(format_decimal(fraction * 100, format="0.0", locale=lang))
+    return decimal(fraction * 100, 1, lang)
 
 
 def _form(

@@ -34,7 +34,7 @@ from senet.service.position_analysis import Analysis, analyse_async
 from .app import lang_of, render
 from .diagrams import mistake_board, rule_diagrams
 from .explain_text import place, reason_text
-from .i18n import error_text, translator
+from .i18n import error_text, percent, translator
 from .pages import variant_json
 
 __all__ = ["api", "pages", "read_position", "rule_diagrams", "mistake_board"]
@@ -315,7 +315,7 @@ async def answer_lesson(request: Request, name: str, key: str, body: AnswerIn) -
         if lesson.kind == "best":
             result = await analyse_async(pos)
             listed = ", ".join(
-                f"{_move_words(m.move, t)} {m.chance * 100:.1f}%" for m in result.moves
+                f"{_move_words(m.move, t)} {percent(m.chance, lang)}%" for m in result.moves
             )
             text = f"{text} {t('lesson.chances', list=listed)}"
     else:

@@ -25,7 +25,7 @@ from senet.service.games import GameService
 from senet.service.lobby import OpenGame
 
 from .app import lang_of, render, seat_cookie
-from .i18n import translator
+from .i18n import decimal, translator
 from .pages import form_fields, set_seat_cookie, to_game
 from .protocol import state_for
 
@@ -52,9 +52,8 @@ def time_control_label(text: str, lang: str) -> str:
             return t("tc.move_min", m=control.seconds // 60)
         return t("tc.move", s=control.seconds)
     if control.kind == "clock":
-        minutes = (
-            control.seconds // 60 if control.seconds % 60 == 0 else round(control.seconds / 60, 1)
-        )
+        whole = control.seconds % 60 == 0
+        minutes = decimal(control.seconds / 60, 0 if whole else 1, lang)
         return t("tc.clock", m=minutes, i=control.increment)
     return t("tc.untimed")
 

@@ -21,7 +21,7 @@ from senet.sim.charts import Bar
 from senet.sim.dataset import load
 
 from .app import lang_of, render
-from .i18n import number, translator
+from .i18n import decimal, number, translator
 
 __all__ = ["pages", "how_it_plays", "compared", "basis_of"]
 
@@ -65,8 +65,8 @@ EVENT_ORDER = (
 )
 
 
-def _pct(x: float, digits: int = 1) -> str:
-    return f"{100 * x:.{digits}f}%"
+def _pct(x: float, lang: str, digits: int = 1) -> str:
+    return f"{decimal(100 * x, digits, lang)}%"
 
 
 def _digits(fig: dict[str, Any]) -> int:
@@ -76,28 +76,36 @@ def _digits(fig: dict[str, Any]) -> int:
     return 2 if hi - lo < 0.004 else 1
 
 
-def _share(fig: dict[str, Any]) -> str:
-    return _pct(fig["share"], _digits(fig))
+def _share(fig: dict[str, Any], lang: str) -> str:
+    return _pct(fig["share"], lang, _digits(fig))
 
 
-def _interval(fig: dict[str, Any]) -> str:
+def _interval(fig: dict[str, Any], lang: str) -> str:
     lo, hi = fig["ci95"]
     digits = _digits(fig)
-    return f"{_pct(lo, digits)}–{_pct(hi, digits)}"
+    return f"{_pct(lo, lang, digits)}–{_pct(hi, lang, digits)}"
 
 
-def _mean(fig: dict[str, Any], digits: int = 1) -> str:
+def _mean(fig: dict[str, Any], lang: str, digits: int = 1) -> str:
     """A mean with its interval, one decimal more where the interval would not show."""
     lo, hi = fig["ci95"]
     if hi - lo < 2 * 10.0**-digits:
         digits += 1
-    return f"{fig['mean']:,.{digits}f} ({lo:,.{digits}f}–{hi:,.{digits}f})"
+    mean, low, high = (decimal(x, digits, lang) for x in (fig["mean"], lo, hi))
+    return f"{mean} ({low}–{high})"
 
 
-def _median(length: dict[str, Any]) -> str:
+def _median(length: dict[str, Any], lang: str) -> str:
     """The median length, or "≥ cap" where it falls in the histogram's last bin."""
     cap = length.get("cap")
-    return f"≥ {cap:,}" if cap is not None and length["median"] >= cap else str(length["median"])
+    if cap is not None and length["median"] >= cap:
+        return f"≥ {number(cap, lang)}"
+    return number(length["median"], lang)
+
+
+def _decimal(lang: str) -> charts.Decimal:
+    """The charts' writer of numbers in the page's language."""
+    return lambda value, digits: decimal(value, digits, lang)
 
 
 def basis_of(data: dict[str, Any]) -> str:
@@ -138,6 +146,7 @@ def _first_player_chart(lang: str, strong: str | None) -> str:
         t("stats.first_chart_desc"),
         scale=(0.4, 0.6),
         reference=0.5,
+        decimal=_decimal(lang),
     )
 
 
@@ -166,7 +175,7 @@ def how_it_plays(name: str, lang: str) -> dict[str, Any] | None:
         f"senet stats {name}{players} --games {base['games']} --seed {base['seed']}"
     )
     out["basis_note"] = (
-        t("stats.basis_computer", decisions=_mean(rnd["decisions"], 0)) if by else ""
+        t("stats.basis_computer", decisions=_mean(rnd["decisions"], lang, 0)) if by else ""
     )
     out["first"] = [
         {
@@ -174,12 +183,12 @@ def how_it_plays(name: str, lang: str) -> dict[str, Any] | None:
             "games": number(fig["games"], lang),
             "games_n": fig["games"],
             "seed": fig["seed"],
-            "first": _share(fig["first_player"]),
-            "first_ci": _interval(fig["first_player"]),
-            "draws": _share(fig["draws"]) if fig["draws"]["count"] else "",
-            "turns": _mean(fig["turns"]),
-            "decisions": _mean(fig["decisions"]),
-            "median": _median(fig["turns"]),
+            "first": _share(fig["first_player"], lang),
+            "first_ci": _interval(fig["first_player"], lang),
+            "draws": _share(fig["draws"], lang) if fig["draws"]["count"] else "",
+            "turns": _mean(fig["turns"], lang),
+            "decisions": _mean(fig["decisions"], lang),
+            "median": _median(fig["turns"], lang),
         }
         for key, fig in (("random", rnd), ("computer", ai))
     ]
@@ -190,22 +199,24 @@ def how_it_plays(name: str, lang: str) -> dict[str, Any] | None:
         t("stats.turns_chart"),
         t("stats.turns_axis"),
         t("stats.of_games"),
-        t(f"stats.turns_chart_desc{by}", median=base["turns"]["median"]),
+        t(f"stats.turns_chart_desc{by}", median=number(base["turns"]["median"], lang)),
+        decimal=_decimal(lang),
     )
     out["decisions_length_chart"] = charts.length_chart(
         base["decisions"],
         t("stats.decisions_chart"),
         t("stats.decisions_axis"),
         t("stats.of_games"),
-        t(f"stats.decisions_chart_desc{by}", median=base["decisions"]["median"]),
+        t(f"stats.decisions_chart_desc{by}", median=number(base["decisions"]["median"], lang)),
+        decimal=_decimal(lang),
     )
     out["first_chart"] = _first_player_chart(lang, name)
     events = rnd["events"]
     out["events"] = [
         {
             "name": t(f"stats.event.{key}"),
-            "random": _mean(events[key], 2),
-            "computer": _mean(ai["events"][key], 2) if key in ai["events"] else "0",
+            "random": _mean(events[key], lang, 2),
+            "computer": _mean(ai["events"][key], lang, 2) if key in ai["events"] else "0",
         }
         for key in EVENT_ORDER
         if key in events
@@ -220,7 +231,10 @@ def how_it_plays(name: str, lang: str) -> dict[str, Any] | None:
         for sq, fig in base["last_piece_houses"].items()
     ]
     out["houses_chart"] = charts.share_chart(
-        houses, t("stats.houses_chart"), t(f"stats.houses_chart_desc{by}")
+        houses,
+        t("stats.houses_chart"),
+        t(f"stats.houses_chart_desc{by}"),
+        decimal=_decimal(lang),
     )
     questions = {d.key: d.question(lang) for d in RULEBOOKS[name].decisions}
     decisions = []
@@ -234,9 +248,9 @@ def how_it_plays(name: str, lang: str) -> dict[str, Any] | None:
                 "other": alt[lang] if lang in alt else alt["en"],
                 "games": number(fig["games"], lang),
                 "games_n": fig["games"],
-                "first": _share(fig["first_player"]),
-                "first_ci": _interval(fig["first_player"]),
-                "turns": _mean(fig["turns"]),
+                "first": _share(fig["first_player"], lang),
+                "first_ci": _interval(fig["first_player"], lang),
+                "turns": _mean(fig["turns"], lang),
             }
         )
         paired.append(
@@ -254,6 +268,7 @@ def how_it_plays(name: str, lang: str) -> dict[str, Any] | None:
             t("stats.effect_chart_desc"),
             t("stats.ours"),
             t("stats.other"),
+            decimal=_decimal(lang),
         )
         if paired
         else ""
@@ -272,15 +287,15 @@ def compared(lang: str) -> dict[str, Any]:
                 "name": name,
                 "title": find_variant(name).title(lang),
                 "games": number(rnd["games"], lang),
-                "first": _share(rnd["first_player"]),
-                "first_ci": _interval(rnd["first_player"]),
-                "first_ai": _share(ai["first_player"]),
-                "first_ai_ci": _interval(ai["first_player"]),
-                "draws": _share(rnd["draws"]) if rnd["draws"]["count"] else "—",
-                "turns": _mean(rnd["turns"]),
-                "median": _median(rnd["turns"]),
-                "decisions": _mean(rnd["decisions"]),
-                "ai_turns": _mean(ai["turns"]),
+                "first": _share(rnd["first_player"], lang),
+                "first_ci": _interval(rnd["first_player"], lang),
+                "first_ai": _share(ai["first_player"], lang),
+                "first_ai_ci": _interval(ai["first_player"], lang),
+                "draws": _share(rnd["draws"], lang) if rnd["draws"]["count"] else "—",
+                "turns": _mean(rnd["turns"], lang),
+                "median": _median(rnd["turns"], lang),
+                "decisions": _mean(rnd["decisions"], lang),
+                "ai_turns": _mean(ai["turns"], lang),
             }
         )
     # a variant whose random games do not end in useful time stays off the length chart (its
@@ -307,6 +322,7 @@ def compared(lang: str) -> dict[str, Any]:
             t("stats.length_compare_desc"),
             scale=(0.0, top),
             percent=False,
+            decimal=_decimal(lang),
         ),
         "left_out": t("stats.length_left_out", variants=", ".join(left_out)) if left_out else "",
     }
