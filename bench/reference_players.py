@@ -25,6 +25,8 @@
   where the master chooses its move by root rollouts of the expert's policy (which no network
   enters), it is the search alone with the self-play network, to set against
   ``search-master`` (the same search with the refitted one).
+* ``candidate-master``: today's master's search with a network being tried before it ships,
+  read from ``bench/reference_weights/<variant>.candidate.npz`` (not kept in the repository).
 """
 
 from __future__ import annotations
@@ -335,23 +337,40 @@ def searched_move(position: Position, searcher: Searcher) -> Move:
     return next(m for m, v in scored if v >= best - EQUAL_WITHIN)
 
 
-def selfplay_master_move(position: Position) -> Move:
-    """Today's master's search (its budget and exact endgames) with the TD(λ) self-play
-    network at its leaves where a variant's network was since replaced (elsewhere today's
-    master itself).  No root rollouts: where the master rolls out (kendall) this is its
-    search alone, the counterpart of ``search-master``."""
-    variant = position.variant
-    if variant.name not in _SELFPLAY_WEIGHTS:
-        return choose_move(position, "master", random.Random(0))
-    key = (variant.name, "selfplay")
+def _network_master_move(position: Position, role: str, weights: Path) -> Move:
+    """Today's master's search (its budget and exact endgames) with the network of
+    ``weights`` at its leaves; no root rollouts."""
+    key = (position.variant.name, role)
     if key not in _searchers:
         level = find_level("master")
-        network = NetEvaluator.load(variant, _WEIGHTS / _SELFPLAY_WEIGHTS[variant.name])
+        network = NetEvaluator.load(position.variant, weights)
         # the compiled leaves and last chance nodes, as today's master evaluates its network
         _searchers[key] = Searcher(
             CompiledNetEvaluator(network), level.depth, level.solve_states, level.budget
         )
     return searched_move(position, _searchers[key])
+
+
+def selfplay_master_move(position: Position) -> Move:
+    """Today's master's search (its budget and exact endgames) with the TD(λ) self-play
+    network at its leaves where a variant's network was since replaced (elsewhere today's
+    master itself).  No root rollouts: where the master rolls out (kendall) this is its
+    search alone, the counterpart of ``search-master``."""
+    name = position.variant.name
+    if name not in _SELFPLAY_WEIGHTS:
+        return choose_move(position, "master", random.Random(0))
+    return _network_master_move(position, "selfplay", _WEIGHTS / _SELFPLAY_WEIGHTS[name])
+
+
+def candidate_master_move(position: Position) -> Move:
+    """Today's master's search with a network being tried before it ships:
+    ``bench/reference_weights/<variant>.candidate.npz`` (a file put there for the run, say
+    by ``python -m senet.ai.selfplay --out``, renamed).  No root rollouts, so in kendall it
+    is compared with ``search-master``."""
+    weights = _WEIGHTS / f"{position.variant.name}.candidate.npz"
+    if not weights.exists():
+        raise FileNotFoundError(f"candidate-master: no weights at {weights}")
+    return _network_master_move(position, "candidate", weights)
 
 
 #: Reference players by name: a function of the position (deterministic but for the
@@ -361,6 +380,7 @@ REFERENCES = {
     "frozen-master": frozen_master_move,
     "pip3": pip3_move,
     "search-master": search_master_move,
+    "candidate-master": candidate_master_move,
 }
 
 

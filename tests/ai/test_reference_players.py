@@ -105,6 +105,32 @@ def test_the_linear_master_searches_with_the_linear_evaluation_whatever_ships() 
     assert references.reference_move("linear-master", pos, rng) in pos.legal_moves()
 
 
+def test_the_candidate_master_searches_with_the_weights_put_beside_the_references(
+    tmp_path, monkeypatch
+) -> None:
+    # a network being tried is set against the master inside the ladder before it ships
+    import shutil
+
+    import senet.ai
+
+    references = _references()
+    monkeypatch.setattr(references, "_WEIGHTS", tmp_path)
+    rng = random.Random(3)
+    pos = _first_real_decision("adelaida", rng)
+    with pytest.raises(FileNotFoundError, match="adelaida.candidate.npz"):
+        references.reference_move("candidate-master", pos, rng)
+    # the file is what the search loads: another variant's weights are refused by name
+    shutil.copy(
+        BENCH / "reference_weights" / "standard.td-selfplay.npz",
+        tmp_path / "adelaida.candidate.npz",
+    )
+    with pytest.raises(ValueError, match="network weights of standard, not adelaida"):
+        references.reference_move("candidate-master", pos, rng)
+    shipped = Path(senet.ai.__file__).parent / "weights" / "adelaida.td.npz"
+    shutil.copy(shipped, tmp_path / "adelaida.candidate.npz")
+    assert references.reference_move("candidate-master", pos, rng) in pos.legal_moves()
+
+
 def test_the_rollout_master_rolls_out_where_the_master_searches() -> None:
     # the yardstick for what root rollouts would add in the variants where the master searches
     from senet.ai import find_level, rolls_out
