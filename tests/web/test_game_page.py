@@ -93,11 +93,43 @@ def test_the_invitation_box_goes_away_when_the_friend_joins(browser, site) -> No
     host = new_page(browser, site)
     game_id = start_game(host, "standard", "friend", "A")
     assert host.is_visible("#invite")
+    host.wait_for_function(  # the state is drawn
+        "() => document.getElementById('status').textContent.includes('Waiting for your friend')"
+    )
+    assert not host.is_visible("#resign")  # nobody to resign to yet
     guest = new_page(browser, site, 390, 844)
     guest.goto(host.input_value("#invite-url"))
     guest.wait_for_url(re.compile(re.escape(game_id) + "$"))
     host.wait_for_selector("#invite", state="hidden", timeout=10_000)  # no reload
     assert not guest.is_visible("#invite")
+    host.wait_for_selector("#resign", state="visible")
+    guest.wait_for_selector("#resign", state="visible")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize(
+    "size", [(360, 640), (390, 844), (1280, 900)], ids=lambda s: f"{s[0]}x{s[1]}"
+)
+def test_the_link_to_send_is_in_view_as_the_friend_game_opens(
+    browser, site, artifacts, size, lang
+) -> None:
+    # the first thing to do in a new friend game is to send the link: on a phone too it is in
+    # view without scrolling, above the board
+    width, height = size
+    host = new_page(browser, site, width, height)
+    host.goto(f"/?lang={lang}")
+    start_game(host, "adelaida", "friend", "A")
+    waiting = "Waiting for your friend" if lang == "en" else "Ждём, когда друг"
+    host.wait_for_function(
+        f"() => document.getElementById('status').textContent.includes({waiting!r})"
+    )
+    host.screenshot(path=str(artifacts / f"invite-{lang}-{width}x{height}.png"))
+    assert host.evaluate("scrollY") == 0
+    for part in ("#invite-url", "#invite .copy"):
+        box = host.locator(part).bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, part
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, part
+    assert host.locator("#invite").bounding_box()["y"] < host.locator("#board").bounding_box()["y"]
 
 
 #: A script's function listing the parts of the game (board, sticks, status, moves) that are

@@ -87,7 +87,9 @@ export function renderEndings(state) {
   const over = state.phase === "over";
   $("clocks").hidden = !state.clock;
   const resign = $("resign");
-  if (resign) resign.hidden = over || !state.you.length || state.phase === "waiting";
+  // nobody to resign to while the other seat is still free (the friend has not come)
+  const seatFree = (state.seats || []).some((s) => !s.taken);
+  if (resign) resign.hidden = over || !state.you.length || seatFree;
   $("claim").hidden = over || !state.abandon;
   clearInterval(ticking);
   if (!over && (state.clock || state.abandon)) ticking = setInterval(tick, 250);
