@@ -72,6 +72,9 @@ def test_an_open_game_is_taken_from_the_lobby_by_exactly_one_stranger(browser, c
         page.goto("/")
         page.wait_for_selector("#open-games li")
     game_id = start_friend_game(creator, "kendall", "move:60", listed=True)
+    creator.wait_for_function(
+        "() => document.getElementById('status').textContent.includes('Looking for an opponent')"
+    )
     # the listing reaches the pages already open, without a reload
     row = f'#open-games li[data-game="{game_id}"]'
     for page in (taker, onlooker):
@@ -120,6 +123,10 @@ def test_quick_pairing_puts_two_askers_in_one_game(browser, clocked, artifacts):
     first.click("#play-now")
     first.wait_for_selector("#game[data-ply]")
     waiting_id = game_id_of(first)
+    # the asker is told that an opponent is being looked for, not that a friend is awaited
+    first.wait_for_function(
+        "() => document.getElementById('status').textContent.includes('Looking for an opponent')"
+    )
     second.select_option("#pn-variant", "bell")
     second.click("#play-now")
     second.wait_for_selector("#game[data-ply]")

@@ -323,6 +323,7 @@ class StateMessage(TypedDict):
     rematch: str | None
     rematch_of: str | None
     invite: str | None
+    listed: bool  # waiting among the lobby's open games for any taker
     termination: str | None  # how a player ended the game, if the rules did not
     clock: ClockRecord | None  # timed games
     abandon: AbandonRecord | None  # to a player whose opponent has gone (untimed games)

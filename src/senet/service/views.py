@@ -226,6 +226,7 @@ def state_message(
         "rematch": stored.rematch_id,
         "rematch_of": stored.rematch_of,
         "invite": live.invite_for(seats),
+        "listed": stored.listed and live.free_seat() is not None,
         "termination": stored.termination if live.ending else None,
         "clock": clock_record(live),
         "abandon": abandon_record(live, seats),

@@ -259,7 +259,8 @@ function renderStatus() {
     // The seeds go out by themselves: what a player waits for is the friend (fairness details
     // are in the "Fair throws" box below the game).
     const free = state.seats.some((s) => s.kind === "human" && !s.taken);
-    if (free) lines.push(t(state.you.length ? "play.waiting_friend" : "play.waiting_players"));
+    const waiting = state.listed ? "play.waiting_taker" : "play.waiting_friend";
+    if (free) lines.push(t(state.you.length ? waiting : "play.waiting_players"));
     else lines.push(t("play.starting"));
   } else if (state.forced_pass) {
     lines.push(forcedPassText(state.forced_pass));
