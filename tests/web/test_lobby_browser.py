@@ -127,6 +127,7 @@ def test_quick_pairing_puts_two_askers_in_one_game(browser, clocked, artifacts):
     first.wait_for_function(
         "() => document.getElementById('status').textContent.includes('Looking for an opponent')"
     )
+    assert first.text_content("h1").endswith("· two players online")  # a stranger is no friend
     second.select_option("#pn-variant", "bell")
     second.click("#play-now")
     second.wait_for_selector("#game[data-ply]")
