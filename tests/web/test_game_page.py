@@ -106,6 +106,39 @@ def test_the_invitation_box_goes_away_when_the_friend_joins(browser, site) -> No
     guest.wait_for_selector("#resign", state="visible")
 
 
+#: A stand-in for a phone's share sheet: it records what the page hands it.
+SHARE_SHEET = """navigator.share = (data) => { (window.shared = window.shared || []).push(data);
+  return Promise.resolve(); };"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_invitation_goes_to_the_phones_share_sheet_where_there_is_one(
+    browser, site, artifacts, lang
+) -> None:
+    phone = new_page(browser, site, 360, 640)
+    phone.context.add_init_script(SHARE_SHEET)
+    phone.goto(f"/?lang={lang}")
+    start_game(phone, "standard", "friend", "A")
+    phone.wait_for_selector("#invite-share", state="visible")
+    phone.screenshot(path=str(artifacts / f"invite-share-{lang}-360x640.png"))
+    for part in ("#invite-url", "#invite .copy", "#invite-share"):
+        box = phone.locator(part).bounding_box()
+        assert (
+            box is not None and box["x"] + box["width"] <= 360 and box["y"] + box["height"] <= 640
+        )
+    phone.click("#invite-share")
+    phone.wait_for_function("() => (window.shared || []).length === 1")
+    (shared,) = phone.evaluate("window.shared")
+    assert shared["url"] == phone.input_value("#invite-url")
+    assert shared["text"] and shared["title"]
+    # a screen without a share sheet keeps the button hidden and copies the link instead
+    desk = new_page(browser, site)
+    start_game(desk, "standard", "friend", "A")
+    desk.wait_for_selector("#invite .copy", state="visible")
+    has_sheet = desk.evaluate("typeof navigator.share === 'function'")
+    assert desk.is_visible("#invite-share") == has_sheet
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
 @pytest.mark.parametrize(
     "size", [(360, 640), (390, 844), (1280, 900)], ids=lambda s: f"{s[0]}x{s[1]}"

@@ -546,6 +546,17 @@ for (const button of document.querySelectorAll("button[data-copy]")) {
   });
 }
 
+// Where the device has its own share sheet (phones: messengers, mail), the invitation goes
+// there in one tap; elsewhere the button stays hidden and the link is copied.
+for (const button of document.querySelectorAll("button[data-share]")) {
+  if (typeof navigator.share !== "function") continue;
+  button.hidden = false;
+  button.addEventListener("click", async () => {
+    const url = $(button.dataset.share).value;
+    try { await navigator.share({ title: document.title, text: t("g.share_text"), url }); } catch { /* dismissed */ }
+  });
+}
+
 // A tap on one of your pieces that cannot move says why, in one line (the engine's reason).
 explainTaps($("board"), () => (state && state.decider !== null && state.you.includes(state.decider)
   ? { fen: state.fen, seat: state.decider } : null), lang);
