@@ -86,6 +86,8 @@ def test_every_way_into_a_rematch_gives_the_opponent_the_seat(browser, site, way
     stranger.goto(f"/g/{new_id}")
     stranger.wait_for_selector("#game[data-ply]")
     assert "watching" in stranger.text_content("#you")
+    # the keys are the players': a spectator is not told how to move with them
+    assert stranger.locator(".hint").count() == 0 and a.locator(".hint").count() == 1
     assert a.js_errors == [] and b.js_errors == []  # type: ignore[attr-defined]
 
 

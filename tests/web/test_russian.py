@@ -33,7 +33,7 @@ from senet.web.i18n import (
     translator,
 )
 
-from .helpers import friend_game, play_out
+from .helpers import friend_game, give_seed, play_out
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -325,3 +325,36 @@ def test_a_catalog_entry_of_the_wrong_shape_is_refused(tmp_path, monkeypatch) ->
         finally:
             monkeypatch.undo()
             i18n.catalog.cache_clear()
+
+
+def test_the_games_to_watch_count_actions_and_spectators_in_the_right_form(site) -> None:
+    """A game against the computer is listed for spectators with its actions and watchers
+    counted («1 действие», «2 действия», «5 действий»; «0 зрителей»), not «1 действий»."""
+    import time
+
+    body = {"variant": "standard", "mode": "computer", "public": True}
+    created = httpx.post(f"{site.url}/api/games", json=body).json()
+    game = created["id"]
+    assert give_seed(site.url, game, created["token"], "a spectator's game").status_code == 200
+    deadline = time.monotonic() + 30  # listed once its first throw is stored
+    while f'data-game="{game}"' not in httpx.get(f"{site.url}/games/live").text:
+        assert time.monotonic() < deadline, "the game never appeared among the games to watch"
+    forms = {"one": "действие", "few": "действия", "many": "действий"}
+    watchers = {"one": "зритель", "few": "зрителя", "many": "зрителей"}
+    for lang, pattern in (
+        ("ru", r"(\d+) (\w+) · (\d+) (\w+)"),
+        ("en", r"(\d+) (\w+) · (\d+) (\w+)"),
+    ):
+        page = httpx.get(f"{site.url}/games/live", cookies={"lang": lang}).text
+        row = re.search(rf'<li class="watch-game" data-game="{game}">(.*?)</li>', page, re.S)
+        assert row is not None, lang
+        text = re.sub(r"<[^>]+>", "", row.group(1))
+        found = re.search(pattern, " ".join(text.split()))
+        assert found is not None, text
+        actions, noun, spectators, watcher = found.groups()
+        if lang == "ru":
+            assert noun == forms[plural_category("ru", int(actions))], text
+            assert watcher == watchers[plural_category("ru", int(spectators))], text
+        else:
+            assert noun == ("action" if actions == "1" else "actions"), text
+            assert watcher == "watching", text
