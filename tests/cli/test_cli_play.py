@@ -177,3 +177,32 @@ def test_play_a_whole_game_of_piccione_by_numbers(run):
     assert "Game over" in result.output and "in hand" in result.output
     assert "enter" in result.output
     assert parse_record(_record(result.output)).replay().is_over()
+
+
+#: standard: A (to move, throw 3) on 14 and 27, B on 10: 14-17 wins more often than 27-30
+#: (0.570 against 0.517 by the exact solve).
+HINTED = "standard .........B/...A....../......A... A 3"
+
+
+def test_a_hint_gives_each_moves_chance_best_first_as_the_solver_values_them(run):
+    import re
+
+    from senet.ai.solver import for_seat, solve_many
+
+    result = run(
+        "play", "--position", HINTED, "--opponent", "greedy", "--seed", "1", input="hint\nquit\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "chance to win after each move (exact)" in result.output
+    rows = re.findall(r"^  (\d)\) (\S+)\s+([\d.]+)%(  <- best)?$", result.output, re.M)
+    position = Position.from_fen(HINTED)
+    legal = [position.move_text(m) for m in position.legal_moves()]
+    assert sorted((int(n), move) for n, move, _, _ in rows) == list(enumerate(legal, 1))
+    solution = solve_many([position], max_states=60_000)
+    exact = {position.move_text(m): for_seat(v, 0) for m, v in solution.move_values(position)}
+    shown = [float(chance) for _, _, chance, _ in rows]
+    assert shown == sorted(shown, reverse=True)
+    for _, move, chance, best in rows:
+        assert abs(float(chance) - 100 * exact[move]) <= 0.05
+        assert bool(best) == (exact[move] == max(exact.values()))
+    assert rows[0][1] == "14-17"

@@ -19,6 +19,7 @@ from senet.engine import (
     Move,
     NotationError,
     Position,
+    Scoring,
     draw_throw,
     parse_move,
 )
@@ -28,11 +29,12 @@ from senet.engine.record import GameRecord, write_record
 from .common import LANG_OPTION, get_position, get_variant, outcome_text, render_board
 from .players import player_names, resolve_player
 
-__all__ = ["play_command", "HELP_TEXT"]
+__all__ = ["play_command", "HELP_TEXT", "hint_text"]
 
 HELP_TEXT = """\
 Type the number of a move from the list, or the move itself (12-15, 12x15, 28-off, pass,
 revive, risk, return).  Other commands:
+  hint    the computer's chance to win after each of your moves, best first
   undo    take back your last decision (and everything played after it)
   record  print the game record so far
   board   draw the board again
@@ -87,6 +89,28 @@ def _legal_list(position: Position, legal: list[Move]) -> str:
     return "  ".join(f"{i}) {position.move_text(m)}" for i, m in enumerate(legal, 1))
 
 
+def hint_text(position: Position, legal: list[Move]) -> str:
+    """Every legal move with the decider's chance to win after it (the analysis board's and
+    the site's hints' judgement: exact where the endgame solver reaches, else the master
+    level's estimate), best first, numbered as the move list numbers them."""
+    if len(legal) == 1:
+        return f"  only one move: {position.move_text(legal[0])}"
+    try:  # the computer player and numpy load only when a hint is asked for
+        from senet.service.position_analysis import analyse
+    except ImportError as exc:
+        return f"  no hints: the computer player cannot be loaded ({exc})"
+    result = analyse(position)
+    numbers = {position.move_text(m): i for i, m in enumerate(legal, 1)}
+    points = position.variant.scoring is Scoring.POINTS
+    what = "expected result (a draw counts half)" if points else "chance to win"
+    how = "exact" if result.exact else "the master level's estimate"
+    lines = [f"  your {what} after each move ({how}):"]
+    for m in sorted(result.moves, key=lambda m: -m.chance):
+        best = "  <- best" if m.best else ""
+        lines.append(f"  {numbers[m.move]}) {m.move:<8} {100 * m.chance:5.1f}%{best}")
+    return "\n".join(lines)
+
+
 _UNDONE = "undone"
 
 
@@ -118,6 +142,9 @@ def _read_move(session: _Session, position: Position, legal: list[Move]) -> Move
         if word == "record":
             click.echo(session.record_text())
             continue
+        if word in ("hint", "hints"):
+            click.echo(hint_text(position, legal))
+            continue
         if word == "board":
             click.echo(render_board(position, session.lang))
             click.echo(f"  moves: {_legal_list(position, legal)}")
@@ -146,7 +173,7 @@ def _read_move(session: _Session, position: Position, legal: list[Move]) -> Move
         )
 
 
-@click.command("play", short_help="Play a game in the terminal.")
+@click.command("play", short_help="Play a game in the terminal (with hints on request).")
 @click.option("--variant", default=None, help="Variant name or alias (default: standard).")
 @click.option(
     "--opponent",
@@ -179,7 +206,7 @@ def play_command(
     start_text: str | None,
     lang: str,
 ) -> None:
-    """Play a game in the terminal: numbered legal moves, undo, record, help, quit."""
+    """Play a game in the terminal: numbered legal moves, hint, undo, record, help, quit."""
     if opponent.strip().lower() == "list":
         click.echo("opponents: " + ", ".join(["human"] + player_names()))
         return
