@@ -88,7 +88,7 @@ export function renderEndings(state) {
   $("clocks").hidden = !state.clock;
   const resign = $("resign");
   // nobody to resign to while the other seat is still free (the friend has not come)
-  const seatFree = (state.seats || []).some((s) => !s.taken);
+  const seatFree = (state.seats || []).some((s) => s.kind === "human" && !s.taken);
   if (resign) resign.hidden = over || !state.you.length || seatFree;
   $("claim").hidden = over || !state.abandon;
   clearInterval(ticking);
