@@ -26,7 +26,8 @@
   enters), it is the search alone with the self-play network, to set against
   ``search-master`` (the same search with the refitted one).
 * ``candidate-master``: today's master's search with a network being tried before it ships,
-  read from ``bench/reference_weights/<variant>.candidate.npz`` (not kept in the repository).
+  read from ``bench/reference_weights/<variant>.candidate.npz`` (not kept in the repository;
+  ``adelaida.td-refined.npz`` there is the one tried so far).
 """
 
 from __future__ import annotations
