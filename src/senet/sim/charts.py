@@ -22,6 +22,7 @@ __all__ = [
     "standalone",
     "Decimal",
     "plain_decimal",
+    "percent_text",
 ]
 
 #: Writes a number with the given count of decimals (and the language's grouping of digits).
@@ -45,7 +46,8 @@ def _svg(height: float, title: str, desc: str, body: list[str], css: str) -> str
     )
 
 
-def _pct(x: float, decimal: Decimal, digits: int = 1) -> str:
+def percent_text(x: float, decimal: Decimal, digits: int = 1) -> str:
+    """A share (0..1) as a percentage written by ``decimal``: 0.4921 → "49.2%"."""
     return f"{decimal(100 * x, digits)}%"
 
 
@@ -89,7 +91,7 @@ def length_chart(
         body.append(
             f'<line class="chart-grid" x1="{left}" x2="{right}" y1="{y:.1f}" y2="{y:.1f}"/>'
             f'<text class="chart-tick" x="{left - 4}" y="{y + 4:.1f}" text-anchor="end">'
-            f"{_pct(top * k, decimal)}</text>"
+            f"{percent_text(top * k, decimal)}</text>"
         )
     for index, (lo, share) in enumerate(bins):
         h = (bottom - top_y) * share / top
@@ -99,7 +101,7 @@ def length_chart(
         body.append(
             f'<rect class="chart-bar" x="{x:.1f}" y="{bottom - h:.1f}" '
             f'width="{max(bar_w - 1, 0.5):.1f}" height="{h:.1f}">'
-            f"<title>{escape(axis)} {label}: {_pct(share, decimal, 2)} {escape(share_label)}</title></rect>"
+            f"<title>{escape(axis)} {label}: {percent_text(share, decimal, 2)} {escape(share_label)}</title></rect>"
         )
 
     def mark(value: int, css: str, text: str) -> None:
@@ -163,9 +165,9 @@ def share_chart(
     y = 4
     for bar in bars:
         css = "chart-bar strong" if bar.strong else "chart-bar"
-        value = _pct(bar.value, decimal) if percent else decimal(bar.value, 1)
+        value = percent_text(bar.value, decimal) if percent else decimal(bar.value, 1)
         interval = (
-            f"{_pct(bar.low, decimal)}–{_pct(bar.high, decimal)}"
+            f"{percent_text(bar.low, decimal)}–{percent_text(bar.high, decimal)}"
             if percent
             else f"{decimal(bar.low, 1)}–{decimal(bar.high, 1)}"
         )
@@ -192,7 +194,7 @@ def share_chart(
     for v in (lo_s, (lo_s + hi_s) / 2, hi_s):
         body.append(
             f'<text class="chart-tick" x="{x_of(v):.1f}" y="{height - 4}" text-anchor="middle">'
-            f"{_pct(v, decimal, 0) if percent else decimal(v, 0)}</text>"
+            f"{percent_text(v, decimal, 0) if percent else decimal(v, 0)}</text>"
         )
     return _svg(height, title, desc, body, "chart-shares")
 
@@ -224,7 +226,7 @@ def paired_chart(
         y += 4
         for j, bar in enumerate((a, b)):
             w = (right - left) * bar.value / top
-            value = _pct(bar.value, decimal) if percent else decimal(bar.value, 1)
+            value = percent_text(bar.value, decimal) if percent else decimal(bar.value, 1)
             css = "chart-bar" if j == 0 else "chart-bar other"
             body.append(
                 f'<rect class="{css}" x="{left}" y="{y}" width="{w:.1f}" height="14">'

@@ -66,7 +66,7 @@ EVENT_ORDER = (
 
 
 def _pct(x: float, lang: str, digits: int = 1) -> str:
-    return f"{decimal(100 * x, digits, lang)}%"
+    return charts.percent_text(x, _decimal(lang), digits)
 
 
 def _digits(fig: dict[str, Any]) -> int:
@@ -101,6 +101,20 @@ def _median(length: dict[str, Any], lang: str) -> str:
     if cap is not None and length["median"] >= cap:
         return f"≥ {number(cap, lang)}"
     return number(length["median"], lang)
+
+
+def _run_row(fig: dict[str, Any], lang: str, no_draws: str = "") -> dict[str, str]:
+    """One simulated run as a table row shows it: its games, the first player's share with its
+    interval, draws (``no_draws`` where there were none), turns, decisions and median."""
+    return {
+        "games": number(fig["games"], lang),
+        "first": _share(fig["first_player"], lang),
+        "first_ci": _interval(fig["first_player"], lang),
+        "draws": _share(fig["draws"], lang) if fig["draws"]["count"] else no_draws,
+        "turns": _mean(fig["turns"], lang),
+        "decisions": _mean(fig["decisions"], lang),
+        "median": _median(fig["turns"], lang),
+    }
 
 
 def _decimal(lang: str) -> charts.Decimal:
@@ -180,15 +194,9 @@ def how_it_plays(name: str, lang: str) -> dict[str, Any] | None:
     out["first"] = [
         {
             "who": t(f"stats.players_{key}"),
-            "games": number(fig["games"], lang),
             "games_n": fig["games"],
             "seed": fig["seed"],
-            "first": _share(fig["first_player"], lang),
-            "first_ci": _interval(fig["first_player"], lang),
-            "draws": _share(fig["draws"], lang) if fig["draws"]["count"] else "",
-            "turns": _mean(fig["turns"], lang),
-            "decisions": _mean(fig["decisions"], lang),
-            "median": _median(fig["turns"], lang),
+            **_run_row(fig, lang),
         }
         for key, fig in (("random", rnd), ("computer", ai))
     ]
@@ -286,15 +294,9 @@ def compared(lang: str) -> dict[str, Any]:
             {
                 "name": name,
                 "title": find_variant(name).title(lang),
-                "games": number(rnd["games"], lang),
-                "first": _share(rnd["first_player"], lang),
-                "first_ci": _interval(rnd["first_player"], lang),
+                **_run_row(rnd, lang, no_draws="—"),
                 "first_ai": _share(ai["first_player"], lang),
                 "first_ai_ci": _interval(ai["first_player"], lang),
-                "draws": _share(rnd["draws"], lang) if rnd["draws"]["count"] else "—",
-                "turns": _mean(rnd["turns"], lang),
-                "median": _median(rnd["turns"], lang),
-                "decisions": _mean(rnd["decisions"], lang),
                 "ai_turns": _mean(ai["turns"], lang),
             }
         )

@@ -80,6 +80,11 @@ export function terminationText(state, seatNames) {
   return t(`end.${state.termination}`, { loser: seatNames[loser] });
 }
 
+/** Is a person's seat still free (the friend or the lobby's taker has not come)? */
+export function seatFree(state) {
+  return (state.seats || []).some((s) => s.kind === "human" && !s.taken);
+}
+
 export function renderEndings(state) {
   if (!section || !state) return;
   current = state;
@@ -87,9 +92,8 @@ export function renderEndings(state) {
   const over = state.phase === "over";
   $("clocks").hidden = !state.clock;
   const resign = $("resign");
-  // nobody to resign to while the other seat is still free (the friend has not come)
-  const seatFree = (state.seats || []).some((s) => s.kind === "human" && !s.taken);
-  if (resign) resign.hidden = over || !state.you.length || seatFree;
+  // nobody to resign to while the other seat is still free
+  if (resign) resign.hidden = over || !state.you.length || seatFree(state);
   $("claim").hidden = over || !state.abandon;
   clearInterval(ticking);
   if (!over && (state.clock || state.abandon)) ticking = setInterval(tick, 250);

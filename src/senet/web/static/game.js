@@ -3,7 +3,7 @@ import { animateMove, drawBoard, drawThrow, houseIcon, pieceIcon, setDarkSeat, O
 import { ownSeed } from "./seed.js";
 import { explainTaps } from "./why.js";
 import { hintButton } from "./hint.js";
-import { renderEndings, setupEndings, terminationText } from "./endings.js";
+import { renderEndings, seatFree, setupEndings, terminationText } from "./endings.js";
 import { DeltaFeed } from "./delta.js";
 import { errorText, loadTexts, t } from "./i18n.js";
 
@@ -258,9 +258,8 @@ function renderStatus() {
   } else if (state.phase === "seeding") {
     // The seeds go out by themselves: what a player waits for is the friend (fairness details
     // are in the "Fair throws" box below the game).
-    const free = state.seats.some((s) => s.kind === "human" && !s.taken);
     const waiting = state.listed ? "play.waiting_taker" : "play.waiting_friend";
-    if (free) lines.push(t(state.you.length ? waiting : "play.waiting_players"));
+    if (seatFree(state)) lines.push(t(state.you.length ? waiting : "play.waiting_players"));
     else lines.push(t("play.starting"));
   } else if (state.forced_pass) {
     lines.push(forcedPassText(state.forced_pass));
