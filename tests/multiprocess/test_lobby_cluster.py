@@ -1,14 +1,17 @@
 """Open games, quick pairing and the server's clock with several processes (PostgreSQL and
-Redis): no double pairing, one taker, one loss on time — whichever process each request meets."""
+Redis): no double pairing, one taker, one loss on time, a cancelled game gone everywhere —
+whichever process each request meets."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 from senet_testkit.servers import RedisServer
 
@@ -78,6 +81,31 @@ def test_racing_takers_on_two_processes_take_one_seat(clocked_pair) -> None:
         assert sorted(codes) == [200] + [409] * 9
 
     run_in_thread(run())
+
+
+def test_a_game_cancelled_on_one_process_is_gone_on_the_other(clocked_pair) -> None:
+    a, b = clocked_pair
+    created = httpx.post(
+        f"{a.url}/api/games", json={"variant": "bell", "mode": "friend", "listed": True}
+    ).json()
+    game_id = created["id"]
+    assert httpx.get(f"{b.url}/api/games/{game_id}").status_code == 200  # cached on b too
+    with connect(f"{b.ws_url}/ws/games/{game_id}") as watching:
+        assert json.loads(watching.recv(timeout=10))["type"] == "state"
+        answer = httpx.post(
+            f"{a.url}/api/games/{game_id}/cancel",
+            json={},
+            headers={"x-seat-token": created["token"]},
+        )
+        assert answer.status_code == 204, answer.text
+        while json.loads(watching.recv(timeout=10))["type"] != "cancelled":
+            pass  # a presence count may come first
+    for server in (a, b):
+        gone = httpx.get(f"{server.url}/api/games/{game_id}")
+        assert gone.status_code == 404 and gone.json()["code"] == "unknown_game"
+        assert game_id not in {g["id"] for g in httpx.get(f"{server.url}/api/lobby").json()}
+    taken = httpx.post(f"{b.url}/api/lobby/{game_id}/take", json={})
+    assert taken.status_code == 404 and taken.json()["code"] == "unknown_game"
 
 
 def test_a_deadline_watched_on_two_processes_ends_the_game_once(clocked_pair, pg_url) -> None:

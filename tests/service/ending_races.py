@@ -1,6 +1,6 @@
 """Races around the end of a game, written once for every database (SQLite in tests/service,
 PostgreSQL in tests/multiprocess): a resignation racing a move, a move arriving after its
-deadline, a claim racing the opponent's return.  Exactly one outcome holds, the loser of the
+deadline, a claim racing the opponent's return, a cancel racing the friend's arrival.  Exactly one outcome holds, the loser of the
 race gets a clear error, and nothing else changes."""
 
 from __future__ import annotations
@@ -172,8 +172,47 @@ async def games_to_watch_are_those_opened_to_everyone(url: str) -> None:
         await service.storage.close()
 
 
+async def a_cancel_racing_the_friends_arrival(url: str) -> None:
+    """The host cancels as the friend opens the link (or a stranger takes the open game):
+    either the game is gone and the arrival finds nothing, or the arrival is seated and the
+    cancel is refused with ``joined`` — never a seated friend in a deleted game."""
+    service = await service_on(url, ManualClock())
+    try:
+        outcomes = set()
+        for round in range(8):
+            listed = round % 2 == 1
+            created = await service.commands.create("standard", "friend", "A", listed=listed)
+            arrival = (
+                service.lobby.take(created.game_id)
+                if listed
+                else service.commands.claim(created.game_id, created.invite or "")
+            )
+            cancelled, arrived = await asyncio.gather(
+                service.commands.cancel(created.game_id, created.token),
+                arrival,
+                return_exceptions=True,
+            )
+            stored = await service.storage.get_game(created.game_id)
+            if isinstance(cancelled, GameError):
+                assert cancelled.code == "joined"
+                assert not isinstance(arrived, BaseException) and arrived is not None
+                assert stored is not None and all(s.claimed for s in stored.seats)
+                outcomes.add("joined")
+            else:
+                assert stored is None  # gone, seats and all
+                assert arrived is None or (
+                    isinstance(arrived, GameError) and arrived.code in ("unknown_game", "taken")
+                )
+                outcomes.add("cancelled")
+        assert outcomes
+    finally:
+        await service.close()
+        await service.storage.close()
+
+
 RACES = [
     resign_racing_a_move,
+    a_cancel_racing_the_friends_arrival,
     a_move_after_its_deadline_loses_on_time,
     a_claim_racing_the_opponents_return,
     an_open_game_whose_creator_leaves_is_withdrawn,

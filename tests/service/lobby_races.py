@@ -1,6 +1,6 @@
 """Races on open games and quick pairing, written once for every database (SQLite here,
 PostgreSQL in tests/multiprocess): exactly one taker, no seeker paired twice, never two
-askers both left waiting."""
+askers both left waiting, never a game both deleted by its host and taken."""
 
 from __future__ import annotations
 
@@ -70,3 +70,22 @@ async def an_asker_is_not_paired_with_itself(storage: Storage) -> None:
     assert await storage.pair(key, "a" * 64, [mine], new_game(again)) is None
     other = await storage.pair(key, "b" * 64, [], new_game("x" + secrets.token_hex(5), seats=()))
     assert other is not None and other[0] == mine  # the oldest seeker first
+
+
+async def a_cancel_and_takers_race(storage: Storage, takers: int = 6) -> None:
+    """Deleting an unjoined game while takers race for its seat, in concurrent transactions:
+    either it is deleted and no taker got the seat, or one taker did and it stays."""
+    for _ in range(4):
+        game_id = await open_game(storage)
+        answers = await asyncio.gather(
+            storage.delete_unjoined(game_id),
+            *(storage.take_listed_seat(game_id, 1, f"{i:064x}") for i in range(takers)),
+        )
+        deleted, taken = answers[0], answers[1:]
+        stored = await storage.get_game(game_id)
+        if deleted:
+            assert stored is None and not any(taken)
+            assert game_id not in [g.id for g in await storage.listed_games()]
+        else:
+            assert taken.count(True) == 1
+            assert stored is not None and all(s.claimed for s in stored.seats)

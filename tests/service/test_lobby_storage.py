@@ -20,6 +20,7 @@ from . import lobby_races
         lobby_races.racing_takers_take_once,
         lobby_races.askers_are_paired_two_by_two,
         lobby_races.an_asker_is_not_paired_with_itself,
+        lobby_races.a_cancel_and_takers_race,
     ],
 )
 def test_lobby_races_on_sqlite(tmp_path: Path, race: Callable[[Storage], Awaitable[None]]) -> None:

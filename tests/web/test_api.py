@@ -8,7 +8,7 @@ import json
 import httpx
 import pytest
 from markupsafe import escape
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from senet.ai import LEVELS
@@ -290,6 +290,45 @@ def test_invitation_takes_the_free_seat_once(site) -> None:
     assert state(site.url, created["id"], created["token"])["you"] == [1]
     assert state(site.url, created["id"])["you"] == []
     assert len(created["token"]) >= 32  # 192 bits, URL-safe
+
+
+def test_cancelling_over_http_tells_every_socket_and_forgets_the_seat(site) -> None:
+    created = httpx.post(
+        f"{site.url}/api/games", json={"variant": "kendall", "mode": "friend", "colour": "A"}
+    ).json()
+    game_id, token = created["id"], created["token"]
+    cancel = f"{site.url}/api/games/{game_id}/cancel"
+    # a spectator, a forged secret and the invitation itself may not cancel: nothing changes
+    for headers in ({}, {"x-seat-token": "forged-secret"}):
+        assert_error(httpx.post(cancel, json={}, headers=headers), 403, "forbidden")
+    assert state(site.url, game_id, token)["you"] == [0]
+    with ws_for(site, game_id, token) as host, ws_for(site, game_id, None) as spectator:
+        recv_type(host, "state")
+        recv_type(spectator, "state")
+        answer = httpx.post(cancel, json={}, headers={"x-seat-token": token})
+        assert answer.status_code == 204 and not answer.content
+        assert (
+            f"senet_seat_{game_id}=" in answer.headers["set-cookie"]
+        )  # deleted: a seat in nothing
+        assert "max-age=0" in answer.headers["set-cookie"].lower()
+        for ws in (host, spectator):
+            assert recv_type(ws, "cancelled") == {"type": "cancelled"}
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=5)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
+    assert_error(httpx.get(f"{site.url}/api/games/{game_id}"), 404, "unknown_game")
+    assert_error(httpx.post(cancel, json={}, headers={"x-seat-token": token}), 404, "unknown_game")
+    page = httpx.get(created["invite_url"])
+    assert page.status_code == 404 and "cancelled it before anyone joined" in page.text
+    # once the friend has taken the seat, only resigning ends the game
+    joined = friend_game(site.url, "bell")
+    answer = httpx.post(
+        f"{site.url}/api/games/{joined.game_id}/cancel",
+        json={},
+        headers={"x-seat-token": joined.tokens[0]},
+    )
+    assert_error(answer, 409, "joined")
+    assert state(site.url, joined.game_id, joined.tokens[0])["phase"] != "over"
 
 
 def test_record_download_verifies(site) -> None:

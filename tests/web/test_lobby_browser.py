@@ -160,6 +160,55 @@ def test_resigning_asks_first_and_ends_the_game_for_both(browser, clocked):
     assert parsed.tags["Result"] == "AB"[host_seat]
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_host_cancels_a_game_nobody_joined_and_every_page_showing_it_is_told(
+    browser, clocked, artifacts, lang
+):
+    host = new_page(browser, clocked, 390, 844)
+    onlooker = new_page(browser, clocked)
+    spectator = new_page(browser, clocked, 360, 640)
+    late = new_page(browser, clocked, 390, 844)
+    if lang == "ru":
+        for page in (host, onlooker, spectator, late):
+            page.goto("/lang/ru")
+    onlooker.goto("/")
+    game_id = start_friend_game(host, "adelaida", listed=True)
+    invite = host.input_value("#invite-url")
+    row = f'#open-games li[data-game="{game_id}"]'
+    onlooker.wait_for_selector(row)
+    spectator.goto(f"/g/{game_id}")
+    spectator.wait_for_selector("#game[data-ply]")
+    # nobody to resign to: the way out is to cancel, in view on the phone with the board
+    host.wait_for_selector("#cancel-game:not([hidden])")
+    assert host.is_hidden("#resign")
+    box = host.locator("#cancel-game").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 844
+    host.screenshot(path=str(artifacts / f"cancel-game-{lang}-390.png"))
+    host.click("#cancel-game")
+    assert host.is_visible("#cancel-dialog")
+    host.screenshot(path=str(artifacts / f"cancel-dialog-{lang}-390.png"))
+    host.click("#cancel-no")  # changed their mind: the game waits on
+    assert httpx.get(f"{clocked.url}/g/{game_id}").status_code == 200
+    host.click("#cancel-game")
+    host.click("#cancel-yes")
+    host.wait_for_url(f"{clocked.url}/")
+    # gone from the host's games, from the lobby (live), and the pages showing it say so
+    host.wait_for_selector("#my-games")
+    assert not host.locator(f'#my-games li[data-game="{game_id}"]').count()
+    onlooker.wait_for_selector(row, state="detached")
+    spectator.wait_for_selector("#cancelled:not([hidden])")
+    assert spectator.is_hidden("#board")
+    expected = {"en": "This game was cancelled", "ru": "Партия отменена"}[lang]
+    assert expected in spectator.text_content("#cancelled")
+    spectator.screenshot(path=str(artifacts / f"cancelled-spectator-{lang}-360.png"))
+    # the friend who opens the link later is told there is no such game
+    response = late.goto(invite)
+    assert response is not None and response.status == 404
+    assert {"en": "cancelled", "ru": "отменили"}[lang] in late.text_content(".error-message")
+    for page in (host, onlooker, spectator, late):
+        assert not page.js_errors
+
+
 def test_a_player_whose_time_runs_out_loses_once(browser, clocked):
     host = new_page(browser, clocked)
     guest = new_page(browser, clocked)

@@ -13,6 +13,7 @@ import pytest
 from websockets.sync.client import connect
 
 from senet.service.messages import (
+    CancelledMessage,
     DeltaMessage,
     EventsMessage,
     HistoryEntry,
@@ -35,6 +36,7 @@ DOC = (ROOT / "docs" / "protocol.md").read_text()
 BETWEEN_PROCESSES: dict[str, type] = {
     "update": UpdateMessage,
     "lobby": LobbyMessage,
+    "cancelled": CancelledMessage,
     "resync": ResyncMessage,
     "presence": PresenceCounts,
 }

@@ -39,7 +39,14 @@ from . import computer
 from .clocks import parse_time_control
 from .errors import GameError, requested_variant
 from .fairness import commitment_of, encode_player_seeds, new_secret
-from .messages import ActionKind, Mode, SeatKind, lobby_changed, refresh_message
+from .messages import (
+    ActionKind,
+    Mode,
+    SeatKind,
+    cancelled_message,
+    lobby_changed,
+    refresh_message,
+)
 from .seeding import checked_seed, seed_needed, seeds_of
 from .storage import NewGame, NewSeat, StoredAction
 from .store import Decision, GameStore, LiveGame, hash_token, new_token
@@ -383,6 +390,37 @@ class GameCommands:
                 )
             await self._end(decision, live, seat, "resignation")
         return live
+
+    @command
+    async def cancel(self, game_id: str, token: str | None) -> None:
+        """Cancel a game nobody has joined yet (its host changed their mind, or stops looking
+        for an opponent): the game, its invitation and its listing are gone, and everyone
+        showing it is told (a ``cancelled`` message).  Nothing was thrown yet, so nothing is
+        lost; once a person holds the other seat, resigning is the way out.
+
+        Raises GameError ``forbidden`` (no seat), ``game_over``, ``joined`` (the other seat
+        is taken, or there was none to wait for: a game on one screen or against the computer).
+        """
+        seats = await self.seats_of(game_id, token)
+        if not seats:
+            raise GameError("forbidden", "only the player who made the game can cancel it", 403)
+        joined = GameError(
+            "joined", "the other seat is taken: the game can only be resigned now", 409
+        )
+        async with self.store.deciding(game_id) as decision:
+            live = await decision.current(seats=True)
+            _check_not_over(live)
+            if live.free_seat() is None:
+                raise joined
+            if not await decision.delete_unjoined():
+                raise joined
+        await self.store.publish(game_id, cancelled_message())
+        if live.stored.listed:
+            await self.store.broadcast.publish(LOBBY_CHANNEL, lobby_changed())
+        if live.stored.rematch_of is not None:
+            # the game it is a rematch of no longer offers it
+            first = await self.store.reload(live.stored.rematch_of)
+            await self.store.publish(first.id, refresh_message(first.ply))
 
     @command
     async def claim_abandoned(self, game_id: str, token: str | None) -> LiveGame:

@@ -5,8 +5,8 @@
 * :attr:`GameService.store` (:mod:`senet.service.store`): the games held in memory, and the
   only code that changes them (load, refresh, absorb, evict, commit, under the game's lock);
 * :attr:`GameService.commands` (:mod:`senet.service.commands`): what players ask of a game
-  (create, act, seed, claim a seat, rematch), each checked with the engine before anything is
-  stored;
+  (create, act, seed, claim a seat, resign, cancel, rematch), each checked with the engine
+  before anything is stored;
 * :attr:`GameService.turns` (:mod:`senet.service.scheduler`): plays the server's own turns,
   the computer's moves and the forced passes;
 * :attr:`GameService.people` (:mod:`senet.service.presence`): who is connected, over every
@@ -17,7 +17,8 @@
   games to watch and a browser's games.
 
 Messages from other processes arrive through the broadcast's observers: an ``update`` goes to
-the store (:meth:`GameStore.absorb`), a ``presence`` count to the people.  This module must not
+the store (:meth:`GameStore.absorb`), a ``cancelled`` game leaves it, a ``presence`` count goes
+to the people.  This module must not
 import :mod:`senet.web`.
 """
 
@@ -30,6 +31,7 @@ from .broadcast import MemoryBroadcast, Message
 from .clocks import SystemClock
 from .commands import GameCommands
 from .deadlines import DeadlineWatcher
+from .errors import GameError
 from .lobby import Lobby
 from .messages import PresenceSummary
 from .presence import Presence
@@ -106,7 +108,12 @@ class GameService:
         for seat in seats:
             if before[seat] != after[seat]:
                 left_at = None if after[seat] else self.clock.now()
-                live = await self.store.note_presence(game_id, seat, left_at)
+                try:
+                    live = await self.store.note_presence(game_id, seat, left_at)
+                except GameError as exc:
+                    if exc.code == "unknown_game":  # cancelled: nobody to tell
+                        return
+                    raise
                 if left_at is not None:
                     self.lobby.creator_left(live, (seat,))
 
@@ -122,5 +129,7 @@ class GameService:
         game_id = channel[5:]
         if message.get("type") == "update":
             self.store.absorb(game_id, message)
+        elif message.get("type") == "cancelled":
+            self.store.forget(game_id)
         elif message.get("type") == "presence":
             self.people.absorb(game_id, message)

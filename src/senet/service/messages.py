@@ -24,6 +24,8 @@ from senet.engine import Outcome
 __all__ = [
     "AbandonRecord",
     "ActionKind",
+    "CancelledMessage",
+    "cancelled_message",
     "ClockColumns",
     "ClockRecord",
     "ActionRow",
@@ -192,6 +194,17 @@ class LobbyMessage(TypedDict):
 
 def lobby_changed() -> LobbyMessage:
     return {"type": "lobby"}
+
+
+class CancelledMessage(TypedDict):
+    """The game was cancelled before anyone took its free seat: it no longer exists (on the
+    game's channel, and passed on to every browser showing it)."""
+
+    type: Literal["cancelled"]
+
+
+def cancelled_message() -> CancelledMessage:
+    return {"type": "cancelled"}
 
 
 class ResyncMessage(TypedDict):

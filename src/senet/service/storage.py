@@ -34,6 +34,7 @@ from sqlalchemy import (
     String,
     Table,
     UniqueConstraint,
+    delete,
     event,
     false,
     insert,
@@ -640,6 +641,29 @@ class Storage:
                 .values(**values)
             )
             return res.rowcount == 1
+
+    @_to_the_end(write=True)
+    async def delete_unjoined(self, game_id: str) -> bool:
+        """Delete a game whose free seat nobody has taken, with its seats and actions, in one
+        transaction; a game linked to it as a rematch is unlinked (a rematch may be asked for
+        again).  True if this call deleted it; False if the seat was taken first (the free
+        seat's row goes first, and only while unclaimed: a racing taker and this call cannot
+        both succeed) or the game is gone."""
+        async with self._engine.begin() as conn:
+            res = await conn.execute(
+                delete(seats).where(seats.c.game_id == game_id, seats.c.claimed.is_(False))
+            )
+            if res.rowcount != 1:
+                return False
+            await conn.execute(delete(seats).where(seats.c.game_id == game_id))
+            await conn.execute(delete(actions).where(actions.c.game_id == game_id))
+            await conn.execute(delete(games).where(games.c.id == game_id))
+            await conn.execute(
+                update(games)
+                .where(games.c.rematch_id == game_id)
+                .values(rematch_id=None, updated_at=_now())
+            )
+            return True
 
     @_to_the_end(write=True)
     async def pair(

@@ -359,6 +359,11 @@ class GameStore:
         self._cache.pop(game_id, None)
         return await self._load_stored(game_id)
 
+    def forget(self, game_id: str) -> None:
+        """Drop the cached copy of a game that no longer exists (cancelled before anyone
+        joined, here or by another process)."""
+        self._cache.pop(game_id, None)
+
     # ------------------------------------------------------------------ writing
     @asynccontextmanager
     async def deciding(self, game_id: str) -> AsyncIterator[Decision]:
@@ -487,11 +492,13 @@ class GameStore:
             # given (only when their holders come and go, which the caller says).
             head = await self.storage.head(game_id)
             if head is None:
+                self.forget(game_id)
                 raise GameError.unknown_game(game_id)
             if head == (live.ply, live.stored.rematch_id):
                 return live
         stored = await self.storage.get_game(game_id, since_ply=live.ply)
         if stored is None:
+            self.forget(game_id)
             raise GameError.unknown_game(game_id)
         plies = [a.ply for a in stored.actions]
         if stored.ply < live.ply or plies != list(range(live.ply, live.ply + len(plies))):
@@ -646,6 +653,16 @@ class Decision:
         """Store a seat's own seed, once, before the first throw (read it with
         :meth:`current`); False if it had one or the game has started."""
         return await self._check_open().storage.set_seed(self.game_id, seat, seed)
+
+    async def delete_unjoined(self) -> bool:
+        """Delete the game while its free seat is still free (and unlink it from the game it
+        is a rematch of); False (and the game read again) if someone took the seat first."""
+        store = self._check_open()
+        if not await store.storage.delete_unjoined(self.game_id):
+            await store.reload(self.game_id)
+            return False
+        store.forget(self.game_id)
+        return True
 
     async def set_rematch(self, rematch_id: str) -> bool:
         """Link the rematch to this game, once; False (and the game read again) if another

@@ -21,7 +21,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from senet.service.broadcast import Subscription
 from senet.service.errors import GameError
 from senet.service.games import GameService
-from senet.service.messages import StateMessage
+from senet.service.messages import StateMessage, cancelled_message
 from senet.service.store import LiveGame
 from senet.service.views import delta_message, events_message
 
@@ -155,6 +155,10 @@ async def _serve(
                 await send_update(force=True)
             elif message.get("type") == "presence":  # counts of one process changed: send the sum
                 await send(presence_message(service.presence(game_id)))
+            elif message.get("type") == "cancelled":  # the game is gone: say so, and hang up
+                await send(cancelled_message())
+                await ws.close(code=4404)
+                return
             if time.monotonic() - started > SLOW_ACTION:
                 log.warning(
                     "an update of game %s took %.1f s to send", game_id, time.monotonic() - started

@@ -3,7 +3,8 @@
 Pages: the open games and "play someone now" on the home and variant pages (the
 ``_lobby.html`` include), ``/games/mine`` (the games this browser holds a seat in, found from
 its seat cookies) and ``/games/live`` (games anyone may watch).  Actions: ``POST /play-now``,
-``POST /g/{id}/take``, and the same as JSON under ``/api``, with ``resign`` and ``claim``.
+``POST /g/{id}/take``, and the same as JSON under ``/api``, with ``resign``, ``cancel`` and
+``claim``.
 The open games are also pushed live over ``/ws/lobby``: the listing, again after every change.
 """
 
@@ -13,7 +14,7 @@ import asyncio
 from dataclasses import asdict
 from typing import Any
 
-from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, Field
 
@@ -247,6 +248,16 @@ async def resign(request: Request, game_id: str, body: Resignation) -> Any:
     service = _service(request)
     game = await service.commands.resign(game_id, _token_of(request, game_id), body.seat)
     return state_for(service, game, game.seats_of(_token_of(request, game_id)))
+
+
+@api.post("/games/{game_id}/cancel", status_code=204, response_class=Response)
+async def cancel(request: Request, game_id: str) -> Response:
+    """Cancel a game nobody has joined (the seat secret as for moves): it is deleted, and
+    every page showing it is told; 409 ``joined`` once the other seat is taken."""
+    await _service(request).commands.cancel(game_id, _token_of(request, game_id))
+    response = Response(status_code=204)
+    response.delete_cookie(seat_cookie(game_id), path="/")  # a seat in nothing
+    return response
 
 
 @api.post("/games/{game_id}/claim")

@@ -13,7 +13,13 @@ from typing import Literal, NotRequired, TypedDict
 
 from senet.service.errors import GameError
 from senet.service.games import GameService
-from senet.service.messages import DeltaMessage, EventsMessage, PresenceSummary, StateMessage
+from senet.service.messages import (
+    CancelledMessage,
+    DeltaMessage,
+    EventsMessage,
+    PresenceSummary,
+    StateMessage,
+)
 from senet.service.store import LiveGame
 from senet.service.views import state_message
 
@@ -107,6 +113,7 @@ SERVER_MESSAGES: dict[str, type] = {
     "events": EventsMessage,
     "presence": PresenceMessage,
     "pong": PongMessage,
+    "cancelled": CancelledMessage,
     "error": ErrorMessage,
 }
 

@@ -1,5 +1,5 @@
-// Finishing a game: the server's clocks drawn ticking, resigning (after a confirmation) and
-// claiming a game the opponent has left.  The server decides everything; this only shows it.
+// Finishing a game: the server's clocks drawn ticking, cancelling a game nobody joined and
+// resigning (each after a confirmation), and claiming a game the opponent has left.  The server decides everything; this only shows it.
 import { errorText, t } from "./i18n.js";
 
 const section = document.getElementById("endings");
@@ -50,6 +50,16 @@ async function post(path, body) {
     const error = await response.json().catch(() => ({}));
     onError(errorText(error));
   }
+  return response.ok;
+}
+
+// A button that asks first (a <dialog> whose "yes" closes it with the value "yes").
+function confirmed(button, dialog, then) {
+  if (!button || !dialog) return;
+  button.addEventListener("click", () => dialog.showModal());
+  dialog.addEventListener("close", () => {
+    if (dialog.returnValue === "yes" && current) then();
+  });
 }
 
 export function setupEndings({ gameId, seatNames, showError }) {
@@ -59,16 +69,15 @@ export function setupEndings({ gameId, seatNames, showError }) {
     el.querySelector(".clock-name").textContent = seatNames[Number(el.dataset.seat)];
   }
   const resign = $("resign");
-  const dialog = $("resign-dialog");
-  if (resign && dialog) {
-    resign.addEventListener("click", () => dialog.showModal());
-    dialog.addEventListener("close", () => {
-      if (dialog.returnValue !== "yes" || !current) return;
-      const seat = current.you.length > 1 ? (current.decider ?? current.turn ?? 0) : undefined;
-      post(`/api/games/${gameId}/resign`, seat === undefined ? {} : { seat });
-      resign.focus();
-    });
-  }
+  confirmed(resign, $("resign-dialog"), () => {
+    const seat = current.you.length > 1 ? (current.decider ?? current.turn ?? 0) : undefined;
+    post(`/api/games/${gameId}/resign`, seat === undefined ? {} : { seat });
+    resign.focus();
+  });
+  // The game is deleted: its host goes back to the start page to begin another.
+  confirmed($("cancel-game"), $("cancel-dialog"), async () => {
+    if (await post(`/api/games/${gameId}/cancel`, {})) location.assign("/");
+  });
   $("claim-button").addEventListener("click", () => post(`/api/games/${gameId}/claim`, {}));
 }
 
@@ -92,8 +101,10 @@ export function renderEndings(state) {
   const over = state.phase === "over";
   $("clocks").hidden = !state.clock;
   const resign = $("resign");
-  // nobody to resign to while the other seat is still free
+  const cancel = $("cancel-game");
+  // nobody to resign to while the other seat is still free: the game can be cancelled instead
   if (resign) resign.hidden = over || !state.you.length || seatFree(state);
+  if (cancel) cancel.hidden = over || !state.you.length || !seatFree(state);
   $("claim").hidden = over || !state.abandon;
   clearInterval(ticking);
   if (!over && (state.clock || state.abandon)) ticking = setInterval(tick, 250);

@@ -21,6 +21,7 @@ let selected = null;
 let lastThrowPly = null;
 let waiting = false;
 let retry = 500;
+let cancelled = false; // the host cancelled the game before anyone joined: it no longer exists
 const feed = new DeltaFeed(); // this connection's states: the first whole, then deltas
 const seedsSent = new Set(); // seats whose seed went out on the current connection
 
@@ -510,6 +511,12 @@ function connect() {
       announce(before, state);
     } else if (data.type === "presence") {
       presence = data; renderPresence();
+    } else if (data.type === "cancelled") {
+      // The host cancelled the game before anyone joined: it is gone, nothing to reconnect to.
+      cancelled = true;
+      root.classList.add("cancelled");
+      $("cancelled").hidden = false;
+      $("conn").textContent = "";
     } else if (data.type === "error") {
       if (data.code === "already_seeded" || data.code === "not_seeding") return; // another tab gave it first
       waiting = false; root.classList.remove("waiting");
@@ -519,7 +526,7 @@ function connect() {
   });
   const socket = ws;
   ws.addEventListener("close", () => {
-    if (socket !== ws) return; // an old socket, already replaced
+    if (socket !== ws || cancelled) return; // an old socket, already replaced; or no game left
     root.dataset.connected = "";
     $("conn").textContent = t("g.reconnecting");
     setTimeout(connect, retry);
