@@ -185,12 +185,12 @@ def test_a_host_cancels_a_game_nobody_joined_and_every_page_showing_it_is_told(
     assert box is not None and box["y"] + box["height"] <= 844
     host.screenshot(path=str(artifacts / f"cancel-game-{lang}-390.png"))
     host.click("#cancel-game")
-    assert host.is_visible("#cancel-dialog")
+    assert host.is_visible("#cancel-game-dialog")
     host.screenshot(path=str(artifacts / f"cancel-dialog-{lang}-390.png"))
-    host.click("#cancel-no")  # changed their mind: the game waits on
+    host.click("#cancel-game-no")  # changed their mind: the game waits on
     assert httpx.get(f"{clocked.url}/g/{game_id}").status_code == 200
     host.click("#cancel-game")
-    host.click("#cancel-yes")
+    host.click("#cancel-game-yes")
     host.wait_for_url(f"{clocked.url}/")
     # gone from the host's games, from the lobby (live), and the pages showing it say so
     host.wait_for_selector("#my-games")

@@ -75,7 +75,7 @@ export function setupEndings({ gameId, seatNames, showError }) {
     resign.focus();
   });
   // The game is deleted: its host goes back to the start page to begin another.
-  confirmed($("cancel-game"), $("cancel-dialog"), async () => {
+  confirmed($("cancel-game"), $("cancel-game-dialog"), async () => {
     if (await post(`/api/games/${gameId}/cancel`, {})) location.assign("/");
   });
   $("claim-button").addEventListener("click", () => post(`/api/games/${gameId}/claim`, {}));
