@@ -27,7 +27,7 @@
   ``search-master`` (the same search with the refitted one).
 * ``candidate-master``: today's master's search with a network being tried before it ships,
   read from ``bench/reference_weights/<variant>.candidate.npz`` (not kept in the repository;
-  ``adelaida.td-refined.npz`` there is the one tried so far).
+  adelaida's refined network was tried so before it shipped).
 """
 
 from __future__ import annotations

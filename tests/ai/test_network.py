@@ -10,6 +10,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -87,6 +88,25 @@ def test_the_shipped_network_loads_with_how_it_was_trained(name: str) -> None:
     assert curve[0]["games"] == 0 and curve[-1]["games"] == int(network.info["games"])
     # trained, not random: the last point of the curve beats the untrained start
     assert curve[-1]["score"] > curve[0]["score"]
+
+
+def test_adelaidas_network_is_refined_by_self_play_from_the_kept_fitted_one() -> None:
+    # the file its command starts from is kept in the repository, so the command repeats it
+    variant = find_variant("adelaida")
+    shipped = network_for(variant)
+    assert shipped is not None and shipped.info["trainer"].startswith("senet.ai.selfplay")
+    assert shipped.info["start"] == "bench/reference_weights/adelaida.fitted.npz"
+    command = shipped.info["command"]
+    assert command.startswith("python -m senet.ai.selfplay --variant adelaida")
+    assert f"--start {shipped.info['start']}" in command and "--seed 11" in command
+    root = Path(__file__).resolve().parents[2]
+    start = NetEvaluator.load(variant, root / shipped.info["start"])
+    assert start.info["trainer"].startswith("senet.ai.fitted")
+    assert start.hidden == shipped.hidden
+    # refined, not retrained: changed, yet still close to the fitted weights, hidden unit by
+    # hidden unit (a network trained afresh would not line its units up with them)
+    assert not np.array_equal(shipped.w1, start.w1)
+    assert np.corrcoef(shipped.w1.ravel(), start.w1.ravel())[0, 1] > 0.6
 
 
 @pytest.mark.parametrize("name", TRAINED)
