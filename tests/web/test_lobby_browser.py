@@ -209,6 +209,38 @@ def test_a_host_cancels_a_game_nobody_joined_and_every_page_showing_it_is_told(
         assert not page.js_errors
 
 
+def test_a_page_that_missed_the_cancellation_learns_it_on_reconnecting(browser, clocked):
+    host = new_page(browser, clocked)
+    game_id = start_friend_game(host)
+    spectator = new_page(browser, clocked, 390, 844)
+    dropped: list[str] = []
+
+    def relay(ws) -> None:
+        # between the page and the server: the "cancelled" message is lost on the way, and the
+        # connection with it (a phone going through a tunnel, say)
+        server = ws.connect_to_server()
+
+        def to_page(message) -> None:
+            if '"cancelled"' in str(message):
+                dropped.append(str(message))
+                ws.close(code=4000, reason="lost")
+            else:
+                ws.send(message)
+
+        server.on_message(to_page)
+
+    spectator.route_web_socket(f"**/ws/games/{game_id}", relay)
+    spectator.goto(f"/g/{game_id}")
+    spectator.wait_for_selector("#game[data-ply]")
+    answer = host.request.post(f"/api/games/{game_id}/cancel", data={})
+    assert answer.status == 204
+    # the reconnection finds no game: the page says it was cancelled, and stops trying
+    spectator.wait_for_selector("#cancelled:not([hidden])")
+    assert dropped and spectator.is_hidden("#board")
+    assert not spectator.text_content("#conn")
+    assert not spectator.js_errors
+
+
 def test_a_player_whose_time_runs_out_loses_once(browser, clocked):
     host = new_page(browser, clocked)
     guest = new_page(browser, clocked)

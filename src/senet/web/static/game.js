@@ -511,8 +511,9 @@ function connect() {
       announce(before, state);
     } else if (data.type === "presence") {
       presence = data; renderPresence();
-    } else if (data.type === "cancelled") {
-      // The host cancelled the game before anyone joined: it is gone, nothing to reconnect to.
+    } else if (data.type === "cancelled" || (data.type === "error" && data.code === "unknown_game")) {
+      // The host cancelled the game before anyone joined (told now, or found on reconnecting
+      // after the message was missed): it is gone, nothing to reconnect to.
       cancelled = true;
       root.classList.add("cancelled");
       $("cancelled").hidden = false;
