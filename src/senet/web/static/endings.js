@@ -1,5 +1,6 @@
 // Finishing a game: the server's clocks drawn ticking, cancelling a game nobody joined and
-// resigning (each after a confirmation), and claiming a game the opponent has left.  The server decides everything; this only shows it.
+// resigning (each after a confirmation), and claiming a game the opponent has left.  The server
+// decides everything; this only shows it.
 import { errorText, t } from "./i18n.js";
 
 const section = document.getElementById("endings");
