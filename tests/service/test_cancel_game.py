@@ -12,27 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from senet.service.broadcast import MemoryBroadcast
 from senet.service.clocks import ManualClock
 from senet.service.computer import choose_move
 from senet.service.errors import GameError
 from senet.service.games import GameService
-from senet.service.storage import Storage
 
-from .test_games_service import run
+from . import ending_races
+from .test_games_service import run, shut
 
 
 async def service_on(db: Path) -> GameService:
-    storage = Storage(f"sqlite+aiosqlite:///{db}")
-    await storage.init()
-    service = GameService(storage, MemoryBroadcast(), computer_delay=0.0, clock=ManualClock())
-    await service.start()
-    return service
-
-
-async def shut(service: GameService) -> None:
-    await service.close()
-    await service.storage.close()
+    return await ending_races.service_on(f"sqlite+aiosqlite:///{db}", ManualClock())
 
 
 def rows(db: Path, game_id: str) -> tuple[int, int, int]:
@@ -147,30 +137,25 @@ def test_a_game_with_both_seats_taken_cannot_be_cancelled(tmp_path: Path, mode: 
 def test_a_cancelled_rematch_can_be_asked_for_again(tmp_path: Path) -> None:
     async def main() -> None:
         service = await service_on(tmp_path / "db.sqlite3")
-        created = await service.commands.create("standard", "friend", "A")
-        claimed = await service.commands.claim(created.game_id, created.invite or "")
-        assert claimed
-        tokens = {0: created.token, 1: claimed[0]}
-        for seat in (0, 1):
-            await service.commands.seed(created.game_id, tokens[seat], f"seed {seat}")
-        live = await service.store.load(created.game_id)
+        game_id, tokens = await ending_races.friend_game(service)
+        live = await service.store.load(game_id)
         rng = random.Random(3)
         while not live.position.is_over():
             d = live.position.decider
             move = choose_move(live.position, "greedy", rng).text()
             await service.commands.act(live.id, tokens[d], live.ply, move)
-        first_id, first_token = await service.commands.rematch(created.game_id, tokens[0])
-        assert (await service.store.load(created.game_id)).stored.rematch_id == first_id
-        async with service.subscribe(created.game_id) as old_game:
+        first_id, first_token = await service.commands.rematch(game_id, tokens[0])
+        assert (await service.store.load(game_id)).stored.rematch_id == first_id
+        async with service.subscribe(game_id) as old_game:
             await service.commands.cancel(first_id, first_token)
             # the finished game's page is told to read itself again: no rematch offered now
             message = await asyncio.wait_for(old_game.get(), 5)
         assert message["type"] == "update" and message.get("refresh")
-        assert (await service.store.load(created.game_id)).stored.rematch_id is None
+        assert (await service.store.load(game_id)).stored.rematch_id is None
         # the other player asks: a new rematch, which the first player then joins
-        second_id, token_b = await service.commands.rematch(created.game_id, tokens[1])
+        second_id, token_b = await service.commands.rematch(game_id, tokens[1])
         assert second_id != first_id and token_b
-        again_id, token_a = await service.commands.rematch(created.game_id, tokens[0])
+        again_id, token_a = await service.commands.rematch(game_id, tokens[0])
         assert again_id == second_id and token_a
         assert (await service.store.load(second_id)).free_seat() is None
         await shut(service)
