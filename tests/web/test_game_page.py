@@ -108,6 +108,40 @@ def test_the_invitation_box_goes_away_when_the_friend_joins(browser, site) -> No
     guest.wait_for_selector("#resign", state="visible")
 
 
+#: What the throw row shows: its label, and each stick's (or the die's) classes.
+THROW_ROW = """() => { const box = document.getElementById('sticks');
+  return {label: box.getAttribute('aria-label'),
+          parts: [...box.children].map((c) => c.className)}; }"""
+
+
+@pytest.mark.parametrize(("variant", "lang"), [("standard", "en"), ("bell", "ru")])
+def test_before_the_first_throw_the_sticks_lie_waiting_then_show_the_throw(
+    browser, site, variant, lang
+) -> None:
+    host = new_page(browser, site, 390, 844)
+    host.goto(f"/?lang={lang}")
+    start_game(host, variant, "friend", "A")
+    host.wait_for_function("() => document.getElementById('sticks').children.length > 0")
+    waiting = host.evaluate(THROW_ROW)
+    idle = ["die idle"] if variant == "bell" else ["stick idle"] * 4
+    none_yet = "Бросок: пока не сделан" if lang == "ru" else "Throw: none yet"
+    assert waiting == {"label": none_yet, "parts": idle}
+    assert host.locator("#sticks").is_visible()
+    guest = new_page(browser, site)
+    guest.goto(host.input_value("#invite-url"))
+    wait_started(host)
+    host.wait_for_function("() => !document.querySelector('#sticks .idle')")
+    thrown = host.evaluate(THROW_ROW)
+    value = int(thrown["label"].rsplit(":", 1)[1])
+    assert thrown["label"] == f"{'Бросок' if lang == 'ru' else 'Throw'}: {value}"
+    if variant == "bell":  # Bell's long die shows its number
+        assert thrown["parts"] == ["die"] and host.text_content("#sticks .die") == str(value)
+    else:  # as many sticks marked side up as the throw counts, none for a 5
+        marked = sum("marked" in c for c in thrown["parts"])
+        assert len(thrown["parts"]) == 4 and marked == (0 if value == 5 else value)
+    assert host.js_errors == [] and guest.js_errors == []  # type: ignore[attr-defined]
+
+
 #: A stand-in for a phone's share sheet: it records what the page hands it.
 SHARE_SHEET = """navigator.share = (data) => { (window.shared = window.shared || []).push(data);
   return Promise.resolve(); };"""

@@ -160,10 +160,21 @@ export function drawBoard(svg, view) {
   }
 }
 
-// The throw: four sticks (pattern bit set = marked side up) or Bell's long die.
+// The throw: four sticks (pattern bit set = marked side up) or Bell's long die. Before the
+// first throw the instrument lies waiting, drawn faint, so the row shows what will be thrown.
 export function drawThrow(box, lastThrow, instrument, animate, t) {
   box.replaceChildren();
-  if (!lastThrow) return;
+  if (!lastThrow) {
+    box.classList.remove("rolling");
+    const waiting = instrument === "die4" ? 1 : 4;
+    for (let i = 0; i < waiting; i++) {
+      const part = document.createElement("div");
+      part.className = instrument === "die4" ? "die idle" : "stick idle";
+      box.appendChild(part);
+    }
+    box.setAttribute("aria-label", `${t("g.throw")}: ${t("g.not_thrown")}`);
+    return;
+  }
   if (instrument === "die4") {
     const die = document.createElement("div");
     die.className = "die";
