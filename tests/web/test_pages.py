@@ -149,6 +149,25 @@ def test_each_house_says_what_it_does_not_the_whole_list_of_houses(name: str, la
         assert meaning[:1] == meaning[:1].upper()
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_a_house_named_only_in_another_squares_rule_says_whose_rule_it_is(
+    name: str, lang: str
+) -> None:
+    """kendall: House of Water — 15, the House of Second Life, is named only in the rule of 27:
+    its legend must not read like 27's rule (a trap) told of 15."""
+    meanings = house_meanings(name, lang)
+    for sq, meaning in meanings.items():  # no legend opens with another square's rule
+        lead = re.match(r"(\d+): ", meaning)
+        assert lead is None or int(lead.group(1)) == sq, (sq, meaning)
+    if name == "kendall":
+        water = "House of Water" if lang == "en" else "«Дом воды»"
+        rule = "From the rule of square 27" if lang == "en" else "Из правила поля 27"
+        assert meanings[15].startswith(rule) and water in meanings[15]
+        assert ("to 15" if lang == "en" else "на поле 15") in meanings[15]
+        assert not meanings[27].startswith(rule)  # 27's own legend is its rule as it stands
+
+
 def test_the_standard_houses_legend_takes_each_house_from_the_list() -> None:
     """standard: houses, safe squares, bearing off."""
     en, ru = house_meanings("standard", "en"), house_meanings("standard", "ru")

@@ -132,10 +132,12 @@ _LEADING_SQUARES = re.compile(r"^(?:Поле |Square )?((?:\d+(?:, | and | и |�
 
 def house_meanings(name: str, lang: str) -> dict[int, str]:
     """What each House of a variant does, in ``lang``: the rulebook clause about it (the one
-    that starts with its number, else the one named after it, else one that names it)."""
+    that starts with its number, else the one named after it, else one that names it; a clause
+    that starts with another square is introduced as that square's rule)."""
     v = find_variant(name)
     rb = _rulebook(v.name)
     clauses = list(rb.clauses) if rb else []
+    t = translator(lang)
     out: dict[int, str] = {}
     for sq, house in v.houses.items():
         house_name = house.name(lang).lower()
@@ -166,7 +168,13 @@ def house_meanings(name: str, lang: str) -> dict[int, str]:
                     # other clauses about its square (that it is safe, how a piece leaves it)
                     about = [c.text(lang) for c in clauses if c.text(lang) != text]
                     own_sentence = [own[:1].upper() + own[1:] + "."] if own else []
-                    text = " ".join(own_sentence + [t for t in about if _names(t, sq)])
+                    text = " ".join(own_sentence + [a for a in about if _names(a, sq)])
+                elif (rule := re.match(r"(\d+): ", text)) and int(rule.group(1)) != sq:
+                    # named only in another square's rule ("27: … or return the stone to 15,
+                    # the House of Second Life"): say whose rule it is, lest 15 read as the trap
+                    other = int(rule.group(1))
+                    named = v.houses[other].name(lang) if other in v.houses else str(other)
+                    text = t("play.house_in_rule", square=other, name=named) + text[rule.end() :]
             out[sq] = text[:1].upper() + text[1:]
     return out
 
