@@ -4,7 +4,8 @@ For each variant and each pair (lower, upper), play ``--games`` games in pairs: 
 a pair use the same seeded throw sequence, the upper player seat A in one and seat B in the
 other (so the luck of the throws cancels as far as the games run alike).  Prints the upper
 player's score rate (a draw counts ½) with its 95% interval (normal approximation over the
-pairs' mean scores), whether its target is met, and the time per move of every player
+pairs' mean scores), whether its target is met, the pair numbers it played (runs on
+other pairs pool with ``bench/ladder_pool.py``), and the time per move of every player
 (median and maximum, and how many moves took over 1 s).
 
 Players: the levels of :mod:`senet.ai` and the fixed references of
@@ -197,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{name:14s} {high:>8s} vs {low:<13s} {2 * len(scores):4d} games  "
                 f"score {mean:6.1%}  95% [{lo:6.1%}, {hi:6.1%}]  {verdict}  "
-                f"({time.time() - start:.0f}s, load average {os.getloadavg()[0]:.1f})",
+                f"(pairs {first}–{first + len(scores) - 1}, {time.time() - start:.0f}s, "
+                f"load average {os.getloadavg()[0]:.1f})",
                 flush=True,
             )
         for player, ts in times.items():

@@ -3,34 +3,20 @@ luck exactly between equal players, and a small run prints the score with its in
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from bench_scripts import BENCH, bench_module
 
 from senet.ai.evaluation import Evaluator, default_weights
 from senet.ai.search import Searcher
 from senet.engine import Position, find_variant
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-
-
-def _module(name: str) -> ModuleType:
-    if str(BENCH) not in sys.path:
-        sys.path.insert(0, str(BENCH))  # the bench imports its neighbours by name
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
 
 def test_pip_is_the_pip3_references_count_where_no_piece_stands_exposed() -> None:
-    duel, references = _module("ai_duel"), _module("reference_players")
+    duel, references = bench_module("ai_duel"), bench_module("reference_players")
     variant = find_variant("piccione")
     pip = duel.evaluation(variant, "pip")
     # no lone piece with an opposing one 1-5 squares behind it: pip3's safety term is zero
@@ -43,7 +29,7 @@ def test_pip_is_the_pip3_references_count_where_no_piece_stands_exposed() -> Non
 
 
 def test_equal_players_score_exactly_half_and_files_load(tmp_path: Path) -> None:
-    duel = _module("ai_duel")
+    duel = bench_module("ai_duel")
     variant = find_variant("piccione")
     path = tmp_path / "piccione.json"
     path.write_text(Evaluator(variant, default_weights(variant)).to_json())

@@ -3,26 +3,14 @@ small run prints a verdict per variant (the times themselves are not tested)."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
-from pathlib import Path
-from types import ModuleType
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "ai_move_time.py"
-
-
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("ai_move_time", BENCH)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its module up there
-    spec.loader.exec_module(module)
-    return module
+from bench_scripts import BENCH, bench_module
 
 
 def test_the_sample_takes_every_phase_of_every_game_and_only_real_decisions() -> None:
-    bench = _bench()
+    bench = bench_module("ai_move_time")
     samples = bench.sample("standard", games=3, phases=4, seed=7)
     assert sorted(s.phase for s in samples) == [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3]
     for s in samples:
@@ -37,7 +25,16 @@ def test_the_sample_takes_every_phase_of_every_game_and_only_real_decisions() ->
 
 def test_a_small_run_prints_each_phase_and_the_verdicts() -> None:
     done = subprocess.run(
-        [sys.executable, str(BENCH), "--variant", "bell", "--games", "1", "--phases", "2"]
+        [
+            sys.executable,
+            str(BENCH / "ai_move_time.py"),
+            "--variant",
+            "bell",
+            "--games",
+            "1",
+            "--phases",
+            "2",
+        ]
         + ["--cpu-clock"],
         capture_output=True,
         text=True,

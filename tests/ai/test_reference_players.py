@@ -4,28 +4,13 @@ by a decision or the end of the game, so the ply is never taken)."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from bench_scripts import BENCH, bench_module
 
 from senet.engine import VARIANTS, Position, draw_throw, find_variant
-
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-
-
-def _references() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "reference_players", BENCH / "reference_players.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _throws_followed_by_a_throw(variant: str, games: int, plies: int) -> int:
@@ -64,7 +49,7 @@ def test_the_fixed_references_play_kendall_1978_where_their_search_meets_runs_of
 ) -> None:
     # Before the ply (a throw followed by another throw costs the search a ply) a run of banked
     # throws recursed until the bank overflowed (255 ones), in both searches.
-    references = _references()
+    references = bench_module("reference_players")
     rng = random.Random(5)
     pos = Position.initial(find_variant("kendall-1978"))
     made = 0
@@ -96,7 +81,7 @@ def test_the_linear_master_searches_with_the_linear_evaluation_whatever_ships() 
     from senet.ai import searcher_for
     from senet.ai.evaluation import Evaluator, evaluator_for
 
-    references = _references()
+    references = bench_module("reference_players")
     rng = random.Random(3)
     pos = _first_real_decision("adelaida", rng)
     searcher = searcher_for(pos, references.LINEAR_MASTER)
@@ -113,7 +98,7 @@ def test_the_candidate_master_searches_with_the_weights_put_beside_the_reference
 
     import senet.ai
 
-    references = _references()
+    references = bench_module("reference_players")
     monkeypatch.setattr(references, "_WEIGHTS", tmp_path)
     rng = random.Random(3)
     pos = _first_real_decision("adelaida", rng)
@@ -135,7 +120,7 @@ def test_the_rollout_master_rolls_out_where_the_master_searches() -> None:
     # the yardstick for what root rollouts would add in the variants where the master searches
     from senet.ai import find_level, rolls_out
 
-    references = _references()
+    references = bench_module("reference_players")
     rng = random.Random(3)
     pos = _first_real_decision("adelaida", rng)
     assert rolls_out(pos, references.ROLLOUT_MASTER)
@@ -157,7 +142,7 @@ def test_the_turn_master_counts_whole_turns_where_one_seat_decides_twice_in_a_ro
     # the next throw
     from senet.ai import searcher_for
 
-    references = _references()
+    references = bench_module("reference_players")
     rng = random.Random(3)
     pos = _first_real_decision(variant, rng)
     assert searcher_for(pos, references.TURN_MASTER).whole_turns is whole_turns
