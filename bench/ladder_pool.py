@@ -59,6 +59,8 @@ class Run:
 
 @dataclass(frozen=True)
 class Pooled:
+    """The runs together: games in all, the upper player's score (0-1) and its interval."""
+
     games: int
     mean: float
     lo: float
