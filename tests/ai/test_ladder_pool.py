@@ -40,7 +40,25 @@ def test_two_runs_pool_to_what_one_run_over_all_their_pairs_prints() -> None:
     assert pooled.lo == pytest.approx(lo, abs=0.004) and pooled.hi == pytest.approx(hi, abs=0.004)
     # narrower than either run alone
     assert pooled.hi - pooled.lo < min(r.hi - r.lo for r in runs)
-    assert pool.verdict(pooled, 0.65) != ""
+
+
+def test_the_verdict_says_whether_the_pooled_interval_shows_the_target() -> None:
+    pool = bench_module("ladder_pool")
+    said = {
+        (mean, lo, hi): pool.verdict(pool.Pooled(600, mean, lo, hi), 0.65)
+        for mean, lo, hi in (
+            (0.707, 0.669, 0.744),
+            (0.68, 0.62, 0.74),
+            (0.62, 0.58, 0.66),
+            (0.505, 0.444, 0.567),
+        )
+    }
+    assert list(said.values()) == [
+        "target 65% met (the whole interval above)",
+        "target 65% met by the score, not shown (the interval reaches both sides)",
+        "target 65% NOT MET by the score, not shown (the interval reaches both sides)",
+        "target 65% NOT MET (the whole interval below)",
+    ]
 
 
 def test_a_run_stopped_by_hand_counts_by_its_last_progress_line() -> None:
