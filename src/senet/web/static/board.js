@@ -165,11 +165,10 @@ export function drawBoard(svg, view) {
 export function drawThrow(box, lastThrow, instrument, animate, t) {
   box.replaceChildren();
   if (!lastThrow) {
-    box.classList.remove("rolling");
-    const waiting = instrument === "die4" ? 1 : 4;
-    for (let i = 0; i < waiting; i++) {
+    const [kind, count] = instrument === "die4" ? ["die", 1] : ["stick", 4];
+    for (let i = 0; i < count; i++) {
       const part = document.createElement("div");
-      part.className = instrument === "die4" ? "die idle" : "stick idle";
+      part.className = `${kind} idle`;
       box.appendChild(part);
     }
     box.setAttribute("aria-label", `${t("g.throw")}: ${t("g.not_thrown")}`);
