@@ -316,12 +316,10 @@ WIDEST_DECISION = """() => {
 }""".replace("/* OUT_OF_VIEW */", OUT_OF_VIEW)
 
 
-@pytest.mark.parametrize("size", [(844, 390), (740, 360)], ids=lambda s: f"{s[0]}x{s[1]}")
-def test_a_phone_held_sideways_keeps_the_widest_decision_in_view(
-    browser, site, artifacts, size
-) -> None:
-    # landscape phones: the moves beside the board keep to two rows and scroll
-    # within them; the events keep to one line; board, sticks, status and moves stay in view
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_phone_keeps_the_widest_decision_in_view(browser, site, artifacts, size) -> None:
+    # upright or sideways, the moves keep to two rows and scroll within them (beside the board
+    # when sideways); the events keep to one line; board, sticks, status and moves stay in view
     width, height = size
     context = browser.new_context(
         viewport={"width": width, "height": height}, base_url=site.url, is_mobile=True,
@@ -332,7 +330,7 @@ def test_a_phone_held_sideways_keeps_the_widest_decision_in_view(
     start_game(page, "adelaida", "local")
     page.wait_for_selector("#moves button[data-move]")
     seen = page.evaluate(WIDEST_DECISION)
-    page.screenshot(path=str(artifacts / f"phone-sideways-widest-{width}x{height}.png"))
+    page.screenshot(path=str(artifacts / f"phone-widest-{width}x{height}.png"))
     assert seen["outside"] == [], seen["outside"]
     assert seen["scrolls"] and seen["reachable"]
     assert page.evaluate("window.scrollY") == 0
