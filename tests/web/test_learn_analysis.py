@@ -163,6 +163,8 @@ def test_a_position_set_up_by_tapping_reopens_from_its_url(browser, site) -> Non
     page = new_page(browser, site)
     page.goto(f"/analysis?position={quote('adelaida A.B......./........../.......... A -')}")
     wait_ready(page)
+    # no throw chosen: the status line says nothing and shows no empty box
+    assert page.eval_on_selector("#an-status", "e => [e.textContent, e.offsetHeight]") == ["", 0]
     page.click("#an-edit")
     # empty square 12 -> a spool, 13 -> a cone (two taps), 1 (a spool) -> a cone
     for square, taps in ((12, 1), (13, 2), (1, 1)):
@@ -179,6 +181,7 @@ def test_a_position_set_up_by_tapping_reopens_from_its_url(browser, site) -> Non
     )
     wait_ready(page)
     shown = page.get_attribute("#analysis", "data-position")
+    assert page.eval_on_selector("#an-status", "e => e.textContent && e.offsetHeight > 0")
     position = Position.from_fen(shown)
     assert position.owner(12) == 0 and position.owner(13) == 1 and position.owner(1) == 1
     assert position.throw == 4
