@@ -386,6 +386,24 @@ def test_no_page_scrolls_sideways_at_360_px(browser, site, site_pages, lang) -> 
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
+def test_on_a_390_px_phone_the_header_takes_two_lines(browser, site, lang) -> None:
+    """The brand and the languages on the first line, all five links on the second: the
+    Russian links are the longer, and a third line would push the board down."""
+    page = new_page(browser, site, 390, 844)
+    page.goto(f"/?lang={lang}")
+    lines = page.evaluate(
+        """() => {
+        const top = e => Math.round(e.getBoundingClientRect().top);
+        const links = [...document.querySelectorAll('.site-header nav a')];
+        return [new Set(links.map(top)).size, links.length,
+                top(document.querySelector('.brand')) < top(links[0])];
+    }"""
+    )
+    assert lines == [1, 5, True]
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
 def test_seeds_fold_away_while_the_creator_waits_for_the_friend(browser, site, lang) -> None:
     host = new_page(browser, site)
     host.goto(f"/?lang={lang}")
