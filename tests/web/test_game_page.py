@@ -404,6 +404,22 @@ def test_on_a_390_px_phone_the_header_takes_two_lines(browser, site, lang) -> No
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
+def test_on_a_360_px_phone_the_game_mode_stays_on_one_line(browser, site, lang) -> None:
+    """The variant's name and, after it, the kind of game ("against the computer"): where
+    both do not fit one line the kind moves down whole instead of breaking in two."""
+    page = new_page(browser, site, 360, 740)
+    page.goto(f"/?lang={lang}")
+    start_game(page, "kendall", "computer", "A")
+    small = page.evaluate(
+        """() => { const s = document.querySelector('.game-head h1 small');
+        return [s.getClientRects().length, s.textContent]; }"""
+    )
+    assert small[0] == 1, small
+    assert small[1] == ("· against the computer" if lang == "en" else "· против компьютера")
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
 def test_seeds_fold_away_while_the_creator_waits_for_the_friend(browser, site, lang) -> None:
     host = new_page(browser, site)
     host.goto(f"/?lang={lang}")
