@@ -13,6 +13,8 @@ import pytest
 
 from senet.engine import Position, find_variant
 from senet.service.broadcast import MemoryBroadcast
+from senet.service.clocks import ManualClock
+from senet.service.commands import resigning_seat
 from senet.service.computer import choose_move, levels
 from senet.service.errors import GameError
 from senet.service.fairness import verify_throws
@@ -183,6 +185,55 @@ def test_throws_are_hidden_until_the_end_and_legal_moves_go_to_the_decider_only(
         await shut(service)
 
     run(main())
+
+
+@pytest.mark.parametrize("ending", ["resignation", "time forfeit"])
+def test_once_a_player_ends_the_game_nobody_is_offered_a_move(tmp_path: Path, ending: str) -> None:
+    """A resignation or a loss on time leaves the position with a seat to decide; the game is
+    over all the same, so no viewer is told of a decider or given moves to choose from."""
+
+    async def main() -> None:
+        clock = ManualClock()
+        storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}")
+        await storage.init()
+        service = GameService(storage, MemoryBroadcast(), computer_delay=0.0, clock=clock)
+        await service.start()
+        created = await service.commands.create(
+            "standard", "friend", "A", seed="a", time_control="move:30"
+        )
+        claimed = await service.commands.claim(created.game_id, created.invite or "")
+        assert claimed is not None
+        tokens = {0: created.token, 1: claimed[0]}
+        live = await service.commands.seed(created.game_id, claimed[0], "b")
+        decider = live.position.decider
+        assert decider is not None and state_for(service, live, (decider,))["legal"]
+        if ending == "resignation":
+            live = await service.commands.resign(created.game_id, tokens[decider])
+        else:
+            await clock.advance(30_000)
+            live = await service.commands.time_out(created.game_id)
+        live = await service.store.reload(created.game_id)
+        assert live.over and live.position.decider == decider  # the rules alone would go on
+        for seats in ((0,), (1,), ()):
+            state = state_for(service, live, seats)
+            assert state["outcome"] is not None and state["outcome"]["winner"] == 1 - decider
+            assert (
+                state["decider"] is None and state["legal"] == [] and state["forced_pass"] is None
+            )
+        await shut(service)
+
+    run(main())
+
+
+def test_the_holder_of_both_seats_resigns_for_the_seat_that_decides() -> None:
+    """On one screen with no seat named: the seat deciding now, even off its turn (kendall: the
+    owner of a piece attacked on the House of Water chooses where it goes), else the seat on turn."""
+    water = Position.from_fen("kendall .B......../........../......A... B - pending=water")
+    assert (water.turn, water.decider) == (1, 0)
+    assert resigning_seat(water, (0, 1)) == 0
+    assert resigning_seat(water, (1,)) == 1  # a player resigns their own seat, decider or not
+    chance = Position.from_fen("kendall .B......../........../......A... B -")
+    assert chance.decider is None and resigning_seat(chance, (0, 1)) == 1
 
 
 def test_computer_plays_its_turns_and_the_game_ends(tmp_path: Path) -> None:

@@ -145,19 +145,28 @@ def test_resigning_asks_first_and_ends_the_game_for_both(browser, clocked):
     join_by_invitation(guest, host)
     wait_started(host)
     wait_started(guest)
-    guest.click("#resign")
-    guest.click("#resign-no")  # changed their mind: nothing happens
-    assert guest.get_attribute("#game", "data-phase") == "playing"
-    guest.click("#resign")
-    guest.click("#resign-yes")
+    # the player whose move it is resigns, with their moves on the screen
+    host_seat = int(host.get_attribute("#game", "data-you").strip("[]"))
+    decider = host.get_attribute("#game", "data-decider")
+    quitter = host if decider == str(host_seat) else guest
+    quitter.wait_for_selector("#moves button[data-move]")
+    quitter.click("#resign")
+    quitter.click("#resign-no")  # changed their mind: nothing happens
+    assert quitter.get_attribute("#game", "data-phase") == "playing"
+    quitter.click("#resign")
+    quitter.click("#resign-yes")
     for page in (host, guest):
         page.wait_for_selector("#over:not([hidden])")
         assert "resign" in page.text_content("#result").lower()
+        # over means over: no moves offered, no piece to pick, no "your turn" on the status
+        assert page.locator("#moves button").count() == 0
+        assert page.locator("#board .piece.movable, #board .target").count() == 0
+        assert "your-turn" not in (page.get_attribute("#status", "class") or "")
+        assert page.get_attribute("#game", "data-decider") == ""
     record = httpx.get(f"{clocked.url}/g/{game_id}/record").text
     parsed = parse_record(record)
-    host_seat = int(host.get_attribute("#game", "data-you").strip("[]"))
     assert parsed.tags["Termination"] == "resignation"
-    assert parsed.tags["Result"] == "AB"[host_seat]
+    assert parsed.tags["Result"] == "AB"[host_seat if quitter is guest else 1 - host_seat]
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

@@ -32,7 +32,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from senet.engine import IllegalMove, Move, NotationError, parse_move
+from senet.engine import IllegalMove, Move, NotationError, Position, parse_move
 from senet.engine.moves import PASS
 
 from . import computer
@@ -52,7 +52,15 @@ from .storage import NewGame, NewSeat, StoredAction
 from .store import Decision, GameStore, LiveGame, hash_token, new_token
 from .unstoppable import Unstoppable
 
-__all__ = ["Created", "GameCommands", "MODES", "command", "new_game_rows", "LOBBY_CHANNEL"]
+__all__ = [
+    "Created",
+    "GameCommands",
+    "MODES",
+    "command",
+    "new_game_rows",
+    "resigning_seat",
+    "LOBBY_CHANNEL",
+]
 
 #: The channel on which every change of the open games' listing is announced.
 LOBBY_CHANNEL = "lobby"
@@ -385,9 +393,7 @@ class GameCommands:
             live = await decision.current()
             _check_not_over(live)
             if seat is None:
-                seat = (
-                    seats[0] if len(seats) == 1 else (live.position.decider or live.position.turn)
-                )
+                seat = resigning_seat(live.position, seats)
             await self._end(decision, live, seat, "resignation")
         return live
 
@@ -516,6 +522,16 @@ def abandoned_since(live: LiveGame, seat: int, now: int) -> int | None:
     if held is None or held.kind != SeatKind.HUMAN or not held.claimed or held.left_at is None:
         return None
     return held.left_at + ABANDONED_AFTER
+
+
+def resigning_seat(position: Position, seats: tuple[int, ...]) -> int:
+    """Who resigns when no seat is named: the player's own seat, or, for the holder of both
+    seats (one screen), the seat deciding now (which may be the seat not on turn: a pending
+    House decision), else the seat on turn."""
+    if len(seats) == 1:
+        return seats[0]
+    decider = position.decider
+    return position.turn if decider is None else decider
 
 
 def _check_not_over(live: LiveGame) -> None:

@@ -127,6 +127,12 @@ class LiveGame:
         return self.ending is not None or self.position.is_over()
 
     @property
+    def decider(self) -> int | None:
+        """The seat that decides now: none once the game is over, also when a player ended it
+        (a resignation or a loss on time leaves the position with a decider of its own)."""
+        return None if self.over else self.position.decider
+
+    @property
     def outcome(self) -> Outcome | None:
         """How the game ended, by the rules or by a player (None while it goes on)."""
         ending = self.ending

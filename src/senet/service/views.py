@@ -17,7 +17,7 @@ from collections import OrderedDict
 from datetime import UTC
 from typing import Literal
 
-from senet.engine import OFF, Game, Position, parse_move
+from senet.engine import OFF, Game, parse_move
 from senet.engine.state import BACKWARD, FORWARD, NO_DIRECTION
 
 from .commands import ABANDONED_AFTER, abandoned_since
@@ -131,11 +131,13 @@ def abandon_record(live: LiveGame, seats: tuple[int, ...]) -> AbandonRecord | No
     return {"seat": opponent, "since": claimable - ABANDONED_AFTER, "claimable_at": claimable}
 
 
-def legal_moves_for(pos: Position, seats: tuple[int, ...]) -> list[str]:
-    """The legal moves, in notation, if one of ``seats`` decides now; else none."""
-    decider = pos.decider
+def legal_moves_for(live: LiveGame, seats: tuple[int, ...]) -> list[str]:
+    """The legal moves, in notation, if one of ``seats`` decides now; else none (none either
+    once the game is over)."""
+    decider = live.decider
     if decider is None or decider not in seats:
         return []
+    pos = live.position
     return [pos.move_text(m) for m in pos.legal_moves()]
 
 
@@ -188,7 +190,7 @@ def state_message(
         "phase": phase(live),
         "fen": pos.fen(),
         "turn": pos.turn,
-        "decider": pos.decider,
+        "decider": live.decider,
         "throw": pos.throw,
         "throws": list(pos.throws),
         "pending": pos.pending_name,
@@ -204,7 +206,7 @@ def state_message(
         "skip": [pos.skip(0), pos.skip(1)],
         "scoring": v.scoring,
         "pieces_per_side": v.pieces,
-        "legal": legal_moves_for(pos, seats),
+        "legal": legal_moves_for(live, seats),
         "you": list(seats),
         "seats": [
             {"seat": s.seat, "kind": s.kind, "taken": s.claimed, "seeded": s.seed is not None}
@@ -322,8 +324,8 @@ def events_message(
         "events": history_entries(live, since),
         "fen": pos.fen(),
         "turn": pos.turn,
-        "decider": pos.decider,
-        "legal": legal_moves_for(pos, seats),
+        "decider": live.decider,
+        "legal": legal_moves_for(live, seats),
         "you": list(seats),
         "outcome": outcome_record(outcome),
         "forced_pass": forced_pass_record(live, server_passes),
