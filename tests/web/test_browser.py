@@ -21,8 +21,15 @@ from .helpers import best_move
 pytestmark = pytest.mark.browser
 
 
-def new_page(browser, site, width: int = 1280, height: int = 900):
-    context = browser.new_context(viewport={"width": width, "height": height}, base_url=site.url)
+def new_page(browser, site, width: int = 1280, height: int = 900, touch: bool = False):
+    """A page in a context of its own (its own cookies); ``touch``: a phone's touch screen,
+    with no mouse to hover (CSS ``hover: none``)."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        base_url=site.url,
+        is_mobile=touch,
+        has_touch=touch,
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -87,7 +87,7 @@ def test_every_way_into_a_rematch_gives_the_opponent_the_seat(browser, site, way
     stranger.wait_for_selector("#game[data-ply]")
     assert "watching" in stranger.text_content("#you")
     # the keys are the players': a spectator is not told how to move with them
-    assert stranger.locator(".hint").count() == 0 and a.locator(".hint").count() == 1
+    assert stranger.locator(".keys-hint").count() == 0 and a.locator(".keys-hint").count() == 1
     assert a.js_errors == [] and b.js_errors == []  # type: ignore[attr-defined]
 
 
@@ -290,7 +290,7 @@ def test_on_a_phone_board_sticks_status_and_moves_are_in_view_at_every_decision(
     assert seen["decisions"] > 10
     assert seen["outside"] == [], seen["outside"][:10]
     assert seen["scrollWidth"] <= width
-    assert not page.is_visible(".hint")  # no keyboard on a touch phone
+    assert not page.is_visible(".keys-hint")  # no keyboard on a touch phone
     assert errors == []
     context.close()
 
