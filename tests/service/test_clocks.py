@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from senet.service.clocks import PRESETS, UNTIMED, TimeControl, parse_time_control
+from senet.service.clocks import PRESETS, UNTIMED, ClockState, TimeControl, parse_time_control
 
 
 @pytest.mark.parametrize("control", PRESETS)
@@ -57,6 +57,20 @@ def test_a_decision_played_for_the_player_costs_nothing():
     state = parse_time_control("clock:60+2").start().after(now=0, decided=None, next_decider=0)
     state = state.after(now=3_000, decided=0, next_decider=1, free=True)
     assert state.remaining[0] == 60_000  # no time spent, no increment
+
+
+def test_the_end_of_the_game_stops_the_clocks_where_they_stood():
+    """A resignation, a loss on time or an abandoned game stops the running clock: on a game
+    clock its seat keeps what it had left (no increment); a limit per move keeps nothing."""
+    state = parse_time_control("clock:300+5").start().after(now=0, decided=None, next_decider=0)
+    state = state.after(now=40_000, decided=0, next_decider=1)  # B's clock runs: 300 s left
+    assert state.stopped(now=100_000) == ClockState(state.control, (265_000, 240_000), None, None)
+    assert state.stopped(now=400_000).remaining == (265_000, 0)  # on time: nothing left
+    assert state.stopped(now=100_000).stopped(now=200_000).remaining == (265_000, 240_000)
+    per_move = parse_time_control("move:30").start().after(now=0, decided=None, next_decider=1)
+    over = per_move.stopped(now=31_000)
+    assert (over.running, over.deadline) == (None, None) and over.remaining == per_move.remaining
+    assert over.left(1, 31_000) == 30_000  # a limit per move: a stopped clock shows the limit
 
 
 @given(

@@ -225,6 +225,45 @@ def test_once_a_player_ends_the_game_nobody_is_offered_a_move(tmp_path: Path, en
     run(main())
 
 
+@pytest.mark.parametrize("ending", ["resignation", "time forfeit"])
+def test_the_end_of_a_game_stops_its_clock_where_it_stood(tmp_path: Path, ending: str) -> None:
+    """On a game clock the seat thinking when the game ends keeps what it had left then (its
+    opponent resigned after 40 s), or nothing (it ran out of time); the other keeps its own."""
+
+    async def main() -> None:
+        clock = ManualClock()
+        storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}")
+        await storage.init()
+        service = GameService(storage, MemoryBroadcast(), computer_delay=0.0, clock=clock)
+        await service.start()
+        created = await service.commands.create(
+            "standard", "friend", "A", seed="a", time_control="clock:180+2"
+        )
+        claimed = await service.commands.claim(created.game_id, created.invite or "")
+        assert claimed is not None
+        tokens = {0: created.token, 1: claimed[0]}
+        live = await service.commands.seed(created.game_id, claimed[0], "b")
+        thinking = live.clock.running
+        assert thinking is not None and live.clock.remaining == (180_000, 180_000)
+        if ending == "resignation":
+            await clock.advance(40_000)
+            await service.commands.resign(created.game_id, tokens[1 - thinking])
+            left = 140_000
+        else:
+            await clock.advance(180_000)
+            await service.commands.time_out(created.game_id)
+            left = 0
+        live = await service.store.reload(created.game_id)
+        expected = [180_000, 180_000]
+        expected[thinking] = left
+        assert live.clock.running is None and list(live.clock.remaining) == expected
+        state = state_for(service, live, ())
+        assert state["clock"] is not None and state["clock"]["remaining"] == expected
+        await shut(service)
+
+    run(main())
+
+
 def test_the_holder_of_both_seats_resigns_for_the_seat_that_decides() -> None:
     """On one screen with no seat named: the seat deciding now, even off its turn (kendall: the
     owner of a piece attacked on the House of Water chooses where it goes), else the seat on turn."""

@@ -266,6 +266,11 @@ def test_a_player_whose_time_runs_out_loses_once(browser, clocked):
     for page in (host, guest):
         page.wait_for_selector("#over:not([hidden])")
         assert "time" in page.text_content("#result").lower()
+        # the clock that ran out reads nothing left; the other the limit of a move
+        times = {
+            seat: page.text_content(f'.clock[data-seat="{seat}"] .clock-time') for seat in (0, 1)
+        }
+        assert times == {loser: "0:00", 1 - loser: "0:30"}
     final = httpx.get(f"{clocked.url}/api/games/{game_id}").json()
     assert final["outcome"]["result"] == "AB"[1 - loser] and final["termination"] == "time forfeit"
     record = parse_record(httpx.get(f"{clocked.url}/g/{game_id}/record").text)

@@ -118,6 +118,18 @@ class ClockState:
             return self.control.seconds * 1000
         return self.remaining[seat]
 
+    def stopped(self, now: int) -> ClockState:
+        """The clocks once the game ends at ``now`` (a resignation, a loss on time, an
+        abandoned game): no clock runs, and on a game clock the running seat keeps the time it
+        had left then, with no increment (none at all after a loss on time).  A limit per
+        decision keeps nothing between decisions."""
+        if self.running is None or self.deadline is None:
+            return self
+        remaining = list(self.remaining)
+        if self.control.kind == "clock":
+            remaining[self.running] = max(0, self.deadline - now)
+        return ClockState(self.control, (remaining[0], remaining[1]), None, None)
+
     def expired(self, now: int) -> bool:
         return self.deadline is not None and now >= self.deadline
 

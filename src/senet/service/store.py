@@ -571,9 +571,12 @@ class GameStore:
         if not before.control.timed:
             return None
         decided = next((a.seat for a in reversed(new) if a.kind == ActionKind.MOVE), None)
-        ended = bool(new) and new[-1].kind == ActionKind.END
-        running = None if ended else live.timed_seat(game.position)
-        after = before.after(self.clock.now(), decided, running, free=free)
+        if new and new[-1].kind == ActionKind.END:
+            after = before.stopped(self.clock.now())
+        else:
+            after = before.after(
+                self.clock.now(), decided, live.timed_seat(game.position), free=free
+            )
         return {
             "clock_a": after.remaining[0],
             "clock_b": after.remaining[1],

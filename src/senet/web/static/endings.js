@@ -21,12 +21,16 @@ function serverNow() { return Date.now() + offset; }
 function tick() {
   if (!current) return;
   const clock = current.clock;
+  const outcome = current.outcome;
+  const flagged = current.termination === "time forfeit" && outcome && outcome.winner !== null
+    ? 1 - outcome.winner : null;
   if (clock) {
     for (const el of section.querySelectorAll(".clock")) {
       const seat = Number(el.dataset.seat);
       let left = clock.remaining[seat];
       if (clock.kind === "move" && clock.running !== seat) left = clock.seconds * 1000;
       if (clock.running === seat && clock.deadline !== null) left = clock.deadline - serverNow();
+      if (flagged === seat) left = 0; // lost on time: whatever the limit, nothing is left
       el.querySelector(".clock-time").textContent = mmss(left);
       el.classList.toggle("running", clock.running === seat);
       el.classList.toggle("low", clock.running === seat && left < 10000);
