@@ -69,6 +69,7 @@ def test_every_way_into_a_rematch_gives_the_opponent_the_seat(browser, site, way
     new_id = a.url.rsplit("/", 1)[-1]
     a.wait_for_selector("#game[data-ply]")
     a.wait_for_selector("#invite:not([hidden])")  # the friend has not come yet
+    assert "rematch" in a.text_content("#status")  # and is asked on the last game's page
     if way == "link":  # "Go to the rematch", not the button
         b.wait_for_selector("#rematch-link:not([hidden])")
         b.click("#rematch-link a")

@@ -259,7 +259,8 @@ function renderStatus() {
   } else if (state.phase === "seeding") {
     // The seeds go out by themselves: what a player waits for is the friend (fairness details
     // are in the "Fair throws" box below the game).
-    const waiting = state.listed ? "play.waiting_taker" : "play.waiting_friend";
+    const waiting = state.listed ? "play.waiting_taker"
+      : state.rematch_of ? "play.waiting_rematch" : "play.waiting_friend";
     if (seatFree(state)) lines.push(t(state.you.length ? waiting : "play.waiting_players"));
     else lines.push(t("play.starting"));
   } else if (state.forced_pass) {
