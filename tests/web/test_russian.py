@@ -13,6 +13,7 @@ id) is notation too.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from html.parser import HTMLParser
@@ -348,7 +349,7 @@ def test_the_games_to_watch_count_actions_and_spectators_in_the_right_form(site)
         page = httpx.get(f"{site.url}/games/live", cookies={"lang": lang}).text
         row = re.search(rf'<li class="watch-game" data-game="{game}">(.*?)</li>', page, re.S)
         assert row is not None, lang
-        text = re.sub(r"<[^>]+>", "", row.group(1))
+        text = html.unescape(re.sub(r"<[^>]+>", "", row.group(1)))
         found = re.search(pattern, " ".join(text.split()))
         assert found is not None, text
         actions, noun, spectators, watcher = found.groups()

@@ -220,6 +220,7 @@ async def mine(request: Request) -> Any:
             "updated": g.updated.isoformat(),
             "label": _my_label(g.state, g.won, lang),
             "title": variant_title(g.variant, lang),
+            "mode_label": translator(lang)(f"mode.{g.mode}"),
             "time_label": time_control_label(g.time_control, lang),
         }
         for g in games

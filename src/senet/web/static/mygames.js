@@ -17,7 +17,12 @@ if (list) {
         const state = document.createElement("strong");
         state.className = "mg-state";
         state.textContent = g.label;
-        li.append(a, ` · ${g.time_label} · `, state);
+        // as the server draws it: a line breaks only after a "·", never before one
+        const meta = document.createElement("span");
+        meta.className = "row-meta";
+        const item = (text) => { const s = document.createElement("span"); s.textContent = text; return s; };
+        meta.append(item(g.mode_label), "\u00a0· ", item(g.time_label), "\u00a0· ", state);
+        li.append(a, " ", meta);
         return li;
       });
       if (!rows.length) {
