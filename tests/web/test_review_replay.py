@@ -17,6 +17,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from senet.engine import Throw, parse_move
 from senet.engine.record import parse_record
 
+from .helpers import friend_game, play_out
 from .test_trust import play_to_the_end
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -249,3 +250,27 @@ def test_the_replay_payload_stays_small(reviewed) -> None:
     data = json.loads(raw)
     assert len(data["steps"]) == len(reviewed["decisions"])
     assert len(raw.encode()) < 100 * len(data["steps"]) + 200
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_game_a_player_ended_has_its_review_too(site, lang) -> None:
+    """The finished game's page offers a review however the game ended: a resignation ends it as
+    surely as the last piece borne off, and the review says how it ended."""
+    game = friend_game(site.url, "standard")
+    play_out(site.url, game, moves=6)
+    in_progress = httpx.get(f"{site.url}/g/{game.game_id}/review", cookies={"lang": lang})
+    assert in_progress.status_code == 409  # still going on: nothing to review yet
+    resigned = httpx.post(
+        f"{site.url}/api/games/{game.game_id}/resign",
+        json={},
+        headers={"X-Seat-Token": game.tokens[1]},
+    )
+    assert resigned.status_code == 200, resigned.text
+    page = httpx.get(f"{site.url}/g/{game.game_id}/review", cookies={"lang": lang}, timeout=120)
+    assert page.status_code == 200, page.text[:300]
+    result = re.search(r'<p id="rp-result"[^>]*>(.*?)</p>', page.text, re.S)
+    assert result is not None
+    words = {"en": ("won", "resigned"), "ru": ("Победил", "сдались")}[lang]
+    assert all(w in html.unescape(result.group(1)) for w in words), result.group(1)
+    replay = json.loads(html.unescape(re.search(r'data-replay="([^"]*)"', page.text).group(1)))
+    assert len(replay["steps"]) >= 6  # every decision played before the resignation is judged

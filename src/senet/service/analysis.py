@@ -142,8 +142,9 @@ def replay(review: GameReview) -> Replay:
 
 
 async def review_of(live: LiveGame) -> GameReview:
-    """The review of a finished game (ValueError while it is still going on)."""
-    if live.position.outcome() is None:
+    """The review of a finished game, ended by the rules or by a player (a resignation, a loss
+    on time, an abandoned game); ValueError while it is still going on."""
+    if not live.over:
         raise ValueError("the game is not over yet")
     cached = _CACHE.get(live.id)
     if cached is None:

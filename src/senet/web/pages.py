@@ -459,7 +459,8 @@ async def review_page(request: Request, game_id: str) -> Any:
         variant_json=variant_json(live.game.variant.name, lang),
         review=review,
         replay_json=json.dumps(replay(review), separators=(",", ":")),
-        outcome=live.position.outcome(),
+        outcome=live.outcome,
+        termination=live.stored.termination if live.ending else None,
         chart=chart(review),
     )
 
