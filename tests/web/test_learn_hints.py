@@ -38,9 +38,16 @@ def test_a_hint_shows_the_best_moves(browser, site, artifacts, mode, lang) -> No
     assert [c for _, c in shown] == [m["chance"] for m in best]
     assert shown[0][0] in [m["move"] for m in analysis["moves"] if m["best"]]
     texts = page.eval_on_selector_all("#hint li[data-move]", "ls => ls.map(l => l.textContent)")
-    for (_, chance), text in zip(shown, texts, strict=True):  # the language's decimal mark
+    # each hint names its move as the button that plays it does ("5 → 8 ⚔", not "5x8")
+    buttons = dict(
+        page.eval_on_selector_all(
+            "#moves button[data-move]", "bs => bs.map(b => [b.dataset.move, b.textContent])"
+        )
+    )
+    for (move, chance), text in zip(shown, texts, strict=True):  # the language's decimal mark
         written = f"{chance * 100:.1f}"
         assert (written.replace(".", ",") if lang == "ru" else written) + "%" in text, text
+        assert text.startswith(buttons[move] + ":"), (text, buttons[move])
     assert page.locator("#board .hint-mark").count() == 2
     page.screenshot(path=str(artifacts / f"hint-{mode}-{lang}.png"), full_page=True)
     assert not page.js_errors  # type: ignore[attr-defined]

@@ -8,8 +8,10 @@ import { percent } from "./i18n.js";
 const SVG = "http://www.w3.org/2000/svg";
 
 // anchor: the element the hint box follows; board: the board's <svg>; current(): {fen, seat}
-// when the player here decides in a game that allows hints, else null; t: the page's translator.
-export function hintButton(anchor, board, current, t) {
+// when the player here decides in a game that allows hints, else null; t: the page's translator;
+// label(move): a move's words as the page's move buttons show them ("5 → 8 ⚔"), so that the
+// hint and the button to press read alike.
+export function hintButton(anchor, board, current, t, label) {
   const box = document.createElement("div");
   box.className = "hint-box";
   box.id = "hint";
@@ -67,8 +69,7 @@ export function hintButton(anchor, board, current, t) {
       const li = document.createElement("li");
       li.dataset.move = m.move;
       li.dataset.chance = String(m.chance);
-      const words = /^(\d+)[-x](\d+|off)(?:\/\d)?$/.test(m.move) ? m.move : t(`move.${m.move}`);
-      li.textContent = `${words}: ${percent(m.chance * 100)}% (${mark_})`;
+      li.textContent = `${label(m.move)}: ${percent(m.chance * 100)}% (${mark_})`;
       return li;
     }));
     shownFen = now.fen;
