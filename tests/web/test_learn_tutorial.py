@@ -99,8 +99,15 @@ def complete(page, name: str, lang: str, artifacts) -> None:
             page.click(f"#board .target[data-target='{others[0].target}']")
             page.wait_for_selector(f"#tutorial[data-lesson='{lesson.key}'][data-state='wrong']")
             assert "correct" not in page.get_attribute("#tu-feedback", "class")
+            # the move stays on the board until the button the feedback names sets it back
+            piece_on = (  # the mover's piece (an attack swaps the other seat's onto the origin)
+                f"#board .piece[data-square='{others[0].origin}'][data-seat='{position.decider}']"
+            )
+            assert page.locator(piece_on).count() == 0
+            assert page.text_content("#tu-again").strip() in page.text_content("#tu-feedback")
             page.click("#tu-again")
             page.wait_for_selector(f"#tutorial[data-lesson='{lesson.key}'][data-state='asking']")
+            assert page.locator(piece_on).count() == 1
             moved_wrong = True
         if lesson.kind == "why":
             if not corrected:  # one wrong answer first, then the right one
