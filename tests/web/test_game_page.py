@@ -509,6 +509,31 @@ def test_events_are_announced_and_pieces_walk_along_the_track(browser, site) -> 
     assert page.js_errors == []  # type: ignore[attr-defined]
 
 
+def test_the_note_of_what_happened_is_cleared_by_the_players_next_move(browser, site) -> None:
+    """The events note says what happened since the player last moved: a move of theirs clears
+    it (what that move and the answer bring write it again), so no old swap lingers for turns."""
+    page = new_page(browser, site, 390, 844)
+    start_game(page, "standard", "local")
+    for _ in range(200):  # until something is announced, with a move to play after it
+        page.wait_for_selector("#moves button[data-move]")
+        if page.text_content("#events"):
+            break
+        before = page.get_attribute("#game", "data-ply")
+        page.click("#moves button[data-move] >> nth=0")
+        page.wait_for_function(f"() => document.getElementById('game').dataset.ply !== '{before}'")
+    else:
+        pytest.fail("nothing was announced in 200 moves")
+    # the click and the read in one task: no answer from the server can come between them
+    after_click = page.evaluate(
+        """() => {
+          document.querySelector('#moves button[data-move]').click();
+          return document.getElementById('events').textContent;
+        }"""
+    )
+    assert after_click == ""
+    assert page.js_errors == []  # type: ignore[attr-defined]
+
+
 def test_no_piece_walks_under_reduced_motion(browser, site) -> None:
     context = browser.new_context(
         viewport={"width": 1280, "height": 900}, base_url=site.url, reduced_motion="reduce"

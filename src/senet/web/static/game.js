@@ -69,6 +69,9 @@ function play(text) {
   waiting = true;
   selected = null;
   root.classList.add("waiting");
+  // the note of what happened is read by now: what the move and the answer to it bring replaces
+  // it (left alone, a swap of several turns ago would still be announced)
+  $("events").textContent = "";
   clearTimeout(waitTimer);
   // No answer in 5 s: the connection may be half-open; reconnecting resynchronises the state.
   waitTimer = setTimeout(() => { if (waiting) { waiting = false; root.classList.remove("waiting"); if (ws) ws.close(); } }, 5000);
