@@ -295,10 +295,13 @@ def test_the_player_who_stays_may_claim_an_abandoned_game(browser, clocked):
     guest.context.close()  # the opponent walks away
     host.wait_for_selector("#claim:not([hidden])")
     assert host.is_disabled("#claim-button")
+    opacity = "() => Number(getComputedStyle(document.getElementById('claim-button')).opacity)"
+    assert host.evaluate(opacity) < 1  # and looks it, during the countdown
     assert "120" in host.text_content("#claim-text") or "119" in host.text_content("#claim-text")
     clocked.advance(121)
     host.reload()  # the page learns the server's time with each state; here, a fresh one
     host.wait_for_selector("#claim-button:not([disabled])")
+    assert host.evaluate(opacity) == 1
     host.click("#claim-button")
     host.wait_for_selector("#over:not([hidden])")
     final = httpx.get(f"{clocked.url}/api/games/{game_id}").json()
