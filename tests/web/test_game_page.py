@@ -386,6 +386,45 @@ def test_no_page_scrolls_sideways_at_360_px(browser, site, site_pages, lang) -> 
     assert labels and all(label not in ("none", "normal", '""') for label in labels)
 
 
+# Every visible "·" that begins a line: its left edge at the left edge of the content of the block
+# its text flows in (a separator belongs at the end of the line before, never at the start).
+DOTS_BEGINNING_A_LINE = """() => {
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = node.data.indexOf('·'); i >= 0; i = node.data.indexOf('·', i + 1)) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const dot = range.getBoundingClientRect();
+      if (!dot.width) continue;
+      let block = node.parentElement;
+      while (getComputedStyle(block).display.startsWith('inline')) block = block.parentElement;
+      const style = getComputedStyle(block);
+      const left = block.getBoundingClientRect().left + parseFloat(style.borderLeftWidth)
+        + parseFloat(style.paddingLeft);
+      if (dot.left - left < 2) found.push(`${block.tagName}.${block.className}: ${node.data.trim().slice(0, 50)}`);
+    }
+  }
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_no_line_begins_with_a_separator_dot_at_360_px(browser, site, site_pages, lang) -> None:
+    page = new_page(browser, site, 360, 740)
+    page.goto(f"/?lang={lang}")
+    start_game(page, "kendall", "computer")  # something in my games and among games to watch
+    more = {"mine": "/games/mine", "watch": "/games/live", "learn": "/learn/kendall"}
+    found = {}
+    for name, address in (site_pages | more).items():
+        page.goto(address)
+        settled(page)
+        if dots := page.evaluate(DOTS_BEGINNING_A_LINE):
+            found[name] = dots
+    assert found == {}
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_on_a_390_px_phone_the_header_takes_two_lines(browser, site, lang) -> None:
     """The brand and the languages on the first line, all five links on the second: the
@@ -412,11 +451,11 @@ def test_on_a_360_px_phone_the_game_mode_stays_on_one_line(browser, site, lang) 
     page.goto(f"/?lang={lang}")
     start_game(page, "kendall", "computer", "A")
     small = page.evaluate(
-        """() => { const s = document.querySelector('.game-head h1 small');
+        """() => { const s = document.querySelector('.game-head h1 small.mode');
         return [s.getClientRects().length, s.textContent]; }"""
     )
     assert small[0] == 1, small
-    assert small[1] == ("· against the computer" if lang == "en" else "· против компьютера")
+    assert small[1] == ("against the computer" if lang == "en" else "против компьютера")
     page.context.close()
 
 
