@@ -275,6 +275,23 @@ def test_the_holder_of_both_seats_resigns_for_the_seat_that_decides() -> None:
     assert chance.decider is None and resigning_seat(chance, (0, 1)) == 1
 
 
+def test_games_to_watch_whose_players_are_here_come_first(tmp_path: Path) -> None:
+    async def main() -> None:
+        service = await service_on(tmp_path / "db.sqlite3")
+        left = await service.commands.create("kendall", "computer", "A", seed="a")
+        here = await service.commands.create("standard", "computer", "A", seed="b")
+        other = await service.commands.create("bell", "computer", "A", seed="c")
+        await service.connected(here.game_id, (0,), +1)  # its player has the page open
+        watched = [(g.id, g.players_here) for g in await service.lobby.watchable()]
+        assert watched[0] == (here.game_id, True)
+        assert sorted(watched[1:]) == sorted([(left.game_id, False), (other.game_id, False)])
+        await service.connected(here.game_id, (0,), -1)  # gone: with the others again
+        assert not any(g.players_here for g in await service.lobby.watchable())
+        await shut(service)
+
+    run(main())
+
+
 def test_computer_plays_its_turns_and_the_game_ends(tmp_path: Path) -> None:
     async def main() -> None:
         service = await service_on(tmp_path / "db.sqlite3", delay=0.0)

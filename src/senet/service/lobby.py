@@ -56,6 +56,7 @@ class WatchedGame:
     time_control: str
     ply: int
     spectators: int
+    players_here: bool  # a person holding a seat is connected: the game may go on as one watches
 
 
 @dataclass(frozen=True)
@@ -113,18 +114,23 @@ class Lobby:
         return [_open_game(g) for g in games if any(not s.claimed for s in g.seats)]
 
     async def watchable(self) -> list[WatchedGame]:
-        games = await self.store.storage.public_games()
-        return [
-            WatchedGame(
-                g.id,
-                g.variant,
-                g.mode,
-                g.time_control,
-                g.ply,
-                self.people.summary(g.id)["spectators"],
+        """The games anyone may watch: those with a player here first (a game its players have
+        left goes on no more while one watches), each part most recently active first."""
+        watched = []
+        for g in await self.store.storage.public_games():
+            people = self.people.summary(g.id)
+            watched.append(
+                WatchedGame(
+                    g.id,
+                    g.variant,
+                    g.mode,
+                    g.time_control,
+                    g.ply,
+                    people["spectators"],
+                    any(people["online"]),
+                )
             )
-            for g in games
-        ]
+        return sorted(watched, key=lambda g: not g.players_here)
 
     async def mine(self, tokens: dict[str, str]) -> list[MyGame]:
         """The games whose seats these secrets (game id -> secret) hold, newest first."""
