@@ -36,6 +36,14 @@ def test_the_rules_links_lead_to_the_rules_of_the_games_own_variant(browser, sit
     for where in (f"/g/{game_id}/verify",):
         page.goto(where)
         assert page.get_attribute("#nav-rules", "href") == "/variants/adelaida", where
+    # a friend's invitation, before the seat is taken: the rules and the lessons of its variant
+    invited = httpx.post(
+        f"{site.url}/api/games", json={"variant": "kendall-1978", "mode": "friend", "colour": "A"}
+    ).json()
+    page.goto(invited["invite_url"].removeprefix(site.url))
+    assert page.get_attribute("#join-rules", "href") == "/variants/kendall-1978#rules-h"
+    assert page.get_attribute("#join-learn", "href") == "/learn/kendall-1978"
+    assert page.get_attribute("#nav-rules", "href") == "/variants/kendall-1978"
     page.goto(f"/g/{game_id}")
     page.click("#game-rules")
     page.wait_for_url(re.compile(r"/variants/adelaida"))
