@@ -41,8 +41,13 @@ def clocked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClockedSite]:
     server.stop()
 
 
+def game_id_of_url(url: str) -> str:
+    path = url.split("?")[0]
+    return path.rsplit("/", 1)[-1] if "/g/" in path else ""
+
+
 def game_id_of(page) -> str:
-    return page.url.split("?")[0].rsplit("/", 1)[-1]
+    return game_id_of_url(page.url)
 
 
 def start_friend_game(page, variant="standard", time_control="untimed", listed=False) -> str:
@@ -136,6 +141,40 @@ def test_quick_pairing_puts_two_askers_in_one_game(browser, clocked, artifacts):
     wait_started(second)
     seats = {first.get_attribute("#game", "data-you"), second.get_attribute("#game", "data-you")}
     assert seats == {"[0]", "[1]"}
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_nobody_came_so_the_asker_plays_the_computer_instead(browser, clocked, artifacts, lang):
+    asker = new_page(browser, clocked, 390, 844)
+    onlooker = new_page(browser, clocked)
+    asker.goto(f"/?lang={lang}")
+    onlooker.goto("/")
+    asker.select_option("#pn-variant", "kendall-1978")
+    asker.click("#play-now")
+    asker.wait_for_selector("#game[data-ply]")
+    waiting_id = game_id_of(asker)
+    row = f'#open-games li[data-game="{waiting_id}"]'
+    onlooker.wait_for_selector(row)
+    asker.wait_for_selector("#computer-instead:not([hidden])")
+    box = asker.locator("#computer-instead").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 844  # in view beside the status
+    asker.screenshot(path=str(artifacts / f"computer-instead-{lang}-390.png"))
+    asker.click("#computer-instead")
+    asker.wait_for_url(lambda url: game_id_of_url(url) not in ("", waiting_id))
+    asker.wait_for_selector("#game[data-ply]")
+    state = httpx.get(f"{clocked.url}/api/games/{game_id_of(asker)}").json()
+    assert (state["variant"], state["mode"]) == ("kendall-1978", "computer")
+    # the open game is gone: from the lobby, live, and from the server
+    onlooker.wait_for_selector(row, state="detached")
+    assert httpx.get(f"{clocked.url}/api/games/{waiting_id}").status_code == 404
+    assert asker.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_a_friend_game_offers_no_computer_instead(browser, clocked):
+    host = new_page(browser, clocked)
+    start_friend_game(host)  # the friend has the link: nobody else is looked for
+    host.wait_for_selector("#cancel-game:not([hidden])")
+    assert host.is_hidden("#computer-instead")
 
 
 def test_resigning_asks_first_and_ends_the_game_for_both(browser, clocked):

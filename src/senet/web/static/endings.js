@@ -83,6 +83,15 @@ export function setupEndings({ gameId, seatNames, showError }) {
   confirmed($("cancel-game"), $("cancel-game-dialog"), async () => {
     if (await post(`/api/games/${gameId}/cancel`, {})) location.assign("/");
   });
+  // Nobody came: the open game is withdrawn, and a game against the computer begins instead.
+  const instead = $("computer-instead");
+  if (instead) {
+    instead.addEventListener("click", async () => {
+      instead.disabled = true;
+      if (await post(`/api/games/${gameId}/cancel`, {})) $("computer-instead-form").submit();
+      else instead.disabled = false;
+    });
+  }
   $("claim-button").addEventListener("click", () => post(`/api/games/${gameId}/claim`, {}));
 }
 
@@ -110,6 +119,8 @@ export function renderEndings(state) {
   // nobody to resign to while the other seat is still free: the game can be cancelled instead
   if (resign) resign.hidden = over || !state.you.length || seatFree(state);
   if (cancel) cancel.hidden = over || !state.you.length || !seatFree(state);
+  const instead = $("computer-instead");
+  if (instead) instead.hidden = cancel.hidden || !state.listed;
   $("claim").hidden = over || !state.abandon;
   clearInterval(ticking);
   if (!over && (state.clock || state.abandon)) ticking = setInterval(tick, 250);
