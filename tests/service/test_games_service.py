@@ -14,7 +14,7 @@ import pytest
 from senet.engine import Position, find_variant
 from senet.service.broadcast import MemoryBroadcast
 from senet.service.clocks import ManualClock
-from senet.service.commands import resigning_seat
+from senet.service.commands import Created, resigning_seat
 from senet.service.computer import choose_move, levels
 from senet.service.errors import GameError
 from senet.service.fairness import verify_throws
@@ -22,6 +22,7 @@ from senet.service.games import GameService
 from senet.service.messages import ActionKind
 from senet.service.seeding import seed_needed
 from senet.service.storage import ConflictError, Storage, StoredAction
+from senet.service.store import LiveGame
 from senet.service.views import game_record
 from senet.web.protocol import state_for
 
@@ -187,6 +188,24 @@ def test_throws_are_hidden_until_the_end_and_legal_moves_go_to_the_decider_only(
     run(main())
 
 
+async def timed_friend_game(
+    tmp_path: Path, clock: ManualClock, time_control: str
+) -> tuple[GameService, Created, dict[int, str], LiveGame]:
+    """A service on the manual ``clock`` and a standard friend game on ``time_control``, both
+    seats taken and seeded: its first decision is due and timed."""
+    storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}")
+    await storage.init()
+    service = GameService(storage, MemoryBroadcast(), computer_delay=0.0, clock=clock)
+    await service.start()
+    created = await service.commands.create(
+        "standard", "friend", "A", seed="a", time_control=time_control
+    )
+    claimed = await service.commands.claim(created.game_id, created.invite or "")
+    assert claimed is not None
+    live = await service.commands.seed(created.game_id, claimed[0], "b")
+    return service, created, {0: created.token, 1: claimed[0]}, live
+
+
 @pytest.mark.parametrize("ending", ["resignation", "time forfeit"])
 def test_once_a_player_ends_the_game_nobody_is_offered_a_move(tmp_path: Path, ending: str) -> None:
     """A resignation or a loss on time leaves the position with a seat to decide; the game is
@@ -194,17 +213,7 @@ def test_once_a_player_ends_the_game_nobody_is_offered_a_move(tmp_path: Path, en
 
     async def main() -> None:
         clock = ManualClock()
-        storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}")
-        await storage.init()
-        service = GameService(storage, MemoryBroadcast(), computer_delay=0.0, clock=clock)
-        await service.start()
-        created = await service.commands.create(
-            "standard", "friend", "A", seed="a", time_control="move:30"
-        )
-        claimed = await service.commands.claim(created.game_id, created.invite or "")
-        assert claimed is not None
-        tokens = {0: created.token, 1: claimed[0]}
-        live = await service.commands.seed(created.game_id, claimed[0], "b")
+        service, created, tokens, live = await timed_friend_game(tmp_path, clock, "move:30")
         decider = live.position.decider
         assert decider is not None and state_for(service, live, (decider,))["legal"]
         if ending == "resignation":
@@ -232,17 +241,7 @@ def test_the_end_of_a_game_stops_its_clock_where_it_stood(tmp_path: Path, ending
 
     async def main() -> None:
         clock = ManualClock()
-        storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}")
-        await storage.init()
-        service = GameService(storage, MemoryBroadcast(), computer_delay=0.0, clock=clock)
-        await service.start()
-        created = await service.commands.create(
-            "standard", "friend", "A", seed="a", time_control="clock:180+2"
-        )
-        claimed = await service.commands.claim(created.game_id, created.invite or "")
-        assert claimed is not None
-        tokens = {0: created.token, 1: claimed[0]}
-        live = await service.commands.seed(created.game_id, claimed[0], "b")
+        service, created, tokens, live = await timed_friend_game(tmp_path, clock, "clock:180+2")
         thinking = live.clock.running
         assert thinking is not None and live.clock.remaining == (180_000, 180_000)
         if ending == "resignation":
