@@ -11,6 +11,7 @@ The open games are also pushed live over ``/ws/lobby``: the listing, again after
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
@@ -214,21 +215,21 @@ async def mine(request: Request) -> Any:
     """The games this browser's seat cookies hold a seat in, newest first."""
     games = await _service(request).lobby.mine(held_tokens(request))
     lang = lang_of(request)
+    t = translator(lang)
     return [
         {
             **asdict(g),
             "updated": g.updated.isoformat(),
-            "label": _my_label(g.state, g.won, lang),
+            "label": _my_label(g.state, g.won, t),
             "title": variant_title(g.variant, lang),
-            "mode_label": translator(lang)(f"mode.{g.mode}"),
+            "mode_label": t(f"mode.{g.mode}"),
             "time_label": time_control_label(g.time_control, lang),
         }
         for g in games
     ]
 
 
-def _my_label(state: str, won: bool | None, lang: str) -> str:
-    t = translator(lang)
+def _my_label(state: str, won: bool | None, t: Callable[..., str]) -> str:
     if state == "over" and won is not None:
         return t("mine.won") if won else t("mine.lost")
     return t(f"mine.{state}")
