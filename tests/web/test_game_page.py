@@ -433,11 +433,12 @@ def test_no_line_begins_with_a_separator_dot_at_360_px(browser, site, site_pages
     assert found == {}
 
 
+@pytest.mark.parametrize("width", [390, 360])
 @pytest.mark.parametrize("lang", ["en", "ru"])
-def test_on_a_390_px_phone_the_header_takes_two_lines(browser, site, lang) -> None:
+def test_on_a_phone_the_header_takes_two_lines(browser, site, lang, width) -> None:
     """The brand and the languages on the first line, all five links on the second: the
     Russian links are the longer, and a third line would push the board down."""
-    page = new_page(browser, site, 390, 844)
+    page = new_page(browser, site, width, 740, touch=True)
     page.goto(f"/?lang={lang}")
     lines = page.evaluate(
         """() => {
