@@ -6,6 +6,7 @@ whose random games do not end (jequier) draws its charts from the computer games
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from senet.engine import VARIANTS
 from senet.sim.dataset import load
@@ -117,4 +118,53 @@ def test_a_variant_the_simulator_cannot_play_has_no_figures(browser, site, name:
     page.wait_for_selector("#compare-table")
     assert page.query_selector(f"#compare-table tr[data-variant='{name}']") is None
     assert not page.js_errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+SHADED = """([selector, left, right]) => {
+  const cue = document.querySelector(selector).closest('.scroll-cue');
+  const shaded = side => getComputedStyle(cue, side).opacity === '1';
+  const clear = side => getComputedStyle(cue, side).opacity === '0';
+  return (left ? shaded('::before') : clear('::before'))
+      && (right ? shaded('::after') : clear('::after'));
+}"""
+
+
+def _shaded(page, selector: str, *, left: bool, right: bool) -> bool:
+    """Whether the table's edges settle (their fade done) to these shades within 5 s."""
+    try:
+        page.wait_for_function(SHADED, arg=[selector, left, right], timeout=5000)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_table_wider_than_the_phone_shades_the_side_where_more_of_it_lies(
+    browser, site, lang
+) -> None:
+    """On a phone the figures scroll sideways inside their box, which shows no scroll bar until
+    touched: a shaded edge says where the rest is, and moves as the table is scrolled."""
+    page = new_page(browser, site, width=PHONE, height=740, touch=True)
+    page.goto(f"/variants/standard?lang={lang}")
+    table = "#stats-decisions"
+    assert _shaded(page, table, left=False, right=True)
+    page.eval_on_selector(
+        table, "t => { const s = t.closest('.table-scroll'); s.scrollLeft = s.scrollWidth; }"
+    )
+    assert _shaded(page, table, left=True, right=False)
+    page.eval_on_selector(table, "t => { t.closest('.table-scroll').scrollLeft = 60; }")
+    assert _shaded(page, table, left=True, right=True)
+    page.context.close()
+
+
+def test_a_table_that_fits_shows_no_shaded_edge(browser, site) -> None:
+    page = new_page(browser, site, width=1280, height=900)
+    page.goto("/compare?lang=ru")
+    fits = page.eval_on_selector(
+        "#compare-table",
+        "t => { const s = t.closest('.table-scroll'); return s.scrollWidth <= s.clientWidth; }",
+    )
+    assert fits
+    assert _shaded(page, "#compare-table", left=False, right=False)
     page.context.close()
