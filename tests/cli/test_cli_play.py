@@ -206,3 +206,26 @@ def test_a_hint_gives_each_moves_chance_best_first_as_the_solver_values_them(run
         assert abs(float(chance) - 100 * exact[move]) <= 0.05
         assert bool(best) == (exact[move] == max(exact.values()))
     assert rows[0][1] == "14-17"
+
+
+def test_without_an_opponent_named_the_sites_default_level_plays(run, monkeypatch):
+    """A newcomer typing ``senet play`` meets the level the site's start form offers first,
+    not a player of random moves."""
+    from senet.service.computer import default_level
+
+    out = run("play", "--seed", "1", input="quit\n").output
+    assert f"B (cones): {default_level()}" in out
+    fake = types.ModuleType("senet.ai")
+    fake.LEVELS = ("novice", "solid", "master")
+    fake.choose_move = lambda position, level, rng: position.legal_moves()[0]
+    monkeypatch.setitem(sys.modules, "senet.ai", fake)
+    assert "B (cones): solid" in run("play", "--seed", "1", input="quit\n").output
+
+
+def test_without_the_levels_the_default_opponent_is_the_greedy_player(run, monkeypatch):
+    fake = types.ModuleType("senet.ai")  # no LEVELS, no choose_move: the levels are unavailable
+    monkeypatch.setitem(sys.modules, "senet.ai", fake)
+    result = run("play", "--seed", "1", input="quit\n")
+    assert result.exit_code == 0
+    assert "B (cones): greedy" in result.output
+    assert "the greedy player plays" in result.stderr

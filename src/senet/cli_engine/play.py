@@ -27,7 +27,7 @@ from senet.engine.position import seat_letter
 from senet.engine.record import GameRecord, write_record
 
 from .common import LANG_OPTION, get_position, get_variant, outcome_text, render_board
-from .players import player_names, resolve_player
+from .players import default_opponent, player_names, resolve_player
 
 __all__ = ["play_command", "HELP_TEXT", "hint_text"]
 
@@ -177,9 +177,9 @@ def _read_move(session: _Session, position: Position, legal: list[Move]) -> Move
 @click.option("--variant", default=None, help="Variant name or alias (default: standard).")
 @click.option(
     "--opponent",
-    default="random",
-    show_default=True,
-    help="human (two people at one terminal), random, greedy, or an AI level; 'list' shows them.",
+    default=None,
+    help="human (two people at one terminal), random, greedy, or an AI level; 'list' shows "
+    "them (default: the level the site offers first, expert).",
 )
 @click.option(
     "--seat",
@@ -200,13 +200,15 @@ def _read_move(session: _Session, position: Position, legal: list[Move]) -> Move
 @LANG_OPTION
 def play_command(
     variant: str | None,
-    opponent: str,
+    opponent: str | None,
     seat: str,
     seed: int | None,
     start_text: str | None,
     lang: str,
 ) -> None:
     """Play a game in the terminal: numbered legal moves, hint, undo, record, help, quit."""
+    if opponent is None:
+        opponent = default_opponent()
     if opponent.strip().lower() == "list":
         click.echo("opponents: " + ", ".join(["human"] + player_names()))
         return

@@ -12,7 +12,15 @@ from senet.engine import Move, Position
 from senet.service import computer
 from senet.service.computer import BUILTIN, Player, greedy_player, random_player
 
-__all__ = ["Player", "BUILTIN", "random_player", "greedy_player", "resolve_player", "player_names"]
+__all__ = [
+    "Player",
+    "BUILTIN",
+    "random_player",
+    "greedy_player",
+    "resolve_player",
+    "player_names",
+    "default_opponent",
+]
 
 
 def player_names(include_ai: bool = True) -> list[str]:
@@ -24,6 +32,16 @@ def player_names(include_ai: bool = True) -> list[str]:
     except computer.AIUnavailable as exc:
         click.echo(f"warning: {exc}", err=True)
         return list(BUILTIN)
+
+
+def default_opponent() -> str:
+    """The opponent of ``play`` when none is named: the level the site's start form offers
+    first; where the levels cannot be imported, the greedy built-in, with a warning."""
+    try:
+        return computer.default_level()
+    except computer.AIUnavailable as exc:
+        click.echo(f"warning: {exc}; the greedy player plays", err=True)
+        return "greedy"
 
 
 def resolve_player(name: str) -> Player:
