@@ -403,3 +403,26 @@ def test_a_timed_game_keeps_its_deadline_across_a_restart(browser, tmp_path):
         assert final["outcome"]["winner"] == 1 - before["clock"]["running"]
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("width", [360, 320])
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_on_a_phone_both_clocks_share_one_line(browser, clocked, lang, width):
+    """The clocks sit above the board: on two lines they would push the board and the moves
+    down (the Russian seat names are the longer), and they never widen the page."""
+    page = new_page(browser, clocked, width, 740, touch=True)
+    page.goto(f"/?lang={lang}")
+    page.select_option("#variant", "kendall")
+    page.check("input[name=mode][value=computer]")
+    page.select_option("#tc-home", "clock:300+5")
+    page.click("form.start-form button[type=submit]")
+    page.wait_for_selector("#clocks:not([hidden]) .clock-time:not(:empty)")
+    layout = page.evaluate(
+        """() => {
+        const tops = [...document.querySelectorAll('#clocks .clock')]
+          .map(c => Math.round(c.getBoundingClientRect().top));
+        return [new Set(tops).size, document.scrollingElement.scrollWidth <= innerWidth];
+    }"""
+    )
+    assert layout == [1, True]
+    page.context.close()
