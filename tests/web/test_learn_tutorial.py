@@ -165,3 +165,21 @@ def test_the_tutorial_is_reachable_from_home_variant_and_game_pages(browser, sit
     page.wait_for_url("**/learn/bell")
     page.wait_for_selector("#tutorial[data-ready='1']")
     page.context.close()
+
+
+def test_an_answer_names_the_move_as_the_move_buttons_do(site) -> None:
+    """The feedback names a move the way the game page's buttons do ("8 → 10", "⚔" onto an
+    opponent), not in notation, in both languages."""
+    url = f"{site.url}/api/learn/lessons/standard"
+    english = httpx.post(f"{url}/move?lang=en", json={"move": "8-10"}).json()
+    assert english["outcome"] == "legal_not_goal"
+    assert english["text"].startswith("8 → 10 is legal, but it is not the task.")
+    russian = httpx.post(f"{url}/move?lang=ru", json={"move": "8-10"}).json()
+    assert russian["text"].startswith("Ход 8 → 10 разрешён")
+    (attack,) = [lesson for lesson in lessons("standard") if lesson.key == "attack"]
+    position = Position.from_fen(attack.position)
+    far = max(sq for sq in range(1, 31) if position.owner(sq) == 1)  # out of the throw's reach
+    origin = min(sq for sq in range(1, 31) if position.owner(sq) == 0)
+    onto = httpx.post(f"{url}/attack?lang=en", json={"move": f"{origin}-{far}"}).json()
+    assert onto["outcome"] == "illegal"
+    assert onto["text"].startswith(f"{origin} → {far} ⚔ is not possible here.")

@@ -233,9 +233,19 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _move_words(move: str, t: Any) -> str:
-    """A word move (risk, return, pass, revive, enter) in words; a step as its notation."""
-    return t(f"move.{move}") if move in ("risk", "return", "pass", "revive", "enter") else move
+def _move_words(move: str, t: Any, position: Position) -> str:
+    """A move in ``position`` as the game page's move buttons name it: a word move (risk,
+    return, pass, revive, enter) in words, a step as ``8 → 10``, ``5 → 8 ⚔`` (onto an
+    opponent) or ``28 → off (3)`` (the throw it uses); no move, no words."""
+    if not move:
+        return ""
+    if move in ("risk", "return", "pass", "revive", "enter"):
+        return str(t(f"move.{move}"))
+    step = parse_move(move)
+    target = t("g.off") if step.bears_off else str(step.target)
+    used = f" ({step.throw})" if step.throw else ""
+    capture = " ⚔" if position.is_capture(step) else ""
+    return f"{step.origin} → {target}{used}{capture}"
 
 
 @pages.get("/learn")
@@ -306,7 +316,7 @@ async def answer_lesson(request: Request, name: str, key: str, body: AnswerIn) -
         raise GameError("bad_answer", f"this lesson is answered with a {expected}", 400)
     reason_words, squares = None, []
     if verdict.correct:
-        text = t(f"lesson.{key}.done", move=_move_words(verdict.move or "", t))
+        text = t(f"lesson.{key}.done", move=_move_words(verdict.move or "", t, pos))
         if lesson.kind == "why":
             reason = why_not(pos, lesson.focus)
             if reason is not None:
@@ -315,11 +325,11 @@ async def answer_lesson(request: Request, name: str, key: str, body: AnswerIn) -
         if lesson.kind == "best":
             result = await analyse_async(pos)
             listed = ", ".join(
-                f"{_move_words(m.move, t)} {percent(m.chance, lang)}%" for m in result.moves
+                f"{_move_words(m.move, t, pos)} {percent(m.chance, lang)}%" for m in result.moves
             )
             text = f"{text} {t('lesson.chances', list=listed)}"
     else:
-        text = t(f"lesson.fb.{verdict.outcome}", move=_move_words(verdict.move or "", t))
+        text = t(f"lesson.fb.{verdict.outcome}", move=_move_words(verdict.move or "", t, pos))
         if verdict.outcome == "illegal" and verdict.move and parse_move(verdict.move).is_step:
             reason = why_not(pos, parse_move(verdict.move).origin)
             if reason is not None:
