@@ -804,3 +804,27 @@ def test_the_game_page_loads_its_modules_from_versioned_addresses(browser, site)
     start_game(page, "standard", "local")
     assert any("/static/v/" in url and url.endswith("/board.js") for url in scripts), scripts
     assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("variant", ["adelaida", "piccione"])
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_players_table_stays_inside_its_card_on_a_desktop(browser, site, lang, variant):
+    """The side panel is narrow beside the board (about 290 px at a 1000 px window): the
+    table of pieces on the board, borne off, drowned or in hand (four columns here, long
+    words in Russian) wraps its names instead of running past its card."""
+    page = new_page(browser, site, 1000, 800)
+    page.goto(f"/?lang={lang}")
+    start_game(page, variant, "computer", "A")
+    for width in (1000, 1280):
+        page.set_viewport_size({"width": width, "height": 800})
+        overflow = page.evaluate(
+            """() => {
+            const table = document.getElementById('counters');
+            const card = table.parentElement.getBoundingClientRect();
+            const pad = parseFloat(getComputedStyle(table.parentElement).paddingRight);
+            return [table.rows[0].cells.length,
+                    table.getBoundingClientRect().right - (card.right - pad)];
+        }"""
+        )
+        assert overflow[0] == 4 and overflow[1] <= 1, (width, overflow)
+    page.context.close()

@@ -340,9 +340,11 @@ function renderCounters() {
     const th = document.createElement("th");
     th.scope = "row";
     th.append(pieceIcon(seat), " " + seatName(seat));
-    if (state.you.includes(seat) && state.mode !== "local") th.append(` (${t("g.you")})`);
+    // "(you)", "(computer)": a smaller note that moves under the name where the panel is narrow
+    const note = (text) => { const s = document.createElement("small"); s.className = "seat-note"; s.textContent = `(${text})`; th.append(" ", s); };
+    if (state.you.includes(seat) && state.mode !== "local") note(t("g.you"));
     const seatInfo = state.seats[seat];
-    if (seatInfo && seatInfo.kind === "computer") th.append(` (${t("g.computer")})`);
+    if (seatInfo && seatInfo.kind === "computer") note(t("g.computer"));
     tr.appendChild(th);
     const values = [state.pieces[seat].length, state.off[seat]];
     if (cols.includes("g.col_captured")) values.push(state.captured[seat]);
