@@ -828,3 +828,21 @@ def test_the_players_table_stays_inside_its_card_on_a_desktop(browser, site, lan
         )
         assert overflow[0] == 4 and overflow[1] <= 1, (width, overflow)
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_status_throw_and_events_lines_begin_with_a_capital(browser, site, lang):
+    """Many texts begin with a seat's name, kept in lower case to fit inside sentences
+    ("first player to move with 2."): shown alone as a line, it begins with a capital."""
+    page = new_page(browser, site, 390, 844, touch=True)
+    page.goto(f"/?lang={lang}")
+    start_game(page, "bell", "local")
+    page.wait_for_selector("#moves button")
+    lines = page.evaluate(
+        """() => [...document.querySelectorAll('#status p'), document.getElementById('throw-text'),
+                  document.getElementById('events')].map(e => e.textContent).filter(Boolean)"""
+    )
+    seat = "player" if lang == "en" else "игрок"
+    assert len(lines) >= 2 and all(seat in line.lower() for line in lines[:2]), lines
+    assert all(line[0] == line[0].upper() and line[0].isalpha() for line in lines), lines
+    page.context.close()

@@ -5,7 +5,7 @@ import { explainTaps } from "./why.js";
 import { hintButton } from "./hint.js";
 import { renderEndings, seatFree, setupEndings, terminationText } from "./endings.js";
 import { DeltaFeed } from "./delta.js";
-import { errorText, loadTexts, t } from "./i18n.js";
+import { errorText, loadTexts, sentence, t } from "./i18n.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -120,7 +120,7 @@ function render() {
   const fresh = lt && lt.ply !== lastThrowPly;
   drawThrow($("sticks"), lt, variant.instrument, fresh && lastThrowPly !== null, t);
   if (lt) lastThrowPly = lt.ply;
-  $("throw-text").textContent = lt ? t(lt.fate ? "g.fate_thrown" : "g.thrown", { seat: seatName(lt.seat), n: lt.value }) : "";
+  $("throw-text").textContent = lt ? sentence(t(lt.fate ? "g.fate_thrown" : "g.thrown", { seat: seatName(lt.seat), n: lt.value })) : "";
   renderYou();
   renderStatus();
   renderMoves();
@@ -286,7 +286,7 @@ function renderStatus() {
     if (state.extra[seat]) lines.push(t("g.extra_owed", { seat: seatName(seat), n: state.extra[seat] }));
     if (state.skip[seat]) lines.push(t("g.skip_owed", { seat: seatName(seat), n: state.skip[seat] }));
   }
-  box.replaceChildren(...lines.map((line) => { const p = document.createElement("p"); p.textContent = line; return p; }));
+  box.replaceChildren(...lines.map((line) => { const p = document.createElement("p"); p.textContent = sentence(line); return p; }));
   box.className = "status" + (yourDecision() ? " your-turn" : "");
 }
 
@@ -472,7 +472,7 @@ function announce(before, after) {
   const { lines, lastMove } = describeEvents(before, after);
   const box = $("events");
   if (lines.length) {
-    box.textContent = lines.join(" · ");
+    box.textContent = sentence(lines.join(" · "));
   }
   if (lastMove && lastMove.seat !== undefined) {
     const walked = animateMove($("board"), lastMove, lastMove.swapped);

@@ -31,6 +31,12 @@ export function percent(points) {
   return points.toLocaleString(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 }
 
+// A line as a sentence: its first letter upper-case (many texts begin with a seat's name,
+// written in lower case so that it also fits inside a sentence: "spools threw 3").
+export function sentence(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 export function t(key, params = {}) {
   const entry = T[key];
   if (entry === undefined) return key;

@@ -4,7 +4,7 @@
 // field of each position's notation and draws it with board.js. The step is kept in the
 // address (#d=N, N counted from 1; one more than the decisions is the final position).
 import { drawBoard, drawMoveMarks, setDarkSeat, OFF } from "./board.js";
-import { loadTexts, percent, t } from "./i18n.js";
+import { loadTexts, percent, sentence, t } from "./i18n.js";
 
 const root = document.getElementById("review");
 const lang = root.dataset.lang;
@@ -53,7 +53,7 @@ function show(index, { record = true, announce = true } = {}) {
     $("rp-throw-value").textContent = thrown;
     let text = played === best ? t("rp.played_best", { played: words(played) })
       : t("rp.played_other", { played: words(played), best: words(best) });
-    if (verdict) text += " " + t("rp.lost", { verdict: capital(t(`review.${verdict}`)), loss: percent(loss) });
+    if (verdict) text += " " + t("rp.lost", { verdict: sentence(t(`review.${verdict}`)), loss: percent(loss) });
     $("rp-moves").textContent = text;
     $("rp-moves").className = "rp-moves" + (verdict ? ` ${verdict}` : "");
     for (const [kind, move] of [["best", best], ["played", played]]) {
@@ -84,8 +84,6 @@ function show(index, { record = true, announce = true } = {}) {
   if (announce) $("rp-live").textContent = `${$("rp-caption").textContent}. ${said}`;
   if (record) history.replaceState(null, "", `#d=${index + 1}`);
 }
-
-const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
 // Scroll the move list (only the list, never the page) so that the current move shows.
 function keepVisible(item) {
