@@ -1,6 +1,8 @@
 """The analysis board's judgement of one position: every legal move with the winning chance
 after it, exact where the endgame solver reaches (the values of ``senet solve``), else the
-master level's estimate; for a position where a throw is due, the chance of each throw.
+master level's estimate; for a position where a throw is due, the chance of each throw (where
+no exact solution reaches: the master's value of the best move after each throw, and their
+mean weighted by the throws' probabilities).
 
 Chances are always the deciding seat's (for a throw: the seat on turn's), as fractions 0..1
 (Bell's points game: the expected result, a draw counting one half).  Answers are cached per
@@ -37,7 +39,7 @@ class MoveChance:
 class ThrowChance:
     throw: int
     probability: float
-    chance: float | None  # the seat on turn's chance after this throw (exact only)
+    chance: float | None  # the seat on turn's chance after this throw (exact or estimated)
     after: str
 
 
@@ -77,6 +79,19 @@ async def analyse_async(position: Position) -> Analysis:
     return await asyncio.to_thread(analyse, position)
 
 
+def _estimate_after_throw(after: Position, on_turn: int, solve_states: int) -> float | None:
+    """The chance of the seat on turn once this throw is made: the master's value of the best
+    move after it (the analysis of that position, cached, so that the board shows the same
+    number when the throw is picked); None where no decision follows the throw at once
+    (kendall-1978 throws again before moving)."""
+    if after.decider is None:  # another throw first: estimating it would recurse throw by throw
+        return None
+    judged = analyse(after, solve_states)
+    if judged.decider is None or judged.chance is None:
+        return None
+    return judged.chance if judged.decider == on_turn else 1.0 - judged.chance
+
+
 def _analyse(position: Position, solve_states: int) -> Analysis:
     fen = position.fen()
     if position.is_over():
@@ -90,9 +105,18 @@ def _analyse(position: Position, solve_states: int) -> Analysis:
         throws = []
         for n, p in position.chance_outcomes():
             after = position.apply_throw(n)
-            chance = for_seat(solution.value(after), on_turn) if solution else None
+            chance: float | None
+            if solution is not None:
+                chance = for_seat(solution.value(after), on_turn)
+            else:
+                chance = _estimate_after_throw(after, on_turn, solve_states)
             throws.append(ThrowChance(n, float(p), chance, after.fen()))
-        value = for_seat(solution.value(position), on_turn) if solution else None
+        if solution is not None:
+            value: float | None = for_seat(solution.value(position), on_turn)
+        elif all(x.chance is not None for x in throws):
+            value = sum(x.probability * x.chance for x in throws if x.chance is not None)
+        else:
+            value = None
         return Analysis(fen, None, value, solution is not None, (), tuple(throws), False)
     seat = position.decider
     assert seat is not None
