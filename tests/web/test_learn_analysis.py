@@ -283,3 +283,21 @@ def test_piccione_pieces_set_up_by_tapping_come_from_the_hand(browser, site) -> 
     assert Position.from_fen(shown).hand(0) == 4
     assert not page.js_errors  # type: ignore[attr-defined]
     page.context.close()
+
+
+def test_the_move_buttons_name_moves_as_the_game_does(browser, site) -> None:
+    """The analysis board's buttons say "28 → 30" (and "⚔" onto an opponent), as the game's
+    move buttons do; the notation stays in the row's data for programs and links."""
+    page = new_page(browser, site, 390, 844)
+    page.goto(f"/analysis?position={quote(SOLVABLE)}")
+    wait_ready(page)
+    rows = page.eval_on_selector_all(
+        "#an-moves tr[data-move]",
+        "rs => rs.map(r => [r.dataset.move, r.querySelector('button').textContent])",
+    )
+    assert rows
+    for move, label in rows:
+        origin, target = move.replace("x", "-").split("-")
+        arrow = f"{origin} → {'off' if target == 'off' else target}"
+        assert label == arrow + (" ⚔" if "x" in move else ""), (move, label)
+    page.context.close()

@@ -1,9 +1,10 @@
 // The analysis board: a position in notation (also in the URL), the throw, every legal move
 // with its winning chance from the server (/api/learn/analysis). The server checks everything:
 // this page only edits the notation line and shows the answers.
-import { drawBoard, setDarkSeat, OFF } from "./board.js";
+import { drawBoard, setDarkSeat } from "./board.js";
 import { explainTaps } from "./why.js";
 import { errorText, loadTexts, percent, t } from "./i18n.js";
+import { moveLabel, parseMove } from "./notation.js";
 
 const root = document.getElementById("analysis");
 const lang = root.dataset.lang;
@@ -110,11 +111,10 @@ function movableMap() {
   const map = new Map();
   if (!result || editing) return map;
   for (const m of result.moves) {
-    const step = /^(\d+)[-x](\d+|off)(?:\/\d)?$/.exec(m.move);
+    const step = parseMove(m.move);
     if (!step) continue;
-    const origin = Number(step[1]);
-    if (!map.has(origin)) map.set(origin, []);
-    map.get(origin).push({ target: step[2] === "off" ? OFF : Number(step[2]), text: m.move });
+    if (!map.has(step.origin)) map.set(step.origin, []);
+    map.get(step.origin).push({ target: step.target, text: m.move });
   }
   return map;
 }
@@ -207,8 +207,8 @@ function renderMoves() {
       if (m.best) tr.className = "best";
       const play = document.createElement("button");
       play.type = "button";
-      play.textContent = m.move;
-      play.setAttribute("aria-label", t("an.play", { move: m.move }));
+      play.textContent = moveLabel(m.move);
+      play.setAttribute("aria-label", t("an.play", { move: moveLabel(m.move) }));
       play.addEventListener("click", () => go(m.after));
       const first = document.createElement("td");
       first.appendChild(play);

@@ -6,6 +6,7 @@ import { hintButton } from "./hint.js";
 import { renderEndings, seatFree, setupEndings, terminationText } from "./endings.js";
 import { DeltaFeed } from "./delta.js";
 import { errorText, loadTexts, sentence, t } from "./i18n.js";
+import { moveLabel, parseMove } from "./notation.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -27,21 +28,6 @@ const seedsSent = new Set(); // seats whose seed went out on the current connect
 
 
 const seatName = (seat) => variant.seatNames[seat];
-
-// "12-15", "12x15", "28-off", and "30-off/2" where a bearing off names the throw it uses.
-function parseMove(text) {
-  const m = /^(\d+)[-x](\d+|off)(?:\/(\d))?$/.exec(text);
-  if (!m) return null;
-  return { origin: Number(m[1]), target: m[2] === "off" ? OFF : Number(m[2]), used: m[3] ? Number(m[3]) : 0 };
-}
-
-function moveLabel(text) {
-  const step = parseMove(text);
-  if (!step) return t(`move.${text}`);
-  const capture = text.includes("x");
-  const used = step.used ? ` (${step.used})` : "";
-  return `${step.origin} → ${step.target === OFF ? t("g.off") : step.target}${used}` + (capture ? " ⚔" : "");
-}
 
 function send(message) {
   if (!ws || ws.readyState !== WebSocket.OPEN) return false;

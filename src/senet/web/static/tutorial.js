@@ -3,6 +3,7 @@
 import { drawBoard, setDarkSeat, OFF } from "./board.js";
 import { explainTaps } from "./why.js";
 import { errorText, loadTexts, t } from "./i18n.js";
+import { parseMove } from "./notation.js";
 
 const root = document.getElementById("tutorial");
 const lang = root.dataset.lang;
@@ -35,16 +36,11 @@ function piecesOf(fen) {
   return out;
 }
 
-function parseStep(text) {
-  const m = /^(\d+)[-x](\d+|off)(?:\/\d)?$/.exec(text);
-  return m ? { origin: Number(m[1]), target: m[2] === "off" ? OFF : Number(m[2]) } : null;
-}
-
 function movableMap(lesson) {
   const map = new Map();
   if (lesson.kind !== "move" || answered || shown || busy) return map;
   for (const text of lesson.legal) {
-    const step = parseStep(text);
+    const step = parseMove(text);
     if (!step) continue;
     if (!map.has(step.origin)) map.set(step.origin, []);
     map.get(step.origin).push({ target: step.target, text });
@@ -91,7 +87,7 @@ function renderAnswers(lesson) {
     });
   } else {
     // word decisions (risk, return, pass) as buttons; steps are made on the board
-    buttons = lesson.legal.filter((m) => !parseStep(m)).map((m) => {
+    buttons = lesson.legal.filter((m) => !parseMove(m)).map((m) => {
       const b = document.createElement("button");
       b.type = "button";
       b.dataset.move = m;
@@ -152,7 +148,7 @@ async function answer(move, reason = null, button = null) {
   } finally {
     busy = false;
   }
-  const step = result.move ? parseStep(result.move) : null;
+  const step = result.move ? parseMove(result.move) : null;
   const lastMove = step ? { kind: "move", origin: step.origin, target: step.target, off: step.target === OFF } : null;
   if (button) button.classList.add(result.correct ? "right" : "wrong");
   if (result.correct) {
