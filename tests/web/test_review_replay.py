@@ -16,6 +16,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from senet.engine import Throw, parse_move
 from senet.engine.record import parse_record
+from senet.web.move_words import step_words
 
 from .helpers import friend_game, play_out
 from .test_trust import play_to_the_end
@@ -64,15 +65,22 @@ def test_mistakes_and_move_list_share_the_records_turn_numbers(reviewed) -> None
     # every mistake: its turn number is the record line holding the move played
     rows = re.findall(
         r'<tr class="(?:blunder|mistake|inaccuracy)"><td><a class="rp-goto" href="#d=(\d+)" '
-        r'data-step="\d+"\s+aria-label="[^"]+">(\d+)</a></td><td>[^<]*</td>\s*<td[^>]*>([^<]+)</td>',
+        r'data-step="\d+"\s+aria-label="[^"]+">(\d+)</a></td><td>[^<]*</td>\s*'
+        r'<td[^>]* data-move="([^"]+)">([^<]+)</td>',
         page,
     )
     assert rows, "a greedy player made no mistake?"
-    for step, turn, played in rows:
+    for step, turn, played, said in rows:
         record_turn, _, record_move = decisions[int(step) - 1]
         assert int(turn) == record_turn and played == record_move
+        # said as the game's move buttons say it: "9 → 14", "1 → 6 ⚔"
+        if parse_move(played).is_step:
+            assert said == step_words(played, "off") and "→" in said
+    # the boards of the mistakes say their moves in the same words
+    for best, played in re.findall(r"Better: ([^(]+) \(green\)\. Played: ([^(]+) \(red\)", page):
+        assert "→" in best + played, (best, played)
     # the chart's marks and the boards below name the same turns
-    assert re.findall(r"<title>Turn (\d+): ", page) == [turn for _, turn, _ in rows]
+    assert re.findall(r"<title>Turn (\d+): ", page) == [turn for _, turn, _, _ in rows]
 
 
 def test_the_games_move_list_numbers_its_turns_as_the_review(browser, site, reviewed) -> None:
@@ -192,9 +200,11 @@ def test_a_click_on_a_move_or_a_mistake_shows_it_on_the_board_and_keys_step(
     link = row.locator("a.rp-goto")
     assert link.get_attribute("aria-label")
     index = int(link.get_attribute("data-step"))
-    best = row.locator("td").nth(3).text_content()
+    best = row.locator("td").nth(3).get_attribute("data-move")
     link.click()
     check_position(page, decisions, index, best)
+    if parse_move(best).is_step and not parse_move(best).bears_off:  # the sentence's words
+        assert step_words(best, "") in page.text_content("#rp-moves")
     for part in ("#board", "#rp-caption", "#rp-moves", "#rp-next"):
         assert in_view(page, part), part  # the board came into view, with its caption
     page.screenshot(path=str(artifacts / f"review-replay-{lang}-{width}x{height}.png"))

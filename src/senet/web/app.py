@@ -31,6 +31,7 @@ from senet.service.storage import Storage
 from senet.settings import Settings
 
 from .i18n import LANG_COOKIE, error_text, percent, pick_lang, translator
+from .move_words import review_words
 from .protocol import error_message, game_error_message
 from .security import SecurityMiddleware, redact_server_logs
 
@@ -197,6 +198,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.templates.env.globals["clause_label"] = pages.clause_label
     app.state.templates.env.globals["rule_text"] = pages.rule_text
     app.state.templates.env.globals["percent"] = percent
+    app.state.templates.env.globals["review_words"] = review_words
     lobby.install(app)
     if isinstance(clock, ManualClock):
         lobby.install_test_clock(app, clock)

@@ -35,6 +35,7 @@ from .app import lang_of, render
 from .diagrams import mistake_board, rule_diagrams
 from .explain_text import place, reason_text
 from .i18n import error_text, percent, translator
+from .move_words import step_words
 from .pages import variant_json
 
 __all__ = ["api", "pages", "read_position", "rule_diagrams", "mistake_board"]
@@ -241,11 +242,7 @@ def _move_words(move: str, t: Any, position: Position) -> str:
         return ""
     if move in ("risk", "return", "pass", "revive", "enter"):
         return str(t(f"move.{move}"))
-    step = parse_move(move)
-    target = t("g.off") if step.bears_off else str(step.target)
-    used = f" ({step.throw})" if step.throw else ""
-    capture = " ⚔" if position.is_capture(step) else ""
-    return f"{step.origin} → {target}{used}{capture}"
+    return step_words(move, t("g.off"), capture=position.is_capture(parse_move(move)))
 
 
 @pages.get("/learn")

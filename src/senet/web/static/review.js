@@ -3,8 +3,9 @@
 // (embedded in the page, see senet.service.analysis.replay); this script only reads the board
 // field of each position's notation and draws it with board.js. The step is kept in the
 // address (#d=N, N counted from 1; one more than the decisions is the final position).
-import { drawBoard, drawMoveMarks, setDarkSeat, OFF } from "./board.js";
+import { drawBoard, drawMoveMarks, setDarkSeat } from "./board.js";
 import { loadTexts, percent, sentence, t } from "./i18n.js";
+import { moveLabel, parseMove } from "./notation.js";
 
 const root = document.getElementById("review");
 const lang = root.dataset.lang;
@@ -25,11 +26,10 @@ function pieces(fen) {
   });
   return out;
 }
-function step(text) {
-  const m = /^(\d+)[-x](\d+|off)$/.exec(text);
-  return m ? { origin: Number(m[1]), target: m[2] === "off" ? OFF : Number(m[2]) } : null;
-}
-const words = (move) => (["pass", "risk", "return", "revive"].includes(move) ? t(`rp.move.${move}`) : move);
+// a move in the sentence under the board: a word move by the review's short word, a step as the
+// game's move buttons name it ("9 → 14", "1 → 6 ⚔")
+const words = (move) => (["pass", "risk", "return", "revive"].includes(move) ? t(`rp.move.${move}`)
+  : parseMove(move) ? moveLabel(move) : move);
 
 function show(index, { record = true, announce = true } = {}) {
   index = Math.max(0, Math.min(last, index));
@@ -57,7 +57,7 @@ function show(index, { record = true, announce = true } = {}) {
     $("rp-moves").textContent = text;
     $("rp-moves").className = "rp-moves" + (verdict ? ` ${verdict}` : "");
     for (const [kind, move] of [["best", best], ["played", played]]) {
-      const s = step(move);
+      const s = parseMove(move);
       if (s) marks.push({ ...s, kind, text: move });
     }
   }
