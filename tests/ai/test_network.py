@@ -90,23 +90,39 @@ def test_the_shipped_network_loads_with_how_it_was_trained(name: str) -> None:
     assert curve[-1]["score"] > curve[0]["score"]
 
 
-def test_adelaidas_network_is_refined_by_self_play_from_the_kept_fitted_one() -> None:
-    # the file its command starts from is kept in the repository, so the command repeats it
-    variant = find_variant("adelaida")
+def _refined_by_self_play(name: str, start_file: str, seed: int) -> tuple:
+    """The shipped network of ``name`` and the kept file its self-play command started from
+    (kept in the repository, so that the command repeats it): refined, not retrained —
+    changed, yet still close to the start hidden unit by hidden unit (a network trained
+    afresh would not line its units up with them)."""
+    variant = find_variant(name)
     shipped = network_for(variant)
     assert shipped is not None and shipped.info["trainer"].startswith("senet.ai.selfplay")
-    assert shipped.info["start"] == "bench/reference_weights/adelaida.fitted.npz"
+    assert shipped.info["start"] == f"bench/reference_weights/{start_file}"
     command = shipped.info["command"]
-    assert command.startswith("python -m senet.ai.selfplay --variant adelaida")
-    assert f"--start {shipped.info['start']}" in command and "--seed 11" in command
+    assert command.startswith(f"python -m senet.ai.selfplay --variant {name} ")
+    assert f"--start {shipped.info['start']}" in command and f"--seed {seed}" in command
     root = Path(__file__).resolve().parents[2]
     start = NetEvaluator.load(variant, root / shipped.info["start"])
-    assert start.info["trainer"].startswith("senet.ai.fitted")
     assert start.hidden == shipped.hidden
-    # refined, not retrained: changed, yet still close to the fitted weights, hidden unit by
-    # hidden unit (a network trained afresh would not line its units up with them)
     assert not np.array_equal(shipped.w1, start.w1)
     assert np.corrcoef(shipped.w1.ravel(), start.w1.ravel())[0, 1] > 0.6
+    return shipped, start
+
+
+def test_adelaidas_network_is_refined_by_self_play_from_the_kept_fitted_one() -> None:
+    _, start = _refined_by_self_play("adelaida", "adelaida.fitted.npz", 11)
+    assert start.info["trainer"].startswith("senet.ai.fitted")
+
+
+def test_kendall_1978s_network_carries_on_the_self_play_of_the_one_it_replaced() -> None:
+    """Kendall-1978's first network learned from random weights; the shipped one goes on
+    from it at a lower learning rate, and ends above where it began against the expert."""
+    shipped, start = _refined_by_self_play("kendall-1978", "kendall-1978.td-selfplay.npz", 2)
+    assert start.info["trainer"].startswith("senet.ai.selfplay")
+    assert "--start" not in start.info["command"]
+    curve = json.loads(shipped.info["curve"])
+    assert curve[-1]["score"] - curve[-1]["half"] > curve[0]["score"] - curve[0]["half"]
 
 
 @pytest.mark.parametrize("name", TRAINED)
