@@ -26,7 +26,7 @@ def step_words(move: str, off: str, capture: bool | None = None) -> str:
 
 def review_words(move: str, t: Callable[..., str]) -> str:
     """A move in a review's sentences and its table of mistakes: a word move by the review's
-    short word for it, a step in words (``entry``, a Piccione entering move, as notation)."""
+    short word for it, a step in words (``enter``, Piccione's entering move, as notation)."""
     if move in REVIEW_WORDS:
         return t(f"rp.move.{move}")
     if move == "enter":
