@@ -196,7 +196,13 @@ def test_resigning_asks_first_and_ends_the_game_for_both(browser, clocked):
     quitter.click("#resign-yes")
     for page in (host, guest):
         page.wait_for_selector("#over:not([hidden])")
-        assert "resign" in page.text_content("#result").lower()
+        result = page.text_content("#result") or ""
+        # each is told from their own side: who resigned, and who won
+        if page is quitter:
+            assert result.endswith("— you resigned"), result
+        else:
+            assert result.startswith("You won — ") and result.endswith(" resigned"), result
+            assert "you resigned" not in result
         # over means over: no moves offered, no piece to pick, no "your turn" on the status
         assert page.locator("#moves button").count() == 0
         assert page.locator("#board .piece.movable, #board .target").count() == 0

@@ -24,6 +24,7 @@ import httpx
 import pytest
 
 from senet.engine import VARIANTS
+from senet.engine.record import TERMINATIONS
 from senet.web.i18n import (
     PLURAL_SAMPLES,
     catalog,
@@ -226,6 +227,16 @@ def test_every_error_code_has_words_in_both_languages() -> None:
     for lang in ("en", "ru"):
         assert {code for code in codes if f"err.{code}" not in catalog(lang)} == set(), lang
     assert error_text("ru", "not_over") == "Разбор будет готов, когда партия закончится."
+
+
+def test_every_early_ending_has_words_for_the_seat_and_for_the_viewer() -> None:
+    """However a game ends before the rules end it, a page can say it of a seat ("the cones
+    resigned") and to the player who lost so ("you resigned"), in both languages."""
+    for lang in ("en", "ru"):
+        words = catalog(lang)
+        for termination in TERMINATIONS:
+            assert f"end.{termination}" in words and f"end.{termination}_you" in words, lang
+    assert catalog("ru")["end.resignation_you"] == "вы сдались"
 
 
 def test_every_seat_name_has_its_gender_or_number() -> None:

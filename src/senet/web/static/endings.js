@@ -95,11 +95,13 @@ export function setupEndings({ gameId, seatNames, showError }) {
   $("claim-button").addEventListener("click", () => post(`/api/games/${gameId}/claim`, {}));
 }
 
-// The words for how a game ended before the rules ended it, or null.
+// The words for how a game ended before the rules ended it, or null; "you" when this viewer
+// lost so (on one screen both seats are the viewer's, so there the seat is named).
 export function terminationText(state, seatNames) {
   const outcome = state.outcome;
   if (!state.termination || !outcome || outcome.winner === null) return null;
   const loser = 1 - outcome.winner;
+  if (state.mode !== "local" && state.you.includes(loser)) return t(`end.${state.termination}_you`);
   return t(`end.${state.termination}`, { loser: seatNames[loser] });
 }
 
