@@ -82,7 +82,6 @@ def test_home_lists_every_variant_and_the_footer_names_version_and_commit(site) 
     assert 'class="skip-link" href="#main"' in html and 'id="main"' in html
 
 
-
 @pytest.mark.parametrize(
     ("lang", "choose_variant"), [("en", "Pick a variant"), ("ru", "Выберите вариант")]
 )
@@ -96,6 +95,7 @@ def test_quick_pairing_asks_for_a_variant_only_where_there_is_a_choice(
     assert 'id="pn-variant"' not in variant_page
     assert choose_variant not in variant_page
     assert ("this variant" if lang == "en" else "этот вариант") in variant_page
+
 
 def test_aliases_redirect_and_unknown_pages_are_404(site) -> None:
     alias = httpx.get(f"{site.url}/variants/std", follow_redirects=False)
