@@ -13,7 +13,7 @@ import pytest
 
 from senet.engine import VARIANTS
 
-from .helpers import friend_game, play_out
+from .helpers import friend_game, play_out, state, wait_past
 from .test_browser import new_page, play_until_over, start_game, wait_started
 
 pytestmark = pytest.mark.browser
@@ -846,3 +846,39 @@ def test_status_throw_and_events_lines_begin_with_a_capital(browser, site, lang)
     assert len(lines) >= 2 and all(seat in line.lower() for line in lines[:2]), lines
     assert all(line[0] == line[0].upper() and line[0].isalpha() for line in lines), lines
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_with_several_throws_banked_the_status_names_them_all_not_one(browser, site, lang) -> None:
+    """kendall-1978 banks every throw of a turn before a move, and any of them may be played
+    first: the status names them all, for the mover and for the one who waits (the legal moves
+    use either, so "you threw 1" would contradict a button that moves by 2)."""
+    game = friend_game(site.url, "kendall-1978", seeds=("banked A", "banked B"))
+    for _ in range(400):  # until the decider holds two different throws
+        seen = state(site.url, game.game_id)
+        if seen["forced_pass"]:
+            wait_past(site.url, game.game_id, seen["ply"])
+            continue
+        if len(set(seen["throws"])) > 1 and seen["decider"] is not None:
+            break
+        play_out(site.url, game, moves=1)
+    else:
+        pytest.fail("no turn banked two different throws in 400 moves")
+    throws = ", ".join(str(n) for n in seen["throws"])
+    mover = seen["decider"]
+    words = {
+        "en": ("Your move: throws ", "Waiting for the "),
+        "ru": ("Ваш ход: броски ", "Ждём ход: "),
+    }[lang]
+    for seat, opening in ((mover, words[0]), (1 - mover, words[1])):
+        page = seat_context(browser, site, game.game_id, game.tokens[seat], 390, 844)
+        page.goto(f"/g/{game.game_id}?lang={lang}")
+        page.wait_for_selector("#status p")
+        first = page.text_content("#status p") or ""
+        assert first.startswith(opening) and throws in first, first
+        if seat == mover:  # the moves offered use both throws
+            labels = page.locator("#moves button[data-move]").all_inner_texts()
+            pairs = (re.match(r"(\d+) → (\d+)", label) for label in labels)
+            steps = {abs(int(m[2]) - int(m[1])) for m in pairs if m}
+            assert len(steps) > 1, labels
+        assert page.js_errors == []  # type: ignore[attr-defined]

@@ -259,10 +259,8 @@ function renderStatus() {
     const who = seatName(state.decider);
     if (state.pending === "water") lines.push(t(mine ? "g.water_you" : "g.water_other", { seat: who }));
     else if (state.pending === "fate") lines.push(t(mine ? "g.fate_you" : "g.fate_other", { seat: who, n: state.throw }));
-    else if (state.mode === "local") lines.push(t("g.local_turn", { seat: who, n: state.throw }));
-    else lines.push(t(mine ? "g.your_move" : "g.waiting_for", { seat: who, n: state.throw }));
+    else lines.push(turnText(mine, who));
     if (state.decider !== state.turn) lines.push(t("g.decider_not_turn", { seat: who, turn: seatName(state.turn) }));
-    if (state.throws && state.throws.length > 1) lines.push(t("g.throws_left", { throws: state.throws.join(", ") }));
     if (state.entered) lines.push(t("g.entered_first"));
     else if (state.divided) lines.push(t("g.points_left", { n: state.throw }));
     if (state.direction) lines.push(t(`g.direction_${state.direction}`));
@@ -274,6 +272,15 @@ function renderStatus() {
   }
   box.replaceChildren(...lines.map((line) => { const p = document.createElement("p"); p.textContent = sentence(line); return p; }));
   box.className = "status" + (yourDecision() ? " your-turn" : "");
+}
+
+// Whose move it is and with what: the throw, or every throw of the turn still to use where
+// several are banked (kendall-1978), since any of them may be played first.
+function turnText(mine, who) {
+  const banked = state.throws && state.throws.length > 1;
+  const key = state.mode === "local" ? "g.local_turn" : mine ? "g.your_move" : "g.waiting_for";
+  if (banked) return t(`${key}_banked`, { seat: who, throws: state.throws.join(", ") });
+  return t(key, { seat: who, n: state.throw });
 }
 
 // A decision of this viewer's to make: not a forced pass, which the server plays by itself.
