@@ -47,6 +47,31 @@ def test_the_kendall_water_lesson_follows_the_solver() -> None:
     assert {m.text() for m in solution.best_moves(position)} == set(lesson.goal)
 
 
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_where_a_turns_throws_are_banked_a_lesson_plays_the_larger_first(name) -> None:
+    """kendall-1978 makes every throw of a turn before moving, then plays them in any order:
+    its lesson holds two throws, and only an attack by the larger, played first, answers it."""
+    banked = [lesson for lesson in lessons(name) if lesson.key == "banked"]
+    assert bool(banked) == VARIANTS[name].throws_first
+    for lesson in banked:
+        position = Position.from_fen(lesson.position)
+        small, big = position.throws
+        assert small < big == lesson.params["big"]
+        assert {abs(m.target - m.origin) for m in position.legal_moves()} == {small, big}
+        for text in lesson.goal:
+            move = parse_move(text)
+            assert position.is_capture(move) and abs(move.target - move.origin) == big
+
+
+def test_the_banked_lesson_names_both_throws_in_both_languages(site) -> None:
+    for lang, words in (
+        ("en", "throws are 1, 3: you make them all before moving"),
+        ("ru", "Броски этого хода: 1, 3."),
+    ):
+        html = httpx.get(f"{site.url}/learn/kendall-1978", params={"lang": lang}).text
+        assert words in html, lang
+
+
 def test_answers_through_the_api(site) -> None:
     url = f"{site.url}/api/learn/lessons/standard"
     wrong = httpx.post(f"{url}/protection?lang=ru", json={"reason": "safe"}).json()
@@ -139,7 +164,12 @@ def complete(page, name: str, lang: str, artifacts) -> None:
 
 @pytest.mark.browser
 @pytest.mark.parametrize(
-    "name,lang,size", [("standard", "en", (390, 844)), ("adelaida", "ru", (1280, 900))]
+    "name,lang,size",
+    [
+        ("standard", "en", (390, 844)),
+        ("adelaida", "ru", (1280, 900)),
+        ("kendall-1978", "ru", (390, 844)),
+    ],
 )
 def test_a_tutorial_is_completed_by_clicking(browser, site, artifacts, name, lang, size) -> None:
     page = new_page(browser, site, *size)

@@ -197,6 +197,27 @@ def _divided_lessons(v: Variant) -> list[Lesson | None]:
     return out
 
 
+def _banked_lesson(v: Variant) -> Lesson | None:
+    """kendall-1978: every throw of a turn is made before a piece moves, then each is played by
+    one move in any order.  The task takes the larger throw first, for an attack the smaller
+    throw cannot make."""
+    if not v.throws_first:
+        return None
+    for a, b, small, big in (((3, 7), (10, 20), 1, 3), ((3, 6), (10, 20), 2, 4)):
+        try:
+            position = Position.from_parts(v, (a, b), throw=small, bank=(big,))
+        except ValueError:
+            continue
+        goal = frozenset(
+            m.text()
+            for m in position.legal_moves()
+            if position.is_capture(m) and abs(m.target - m.origin) == big
+        )
+        if goal:
+            return Lesson("banked", "move", position.fen(), a[1], goal=goal, params={"big": big})
+    return None
+
+
 @cache
 def lessons(name: str) -> tuple[Lesson, ...]:
     """The tutorial of variant ``name``, in order."""
@@ -220,6 +241,7 @@ def lessons(name: str) -> tuple[Lesson, ...]:
     )
     out += _divided_lessons(v)
     out.append(_move_lesson("attack", found.get("attack"), lambda p, m: p.is_capture(m)))
+    out.append(_banked_lesson(v))
     protection = found.get("protection")
     if protection:
         out.append(_why_lesson("protection", protection.position, protection.focus, 0))

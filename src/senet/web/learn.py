@@ -211,6 +211,9 @@ def _lesson_view(lesson: Lesson, lang: str) -> dict[str, Any]:
     params: dict[str, Any] = {"n": pos.throw, "move": "", "focus": lesson.focus}
     if lesson.square:
         params["place"] = place(v, lesson.square, lang)
+    if len(pos.throws) > 1:  # banked throws: the lesson names them all, and the one to take first
+        params["throws"] = ", ".join(str(n) for n in pos.throws)
+        params["big"] = lesson.params.get("big", "")
     task_key = f"lesson.{lesson.key}.task"
     if lesson.key == "house" and lesson.params.get("ba"):
         task_key = "lesson.house.task_ba"
