@@ -66,7 +66,7 @@ def best_move(legal: list[str]) -> str:
     def key(text: str) -> tuple[int, int]:
         if "-" in text or "x" in text:
             origin, target = text.replace("x", "-").split("-")
-            return (2, OFF if target == "off" else int(target))
+            return (2, OFF if target.startswith("off") else int(target))  # off, off/2
         return (1 if text in ("revive", "return", "enter") else 0, 0)
 
     return max(legal, key=key)
