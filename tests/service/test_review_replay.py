@@ -3,10 +3,16 @@ line), the seat on turn, the throw, and the replay of every position the review 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 
-from senet.engine import Game, Position, Throw
+import pytest
+
+from senet.engine import Game, Position, Throw, find_variant
 from senet.engine.record import GameRecord
 from senet.service.analysis import replay, review_game_of
 
@@ -55,3 +61,48 @@ def test_every_decision_has_the_turn_number_of_its_record_line_and_the_replay_it
         assert loss == round(d.row.loss * 100, 1)
     text = json.dumps(payload, separators=(",", ":"))
     assert len(text) < 100 * len(payload["steps"]) + 100  # compact: well under 100 bytes a step
+
+
+def test_a_review_is_computed_once_however_many_ask_and_outlives_a_caller_who_leaves(
+    monkeypatch,
+) -> None:
+    """The review page answers at once while the review is computed (tens of seconds for a long
+    game): the work starts on the first request, later requests and waiters share it, a waiter
+    that gives up does not stop it, and once done it is answered from memory."""
+    from senet.service import analysis
+
+    game = endgame(11)
+    live = SimpleNamespace(id="review-once", over=True, game=game)
+    release = threading.Event()
+    calls: list[Game] = []
+
+    def slow_review(judged: Game) -> analysis.GameReview:
+        calls.append(judged)
+        assert release.wait(30), "the test never released the review"
+        return review_game_of(judged)
+
+    monkeypatch.setattr(analysis, "review_game_of", slow_review)
+
+    async def main() -> None:
+        assert analysis.start_review(live) is None  # started, not ready
+        assert analysis.start_review(live) is None  # still running: not started again
+        waiters = [asyncio.create_task(analysis.review_of(live)) for _ in range(3)]
+        await asyncio.sleep(0)  # let the waiters reach the shared computation
+        waiters[0].cancel()  # one caller leaves (a closed connection)
+        release.set()
+        reviews = await asyncio.gather(*waiters[1:])
+        assert reviews[0] is reviews[1]
+        assert analysis.start_review(live) is reviews[0]  # kept: answered at once
+        assert len(reviews[0].decisions) == sum(1 for _, a in game if not isinstance(a, Throw))
+
+    with ThreadPoolExecutor(1) as pool:  # a fresh loop: a session's Playwright may own this one
+        pool.submit(asyncio.run, main()).result()
+    assert calls == [game]  # computed once
+
+
+def test_no_review_is_started_for_a_game_that_goes_on() -> None:
+    from senet.service import analysis
+
+    live = SimpleNamespace(id="review-early", over=False, game=Game(find_variant("standard")))
+    with pytest.raises(ValueError):
+        analysis.start_review(live)

@@ -110,6 +110,14 @@ def play_out(base: str, game: TwoSeats, moves: int | None = None) -> dict:
     raise AssertionError("the game did not end")
 
 
+def review_page(base: str, game_id: str, **kwargs: Any) -> httpx.Response:
+    """The review page of a finished game once its review is computed: the API's review waits
+    for the computation, after which the page is the review itself, not "being judged"."""
+    ready = httpx.get(f"{base}/api/games/{game_id}/review", timeout=300)
+    assert ready.status_code == 200, ready.text[:300]
+    return httpx.get(f"{base}/g/{game_id}/review", **kwargs)
+
+
 @dataclass
 class LiveView:
     """A viewer's state on a game's WebSocket (``websockets.sync`` client), kept as the game

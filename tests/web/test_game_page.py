@@ -371,6 +371,8 @@ def settled(page) -> None:
     """Until the page's scripts have drawn what they draw (the game's state, the verification)."""
     if page.query_selector("#game"):
         page.wait_for_selector("#game[data-ply]")
+    if page.query_selector("#review-wait"):  # the review being judged: it opens when ready
+        page.wait_for_selector("#review", timeout=120_000)
     if page.query_selector("#verify"):
         page.wait_for_selector("#verify .verify-summary:not(.pending)")
 

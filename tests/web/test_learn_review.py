@@ -12,13 +12,14 @@ import pytest
 
 from senet.engine import Position, parse_move
 
+from .helpers import review_page
 from .test_trust import play_to_the_end
 
 
 @pytest.mark.slow  # a whole game over HTTP, then the master's review of every decision
 def test_each_mistake_on_the_board_with_the_better_move(site) -> None:
     game_id = play_to_the_end(site.url, "standard")
-    page = httpx.get(f"{site.url}/g/{game_id}/review", timeout=120).text
+    page = review_page(site.url, game_id).text
     figures = re.findall(
         r'<figure class="diagram review-board (\w+)" data-ply="(\d+)" data-position="([^"]+)"\s+'
         r'data-played="([^"]+)" data-best="([^"]+)">(.*?)</figure>',

@@ -9,14 +9,16 @@ import pytest
 
 from senet.web.i18n import translator
 
-from .helpers import friend_game
+from .helpers import friend_game, play_out, review_page
+from .test_browser import new_page
+from .test_review_replay import record_decisions
 from .test_trust import play_to_the_end
 
 
 @pytest.mark.slow  # a whole game over HTTP, then the master's review of every decision
 def test_review_page_draws_the_chance_graph_and_marks_mistakes(site) -> None:
     game_id = play_to_the_end(site.url, "standard")
-    page = httpx.get(f"{site.url}/g/{game_id}/review", timeout=120)
+    page = review_page(site.url, game_id)
     assert page.status_code == 200, page.text[:500]
     html = page.text
     points = re.search(r'class="chance-line" points="([^"]*)"', html).group(1).split()
@@ -57,3 +59,27 @@ def test_review_of_a_game_in_progress_is_refused(site) -> None:
     game = friend_game(site.url)
     answer = httpx.get(f"{site.url}/g/{game.game_id}/review")
     assert answer.status_code == 409
+    through_api = httpx.get(f"{site.url}/api/games/{game.game_id}/review")
+    assert through_api.status_code == 409 and through_api.json()["code"] == "not_over"
+    assert httpx.get(f"{site.url}/api/games/no-such-game/review").status_code == 404
+
+
+@pytest.mark.browser
+def test_the_review_says_at_once_that_it_is_being_judged_then_opens_by_itself(
+    browser, site, artifacts
+) -> None:
+    """Judging a whole game takes seconds (tens of them for a long one): the page says so at
+    once instead of hanging, and becomes the review when it is ready, with no reload by hand;
+    the API gives the same judgement, every decision in order."""
+    game = friend_game(site.url, "standard", seeds=("judged A", "judged B"))
+    play_out(site.url, game)
+    page = new_page(browser, site, 390, 844)
+    page.goto(f"/g/{game.game_id}/review?lang=ru")
+    assert page.text_content("#review-wait-text") == translator("ru")("review.wait")
+    page.screenshot(path=str(artifacts / "review-wait-ru-390.png"))
+    page.wait_for_selector("#review[data-ready='1']", timeout=120_000)
+    assert page.locator("#review-wait").count() == 0 and page.locator(".chance-line").count() == 1
+    steps = httpx.get(f"{site.url}/api/games/{game.game_id}/review").json()["steps"]
+    record = httpx.get(f"{site.url}/g/{game.game_id}/record").text
+    assert len(steps) == len(record_decisions(record)) > 0
+    assert page.js_errors == []  # type: ignore[attr-defined]

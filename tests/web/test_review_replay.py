@@ -18,7 +18,7 @@ from senet.engine import Throw, parse_move
 from senet.engine.record import parse_record
 from senet.web.move_words import step_words
 
-from .helpers import friend_game, play_out
+from .helpers import friend_game, play_out, review_page
 from .test_trust import play_to_the_end
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -49,7 +49,7 @@ def record_decisions(record: str) -> list[tuple[int, str, str]]:
 def reviewed(site) -> dict:
     """A finished standard game, its review computed once, its decisions from the record."""
     game_id = play_to_the_end(site.url, "standard")
-    page = httpx.get(f"{site.url}/g/{game_id}/review", timeout=300)
+    page = review_page(site.url, game_id)
     assert page.status_code == 200, page.text[:300]
     record = httpx.get(f"{site.url}/g/{game_id}/record").text
     return {"id": game_id, "html": page.text, "decisions": record_decisions(record)}
@@ -276,7 +276,7 @@ def test_a_game_a_player_ended_has_its_review_too(site, lang) -> None:
         headers={"X-Seat-Token": game.tokens[1]},
     )
     assert resigned.status_code == 200, resigned.text
-    page = httpx.get(f"{site.url}/g/{game.game_id}/review", cookies={"lang": lang}, timeout=120)
+    page = review_page(site.url, game.game_id, cookies={"lang": lang})
     assert page.status_code == 200, page.text[:300]
     result = re.search(r'<p id="rp-result"[^>]*>(.*?)</p>', page.text, re.S)
     assert result is not None

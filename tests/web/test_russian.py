@@ -167,6 +167,11 @@ def russian_pages(site) -> dict[str, str]:
             assert response.status_code in (200, 404, 409), (path, response.status_code)
             assert '<html lang="ru">' in response.text, path
             pages[path] = response.text
+        # the review was being judged when walked above; once it is ready, the review itself
+        assert client.get(f"/api/games/{finished.game_id}/review").status_code == 200
+        pages[f"/g/{finished.game_id}/review (ready)"] = client.get(
+            f"/g/{finished.game_id}/review"
+        ).text
         # the start form and the quick pairing lead to a game page, which is walked above
         assert client.post("/play-now", data={"variant": "standard"}).status_code == 303
         # "my games" is read again by its script: the same words from the API
@@ -191,6 +196,7 @@ def test_the_walk_reaches_every_kind_of_page(russian_pages: dict[str, str]) -> N
     texts = "\n".join(russian_pages.values())
     ru = translator("ru")
     assert ru("err.not_over") in texts  # a review asked for before the end: 409
+    assert ru("review.wait") in texts and ru("review.caption") in texts  # judged, then ready
     assert ru("err.not_found") in texts and ru("err.unknown_variant") in texts  # 404s
     assert ru("err.bad_position") in texts  # the analysis board given a malformed position
     assert sum(1 for path in russian_pages if path.startswith("/variants/")) == len(VARIANTS) + 1

@@ -3,7 +3,9 @@ replay of every decision.
 
 The judge is :func:`senet.ai.review.review_game` (the master level: exact endgame values where
 the solver reaches, search elsewhere).  A finished game never changes, so each review is
-computed once per process and kept (a small LRU), and always in a worker thread.
+computed once per process and kept (a small LRU), always in a worker thread, and never twice at
+once: a long game takes tens of seconds to judge, so a page can start the work
+(:func:`start_review`), answer at once and wait for it elsewhere (:func:`review_of`).
 
 Decisions are shown by their *turn number*, the number of the record's line and of the game
 page's move list (a turn holds every throw and move of one seat, extra throws included), so the
@@ -29,6 +31,7 @@ __all__ = [
     "ReviewTurn",
     "Replay",
     "review_of",
+    "start_review",
     "review_game_of",
     "replay",
     "chart",
@@ -36,6 +39,7 @@ __all__ = [
 
 _CACHE: OrderedDict[str, GameReview] = OrderedDict()
 _CACHE_SIZE = 64
+_RUNNING: dict[str, asyncio.Task[GameReview]] = {}  # reviews being computed, by game
 
 
 @dataclass(frozen=True)
@@ -143,16 +147,38 @@ def replay(review: GameReview) -> Replay:
 
 async def review_of(live: LiveGame) -> GameReview:
     """The review of a finished game, ended by the rules or by a player (a resignation, a loss
-    on time, an abandoned game); ValueError while it is still going on."""
+    on time, an abandoned game), waiting for it to be computed if need be; ValueError while
+    the game is still going on.  A caller that gives up (a closed connection) does not stop the
+    work: the review is kept for the next request."""
+    ready = start_review(live)
+    if ready is not None:
+        return ready
+    return await asyncio.shield(_RUNNING[live.id])
+
+
+def start_review(live: LiveGame) -> GameReview | None:
+    """The review of a finished game if it is ready; else its computation is started (unless it
+    already runs) and None returned.  ValueError while the game is still going on."""
     if not live.over:
         raise ValueError("the game is not over yet")
     cached = _CACHE.get(live.id)
-    if cached is None:
-        cached = _CACHE[live.id] = await asyncio.to_thread(review_game_of, live.game)
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    _CACHE.move_to_end(live.id)
-    return cached
+    if cached is not None:
+        _CACHE.move_to_end(live.id)
+        return cached
+    if live.id not in _RUNNING:
+        _RUNNING[live.id] = asyncio.create_task(_compute(live.id, live.game))
+    return None
+
+
+async def _compute(game_id: str, game: Game) -> GameReview:
+    try:
+        review = await asyncio.to_thread(review_game_of, game)
+    finally:
+        del _RUNNING[game_id]
+    _CACHE[game_id] = review
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return review
 
 
 def chart(review: GameReview, width: int = 640, height: int = 200) -> dict[str, object]:

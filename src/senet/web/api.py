@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 
 from senet.engine import VARIANTS
 from senet.service import computer
+from senet.service.analysis import replay, review_of
 from senet.service.errors import GameError
 from senet.service.games import GameService
 
@@ -186,6 +187,19 @@ async def give_seed(request: Request, game_id: str) -> Any:
     token = token_of(request, game_id)
     live = await service.commands.seed(game_id, token, body.get("seed"), body.get("seat"))
     return state_for(service, live, live.seats_of(token))
+
+
+@router.get("/games/{game_id}/review")
+async def game_review(request: Request, game_id: str) -> Any:
+    """Every decision of a finished game judged by the master: per decision the turn number,
+    the seat, the position, the move played, the best move, the verdict and the winning chance
+    lost in percent.  Waits while the review is computed (tens of seconds for a long game, then
+    kept); 409 ``not_over`` while the game goes on."""
+    live = await _service(request).store.load(game_id)
+    try:
+        return replay(await review_of(live))
+    except ValueError:
+        raise GameError("not_over", "the review is ready when the game is over", 409) from None
 
 
 @router.get("/i18n/{lang}")

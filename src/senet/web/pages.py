@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 
 from senet.engine import VARIANTS, Capture, HouseKind, find_variant
 from senet.service import computer
-from senet.service.analysis import chart, replay, review_of
+from senet.service.analysis import chart, replay, start_review
 from senet.service.errors import GameError, requested_variant
 from senet.service.games import GameService
 from senet.service.views import game_record
@@ -447,10 +447,12 @@ async def review_page(request: Request, game_id: str) -> Any:
     master), and a board that replays every decision with the move played and the best one."""
     live = await _service(request).store.load(game_id)
     try:
-        review = await review_of(live)
+        review = start_review(live)
     except ValueError:
         raise GameError("not_over", "the review is ready when the game is over", 409) from None
     lang = lang_of(request)
+    if review is None:  # being judged: a page that says so now, and reloads when it is done
+        return render(request, "review_wait.html", game_id=live.id)
     return render(
         request,
         "review.html",
