@@ -5,6 +5,8 @@ Each player is a browser context of its own (its own cookies: its own seats)."""
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +16,7 @@ import pytest
 from senet.engine.record import parse_record
 
 from .conftest import SiteServer
+from .helpers import give_seed
 from .test_browser import new_page, wait_started
 
 pytestmark = pytest.mark.browser
@@ -435,3 +438,41 @@ def test_on_a_phone_the_clocks_share_one_line_and_stay_on_screen(browser, clocke
     )
     assert layout == [1 if width >= 360 else layout[0], True]
     page.context.close()
+
+
+def test_games_being_played_come_apart_from_a_few_whose_players_left(browser, clocked) -> None:
+    """The watch page lists the games with a player here under "being played now", and after
+    them only the most recent few of the games whose players left (which wait for them)."""
+    from senet.web.lobby import AWAY_SHOWN
+
+    left = []
+    for i in range(AWAY_SHOWN + 2):  # started, the first throw made, then left
+        body = {"variant": "standard", "mode": "computer", "colour": "A", "public": True}
+        created = httpx.post(f"{clocked.url}/api/games", json=body).json()
+        seeded = give_seed(clocked.url, created["id"], created["token"], f"left {i}")
+        assert seeded.status_code == 200
+        left.append(created["id"])
+    player = new_page(browser, clocked, 390, 844)
+    player.goto("/")
+    player.check("input[name=mode][value=computer]")
+    player.click("form.start-form button[type=submit]")
+    wait_started(player)
+    playing = game_id_of(player)
+
+    def sections() -> tuple[list[str], list[str]]:
+        page = httpx.get(f"{clocked.url}/games/live").text
+        now = re.search(r'<ul id="watch-games".*?</ul>', page, re.S)
+        away = re.search(r'<ul id="watch-away".*?</ul>', page, re.S)
+        assert now is not None and away is not None
+        find = r'class="watch-game" data-game="([^"]+)"'
+        return re.findall(find, now.group(0)), re.findall(find, away.group(0))
+
+    now, away = sections()
+    assert playing in now and not set(left) & set(now)
+    assert playing not in away and len(away) == AWAY_SHOWN
+    assert away == left[::-1][:AWAY_SHOWN]  # the most recently active first
+    player.context.close()  # the player leaves too: the game waits among the others
+    deadline = time.monotonic() + 30
+    while playing in sections()[0]:
+        assert time.monotonic() < deadline, "a player who left is still counted here"
+    assert sections()[1][0] == playing

@@ -146,10 +146,15 @@ async def my_games_page(request: Request) -> Any:
     return render(request, "my_games.html", games=games)
 
 
+#: Games whose players have left, shown on the watch page after those being played: the most
+#: recently active few (they wait for their players; a long list of them hides the live ones).
+AWAY_SHOWN = 8
+
+
 @pages.get("/games/live")
 async def watch_page(request: Request) -> Any:
     games = await _service(request).lobby.watchable()
-    return render(request, "watch.html", games=games)
+    return render(request, "watch.html", games=games, away_shown=AWAY_SHOWN)
 
 
 # ---------------------------------------------------------------------- API
