@@ -301,3 +301,32 @@ def test_the_move_buttons_name_moves_as_the_game_does(browser, site) -> None:
         arrow = f"{origin} → {'off' if target == 'off' else target}"
         assert label == arrow + (" ⚔" if "x" in move else ""), (move, label)
     page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    ("lang", "status"),
+    [
+        ("en", "White to move: throws 1, 3, one per move, in any order."),
+        ("ru", "Решают белые: броски 1, 3, по одному на ход, в любом порядке."),
+    ],
+)
+def test_banked_throws_are_all_named_and_every_line_begins_with_a_capital(
+    browser, site, lang, status
+) -> None:
+    """A kendall-1978 position with a throw banked: the status names both throws (a move by
+    either may come first, and the table lists both kinds), not "to move with a 1"; the status
+    and the verdict begin with a capital though a seat's name does not."""
+    banked = "kendall-1978 ..A...A..B/.........B/.......... A 1 bank=3"
+    page = new_page(browser, site, 390, 844)
+    page.goto(f"/analysis?position={quote(banked)}&lang={lang}")
+    wait_ready(page)
+    assert page.text_content("#an-status") == status
+    verdict = page.text_content("#an-verdict") or ""
+    assert verdict[:1].isupper(), verdict
+    moves = page.eval_on_selector_all(
+        "#an-moves tr[data-move]", "rs => rs.map(r => r.dataset.move)"
+    )
+    steps = {abs(int(b) - int(a)) for a, b in (m.replace("x", "-").split("-") for m in moves)}
+    assert steps == {1, 3}
+    page.context.close()

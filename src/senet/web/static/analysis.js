@@ -3,7 +3,7 @@
 // this page only edits the notation line and shows the answers.
 import { drawBoard, setDarkSeat } from "./board.js";
 import { explainTaps } from "./why.js";
-import { errorText, loadTexts, percent, t } from "./i18n.js";
+import { errorText, loadTexts, percent, sentence, t } from "./i18n.js";
 import { moveLabel, parseMove } from "./notation.js";
 
 const root = document.getElementById("analysis");
@@ -177,8 +177,15 @@ function renderStatus(v) {
   if (!result) { box.textContent = ""; return; }
   if (result.over) box.textContent = t("an.over");
   else if (result.decider === null) box.textContent = "";
-  else if (fields().includes("pending=water")) box.textContent = t("an.pending_water", { seat: v.seatNames[result.decider] });
-  else box.textContent = t("an.decider", { seat: v.seatNames[result.decider], n: result.throw });
+  else if (fields().includes("pending=water")) box.textContent = sentence(t("an.pending_water", { seat: v.seatNames[result.decider] }));
+  else {
+    // kendall-1978: the turn's other throws wait in the bank, and any of them may go first
+    const bank = fields().find((f) => f.startsWith("bank="));
+    const seat = v.seatNames[result.decider];
+    box.textContent = sentence(bank
+      ? t("an.decider_banked", { seat, throws: [result.throw, ...bank.slice(5).split(",")].join(", ") })
+      : t("an.decider", { seat, n: result.throw }));
+  }
 }
 
 function cell(text, cls) {
@@ -198,7 +205,7 @@ function renderMoves() {
   const head = document.createElement("tr");
   const rows = [];
   if (result.decider !== null) {
-    verdict.textContent = `${t("an.chance_of", { seat: seatName(result.decider), chance: pct(result.chance) })} (${mark})`;
+    verdict.textContent = sentence(`${t("an.chance_of", { seat: seatName(result.decider), chance: pct(result.chance) })} (${mark})`);
     for (const c of ["an.col_move", "an.col_chance", ""]) { const th = document.createElement("th"); th.scope = "col"; th.textContent = c ? t(c) : ""; head.appendChild(th); }
     for (const m of result.moves) {
       const tr = document.createElement("tr");
@@ -217,8 +224,8 @@ function renderMoves() {
     }
   } else {
     const seat = Number(fields()[2] === "B");
-    verdict.textContent = result.chance === null ? t("an.no_chance", { seat: seatName(seat) })
-      : `${t("an.chance_throw", { seat: seatName(seat), chance: pct(result.chance) })} (${mark})`;
+    verdict.textContent = sentence(result.chance === null ? t("an.no_chance", { seat: seatName(seat) })
+      : `${t("an.chance_throw", { seat: seatName(seat), chance: pct(result.chance) })} (${mark})`);
     for (const c of ["an.col_throw", "an.col_prob", "an.col_chance"]) { const th = document.createElement("th"); th.scope = "col"; th.textContent = t(c); head.appendChild(th); }
     for (const x of result.throws) {
       const tr = document.createElement("tr");
