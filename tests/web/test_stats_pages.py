@@ -102,3 +102,29 @@ def test_the_comparison_page_writes_figures_in_its_language() -> None:
     for key in ("first_chart", "length_chart"):
         english, russian = _chart_figures(en[key]), _chart_figures(ru[key])
         assert english and [_as_english(f) for f in russian] == english
+
+
+def test_no_bar_of_the_first_player_chart_is_cut_at_the_scale_and_no_tick_leaves_the_chart() -> (
+    None
+):
+    """Each bar is as long as its value on the chart's scale: jequier's random games (the first
+    player winning about 74%) widen the scale, so its bar is not cut at 60% with the others; the
+    first tick label starts at the axis instead of hanging off the picture's left edge."""
+    svg = stats.compared("en")["first_chart"]
+    bars = re.findall(
+        r'<rect class="chart-bar[^"]*" x="([\d.]+)" y="[\d.]+" width="([\d.]+)"'
+        r"[^>]*><title>[^:]+: ([\d.]+)%",
+        svg,
+    )
+    assert len(bars) >= 3
+    ticks = re.findall(
+        r'<text class="chart-tick" x="([\d.]+)"[^>]*text-anchor="(\w+)">([\d.]+)%', svg
+    )
+    (lo_x, lo_anchor, lo), _, (hi_x, _, hi) = ticks
+    assert lo_anchor == "start"
+    scale = (float(hi_x) - float(lo_x)) / (float(hi) - float(lo))  # units a percentage point
+    for x, width, value in bars:
+        assert float(lo) <= float(value) <= float(hi)
+        assert (
+            abs(float(x) + float(width) - (float(lo_x) + (float(value) - float(lo)) * scale)) < 0.2
+        )

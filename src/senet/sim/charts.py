@@ -191,9 +191,10 @@ def share_chart(
         body.append(
             f'<line class="chart-reference" x1="{x:.1f}" x2="{x:.1f}" y1="8" y2="{height - 18}"/>'
         )
-    for v in (lo_s, (lo_s + hi_s) / 2, hi_s):
+    for v, anchor in ((lo_s, "start"), ((lo_s + hi_s) / 2, "middle"), (hi_s, "middle")):
+        # the first label begins at the axis's start: centred there it would be cut off
         body.append(
-            f'<text class="chart-tick" x="{x_of(v):.1f}" y="{height - 4}" text-anchor="middle">'
+            f'<text class="chart-tick" x="{x_of(v):.1f}" y="{height - 4}" text-anchor="{anchor}">'
             f"{percent_text(v, decimal, 0) if percent else decimal(v, 0)}</text>"
         )
     return _svg(height, title, desc, body, "chart-shares")

@@ -154,11 +154,15 @@ def _first_player_bars(lang: str, strong: str | None) -> list[Bar]:
 def _first_player_chart(lang: str, strong: str | None) -> str:
     t = translator(lang)
     bars = _first_player_bars(lang, strong)
+    # 40–60% shows the usual small edges; a variant whose first player wins far more often
+    # (jequier's random games) widens the scale, so that no bar is cut at its end
+    reach = max([0.1] + [abs(x - 0.5) for b in bars for x in (b.low, b.high)])
+    half = math.ceil(round(reach * 20, 9)) / 20  # to the next 5 points
     return charts.share_chart(
         bars,
         t("stats.first_chart"),
         t("stats.first_chart_desc"),
-        scale=(0.4, 0.6),
+        scale=(0.5 - half, 0.5 + half),
         reference=0.5,
         decimal=_decimal(lang),
     )
