@@ -15,6 +15,7 @@ import pytest
 from senet.engine import Game, Position, Throw, find_variant
 from senet.engine.record import GameRecord
 from senet.service.analysis import replay, review_game_of
+from senet.service.errors import GameError
 
 
 def endgame(seed: int) -> Game:
@@ -104,5 +105,6 @@ def test_no_review_is_started_for_a_game_that_goes_on() -> None:
     from senet.service import analysis
 
     live = SimpleNamespace(id="review-early", over=False, game=Game(find_variant("standard")))
-    with pytest.raises(ValueError):
+    with pytest.raises(GameError) as refused:
         analysis.start_review(live)
+    assert (refused.value.code, refused.value.status) == ("not_over", 409)

@@ -23,6 +23,7 @@ from senet.ai.review import ReviewRow, review_game
 from senet.engine import Game, Throw
 from senet.engine.record import turn_numbers
 
+from .errors import GameError
 from .store import LiveGame
 
 __all__ = [
@@ -147,8 +148,8 @@ def replay(review: GameReview) -> Replay:
 
 async def review_of(live: LiveGame) -> GameReview:
     """The review of a finished game, ended by the rules or by a player (a resignation, a loss
-    on time, an abandoned game), waiting for it to be computed if need be; ValueError while
-    the game is still going on.  A caller that gives up (a closed connection) does not stop the
+    on time, an abandoned game), waiting for it to be computed if need be; GameError
+    ``not_over`` while the game is still going on.  A caller that gives up (a closed connection) does not stop the
     work: the review is kept for the next request."""
     ready = start_review(live)
     if ready is not None:
@@ -158,9 +159,9 @@ async def review_of(live: LiveGame) -> GameReview:
 
 def start_review(live: LiveGame) -> GameReview | None:
     """The review of a finished game if it is ready; else its computation is started (unless it
-    already runs) and None returned.  ValueError while the game is still going on."""
+    already runs) and None returned.  GameError ``not_over`` while the game is still going on."""
     if not live.over:
-        raise ValueError("the game is not over yet")
+        raise GameError("not_over", "the review is ready when the game is over", 409)
     cached = _CACHE.get(live.id)
     if cached is not None:
         _CACHE.move_to_end(live.id)

@@ -446,10 +446,7 @@ async def review_page(request: Request, game_id: str) -> Any:
     """The winning-chance graph of a finished game, with its mistakes marked (judged by the
     master), and a board that replays every decision with the move played and the best one."""
     live = await _service(request).store.load(game_id)
-    try:
-        review = start_review(live)
-    except ValueError:
-        raise GameError("not_over", "the review is ready when the game is over", 409) from None
+    review = start_review(live)
     lang = lang_of(request)
     if review is None:  # being judged: a page that says so now, and reloads when it is done
         return render(request, "review_wait.html", game_id=live.id)
