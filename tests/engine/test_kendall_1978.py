@@ -67,6 +67,18 @@ def test_decision_kendall_1978_order():
     assert r.is_chance() and r.turn == 1
 
 
+def test_the_throw_a_move_plays_among_the_turns_throws():
+    """kendall-1978: throws first, any order: each move plays one of the turn's throws, by its
+    length, or (bearing off 30, where any throw serves) the throw it names; a pass plays none
+    of them and names the throw in play, as every other variant's moves do."""
+    p = pos(V, [2, 20], [1], "A", 1, bank=[3])
+    assert [p.throw_used(parse_move(m)) for m in moves(p)] == [1, 3, 1, 3]
+    q = pos(V, [30], [1], "A", 1, bank=[3])
+    assert [q.throw_used(parse_move(m)) for m in moves(q)] == [1, 3, 1]
+    single = pos("standard", [2], [1], "A", 3)
+    assert single.throw_used(parse_move("2-5")) == 3
+
+
 def test_a_move_uses_exactly_one_throw():
     """kendall-1978: throws first: «a piece must move the full value of one throw at a time» —
     no move of the sum, and a throw not in the bank is refused."""

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from senet.engine import Game, Position, Throw, find_variant
+from senet.engine import OFF, Game, Position, Throw, find_variant, parse_move
 from senet.engine.record import GameRecord
 from senet.service.analysis import replay, review_game_of
 from senet.service.errors import GameError
@@ -50,7 +50,8 @@ def test_every_decision_has_the_turn_number_of_its_record_line_and_the_replay_it
     payload = replay(review)
     assert payload["end"] == game.position.fen()
     for step, d in zip(payload["steps"], review.decisions, strict=True):
-        turn, seat, fen, played, best, verdict, loss = step
+        turn, seat, fen, played, best, verdict, loss, thrown = step
+        assert thrown == fen.split(" ")[3]  # one throw at a time in standard
         assert (turn, seat, fen, played, best, verdict) == (
             d.turn,
             d.row.mover,
@@ -62,6 +63,32 @@ def test_every_decision_has_the_turn_number_of_its_record_line_and_the_replay_it
         assert loss == round(d.row.loss * 100, 1)
     text = json.dumps(payload, separators=(",", ":"))
     assert len(text) < 100 * len(payload["steps"]) + 100  # compact: well under 100 bytes a step
+
+
+def test_where_a_turns_throws_are_banked_each_decision_shows_the_throw_its_move_played():
+    """kendall-1978 makes every throw of a turn before moving, and a move may play any of them:
+    the review names the one each move used (its length, or the throw a bearing off names),
+    not the lowest of the turn's throws that the position notation writes first."""
+    rng = random.Random(5)
+    game = Game(find_variant("kendall-1978"))
+    while not game.is_over():
+        pos = game.position
+        if pos.is_chance():
+            game.push_throw(rng.choice([value for value, _ in pos.chance_outcomes()]))
+        else:
+            game.push(rng.choice(pos.legal_moves()))
+    review = review_game_of(game)
+    differs = 0
+    for d, step in zip(review.decisions, replay(review)["steps"], strict=True):
+        position = Position.from_fen(d.row.position)
+        move = parse_move(d.row.move)
+        if move.is_step:
+            length = abs(move.target - move.origin) if move.target != OFF else None
+            used = int(d.throw)
+            assert used in position.throws and (length is None or used == length)
+            differs += used != position.throw
+        assert step[7] == d.throw
+    assert differs > 0  # the game had moves that played a throw other than the lowest
 
 
 def test_a_review_is_computed_once_however_many_ask_and_outlives_a_caller_who_leaves(

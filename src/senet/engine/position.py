@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from . import state as raw
 from .errors import IllegalMove, InvalidPosition
-from .flow import DRAW, legal_moves, play, thrown, winner
+from .flow import DRAW, legal_moves, play, throw_of, thrown, winner
 from .moves import MOVE, Move
 from .rules import Tables, bit, iter_squares, tables_for
 from .state import RawState, bank_values, raw_state, throw_due
@@ -430,6 +430,14 @@ class Position:
             return False
         mover = self.decider
         return mover is not None and self.owner(move.target) == 1 - mover
+
+    def throw_used(self, move: Move) -> int:
+        """The throw ``move`` plays: where several throws of the turn wait (kendall-1978, all
+        thrown before moving) the one of them it uses, by its length or the throw it names;
+        elsewhere the throw in play (for a divided throw, the whole of what is left)."""
+        if self.banked and move.kind == MOVE:
+            return throw_of(self._t, move)
+        return self.throw
 
     def move_text(self, move: Move) -> str:
         """Notation of ``move`` in this position (``x`` when it lands on an opponent)."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from senet.ai.review import ReviewRow, review_game
-from senet.engine import Game, Throw
+from senet.engine import Game, Position, Throw, parse_move
 from senet.engine.record import turn_numbers
 
 from .errors import GameError
@@ -55,7 +55,13 @@ class ReviewDecision:
     @property
     def throw(self) -> str:
         """The throw the decision was made with, as the position notation writes it (``-``
-        for a choice made before a throw)."""
+        for a choice made before a throw); where several throws of the turn waited
+        (kendall-1978), the one the move played."""
+        position = Position.from_fen(self.row.position)
+        if len(position.throws) > 1:
+            move = parse_move(self.row.move)
+            if move.is_step:
+                return str(position.throw_used(move))
         return self.row.position.split(" ")[3]
 
 
@@ -115,8 +121,9 @@ def review_game_of(game: Game) -> GameReview:
 
 #: One step of the replay, in the order the page reads it: turn number, seat that decided,
 #: position before the decision (notation, throw included), move played, best move, verdict
-#: ("" for a good move), winning chance lost in percent (one decimal).
-ReplayStep = tuple[int, int, str, str, str, str, float]
+#: ("" for a good move), winning chance lost in percent (one decimal), the throw the move
+#: played (``-`` before a throw; kendall-1978: which of the turn's throws).
+ReplayStep = tuple[int, int, str, str, str, str, float, str]
 
 
 class Replay(TypedDict):
@@ -139,6 +146,7 @@ def replay(review: GameReview) -> Replay:
                 d.row.best,
                 d.row.verdict,
                 round(d.row.loss * 100, 1),
+                d.throw,
             )
             for d in review.decisions
         ],

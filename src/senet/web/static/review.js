@@ -44,8 +44,7 @@ function show(index, { record = true, announce = true } = {}) {
     $("rp-caption").textContent = t("rp.end_caption");
     $("rp-throw").hidden = true;
   } else {
-    const [turn, seat, , played, best, verdict, loss] = steps[index];
-    const thrown = fields(fen)[3];
+    const [turn, seat, , played, best, verdict, loss, thrown] = steps[index];
     const who = variant.seatNames[seat];
     $("rp-caption").textContent = thrown === "-" ? t("rp.caption_no_throw", { turn, seat: who })
       : t("rp.caption", { turn, seat: who, n: thrown });
