@@ -100,6 +100,8 @@ def test_quick_pairing_asks_for_a_variant_only_where_there_is_a_choice(
 def test_aliases_redirect_and_unknown_pages_are_404(site) -> None:
     alias = httpx.get(f"{site.url}/variants/std", follow_redirects=False)
     assert alias.status_code == 301 and alias.headers["location"] == "/variants/standard"
+    listing = httpx.get(f"{site.url}/variants", follow_redirects=False)
+    assert listing.status_code == 301 and listing.headers["location"] == "/#variants-h"
     missing = httpx.get(f"{site.url}/variants/chess")
     assert missing.status_code == 404 and "chess" in missing.text
     assert httpx.get(f"{site.url}/no/such/page").status_code == 404

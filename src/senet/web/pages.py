@@ -247,6 +247,12 @@ async def home(request: Request) -> Any:
     )
 
 
+@router.get("/variants")
+async def variants_list() -> Any:
+    """The address above every variant's page: the home page's list of variants."""
+    return RedirectResponse("/#variants-h", status_code=301)
+
+
 @router.get("/variants/{name}")
 async def variant_page(request: Request, name: str) -> Any:
     lang = lang_of(request)
