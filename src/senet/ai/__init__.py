@@ -149,13 +149,13 @@ LEVELS: tuple[Level, ...] = (
         " times against different throws, to see where it leads). Plays the end of the game"
         " perfectly once few pieces are left (two a side in the standard, Kendall's and Bell's"
         " games). Against the expert it wins from a little over half of its games (the standard"
-        " game) to four in five (Bell's game): the strongest opponent here.",
+        " game) to six in seven (Kendall's 1978 game): the strongest opponent here.",
         "Думает до трети секунды над ходом: просчитывает все броски обоих игроков на несколько"
         " ходов вперёд (в игре Кендалла разыгрывает каждый возможный ход сотни раз при разных"
         " бросках, чтобы увидеть, к чему он ведёт). Безупречно доигрывает партию, когда фишек"
         " остаётся мало (по две у каждого в стандартной игре, у Кендалла и у Белла). У знатока"
-        " выигрывает от чуть больше половины партий (стандартная игра) до четырёх из пяти (игра"
-        " Белла): самый сильный соперник на сайте.",
+        " выигрывает от чуть больше половины партий (стандартная игра) до шести из семи (игра"
+        " Кендалла 1978 года): самый сильный соперник на сайте.",
         depth=8,
         budget=0.3,
         solve_states=6_000,
