@@ -128,7 +128,7 @@ ReplayStep = tuple[int, int, str, str, str, str, float, str]
 
 class Replay(TypedDict):
     """Every position of a reviewed game, for the review page's board (embedded in the page as
-    JSON: 85 to 95 bytes a decision)."""
+    JSON: under 100 bytes a decision)."""
 
     steps: list[ReplayStep]
     end: str
@@ -157,8 +157,8 @@ def replay(review: GameReview) -> Replay:
 async def review_of(live: LiveGame) -> GameReview:
     """The review of a finished game, ended by the rules or by a player (a resignation, a loss
     on time, an abandoned game), waiting for it to be computed if need be; GameError
-    ``not_over`` while the game is still going on.  A caller that gives up (a closed connection) does not stop the
-    work: the review is kept for the next request."""
+    ``not_over`` while the game is still going on.  A caller that gives up (a closed
+    connection) does not stop the work: the review is kept for the next request."""
     ready = start_review(live)
     if ready is not None:
         return ready
