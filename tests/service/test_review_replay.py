@@ -19,8 +19,14 @@ from senet.service.errors import GameError
 
 
 def endgame(seed: int) -> Game:
+    return played_out(
+        Game(Position.from_fen("standard ........../........../..AAB.B... A -")), seed
+    )
+
+
+def played_out(game: Game, seed: int) -> Game:
+    """``game`` played to its end by random throws and random legal moves."""
     rng = random.Random(seed)
-    game = Game(Position.from_fen("standard ........../........../..AAB.B... A -"))
     while not game.is_over():
         pos = game.position
         if pos.is_chance():
@@ -69,15 +75,7 @@ def test_where_a_turns_throws_are_banked_each_decision_shows_the_throw_its_move_
     """kendall-1978 makes every throw of a turn before moving, and a move may play any of them:
     the review names the one each move used (its length, or the throw a bearing off names),
     not the lowest of the turn's throws that the position notation writes first."""
-    rng = random.Random(5)
-    game = Game(find_variant("kendall-1978"))
-    while not game.is_over():
-        pos = game.position
-        if pos.is_chance():
-            game.push_throw(rng.choice([value for value, _ in pos.chance_outcomes()]))
-        else:
-            game.push(rng.choice(pos.legal_moves()))
-    review = review_game_of(game)
+    review = review_game_of(played_out(Game(find_variant("kendall-1978")), 5))
     differs = 0
     for d, step in zip(review.decisions, replay(review)["steps"], strict=True):
         position = Position.from_fen(d.row.position)
