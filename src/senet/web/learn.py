@@ -116,6 +116,7 @@ class AnalysisOut(BaseModel):
     decider: int | None
     turn: int
     throw: int
+    turn_throws: list[int]  # every throw of the turn not yet used (kendall-1978 banks them)
     chance: float | None
     exact: bool
     over: bool
@@ -130,6 +131,7 @@ def analysis_out(pos: Position, result: Analysis) -> AnalysisOut:
         decider=result.decider,
         turn=pos.turn,
         throw=pos.throw,
+        turn_throws=list(pos.throws),
         chance=result.chance,
         exact=result.exact,
         over=result.over,

@@ -180,10 +180,9 @@ function renderStatus(v) {
   else if (fields().includes("pending=water")) box.textContent = sentence(t("an.pending_water", { seat: v.seatNames[result.decider] }));
   else {
     // kendall-1978: the turn's other throws wait in the bank, and any of them may go first
-    const bank = fields().find((f) => f.startsWith("bank="));
     const seat = v.seatNames[result.decider];
-    box.textContent = sentence(bank
-      ? t("an.decider_banked", { seat, throws: [result.throw, ...bank.slice(5).split(",")].join(", ") })
+    box.textContent = sentence(result.turn_throws.length > 1
+      ? t("an.decider_banked", { seat, throws: result.turn_throws.join(", ") })
       : t("an.decider", { seat, n: result.throw }));
   }
 }
