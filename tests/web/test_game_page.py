@@ -435,7 +435,7 @@ def test_no_line_begins_with_a_separator_dot_at_360_px(browser, site, site_pages
     assert found == {}
 
 
-@pytest.mark.parametrize("width", [390, 360])
+@pytest.mark.parametrize("width", [390, 360, 320])
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_on_a_phone_the_header_takes_two_lines(browser, site, lang, width) -> None:
     """The brand and the languages on the first line, all five links on the second: the
