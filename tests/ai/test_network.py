@@ -366,6 +366,29 @@ def test_training_can_start_from_a_network() -> None:
 
 
 @pytest.mark.slow
+def test_a_discounted_run_learns_otherwise_and_its_command_repeats_it(tmp_path: Path) -> None:
+    # with a discount γ < 1 every decision pulls the estimate learnt from towards a draw, so
+    # the weights differ from the undiscounted run's on the same games; the command kept in
+    # the weights, run again, gives exactly the same network
+    from senet.ai.selfplay import main, train
+
+    variant = find_variant("kendall")
+    settings = dict(seed=4, hidden=8, chunk=20, eval_every=20, eval_pairs=10, log=False)
+    plain, _ = train(variant, 20, **settings)  # type: ignore[arg-type]
+    discounted, _ = train(variant, 20, gamma=0.9, **settings)  # type: ignore[arg-type]
+    assert not np.array_equal(plain.w1, discounted.w1)
+    assert discounted.info["discount"] == "0.9" and plain.info["discount"] == "1.0"
+    command = discounted.info["command"].split()
+    assert command[:3] == ["python", "-m", "senet.ai.selfplay"] and "--discount" in command
+    assert "--discount" not in plain.info["command"].split()
+    main([*command[3:], "--eval-every", "20", "--eval-pairs", "10", "--out", str(tmp_path)])
+    again = NetEvaluator.load(variant, tmp_path / "kendall.td.npz")
+    discounted.save(tmp_path / "first.npz")  # the same rounding to the file's precision
+    first = NetEvaluator.load(variant, tmp_path / "first.npz")
+    assert np.array_equal(again.w1, first.w1) and np.array_equal(again.w2, first.w2)
+
+
+@pytest.mark.slow
 def test_guided_games_bring_results_where_the_untrained_network_shuffles() -> None:
     # jequier: a piece that cannot go forward goes back, so the untrained network's greedy
     # self-play shuffles pieces without end and never sees a result to learn from; games

@@ -132,6 +132,7 @@ def _train_games(
     b2: np.ndarray,
     alpha: float,
     lam: float,
+    gamma: float,
     max_decisions: int,
     guide: bool,
     lo: np.ndarray,
@@ -142,9 +143,15 @@ def _train_games(
     go (with ``guide``, both seats play the compiled expert's moves instead of the network's,
     and the network learns the values of those games); returns the mean squared TD error per
     decision, the decisions played and the games stopped unfinished after ``max_decisions``
-    (they end without a final update)."""
+    (they end without a final update).
+
+    With ``gamma`` below 1 every decision discounts the estimate it learns from towards a draw
+    (the target is ``½ + gamma (v − ½)``; a finished game's result is not discounted), so a
+    win sooner is worth more than the same win later and a greedy network gains by moving
+    towards the end instead of shuffling pieces; the traces decay by ``gamma λ``."""
     hidden, n = w1.shape
     s, child, moves, trk, ctrk, ev, rng, x, h = working_space(start.shape[0], hidden, n)
+    decay = gamma * lam
     e1 = np.zeros((hidden, n))
     eb1 = np.zeros(hidden)
     e2 = np.zeros(hidden)
@@ -185,7 +192,8 @@ def _train_games(
             if k == 1 or won >= 0 or guide:
                 v_new = value_a(T, s, w1, b1, w2, b2, x, h)
             if have_prev:
-                delta = v_new - v_prev
+                target = v_new if won >= 0 else 0.5 + gamma * (v_new - 0.5)
+                delta = target - v_prev
                 sq_err += delta * delta
                 updates += 1
                 step = alpha * delta
@@ -197,7 +205,7 @@ def _train_games(
                 b2[0] += step * eb2[0]
             if won >= 0:
                 break
-            # traces: e = λ e + d V_A(s) / d parameters (at the updated parameters)
+            # traces: e = γλ e + d V_A(s) / d parameters (at the updated parameters)
             mover = features(T, s, x)
             v = forward(w1, b1, w2, b2, x, h)
             dz = v * (1.0 - v) * (1.0 if mover == 0 else -1.0)
@@ -206,10 +214,10 @@ def _train_games(
             for j in range(hidden):
                 da = dz * w2[j] * (1.0 - h[j] * h[j])
                 for q in range(n):
-                    e1[j, q] = lam * e1[j, q] + da * x[q]
-                eb1[j] = lam * eb1[j] + da
-                e2[j] = lam * e2[j] + dz * h[j]
-            eb2[0] = lam * eb2[0] + dz
+                    e1[j, q] = decay * e1[j, q] + da * x[q]
+                eb1[j] = decay * eb1[j] + da
+                e2[j] = decay * e2[j] + dz * h[j]
+            eb2[0] = decay * eb2[0] + dz
         played += decisions
         if winner(T, s) < 0:
             unfinished += 1
@@ -292,6 +300,7 @@ def train(
     alpha: float = 0.1,
     alpha_end: float = 0.02,
     lam: float = 0.7,
+    gamma: float = 1.0,
     chunk: int = 500,
     eval_every: int = 5000,
     eval_pairs: int = 500,
@@ -369,7 +378,7 @@ def train(
         a = alpha + (alpha_end - alpha) * played / horizon
         err, d, u = _train_games(
             rules.table, rules.path, rules.start, seed, played, n,
-            w1, b1, w2, b2, a, lam, max_decisions, guide, lo, hi, lw,
+            w1, b1, w2, b2, a, lam, gamma, max_decisions, guide, lo, hi, lw,
         )  # fmt: skip
         played += n
         decisions, unfinished, since = decisions + d, unfinished + u, since + n
@@ -387,11 +396,13 @@ def train(
             f"python -m senet.ai.selfplay --variant {variant.name} --games {played}"
             f" --schedule-games {horizon} --seed {seed} --hidden {hidden} --alpha {alpha}"
             f" --alpha-end {alpha_end} --lam {lam}"
+            + (f" --discount {gamma}" if gamma != 1.0 else "")
             + (f" --max-decisions {max_decisions}" if max_decisions != 5000 else "")
             + (f" --guided {guided}" if guided else "")
             + (f" --start {start_name}" if start is not None else "")
         ),
         "lambda": str(lam),
+        "discount": str(gamma),
         "guided": str(guided),
         "start": start_name if start is not None else "random",
         "curve": json.dumps(curve),
@@ -408,6 +419,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--alpha", type=float, default=0.1, help="learning rate at the start")
     parser.add_argument("--alpha-end", type=float, default=0.02, help="... and at the end")
     parser.add_argument("--lam", type=float, default=0.7, help="the traces' decay, λ")
+    parser.add_argument(
+        "--discount",
+        type=float,
+        default=1.0,
+        help="γ: each decision discounts the learnt estimate towards a draw (1: none)",
+    )
     parser.add_argument("--eval-every", type=int, default=5000)
     parser.add_argument(
         "--guided",
@@ -444,6 +461,7 @@ def main(argv: list[str] | None = None) -> None:
         alpha=args.alpha,
         alpha_end=args.alpha_end,
         lam=args.lam,
+        gamma=args.discount,
         eval_every=args.eval_every,
         eval_pairs=args.eval_pairs,
         max_decisions=args.max_decisions,
