@@ -78,7 +78,7 @@ class SenetEngine:
         return state.legal_moves()
 
     def play(self, state: Position, move: Move) -> Position:
-        return state._play(move)
+        return state.apply_unchecked(move)
 
     def over(self, state: Position) -> bool:
         return state.outcome() is not None

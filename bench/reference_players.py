@@ -86,7 +86,7 @@ class FrozenSearcher:
             self._tt.clear()
         out = []
         for move in position.legal_moves():
-            child = position._play(move)
+            child = position.apply_unchecked(move)
             out.append((move, self._value(child, self.depth - 1, 0.0, 1.0)))
         return out
 
@@ -168,7 +168,7 @@ class FrozenSearcher:
 
     def _decision(self, pos: Position, depth: int, alpha: float, beta: float) -> float:
         maximise = pos.decider == 0
-        children = [pos._play(m) for m in pos.legal_moves()]
+        children = [pos.apply_unchecked(m) for m in pos.legal_moves()]
         if len(children) > 1 and depth > 1:
             ev = self.evaluator.value
             children.sort(key=ev, reverse=maximise)  # good moves first: more cut-offs
@@ -241,7 +241,7 @@ def frozen_master_move(position: Position) -> Move:
     seat = position.decider
     assert seat is not None
     for move in legal:
-        done = terminal_value(position._play(move))
+        done = terminal_value(position.apply_unchecked(move))
         if done is not None and for_seat(done, seat) == 1.0:
             return move
     scored = [(m, for_seat(v, seat)) for m, v in _frozen_master(position).move_values(position)]

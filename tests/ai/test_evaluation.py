@@ -26,7 +26,7 @@ def _positions(variant_name: str, n: int = 40) -> list[Position]:
         if pos.is_chance():
             pos = pos.apply_throw(draw_throw(rng, pos.variant.instrument))
         else:
-            pos = pos._play(rng.choice(pos.legal_moves()))
+            pos = pos.apply_unchecked(rng.choice(pos.legal_moves()))
         out.append(pos)
     return out
 

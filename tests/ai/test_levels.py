@@ -123,7 +123,7 @@ def test_every_level_takes_a_winning_move() -> None:
     # Capturing B's last piece leaves B unable to catch up (A 6 off, B 5 off and nothing left).
     pos = Position.from_fen("bell .........A/.........A/.B........ A 2 captured=2/4")
     win = Move("move", 20, 22)
-    assert pos._play(win).outcome().winner == 0
+    assert pos.apply_unchecked(win).outcome().winner == 0
     for level in LEVELS:
         for seed in range(5):
             assert choose_move(pos, level, random.Random(seed)) == win

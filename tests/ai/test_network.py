@@ -49,7 +49,7 @@ def _states(name: str, count: int, seed: int) -> list[tuple[int, ...]]:
                 rng.choices([n for n, _ in outcomes], [float(p) for _, p in outcomes])[0]
             )
         else:
-            pos = pos._play(rng.choice(pos.legal_moves()))
+            pos = pos.apply_unchecked(rng.choice(pos.legal_moves()))
         if not pos.is_over():
             states.append(pos.state)
     return states

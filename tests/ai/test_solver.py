@@ -75,7 +75,7 @@ def test_every_solved_value_satisfies_the_bellman_equations(fen: str) -> None:
                 float(pr) * solution.value(p.apply_throw(n)) for n, pr in p.chance_outcomes()
             )
         else:
-            vals = [solution.value(p._play(m)) for m in p.legal_moves()]
+            vals = [solution.value(p.apply_unchecked(m)) for m in p.legal_moves()]
             expected = max(vals) if p.decider == 0 else min(vals)
         assert solution.value(p) == pytest.approx(expected, abs=1e-9), p.fen()
 
@@ -90,7 +90,9 @@ def test_cycles_converge_and_values_are_probabilities() -> None:
     seat = pos.decider
     best = solution.best_moves(pos)
     top = max(for_seat(v, seat) for _, v in solution.move_values(pos))
-    assert all(for_seat(solution.value(pos._play(m)), seat) == pytest.approx(top) for m in best)
+    assert all(
+        for_seat(solution.value(pos.apply_unchecked(m)), seat) == pytest.approx(top) for m in best
+    )
     # The value of a decision is the value of its best move.
     assert for_seat(solution.value(pos), seat) == pytest.approx(top)
 

@@ -84,7 +84,7 @@ def _expectiminimax(ev: Evaluator, pos: Position, depth: int, whole_turns: bool 
             * _expectiminimax(ev, child, depth - 1 if child.is_chance() else depth, whole_turns)
             for p, child in children
         )
-    children = [pos._play(m) for m in pos.legal_moves()]
+    children = [pos.apply_unchecked(m) for m in pos.legal_moves()]
     values = [
         _expectiminimax(ev, child, _plies_left(pos, child, depth, whole_turns), whole_turns)
         for child in children
@@ -97,7 +97,7 @@ def test_pruned_search_gives_the_values_of_plain_expectiminimax(name: str) -> No
     ev = evaluator_for(find_variant(name), "net")
     for pos in _midgames(name, 3, seed=11):
         searched = Searcher(ev, 3).move_values(pos)
-        plain = [(m, _expectiminimax(ev, pos._play(m), 2)) for m in pos.legal_moves()]
+        plain = [(m, _expectiminimax(ev, pos.apply_unchecked(m), 2)) for m in pos.legal_moves()]
         assert [m for m, _ in searched] == [m for m, _ in plain]
         for (_, v1), (_, v2) in zip(searched, plain):
             assert v1 == pytest.approx(v2, abs=1e-9), pos.fen()
@@ -119,7 +119,7 @@ def test_search_by_whole_turns_gives_the_values_of_plain_expectiminimax(
         searched = Searcher(ev, 2, whole_turns=True).move_values(pos)
         by_decisions = Searcher(ev, 2).move_values(pos)
         for (move, v), (_, v_decisions) in zip(searched, by_decisions):
-            child = pos._play(move)
+            child = pos.apply_unchecked(move)
             plain = _expectiminimax(ev, child, _plies_left(pos, child, 2, True), True)
             assert v == pytest.approx(plain, abs=1e-9), pos.fen()
             changed |= abs(v - v_decisions) > 1e-9

@@ -286,7 +286,7 @@ def choose_move(position: Position, level: Level | str, rng: random.Random) -> M
         return legal[0]
     seat = position.decider
     for move in legal:  # a move that ends the game in our favour is never missed
-        done = terminal_value(position._play(move))
+        done = terminal_value(position.apply_unchecked(move))
         if done is not None and for_seat(done, seat) == 1.0:  # type: ignore[arg-type]
             return move
     if rolls_out(position, level):

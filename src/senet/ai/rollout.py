@@ -209,7 +209,7 @@ class RolloutPlayer:
     ) -> list[tuple[Move, float]]:
         """Every legal move with seat A's rolled-out value after it."""
         moves = position.legal_moves()
-        children = [position._play(m).state for m in moves]
+        children = [position.apply_unchecked(m).state for m in moves]
         maximise = position.decider == 0
         means = self.state_values(children, position_seed(position), start, maximise)
         return list(zip(moves, means.tolist()))

@@ -68,7 +68,7 @@ class ExactMoves:
 
     def move_values(self, position: Position) -> list[tuple[Move, float]]:
         """Every legal move of ``position`` with seat A's value after it, in the engine's order."""
-        return [(m, self.value(position._play(m))) for m in position.legal_moves()]
+        return [(m, self.value(position.apply_unchecked(m))) for m in position.legal_moves()]
 
     def best_moves(self, position: Position, eps: float = 1e-9) -> list[Move]:
         """The optimal moves for the decider (all of them, when several tie within ``eps``)."""
@@ -259,7 +259,7 @@ def _enumerate_positions(variant: Variant, roots: list[tuple[int, ...]], max_sta
         if kind == _CHANCE:
             children = [(pos.apply_throw(n), float(p)) for n, p in pos.chance_outcomes()]
         elif kind != _TERMINAL:
-            children = [(pos._play(m), 1.0) for m in pos.legal_moves()]
+            children = [(pos.apply_unchecked(m), 1.0) for m in pos.legal_moves()]
         else:
             children = []
             terminal[i] = terminal_value(pos)  # type: ignore[assignment]

@@ -362,7 +362,7 @@ class EndgameTable:
             return None
         out = []
         for move in position.legal_moves():
-            v = self.value_of_state(position._play(move).state)
+            v = self.value_of_state(position.apply_unchecked(move).state)
             if v is None:
                 return None
             out.append((move, v))

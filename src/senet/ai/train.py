@@ -110,7 +110,7 @@ def train(
                 pos = pos.apply_throw(draw_throw(rng, pos.variant.instrument))
                 continue
             moves = pos.legal_moves()
-            children = [pos._play(m) for m in moves]
+            children = [pos.apply_unchecked(m) for m in moves]
             xs = np.array([feature_vector(c) for c in children])
             vals = model.values(xs)
             for i, child in enumerate(children):

@@ -46,7 +46,7 @@ def moves_report(position: Position) -> dict:
         {
             "move": move.text(),
             "capture": position.is_capture(move),
-            "result": position._play(move).fen(),
+            "result": position.apply_unchecked(move).fen(),
         }
         for move in position.legal_moves()
     ]

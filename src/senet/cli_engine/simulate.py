@@ -41,7 +41,7 @@ class GameStats:
 
 def play_game(start: Position, players: Sequence[Player], rng: random.Random) -> GameStats:
     """Play one game from ``start``: throws from ``rng`` with exact odds, decisions by
-    ``players[decider]``.  Moves go through ``_play``: players only return legal moves."""
+    ``players[decider]``.  Moves go through ``apply_unchecked``: players only return legal moves."""
     position = start
     variant = start.variant
     throws = turns = moves = 0
@@ -58,7 +58,7 @@ def play_game(start: Position, players: Sequence[Player], rng: random.Random) ->
         if decider is None:  # the game is over
             break
         first = False
-        position = position._play(players[decider](position, rng))
+        position = position.apply_unchecked(players[decider](position, rng))
         moves += 1
     return GameStats(position.outcome(), throws, turns, moves)
 

@@ -453,7 +453,7 @@ class Position:
             raise IllegalMove(
                 f"{move} is not legal here; legal: {', '.join(m.text() for m in legal)}"
             )
-        return self._play(move)
+        return self.apply_unchecked(move)
 
     def apply_throw(self, value: int) -> Position:
         """The position after chance shows ``value``."""
@@ -465,8 +465,10 @@ class Position:
             )
         return Position(self.variant, thrown(self._t, self._s, value), self._t, False)
 
-    def _play(self, move: Move) -> Position:
-        """Apply a move known to be legal (search and playouts call this directly)."""
+    def apply_unchecked(self, move: Move) -> Position:
+        """The position after ``move``, a move of :meth:`legal_moves` (not checked again):
+        searches and playouts, which play only moves the generator gave, skip the second
+        generation that :meth:`apply` makes."""
         s = list(self._s)
         new_turn = play(self._t, s, move)
         return Position(self.variant, tuple(s), self._t, new_turn)
