@@ -7,7 +7,9 @@ casual players (their random choices spread the positions), and from each game t
 (at least two legal moves) at ``--phases`` evenly spaced points of its course — from the
 opening through the crowded midgame to the last pieces.  Each sampled position is timed from
 empty searchers (no transposition table, no solutions carried over from the moves before: the
-most work a move can cost), on the wall clock and in the process's CPU time.
+most work a move can cost), on the wall clock and in the process's CPU time.  The sampling and
+timing are :mod:`senet.ai.timing`'s (``senet bench moves`` prints the same for any level); this
+script adds the rows per phase.
 
 The master's budget is measured on the search's clock (:data:`senet.ai.search.now`), the wall
 clock by default: on a loaded machine it stops deepening early and its wall time includes the
@@ -29,77 +31,24 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import statistics
 import sys
 import time
-from dataclasses import dataclass
 
-from senet.ai import choose_move, forget_searchers, search, warm_up
-from senet.engine import VARIANTS, Position, draw_throw, find_variant
+from senet.ai import search, warm_up
+from senet.ai.timing import Sample, Summary, crowded, sample, summarise, time_move
+from senet.engine import VARIANTS
 
 #: The level timed.
 LEVEL = "master"
-#: Targets per move.
-MEDIAN_TARGET = 0.3
-MAX_TARGET = 1.0
-
-
-@dataclass(frozen=True)
-class Sample:
-    """One timed decision: its phase (0 = opening), legal moves, pieces on the board."""
-
-    position: Position
-    phase: int
-    moves: int
-    on_board: int
-
-
-def sample(variant_name: str, games: int, phases: int, seed: int) -> list[Sample]:
-    """From each of ``games`` seeded casual-against-casual games, the decisions at ``phases``
-    evenly spaced points of the game's sequence of decisions (the k-th at fraction
-    (k + ½) / phases of it)."""
-    variant = find_variant(variant_name)
-    rng = random.Random(seed)
-    out: list[Sample] = []
-    for _ in range(games):
-        pos = Position.initial(variant)
-        decisions: list[Position] = []
-        plies = 0
-        while not pos.is_over() and plies < 3000:
-            if pos.is_chance():
-                pos = pos.apply_throw(draw_throw(rng, variant.instrument))
-                continue
-            if len(pos.legal_moves()) > 1:
-                decisions.append(pos)
-            pos = pos.apply(choose_move(pos, "casual", rng))
-            plies += 1
-        if not decisions:
-            continue
-        for phase in range(phases):
-            chosen = decisions[int((phase + 0.5) / phases * len(decisions))]
-            on_board = sum(chosen.mask(seat).bit_count() for seat in (0, 1))
-            out.append(Sample(chosen, phase, len(chosen.legal_moves()), on_board))
-    return out
-
-
-def time_move(position: Position, rng: random.Random) -> tuple[float, float]:
-    """Wall and CPU seconds of one master move from empty searchers."""
-    forget_searchers()
-    wall, cpu = time.perf_counter(), time.process_time()
-    choose_move(position, LEVEL, rng)
-    return time.perf_counter() - wall, time.process_time() - cpu
 
 
 def _row(label: str, rows: list[tuple[Sample, float, float]]) -> str:
-    walls = [w for _, w, _ in rows]
-    cpus = [c for _, _, c in rows]
-    moves = statistics.median(s.moves for s, _, _ in rows)
-    board = statistics.median(s.on_board for s, _, _ in rows)
+    s: Summary = summarise(rows)
     return (
-        f"  {label:14s} {len(rows):4d} positions, median {moves:4.1f} legal moves, "
-        f"{board:4.1f} pieces on the board; wall median {statistics.median(walls) * 1000:6.1f} ms"
-        f", max {max(walls) * 1000:6.0f} ms; CPU median {statistics.median(cpus) * 1000:6.1f} ms"
-        f", max {max(cpus) * 1000:6.0f} ms"
+        f"  {label:14s} {s.positions:4d} positions, median {s.median_moves:4.1f} legal moves, "
+        f"{s.median_on_board:4.1f} pieces on the board; wall median {s.wall_median * 1000:6.1f} ms"
+        f", max {s.wall_max * 1000:6.0f} ms; CPU median {s.cpu_median * 1000:6.1f} ms"
+        f", max {s.cpu_max * 1000:6.0f} ms"
     )
 
 
@@ -123,20 +72,19 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.variant or list(VARIANTS):
         samples = sample(name, args.games, args.phases, args.seed)
         rng = random.Random(args.seed)
-        time_move(samples[0].position, rng)  # loads the variant's tables and evaluation
-        rows = [(s, *time_move(s.position, rng)) for s in samples]
+        time_move(samples[0].position, LEVEL, rng)  # loads the variant's tables and evaluation
+        rows = [(s, *time_move(s.position, LEVEL, rng)) for s in samples]
         print(f"{name}: the master on {len(rows)} positions ({clock})", flush=True)
         for phase in range(args.phases):
             of_phase = [r for r in rows if r[0].phase == phase]
             if of_phase:
                 print(_row(f"phase {phase + 1}/{args.phases}", of_phase))
-        crowded = sorted(rows, key=lambda r: (r[0].on_board, r[0].moves), reverse=True)
-        print(_row("crowded 1/4", crowded[: max(1, len(rows) // 4)]))
+        print(_row("crowded 1/4", crowded(rows)))
         print(_row("all", rows))
         verdicts = []
-        for label, times in (("wall", [w for _, w, _ in rows]), ("CPU", [c for _, _, c in rows])):
-            median_ok = statistics.median(times) < MEDIAN_TARGET
-            max_ok = max(times) <= MAX_TARGET
+        whole = summarise(rows)
+        for label in ("wall", "CPU"):
+            median_ok, max_ok = whole.met(cpu=label == "CPU")
             verdicts.append(
                 f"{label}: median < 300 ms {'met' if median_ok else 'NOT MET'}, "
                 f"never over 1 s {'met' if max_ok else 'NOT MET'}"

@@ -23,6 +23,7 @@ COMMAND_MODULES: dict[str, str] = {
         ("variants", "rules", "moves", "play", "replay", "simulate"), "senet.cli_engine"
     ),
     **dict.fromkeys(("solve", "review"), "senet.ai.cli"),
+    "bench": "senet.ai.cli_bench",
     **dict.fromkeys(("serve", "migrate"), "senet.web.cli"),
     "verify": "senet.service.cli",
     "stats": "senet.sim.cli",

@@ -1,11 +1,13 @@
 """Pieces shared by the engine's commands: input parsing that turns engine errors into one-line
-messages, and the text board.
+messages, the text board, and plain-text tables.
 
 Every command reads variants and positions through :func:`get_variant` and :func:`get_position`
 so that a typo gives ``Error: ...`` naming the column, never a traceback.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import click
 
@@ -28,6 +30,7 @@ __all__ = [
     "status_lines",
     "outcome_text",
     "notation_error_text",
+    "format_table",
 ]
 
 #: ``--lang en|ru``: every text the engine has exists in both languages.
@@ -46,6 +49,19 @@ def get_variant(name: str) -> Variant:
         return find_variant(name)
     except UnknownVariant as exc:
         raise click.ClickException(str(exc)) from None
+
+
+def format_table(rows: Sequence[Sequence[str]]) -> str:
+    """Rows of cells under a header row and a rule: the first column left-aligned, the others
+    right-aligned (figures), each as wide as its widest cell."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for index, row in enumerate(rows):
+        cells = (c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths)))
+        lines.append("  ".join(cells))
+        if index == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
 
 
 def notation_error_text(exc: NotationError, prefix: str = "") -> str:
