@@ -177,6 +177,12 @@ class Evaluator:
         self._scal = w[_S : _S + len(SCALARS)]
         self._tempo_w = w[-1]
 
+    def linear_tables(self) -> tuple[list[float], list[float], list[float]]:
+        """The linear score as tables, as compiled players read it: the occupancy weights
+        summed over every 15-bit mask of squares 1–15 and of squares 16–30, then the scalar
+        weights followed by the tempo weight."""
+        return list(self._lo), list(self._hi), [*self._scal, self._tempo_w]
+
     def _seat_score(
         self, me: int, opp: int, off: int, capt: int, drown: int, extra: int, skip: int
     ) -> float:

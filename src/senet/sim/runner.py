@@ -48,10 +48,12 @@ def weights_for(variant: Variant) -> Weights:
     evaluator = evaluator_for(variant, "linear")
     if evaluator.hidden is not None:
         raise ValueError("the compiled expert plays the linear model only")
-    lo = np.array(evaluator._lo, dtype=np.float64)
-    hi = np.array(evaluator._hi, dtype=np.float64)
-    w = np.array(list(evaluator._scal) + [evaluator._tempo_w], dtype=np.float64)
-    return lo, hi, w
+    lo, hi, w = evaluator.linear_tables()
+    return (
+        np.array(lo, dtype=np.float64),
+        np.array(hi, dtype=np.float64),
+        np.array(w, dtype=np.float64),
+    )
 
 
 _NO_WEIGHTS: Weights = (np.zeros(1 << 15), np.zeros(1 << 15), np.zeros(12))
