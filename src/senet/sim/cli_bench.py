@@ -22,12 +22,12 @@ from typing import Any
 
 import click
 
+from senet.ai import LEVELS, Level, find_level, search, timing, warm_up
+from senet.ai.timing import Summary, crowded, sample, summarise, time_move
 from senet.cli_engine.common import format_table, get_variant
 from senet.engine import VARIANTS
-from senet.sim.speed import COMPILED_TARGETS, NO_RANDOM_PLAYOUTS, measure
 
-from . import LEVELS, Level, find_level, search, timing, warm_up
-from .timing import Summary, crowded, sample, summarise, time_move
+from .speed import COMPILED_TARGETS, NO_RANDOM_PLAYOUTS, measure
 
 __all__ = ["COMMANDS", "bench"]
 
