@@ -769,7 +769,7 @@ def test_houses_show_their_symbol_and_their_name_and_meaning_one_tap_away(
         title = page.text_content(f"{square} title")
         assert house["name"] in title and house["meaning"] and house["meaning"] in title
         legend = page.text_content(f"#house-legend li[data-square='{sq}']")
-        assert house["name"] in legend and house["meaning"] in legend
+        assert house["name"] in legend and house["meaning"] in legend  # adelaida: none shared
         assert page.query_selector(f"#house-legend li[data-square='{sq}'] svg")
     page.click("#board .square[data-square='27'] .cell")  # a tap on the House of Water
     info = page.locator("#house-info")
@@ -781,6 +781,33 @@ def test_houses_show_their_symbol_and_their_name_and_meaning_one_tap_away(
     page.click("#board .square[data-square='27'] .cell")  # a second tap closes it
     info.wait_for(state="hidden")
     assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_houses_legend_says_a_shared_rule_once(browser, site, lang) -> None:
+    """standard: 27-30 are all safe, and 27, 29 and 30 share the bearing-off rule; the legend
+    says each once under the four Houses, while a tap on a House still tells all of its rules."""
+    page = new_page(browser, site, 390, 844, touch=True)
+    page.goto(f"/?lang={lang}")
+    start_game(page, "standard", "local")
+    houses = json.loads(page.get_attribute("#game", "data-variant"))["houses"]
+    shared = page.locator("#house-legend .house-shared").all_text_contents()
+    assert len(shared) == 2
+    legend = page.text_content("#house-legend")
+    for rule in shared:
+        assert legend.count(rule) == 1
+        assert all(rule in houses[sq]["meaning"] for sq in ("27", "29", "30"))
+    assert (
+        page.text_content("#house-legend li[data-square='27']")
+        .strip()
+        .endswith(houses["27"]["name"])
+    )  # nothing of its own: its rules are the shared ones
+    page.tap("#board .square[data-square='29'] .cell")
+    info = page.locator("#house-info")
+    info.wait_for()
+    assert all(rule in info.text_content() for rule in shared)
+    assert page.js_errors == []  # type: ignore[attr-defined]
+    page.context.close()
 
 
 def test_static_files_have_versioned_urls_cached_for_a_year_and_responses_are_compressed(

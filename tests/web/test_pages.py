@@ -14,7 +14,7 @@ from senet.engine import VARIANTS, find_variant
 from senet.engine.differences import difference_table
 from senet.engine.rulebook import rulebook
 from senet.web.app import HERE, commit_id
-from senet.web.pages import house_meanings, rule_text
+from senet.web.pages import house_legend, house_meanings, house_parts, rule_text
 
 from .helpers import give_seed
 
@@ -183,6 +183,39 @@ def test_a_house_named_only_in_another_squares_rule_says_whose_rule_it_is(
         assert meanings[15].startswith(rule) and water in meanings[15]
         assert ("to 15" if lang == "en" else "на поле 15") in meanings[15]
         assert not meanings[27].startswith(rule)  # 27's own legend is its rule as it stands
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_the_legend_says_each_rule_once_and_leaves_none_out(name: str, lang: str) -> None:
+    """A rule that several Houses share (standard: the safe squares 27-30; bell: how pieces
+    leave 27-30) is said once under the list, not under each House; each House keeps what
+    only it does, and nothing a House's full meaning says is missing from the legend."""
+    legend = house_legend(name, lang)
+    assert [sq for sq, _, _ in legend.rows] == sorted(VARIANTS[name].houses)
+    said = [text for _, _, text in legend.rows if text] + legend.shared
+    for parts in house_parts(name, lang).values():
+        for part in parts:
+            assert sum(part in text for text in said) == 1, part
+    assert len(set(legend.shared)) == len(legend.shared)
+
+
+def test_the_standard_and_bell_legends_share_their_last_row_rules() -> None:
+    standard = house_legend("standard", "en")
+    assert dict((sq, text) for sq, _, text in standard.rows) == {
+        27: "",
+        28: "Sends the piece to 15.",
+        29: "",
+        30: "",
+    }
+    assert [rule.split(":")[0] for rule in standard.shared] == [
+        "The four Houses on 27-30 are safe",
+        "Pieces bear off from 27 on by a throw that takes them past 30; from 29 only with a 3, "
+        "from 30 only with a 2.",
+    ]
+    bell = house_legend("bell", "ru")
+    assert [text for sq, _, text in bell.rows if sq >= 27] == ["", "", "", ""]
+    assert bell.shared == [house_meanings("bell", "ru")[27]]  # one line for the four
 
 
 def test_the_standard_houses_legend_takes_each_house_from_the_list() -> None:

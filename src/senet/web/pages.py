@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -130,15 +132,17 @@ def rule_text(text: str, rulebook: Any, lang: str) -> Markup:
 _LEADING_SQUARES = re.compile(r"^(?:Поле |Square )?((?:\d+(?:, | and | и |–|-)?)+)")
 
 
-def house_meanings(name: str, lang: str) -> dict[int, str]:
-    """What each House of a variant does, in ``lang``: the rulebook clause about it (the one
-    that starts with its number, else the one named after it, else one that names it; a clause
-    that starts with another square is introduced as that square's rule)."""
+def house_parts(name: str, lang: str) -> dict[int, list[str]]:
+    """What each House of a variant does, in ``lang``, as the rule texts that say it: the
+    rulebook clause about it (the one that starts with its number, else the one named after
+    it, else one that names it; a clause that starts with another square is introduced as
+    that square's rule); where that clause is a list of Houses, this House's entry and then
+    the other clauses that name its square (that it is safe, how a piece leaves it)."""
     v = find_variant(name)
     rb = _rulebook(v.name)
     clauses = list(rb.clauses) if rb else []
     t = translator(lang)
-    out: dict[int, str] = {}
+    out: dict[int, list[str]] = {}
     for sq, house in v.houses.items():
         house_name = house.name(lang).lower()
         ranked = []
@@ -153,30 +157,57 @@ def house_meanings(name: str, lang: str) -> dict[int, str]:
                 ranked.append((2, text))
             elif house_name in text.lower():
                 ranked.append((3, text))
-        if ranked:
-            text = min(ranked, key=lambda item: item[0])[1]
-            # "15, House of Rebirth: landing…" -> "Landing…" (the number and name are shown)
-            prefix = re.compile(
-                rf"^{sq}(?:(?:, | — ){re.escape(house.name(lang))}(?::|,)? ?(?:— )?|: )"
-            )
-            stripped = prefix.sub("", text, count=1)
-            if not stripped[:1].isdigit():  # not a list of squares ("27 — …, 28 — …")
-                text = stripped
-            else:
-                own = _own_entry(text, sq, house.name(lang))
-                if own is not None:  # a list of Houses by name: this one's entry, then the
-                    # other clauses about its square (that it is safe, how a piece leaves it)
-                    about = [c.text(lang) for c in clauses if c.text(lang) != text]
-                    own_sentence = [own[:1].upper() + own[1:] + "."] if own else []
-                    text = " ".join(own_sentence + [a for a in about if _names(a, sq)])
-                elif (rule := re.match(r"(\d+): ", text)) and int(rule.group(1)) != sq:
-                    # named only in another square's rule ("27: … or return the stone to 15,
-                    # the House of Second Life"): say whose rule it is, lest 15 read as the trap
-                    other = int(rule.group(1))
-                    named = v.houses[other].name(lang) if other in v.houses else str(other)
-                    text = t("play.house_in_rule", square=other, name=named) + text[rule.end() :]
-            out[sq] = text[:1].upper() + text[1:]
+        if not ranked:
+            continue
+        text = min(ranked, key=lambda item: item[0])[1]
+        parts = [text]
+        # "15, House of Rebirth: landing…" -> "Landing…" (the number and name are shown)
+        prefix = re.compile(
+            rf"^{sq}(?:(?:, | — )(?:the )?{re.escape(house.name(lang))}(?::|,)? ?(?:— )?|: )"
+        )
+        stripped = prefix.sub("", text, count=1)
+        if not stripped[:1].isdigit():  # not a list of squares ("27 — …, 28 — …")
+            parts = [stripped]
+        elif (own := _own_entry(text, sq, house.name(lang))) is not None:
+            # a list of Houses by name: this one's entry, then the other clauses about its square
+            about = [c.text(lang) for c in clauses if c.text(lang) != text]
+            parts = ([own + "."] if own else []) + [a for a in about if _names(a, sq)]
+        elif (rule := re.match(r"(\d+): ", text)) and int(rule.group(1)) != sq:
+            # named only in another square's rule ("27: … or return the stone to 15, the House
+            # of Second Life"): say whose rule it is, lest 15 read as the trap
+            other = int(rule.group(1))
+            named = v.houses[other].name(lang) if other in v.houses else str(other)
+            parts = [t("play.house_in_rule", square=other, name=named) + text[rule.end() :]]
+        out[sq] = [part[:1].upper() + part[1:] for part in parts]
     return out
+
+
+def house_meanings(name: str, lang: str) -> dict[int, str]:
+    """What each House of a variant does, in ``lang``, in one text (its :func:`house_parts`)."""
+    return {sq: " ".join(parts) for sq, parts in house_parts(name, lang).items()}
+
+
+@dataclass(frozen=True)
+class HouseLegend:
+    """The Houses of a game page's legend: each House's square, name and what only it does,
+    then once each the rules that several Houses share (the safe squares, how pieces leave the
+    last row), which the legend would otherwise repeat under every one of them."""
+
+    rows: list[tuple[int, str, str]]
+    shared: list[str]
+
+
+def house_legend(name: str, lang: str) -> HouseLegend:
+    """The legend of a variant's Houses in ``lang`` (see :class:`HouseLegend`)."""
+    houses = find_variant(name).houses
+    parts = house_parts(name, lang)
+    owners = Counter(part for own in parts.values() for part in set(own))
+    shared = list(dict.fromkeys(p for sq in sorted(parts) for p in parts[sq] if owners[p] > 1))
+    rows = [
+        (sq, house.name(lang), " ".join(p for p in parts.get(sq, []) if owners[p] == 1))
+        for sq, house in sorted(houses.items())
+    ]
+    return HouseLegend(rows, shared)
 
 
 def _own_entry(text: str, sq: int, name: str) -> str | None:
@@ -319,11 +350,7 @@ async def game_page(request: Request, game_id: str) -> Any:
         variant=live.game.variant,
         seats=seats,
         variant_json=variant_json(live.stored.variant, lang),
-        houses=[
-            (sq, house.name(lang), meaning)
-            for sq, house in sorted(live.game.variant.houses.items())
-            for meaning in (house_meanings(live.stored.variant, lang).get(sq, ""),)
-        ],
+        houses=house_legend(live.stored.variant, lang),
         invite_url=f"{base}/g/{game_id}/join/{invite}" if invite else None,
         private_url=f"{base}/g/{game_id}/seat/{token}" if seats else None,
         public_url=f"{base}/g/{game_id}",
