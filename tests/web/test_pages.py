@@ -34,6 +34,25 @@ def test_serve_prints_the_address_to_open(site) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 @pytest.mark.parametrize("name", list(VARIANTS))
+def test_a_variant_page_lists_its_sections_and_each_link_leads_to_one(
+    site, name: str, lang: str
+) -> None:
+    """A long page on a phone: "On this page" links every section the variant has (piccione
+    has no simulated figures yet, so no link to them) and nothing else."""
+    html = httpx.get(f"{site.url}/variants/{name}", params={"lang": lang}).text
+    toc = re.search(r'<nav class="page-toc".*?</nav>', html, re.S)
+    assert toc is not None
+    targets = re.findall(r'href="#([\w-]+)"', toc.group(0))
+    section_ids = re.findall(r'<h2 id="([\w-]+)"', html)
+    wanted = ["rules-h", "diagrams-h", "diff-h", "dec-h", "ludii-h", "hist-h", "how-h"]
+    assert targets == [i for i in wanted if i in section_ids]
+    assert "rules-h" in targets and "diff-h" in targets and "hist-h" in targets
+    assert ("how-h" in targets) == (name != "piccione")
+    assert ("ludii-h" in targets) == (rulebook(name).ludii != ())
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("name", list(VARIANTS))
 def test_every_variant_has_its_page_in_both_languages(site, name: str, lang: str) -> None:
     page = httpx.get(f"{site.url}/variants/{name}", params={"lang": lang})
     assert page.status_code == 200
