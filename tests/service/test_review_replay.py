@@ -56,8 +56,8 @@ def test_every_decision_has_the_turn_number_of_its_record_line_and_the_replay_it
     payload = replay(review)
     assert payload["end"] == game.position.fen()
     for step, d in zip(payload["steps"], review.decisions, strict=True):
-        turn, seat, fen, played, best, verdict, loss, thrown = step
-        assert thrown == fen.split(" ")[3]  # one throw at a time in standard
+        turn, seat, fen, played, best, verdict, loss, thrown, best_thrown = step
+        assert thrown == best_thrown == fen.split(" ")[3]  # one throw at a time in standard
         assert (turn, seat, fen, played, best, verdict) == (
             d.turn,
             d.row.mover,
@@ -76,17 +76,20 @@ def test_where_a_turns_throws_are_banked_each_decision_shows_the_throw_its_move_
     the review names the one each move used (its length, or the throw a bearing off names),
     not the lowest of the turn's throws that the position notation writes first."""
     review = review_game_of(played_out(Game(find_variant("kendall-1978")), 5))
-    differs = 0
+    differs = best_differs = 0
     for d, step in zip(review.decisions, replay(review)["steps"], strict=True):
         position = Position.from_fen(d.row.position)
-        move = parse_move(d.row.move)
-        if move.is_step:
-            length = abs(move.target - move.origin) if move.target != OFF else None
-            used = int(d.throw)
-            assert used in position.throws and (length is None or used == length)
-            differs += used != position.throw
-        assert step[7] == d.throw
+        for text, thrown in ((d.row.move, d.throw), (d.row.best, d.best_throw)):
+            move = parse_move(text)
+            if move.is_step:
+                length = abs(move.target - move.origin) if move.target != OFF else None
+                used = int(thrown)
+                assert used in position.throws and (length is None or used == length)
+        differs += parse_move(d.row.move).is_step and d.throw != str(position.throw)
+        best_differs += d.best_throw != d.throw  # the best move would have used another
+        assert step[7:] == (d.throw, d.best_throw)
     assert differs > 0  # the game had moves that played a throw other than the lowest
+    assert best_differs > 0  # ... and decisions where the best move used another throw
 
 
 def test_a_review_is_computed_once_however_many_ask_and_outlives_a_caller_who_leaves(

@@ -284,3 +284,29 @@ def test_a_game_a_player_ended_has_its_review_too(site, lang) -> None:
     assert all(w in html.unescape(result.group(1)) for w in words), result.group(1)
     replay = json.loads(html.unescape(re.search(r'data-replay="([^"]*)"', page.text).group(1)))
     assert len(replay["steps"]) >= 6  # every decision played before the resignation is judged
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_where_the_best_move_uses_another_of_the_turns_throws_both_are_named(
+    browser, site, lang
+) -> None:
+    """kendall-1978 throws every throw of a turn before moving: the board's caption names the
+    throw the played move used, and where the best move would have used another of them the
+    line under the board says which throw each move plays."""
+    game = friend_game(site.url, "kendall-1978")
+    play_out(site.url, game)
+    page_html = review_page(site.url, game.game_id).text
+    steps = json.loads(html.unescape(re.search(r'data-replay="([^"]*)"', page_html).group(1)))[
+        "steps"
+    ]
+    index = next(i for i, s in enumerate(steps) if s[3] != s[4] and s[7] != s[8])
+    thrown, best_thrown = steps[index][7], steps[index][8]
+    page = browser.new_page(viewport={"width": 390, "height": 844}, base_url=site.url)
+    page.goto(f"/g/{game.game_id}/review?lang={lang}#d={index + 1}")
+    page.wait_for_selector("#review[data-ready='1']")
+    page.wait_for_function(f"document.getElementById('review').dataset.step === '{index}'")
+    said = page.text_content("#rp-moves")
+    word = "with the" if lang == "en" else "броском"
+    assert f"{word} {thrown};" in said and f"{word} {best_thrown}." in said, said
+    assert page.text_content("#rp-throw-value") == thrown  # the caption: the played move's
+    page.close()

@@ -57,9 +57,18 @@ class ReviewDecision:
         """The throw the decision was made with, as the position notation writes it (``-``
         for a choice made before a throw); where several throws of the turn waited
         (kendall-1978), the one the move played."""
+        return self._throw_of(self.row.move)
+
+    @property
+    def best_throw(self) -> str:
+        """The throw the best move would have played: the same as :attr:`throw` but where
+        several throws of the turn waited and the best move uses another of them."""
+        return self._throw_of(self.row.best)
+
+    def _throw_of(self, move_text: str) -> str:
         position = Position.from_fen(self.row.position)
         if len(position.throws) > 1:
-            move = parse_move(self.row.move)
+            move = parse_move(move_text)
             if move.is_step:
                 return str(position.throw_used(move))
         return self.row.position.split(" ")[3]
@@ -122,8 +131,9 @@ def review_game_of(game: Game) -> GameReview:
 #: One step of the replay, in the order the page reads it: turn number, seat that decided,
 #: position before the decision (notation, throw included), move played, best move, verdict
 #: ("" for a good move), winning chance lost in percent (one decimal), the throw the move
-#: played (``-`` before a throw; kendall-1978: which of the turn's throws).
-ReplayStep = tuple[int, int, str, str, str, str, float, str]
+#: played (``-`` before a throw; kendall-1978: which of the turn's throws), and the throw the
+#: best move would have played (kendall-1978: it may be another of the turn's throws).
+ReplayStep = tuple[int, int, str, str, str, str, float, str, str]
 
 
 class Replay(TypedDict):
@@ -147,6 +157,7 @@ def replay(review: GameReview) -> Replay:
                 d.row.verdict,
                 round(d.row.loss * 100, 1),
                 d.throw,
+                d.best_throw,
             )
             for d in review.decisions
         ],

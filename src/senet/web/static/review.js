@@ -44,13 +44,15 @@ function show(index, { record = true, announce = true } = {}) {
     $("rp-caption").textContent = t("rp.end_caption");
     $("rp-throw").hidden = true;
   } else {
-    const [turn, seat, , played, best, verdict, loss, thrown] = steps[index];
+    const [turn, seat, , played, best, verdict, loss, thrown, bestThrown] = steps[index];
     const who = variant.seatNames[seat];
     $("rp-caption").textContent = thrown === "-" ? t("rp.caption_no_throw", { turn, seat: who })
       : t("rp.caption", { turn, seat: who, n: thrown });
     $("rp-throw").hidden = thrown === "-";
     $("rp-throw-value").textContent = thrown;
+    // where the turn's throws wait together (kendall-1978) the best move may use another one
     let text = played === best ? t("rp.played_best", { played: words(played) })
+      : bestThrown !== thrown ? t("rp.played_other_throws", { played: words(played), n: thrown, best: words(best), m: bestThrown })
       : t("rp.played_other", { played: words(played), best: words(best) });
     if (verdict) text += " " + t("rp.lost", { verdict: sentence(t(`review.${verdict}`)), loss: percent(loss) });
     $("rp-moves").textContent = text;
