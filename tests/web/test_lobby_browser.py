@@ -16,7 +16,7 @@ import pytest
 from senet.engine.record import parse_record
 
 from .conftest import SiteServer
-from .helpers import give_seed
+from .helpers import give_seed, state
 from .test_browser import new_page, wait_started
 
 pytestmark = pytest.mark.browser
@@ -452,6 +452,14 @@ def test_games_being_played_come_apart_from_a_few_whose_players_left(browser, cl
         seeded = give_seed(clocked.url, created["id"], created["token"], f"left {i}")
         assert seeded.status_code == 200
         left.append(created["id"])
+        # where the first throw gave the computer the first move, it plays it after its delay:
+        # wait for that, lest the game turn out more recently active than the ones after it
+        # (a forced pass waits on the server's manual clock, which this test never moves)
+        deadline = time.monotonic() + 30
+        while (seen := state(clocked.url, created["id"]))["decider"] == 1 and not seen[
+            "forced_pass"
+        ]:
+            assert time.monotonic() < deadline, "the computer did not play its first move"
     player = new_page(browser, clocked, 390, 844)
     player.goto("/")
     player.check("input[name=mode][value=computer]")
