@@ -35,21 +35,11 @@ import sys
 import time
 
 from senet.ai import search, warm_up
-from senet.ai.timing import Sample, Summary, crowded, sample, summarise, time_move
+from senet.ai.timing import crowded, sample, summarise, time_move
 from senet.engine import VARIANTS
 
 #: The level timed.
 LEVEL = "master"
-
-
-def _row(label: str, rows: list[tuple[Sample, float, float]]) -> str:
-    s: Summary = summarise(rows)
-    return (
-        f"  {label:14s} {s.positions:4d} positions, median {s.median_moves:4.1f} legal moves, "
-        f"{s.median_on_board:4.1f} pieces on the board; wall median {s.wall_median * 1000:6.1f} ms"
-        f", max {s.wall_max * 1000:6.0f} ms; CPU median {s.cpu_median * 1000:6.1f} ms"
-        f", max {s.cpu_max * 1000:6.0f} ms"
-    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,11 +68,11 @@ def main(argv: list[str] | None = None) -> int:
         for phase in range(args.phases):
             of_phase = [r for r in rows if r[0].phase == phase]
             if of_phase:
-                print(_row(f"phase {phase + 1}/{args.phases}", of_phase))
-        print(_row("crowded 1/4", crowded(rows)))
-        print(_row("all", rows))
-        verdicts = []
+                print(summarise(of_phase).line(f"phase {phase + 1}/{args.phases}"))
+        print(summarise(crowded(rows)).line("crowded 1/4"))
         whole = summarise(rows)
+        print(whole.line("all"))
+        verdicts = []
         for label in ("wall", "CPU"):
             median_ok, max_ok = whole.met(cpu=label == "CPU")
             verdicts.append(

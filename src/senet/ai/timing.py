@@ -62,6 +62,16 @@ class Summary:
     cpu_median: float
     cpu_max: float
 
+    def line(self, label: str) -> str:
+        """One line of figures under ``label``: the sample's size, legal moves and pieces on
+        the board, then the median and largest time on the wall clock and in CPU time."""
+        return (
+            f"  {label:<14} {self.positions:4d} positions, median {self.median_moves:4.1f} legal"
+            f" moves, {self.median_on_board:4.1f} pieces on the board; wall median"
+            f" {self.wall_median * 1000:6.1f} ms, max {self.wall_max * 1000:6.0f} ms;"
+            f" CPU median {self.cpu_median * 1000:6.1f} ms, max {self.cpu_max * 1000:6.0f} ms"
+        )
+
     def met(self, cpu: bool) -> tuple[bool, bool]:
         """Whether the median and the largest time (CPU or wall) meet the targets."""
         median, largest = (

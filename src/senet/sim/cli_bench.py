@@ -23,7 +23,7 @@ from typing import Any
 import click
 
 from senet.ai import LEVELS, Level, find_level, search, timing, warm_up
-from senet.ai.timing import Summary, crowded, sample, summarise, time_move
+from senet.ai.timing import crowded, sample, summarise, time_move
 from senet.cli_engine.common import format_table, get_variant
 from senet.engine import VARIANTS
 
@@ -132,16 +132,6 @@ def engine(
     )
 
 
-def _summary_line(label: str, s: Summary) -> str:
-    return (
-        f"  {label:<12} {s.positions:4d} position{'s' if s.positions != 1 else ' '},"
-        f" {s.median_moves:4.1f} legal moves, "
-        f"{s.median_on_board:4.1f} pieces on the board: wall median {s.wall_median * 1000:6.1f} ms,"
-        f" max {s.wall_max * 1000:6.0f} ms; CPU median {s.cpu_median * 1000:6.1f} ms,"
-        f" max {s.cpu_max * 1000:6.0f} ms"
-    )
-
-
 @bench.command()
 @click.option("--variant", "-v", "variants", multiple=True, help="Repeatable; default: all.")
 @click.option(
@@ -214,8 +204,8 @@ def _time_variants(
         )  # fmt: skip
         if not as_json:
             click.echo(f"{name}: {chosen.key}, {len(rows)} positions")
-            click.echo(_summary_line("all", whole))
-            click.echo(_summary_line("crowded 1/4", busy))
+            click.echo(whole.line("all"))
+            click.echo(busy.line("crowded 1/4"))
             click.echo(
                 f"  median under {timing.MEDIAN_TARGET * 1000:.0f} ms: {'met' if median_ok else 'NOT MET'};"
                 f" none over {timing.MAX_TARGET:g} s: {'met' if max_ok else 'NOT MET'}"
