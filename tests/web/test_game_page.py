@@ -396,43 +396,107 @@ def test_no_page_scrolls_sideways_at_360_px(browser, site, site_pages, lang) -> 
     assert labels and all(label not in ("none", "normal", '""') for label in labels)
 
 
-# Every visible "·" that begins a line: its left edge at the left edge of the content of the block
-# its text flows in (a separator belongs at the end of the line before, never at the start).
-DOTS_BEGINNING_A_LINE = """() => {
+# Every visible "·" that begins a line (its left edge at the left edge of the content of the
+# block its text flows in) or ends one (the next visible character of the page on a lower line):
+# a separator stands between two things on one line, never at either end of it.
+DOTS_AT_A_LINES_END = """() => {
   const found = [];
+  const where = (node, text) => {
+    let block = node.parentElement;
+    while (getComputedStyle(block).display.startsWith('inline')) block = block.parentElement;
+    return [block, `${block.tagName}.${block.className}: ${text.trim().slice(0, 50)}`];
+  };
+  const box = (node, i) => {
+    const range = document.createRange();
+    range.setStart(node, i);
+    range.setEnd(node, i + 1);
+    return range.getBoundingClientRect();
+  };
+  const texts = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) texts.push(node);
+  // the next visible character after position i of text node k, in document order
+  const next = (k, i) => {
+    for (; k < texts.length; k++, i = -1) {
+      const data = texts[k].data;
+      for (let j = i + 1; j < data.length; j++) {
+        if (/\\s/.test(data[j])) continue;
+        const r = box(texts[k], j);
+        if (r.width) return r;
+      }
+    }
+    return null;
+  };
+  texts.forEach((node, k) => {
     for (let i = node.data.indexOf('·'); i >= 0; i = node.data.indexOf('·', i + 1)) {
-      const range = document.createRange();
-      range.setStart(node, i);
-      range.setEnd(node, i + 1);
-      const dot = range.getBoundingClientRect();
+      const dot = box(node, i);
       if (!dot.width) continue;
-      let block = node.parentElement;
-      while (getComputedStyle(block).display.startsWith('inline')) block = block.parentElement;
+      const [block, name] = where(node, node.data);
       const style = getComputedStyle(block);
       const left = block.getBoundingClientRect().left + parseFloat(style.borderLeftWidth)
         + parseFloat(style.paddingLeft);
-      if (dot.left - left < 2) found.push(`${block.tagName}.${block.className}: ${node.data.trim().slice(0, 50)}`);
+      if (dot.left - left < 2) found.push(`begins a line: ${name}`);
+      const after = next(k, i);
+      if (after && after.top >= dot.bottom) found.push(`ends a line: ${name}`);
     }
-  }
+  });
   return found;
 }"""
 
 
+# The dots that the style draws between the items of a ".dots" list: each leads its item; where
+# the item begins a line its dot must be cut off (not there to the eye nor to a tap), else seen.
+# Returns every item where that does not hold (and any drawn without a dot, and a list in a block
+# whose words do not begin where the block's text does), and how many items
+# after a list's first began a line and how many went on one.
+DRAWN_DOTS = """() => {
+  const found = [], seen = {wrapped: 0, joined: 0};
+  for (const list of document.querySelectorAll('.dots')) {
+    const items = [...list.children].filter((c) => c.getClientRects().length);
+    const parent = list.parentElement, style = getComputedStyle(parent);
+    if (items.length && style.display === 'block') {  // the first item's words where the text is
+      const start = items[0].getBoundingClientRect().left
+        + parseFloat(getComputedStyle(items[0], '::before').width);
+      const left = parent.getBoundingClientRect().left + parseFloat(style.borderLeftWidth)
+        + parseFloat(style.paddingLeft);
+      if (Math.abs(start - left) > 1) found.push(`indented by ${start - left} px: ${list.className}`);
+    }
+    items.forEach((item, k) => {
+      item.scrollIntoView({block: 'center'});
+      const box = item.getBoundingClientRect();
+      const dot = getComputedStyle(item, '::before');
+      const name = `${list.className} #${k}: ${item.textContent.trim().slice(0, 40)}`;
+      if (!dot.content.includes('·')) { found.push(`no dot: ${name}`); return; }
+      const previous = k ? items[k - 1].getBoundingClientRect() : null;
+      const begins = !previous || box.left < previous.right - 1;
+      const line = parseFloat(getComputedStyle(item).lineHeight) || 20;
+      const hit = document.elementFromPoint(
+        box.left + parseFloat(dot.width) / 2, box.top + Math.min(box.height, line) / 2);
+      const shown = hit !== null && item.contains(hit);
+      if (begins === shown) found.push(`${begins ? 'begins a line, dot seen' : 'dot cut off'}: ${name}`);
+      if (k) seen[begins ? 'wrapped' : 'joined'] += 1;
+    });
+  }
+  return [found, seen.wrapped, seen.joined];
+}"""
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
-def test_no_line_begins_with_a_separator_dot_at_360_px(browser, site, site_pages, lang) -> None:
+def test_no_line_begins_or_ends_with_a_separator_dot_at_360_px(browser, site, site_pages, lang) -> None:
     page = new_page(browser, site, 360, 740)
     page.goto(f"/?lang={lang}")
     start_game(page, "kendall", "computer")  # something in my games and among games to watch
     more = {"mine": "/games/mine", "watch": "/games/live", "learn": "/learn/kendall"}
-    found = {}
+    found, wrapped, joined = {}, 0, 0
     for name, address in (site_pages | more).items():
         page.goto(address)
         settled(page)
-        if dots := page.evaluate(DOTS_BEGINNING_A_LINE):
+        drawn, wraps, joins = page.evaluate(DRAWN_DOTS)
+        wrapped, joined = wrapped + wraps, joined + joins
+        if dots := page.evaluate(DOTS_AT_A_LINES_END) + drawn:
             found[name] = dots
     assert found == {}
+    assert wrapped and joined  # both kinds of drawn dot were met: lists that wrap, items side by side
 
 
 @pytest.mark.parametrize("width", [390, 360, 320])

@@ -370,13 +370,15 @@ def test_my_games_lists_every_game_this_browser_holds_a_seat_in(browser, clocked
     ids = me.eval_on_selector_all("#my-games li.my-game", "ls => ls.map(l => l.dataset.game)")
     assert ids == [playing, waiting]  # newest first
     assert "ждём соперника" in me.text_content(f'#my-games li[data-game="{waiting}"]')
-    # the kind of game, then the time; a line may break after a "·", never before one (a row
-    # of a narrow phone does not begin with a dot)
-    metas = me.eval_on_selector_all("#my-games .row-meta", "ms => ms.map(m => m.textContent)")
+    # the kind of game, the time, the state: three items, the dots between them drawn by the
+    # style (where they wrap, test_game_page's dot checks)
+    metas = me.eval_on_selector_all(
+        "#my-games .row-meta", "ms => ms.map(m => [...m.children].map(c => c.textContent))"
+    )
     assert len(metas) == 2
     for meta in metas:
-        assert meta.startswith("двое по сети\u00a0· "), meta
-        assert all(meta[i - 1] == "\u00a0" for i, c in enumerate(meta) if c == "·"), meta
+        assert len(meta) == 3 and meta[0] == "двое по сети", meta
+        assert meta[2] in ("ждём соперника", "ваш ход", "ход соперника"), meta
     mine = me.evaluate("fetch('/api/mine').then((r) => r.json())")  # what the page reads again
     assert {g["mode_label"] for g in mine} == {"двое по сети"}
     # the friend's browser holds only its own seat

@@ -17,11 +17,11 @@ if (list) {
         const state = document.createElement("strong");
         state.className = "mg-state";
         state.textContent = g.label;
-        // as the server draws it: a line breaks only after a "·", never before one
+        // as the server draws it: the items alone, the dots between them drawn by the style
         const meta = document.createElement("span");
-        meta.className = "row-meta";
+        meta.className = "row-meta dots";
         const item = (text) => { const s = document.createElement("span"); s.textContent = text; return s; };
-        meta.append(item(g.mode_label), "\u00a0· ", item(g.time_label), "\u00a0· ", state);
+        meta.append(item(g.mode_label), item(g.time_label), state);
         li.append(a, " ", meta);
         return li;
       });
