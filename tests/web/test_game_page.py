@@ -482,7 +482,9 @@ DRAWN_DOTS = """() => {
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
-def test_no_line_begins_or_ends_with_a_separator_dot_at_360_px(browser, site, site_pages, lang) -> None:
+def test_no_line_begins_or_ends_with_a_separator_dot_at_360_px(
+    browser, site, site_pages, lang
+) -> None:
     page = new_page(browser, site, 360, 740)
     page.goto(f"/?lang={lang}")
     start_game(page, "kendall", "computer")  # something in my games and among games to watch
@@ -496,7 +498,9 @@ def test_no_line_begins_or_ends_with_a_separator_dot_at_360_px(browser, site, si
         if dots := page.evaluate(DOTS_AT_A_LINES_END) + drawn:
             found[name] = dots
     assert found == {}
-    assert wrapped and joined  # both kinds of drawn dot were met: lists that wrap, items side by side
+    assert (
+        wrapped and joined
+    )  # both kinds of drawn dot were met: lists that wrap, items side by side
 
 
 @pytest.mark.parametrize("width", [390, 360, 320])
