@@ -300,6 +300,16 @@ def test_on_a_phone_board_sticks_status_and_moves_are_in_view_at_every_decision(
     assert seen["outside"] == [], seen["outside"][:10]
     assert seen["scrollWidth"] <= width
     assert not page.is_visible(".keys-hint")  # no keyboard on a touch phone
+    # the links to the rules and the lessons: both on the screen, the dot between them right
+    assert page.evaluate(DRAWN_DOTS)[0] == []
+    for link in ("#game-rules", "#game-learn"):
+        words = page.evaluate(
+            """(link) => { const range = document.createRange();
+            range.selectNodeContents(document.querySelector(link));
+            const box = range.getBoundingClientRect(); return [box.left, box.right]; }""",
+            link,
+        )
+        assert 0 <= words[0] < words[1] - 20 and words[1] <= width, (link, words)
     assert errors == []
     context.close()
 
@@ -454,7 +464,8 @@ DRAWN_DOTS = """() => {
   for (const list of document.querySelectorAll('.dots')) {
     const items = [...list.children].filter((c) => c.getClientRects().length);
     const parent = list.parentElement, style = getComputedStyle(parent);
-    if (items.length && style.display === 'block') {  // the first item's words where the text is
+    // a list that is a block of its own inside a block: its first item's words where the text is
+    if (items.length && style.display === 'block' && getComputedStyle(list).display === 'flex') {
       const start = items[0].getBoundingClientRect().left
         + parseFloat(getComputedStyle(items[0], '::before').width);
       const left = parent.getBoundingClientRect().left + parseFloat(style.borderLeftWidth)
