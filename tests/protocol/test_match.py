@@ -121,7 +121,21 @@ def test_a_program_that_does_not_start_or_play_the_variant_stops_the_match(
 
 
 def test_the_score_interval_and_elo() -> None:
-    assert score_interval([1.0, 0.5, 0.5, 1.0]) == pytest.approx((0.75, 0.75 - 0.283, 1.0), abs=1e-3)
+    assert score_interval([1.0, 0.5, 0.5, 1.0]) == pytest.approx(
+        (0.75, 0.75 - 0.283, 1.0), abs=1e-3
+    )
     assert elo_difference(0.5) == 0.0
     assert elo_difference(0.75) == pytest.approx(190.85, abs=0.01)
     assert elo_difference(1.0) == float("inf") and elo_difference(0.0) == float("-inf")
+
+
+def test_the_example_engine_plays_a_match(level) -> None:
+    """examples/random_engine.py, the page's engine in 40 lines, plays whole games."""
+    import sys
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "random_engine.py"
+    settings = MatchSettings("piccione", 2, time=5.0)
+    result = play_match(([sys.executable, str(example)], level("beginner")), settings)
+    assert result.names == ("random-example", "senet-beginner")
+    assert [g.termination for g in result.games] == ["normal", "normal"]

@@ -114,19 +114,17 @@ class EngineSession:
                 position = self.position
                 if position is None or not position.is_chance():
                     return [_refuse("throw: no throw is due now", _expected(position))]
-                try:
-                    self.position = position.apply_throw(value)
-                except ValueError as exc:
-                    return [_refuse(f"throw: {exc}", _expected(position))]
+                if value not in {v for v, _ in position.chance_outcomes()}:
+                    return [_refuse(f"throw: {value} is not a possible throw", _expected(position))]
+                self.position = position.apply_throw(value)
                 return []
             case MovePlayed(move):
                 position = self.position
                 if position is None or position.decider is None:
                     return [_refuse(f"move: {move} cannot be played now", _expected(position))]
-                try:
-                    self.position = position.apply(move)
-                except ValueError as exc:
-                    return [_refuse(f"move: {exc}", _expected(position))]
+                if move not in position.legal_moves():
+                    return [_refuse(f"move: {move} is not legal here", _expected(position))]
+                self.position = position.apply(move)
                 return []
             case Go(movetime):
                 position = self.position

@@ -481,11 +481,12 @@ def summary_lines(result: MatchResult) -> list[str]:
     first, second = result.names
     points = result.points()
     mean, low, high = score_interval(result.pair_scores())
+    pairs = len(result.pair_scores())
     lines = [
         f"{first} {points[0]:g} - {points[1]:g} {second} in {len(result.games)} games "
         f"({result.settings.variant}, {result.settings.time:g} s a move)",
         f"{first}'s score {mean:.1%}, 95% interval [{low:.1%}, {high:.1%}] over "
-        f"{len(result.pair_scores())} pairs; Elo difference {_elo(mean)} "
+        f"{pairs} pair{'' if pairs == 1 else 's'}; Elo difference {_elo(mean)} "
         f"[{_elo(low)}, {_elo(high)}]",
     ]
     for index, name in enumerate(result.names):
@@ -504,7 +505,7 @@ def _elo(score: float) -> str:
     value = elo_difference(score)
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
-    return f"{value:+.0f}"
+    return f"{value + 0.0:+.0f}"  # (+ 0.0: no "-0")
 
 
 def record_path(directory: Path, game: GameResult) -> Path:
