@@ -57,7 +57,7 @@ __all__ = [
 ]
 
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]\Z')
-_TOKEN = re.compile(r"\s+|\{[^}]*\}|\(\d\)|\d+\.|[AB]:|[^\s{}()]+|.", re.S)
+_TOKEN = re.compile(r"\s+|\{[^}]*\}|\([0-9]\)|[0-9]+\.|[AB]:|[^\s{}()]+|.", re.S)
 _TAG_ORDER = (
     "Event",
     "Site",
@@ -256,7 +256,7 @@ def parse_record(text: str) -> GameRecord:
                 if token.startswith("{") and not token.endswith("}"):
                     raise NotationError("unclosed comment", *where, "}")
                 continue
-            if re.fullmatch(r"\d+\.", token):
+            if re.fullmatch(r"[0-9]+\.", token):
                 if marker is not None:
                     raise NotationError(
                         "turn number without a seat", marker[1], marker[2], "A: or B: after it"
