@@ -2,7 +2,8 @@
 
 Engine commands live in :mod:`senet.cli_engine`; the computer opponent's (``solve``,
 ``review``) in :mod:`senet.ai.cli`; the site's (``serve``, ``migrate``) in :mod:`senet.web.cli`;
-trust (``verify``) in :mod:`senet.service.cli`; the simulator's (``stats``) in
+trust (``verify``) in :mod:`senet.service.cli`; the engine protocol's (``engine``,
+``match``) in :mod:`senet.protocol.cli`; the simulator's (``stats``) in
 :mod:`senet.sim.cli`; the measurements of speed (``bench``, engine and levels) in
 :mod:`senet.cli_engine.bench`.
 Each module lists its commands in
@@ -30,6 +31,7 @@ COMMAND_MODULES: dict[str, str] = {
     **dict.fromkeys(("serve", "migrate"), "senet.web.cli"),
     "verify": "senet.service.cli",
     "stats": "senet.sim.cli",
+    **dict.fromkeys(("engine", "match"), "senet.protocol.cli"),
 }
 
 
