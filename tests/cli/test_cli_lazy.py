@@ -24,7 +24,7 @@ def test_an_engine_command_imports_neither_numpy_nor_the_web_stack() -> None:
         "from senet.cli import main\n"
         "from senet.engine import Position, find_variant\n"
         "fen = Position.initial(find_variant('standard')).apply_throw(3).fen()\n"
-        "main(['moves', '--position', fen], standalone_mode=False)\n"
+        "main(['moves', '--position', fen])\n"
         "print(json.dumps([m in sys.modules for m in ('numpy', 'fastapi', 'sqlalchemy', 'senet.ai')]), file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
