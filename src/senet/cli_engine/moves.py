@@ -64,6 +64,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--position",
         dest="position_text",
+        metavar="POSITION",
         required=True,
         help='A position in notation, e.g. "standard ABABABABAB/........../.......... A 3".',
     )

@@ -200,6 +200,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--position",
         dest="start_text",
+        metavar="POSITION",
         default=None,
         help="Start from this position (notation) instead of the initial one.",
     )
