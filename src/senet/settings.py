@@ -1,10 +1,10 @@
 """The site's settings: one frozen object, read from the environment once, at startup.
 
-Every setting is an environment variable listed in :data:`VARIABLES` (the README's table of
-settings is checked against it by a test).  :meth:`Settings.from_env` reads them all, checks
-each, and fails at once with the variable's name on a bad value; nothing else in the package
-reads the environment for a setting.  ``senet serve`` reads them when it starts; tests build a
-:class:`Settings` directly.
+Every setting is an environment variable listed in :data:`VARIABLES` (the table of settings
+in docs/deployment.md is checked against it by a test).  :meth:`Settings.from_env` reads them
+all, checks each, and fails at once with the variable's name on a bad value; nothing else in
+the package reads the environment for a setting.  ``senet serve`` reads them when it starts;
+tests build a :class:`Settings` directly.
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ class Variable:
     meaning: str
 
 
-#: Every environment variable the site reads, in the order of the README's table.
+#: Every environment variable the site reads, in the order of the table in docs/deployment.md.
 VARIABLES: tuple[Variable, ...] = (
     Variable(
         "DATABASE_URL",

@@ -22,7 +22,7 @@ kinds of target:
   throws).  Measured: full rollouts scatter by about 0.47 a game and the siblings' shared
   throws remove little of it, so at a few rollouts a position the targets are far noisier
   than the differences between moves, and the fitted network was no better than the TD(λ)
-  one (see the README).  Taking the throws' luck out of each rollout with the linear
+  one (see docs/journal.md).  Taking the throws' luck out of each rollout with the linear
   evaluation (``luck``) removed about a third of the variance at nine times the cost.
 
 Each round's network is measured one decision ahead against the expert and against the
