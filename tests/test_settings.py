@@ -121,3 +121,13 @@ def test_serve_reads_its_connection_guards_from_the_settings_and_its_options_win
     assert done.exit_code != 0 and "SENET_REQUEST_TIMEOUT='soon'" in done.output
     done = CliRunner().invoke(senet.web.cli.serve, ["--idle-timeout", "-1"])
     assert done.exit_code != 0 and "--idle-timeout" in done.output
+
+
+def test_numbers_in_settings_are_ascii_digits() -> None:
+    for name, text in (
+        ("SENET_GAME_CACHE", "５０"),
+        ("SENET_COMPUTER_DELAY", "٠.5"),
+        ("SENET_RATE_LIMITS", "1,2,3,４"),
+    ):
+        with pytest.raises(SettingError, match=name):
+            Settings.from_env({name: text})

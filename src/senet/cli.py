@@ -2,7 +2,8 @@
 
 Engine commands live in :mod:`senet.cli_engine`; the computer opponent's (``solve``,
 ``review``) in :mod:`senet.ai.cli`; the site's (``serve``, ``migrate``) in :mod:`senet.web.cli`;
-trust (``verify``) in :mod:`senet.service.cli`; the simulator's (``stats``) in
+trust (``verify``) in :mod:`senet.service.cli`; the engine protocol's (``engine``,
+``match``) in :mod:`senet.protocol.cli`; the simulator's (``stats``) in
 :mod:`senet.sim.cli` and the measurements of speed (``bench``) in :mod:`senet.sim.cli_bench`.
 Each module lists its commands in ``COMMANDS``; this module imports a module only when one of
 its commands runs (the web stack and numpy cost most of a second to import, an engine command
@@ -35,6 +36,7 @@ COMMAND_MODULES: dict[str, str] = {
     **dict.fromkeys(("serve", "migrate"), "senet.web.cli"),
     "verify": "senet.service.cli",
     "stats": "senet.sim.cli",
+    **dict.fromkeys(("engine", "match"), "senet.protocol.cli"),
 }
 
 #: command module -> the extra (``pip install 'senet[EXTRA]'``) that installs what it needs;
@@ -45,6 +47,7 @@ EXTRAS: dict[str, str] = {
     "senet.sim.cli": "ai",
     "senet.web.cli": "web",
     "senet.service.cli": "web",
+    "senet.protocol.cli": "ai",
 }
 
 

@@ -48,6 +48,8 @@ class RateLimits:
         defaults)."""
         if spec.strip() == "off":
             return cls.off()
+        if not spec.isascii():
+            raise ValueError("numbers in ASCII digits")
         parts = [float(part) for part in spec.split(",")]
         if len(parts) != 4 or any(p < 0 for p in parts):
             raise ValueError("four numbers, 0 or more: http_rate,http_burst,ws_rate,ws_burst")
@@ -93,8 +95,15 @@ class Settings:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
+def _ascii(text: str) -> str:
+    """A number's text, refused unless ASCII (float() and int() also read "１２" and "٣")."""
+    if not text.isascii():
+        raise ValueError("a number in ASCII digits")
+    return text
+
+
 def _positive_float(text: str) -> float:
-    value = float(text)
+    value = float(_ascii(text))
     if value < 0:
         raise ValueError("a number of seconds, 0 or more")
     return value
@@ -108,7 +117,7 @@ def _pace(text: str) -> float:
 
 
 def _positive_int(text: str) -> int:
-    value = int(text)
+    value = int(_ascii(text))
     if value < 0:
         raise ValueError("a whole number, 0 or more")
     return value

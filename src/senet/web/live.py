@@ -53,8 +53,11 @@ def _same_origin(ws: WebSocket) -> bool:
 
 
 def _int_or_none(text: str | None) -> int | None:
+    """A whole number written in ASCII digits (int() would also read "１２"), else None."""
+    if text is None or not text.isascii():
+        return None
     try:
-        return int(text) if text is not None else None
+        return int(text)
     except ValueError:
         return None
 
