@@ -4,10 +4,11 @@ Engine commands live in :mod:`senet.cli_engine`; the computer opponent's (``solv
 ``review``) in :mod:`senet.ai.cli`; the site's (``serve``, ``migrate``) in :mod:`senet.web.cli`;
 trust (``verify``) in :mod:`senet.service.cli`; the engine protocol's (``engine``,
 ``match``) in :mod:`senet.protocol.cli`; the simulator's (``stats``) in
-:mod:`senet.sim.cli` and the measurements of speed (``bench``) in :mod:`senet.sim.cli_bench`.
-Each module lists its commands in ``COMMANDS``; this module imports a module only when one of
-its commands runs (the web stack and numpy cost most of a second to import, an engine command
-needs neither).  A test checks that :data:`COMMAND_MODULES` names exactly what the modules list.
+:mod:`senet.sim.cli`; the measurements of speed (``bench``, engine and levels) in
+:mod:`senet.cli_engine.bench`.  Each module lists its commands in ``COMMANDS``; this module
+imports a module only when one of its commands runs (the web stack and numpy cost most of a
+second to import, an engine command needs neither).  A test checks that
+:data:`COMMAND_MODULES` names exactly what the modules list.
 
 This front door is the standard library only, and so are the engine's commands (argparse):
 ``pip install senet`` without extras installs no third-party package, and its engine commands
@@ -32,7 +33,7 @@ COMMAND_MODULES: dict[str, str] = {
         ("variants", "rules", "moves", "play", "replay", "simulate"), "senet.cli_engine"
     ),
     **dict.fromkeys(("solve", "review"), "senet.ai.cli"),
-    "bench": "senet.sim.cli_bench",
+    "bench": "senet.cli_engine.bench",
     **dict.fromkeys(("serve", "migrate"), "senet.web.cli"),
     "verify": "senet.service.cli",
     "stats": "senet.sim.cli",
@@ -43,7 +44,7 @@ COMMAND_MODULES: dict[str, str] = {
 #: a module not named here needs ``all``.  The engine's commands need none.
 EXTRAS: dict[str, str] = {
     "senet.ai.cli": "ai",
-    "senet.sim.cli_bench": "ai",
+    "senet.cli_engine.bench": "ai",
     "senet.sim.cli": "ai",
     "senet.web.cli": "web",
     "senet.service.cli": "web",

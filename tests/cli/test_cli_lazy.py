@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 
-from senet.cli import COMMAND_MODULES
+from senet.cli import COMMAND_MODULES, EXTRAS
 
 
 def test_the_command_table_names_exactly_what_each_layer_lists() -> None:
@@ -40,3 +40,11 @@ def test_every_command_is_reachable_through_the_group() -> None:
     assert done.returncode == 0
     for name in COMMAND_MODULES:
         assert f"  {name} " in done.stdout
+
+
+def test_every_layer_with_third_party_packages_names_its_extra() -> None:
+    """The engine's commands need no extra; every other command module names the extra that a
+    bare install lacks (the message of a command whose layer is missing quotes it)."""
+    needing = set(COMMAND_MODULES.values()) - {"senet.cli_engine"}
+    assert set(EXTRAS) == needing
+    assert set(EXTRAS.values()) <= {"ai", "web", "env", "all"}

@@ -24,10 +24,10 @@ import click
 
 from senet.ai import LEVELS, Level, find_level, search, timing, warm_up
 from senet.ai.timing import crowded, sample, summarise, time_move
-from senet.cli_engine.common import format_table
 from senet.engine import VARIANTS, UnknownVariant, find_variant
+from senet.sim.speed import COMPILED_TARGETS, NO_RANDOM_PLAYOUTS, measure
 
-from .speed import COMPILED_TARGETS, NO_RANDOM_PLAYOUTS, measure
+from .common import format_table
 
 __all__ = ["COMMANDS", "bench"]
 
