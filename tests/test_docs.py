@@ -79,6 +79,7 @@ def test_the_api_reference_is_written_from_the_docstrings(site: Path) -> None:
 
     page = words(text_of(site / "reference" / "index.html"))
     first_line = (Position.legal_moves.__doc__ or "").strip().splitlines()[0]
+    first_line = re.sub(r":\w+:`", "`", first_line)  # a Sphinx role reads as plain code
     assert "legal_moves" in page
     assert words(first_line) in page
 
