@@ -131,4 +131,4 @@ def test_the_command_line_page_has_every_commands_help(site: Path) -> None:
 
     page = text_of(site / "cli" / "index.html")
     for name in COMMAND_MODULES:
-        assert f"Usage: senet {name} [OPTIONS]" in page, name
+        assert re.search(rf"usage: senet {name} \[", page, flags=re.I), name

@@ -1,39 +1,53 @@
 """MkDocs hook: the command-line page's reference, every ``senet`` command with its ``--help``,
-written at build time from the click commands themselves, so the page lists exactly the
-commands and options the program has."""
+written at build time by the commands themselves, so the page lists exactly the commands and
+options the program has."""
 
 from __future__ import annotations
 
+import io
+import os
+from contextlib import redirect_stdout
 from typing import Any
 
 import click
 
-from senet.cli import COMMAND_MODULES, main
+from senet.cli import COMMAND_MODULES, find_command
 
 #: where cli.md wants the reference
 MARKER = "<!-- every command's help -->"
 
 
-def help_text(command: click.Command, path: str) -> str:
-    """``PATH --help`` as the terminal shows it, 100 columns wide."""
-    context = click.Context(command, info_name=path, terminal_width=100, max_content_width=100)
-    return command.get_help(context)
+def help_text(command: Any, args: list[str], prog_name: str) -> str:
+    """What ``PROG_NAME ARGS --help`` prints, 100 columns wide."""
+    out = io.StringIO()
+    columns = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = "100"
+    try:
+        with redirect_stdout(out):
+            command.main([*args, "--help"], prog_name=prog_name)
+    except SystemExit:
+        pass  # --help ends the program
+    finally:
+        if columns is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = columns
+    return out.getvalue().rstrip()
 
 
 def reference() -> str:
     """Every command's help; a group's (``senet bench``) and then each of its commands'."""
     parts = []
     for name in sorted(COMMAND_MODULES):
-        command = main.get_command(click.Context(main), name)
+        command = find_command(name)
         if command is None:
-            raise ValueError(f"senet {name}: the command is not importable here")
-        commands = [(f"senet {name}", command)]
+            raise ValueError(f"senet {name}: no such command")
+        calls: list[tuple[str, list[str]]] = [(f"senet {name}", [])]
         if isinstance(command, click.Group):
-            commands += [
-                (f"senet {name} {sub}", command.commands[sub]) for sub in sorted(command.commands)
-            ]
-        for path, each in commands:
-            parts += [f"### `{path}`", "", "```text", help_text(each, path), "```", ""]
+            calls += [(f"senet {name} {sub}", [sub]) for sub in sorted(command.commands)]
+        for title, args in calls:
+            text = help_text(command, args, f"senet {name}")
+            parts += [f"### `{title}`", "", "```text", text, "```", ""]
     return "\n".join(parts)
 
 
