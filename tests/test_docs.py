@@ -49,13 +49,20 @@ def test_mkdocs_build_strict_succeeds(site: Path) -> None:
 def test_every_variant_has_a_rules_page_written_from_the_rulebook(site: Path, name: str) -> None:
     page = text_of(site / "variants" / name / "index.html")
     book = rulebook(name)
-    assert re.sub(r"\s+", " ", book.summary("en")) in page
-    for clause in book.clauses:
-        assert clause.id in page
-        assert re.sub(r"\s+", " ", clause.text("en")) in page, clause.id
-    for decision in book.decisions:
-        assert decision.key in page
-        assert re.sub(r"\s+", " ", decision.answer("en")) in page, decision.key
+
+    def shown(text: str) -> bool:
+        return re.sub(r"\s+", " ", text) in page
+
+    for lang in ("en", "ru"):
+        assert shown(book.summary(lang)), lang
+        for clause in book.clauses:
+            assert shown(f"{clause.id} — {clause.text(lang)}"), (lang, clause.id)
+        for decision in book.decisions:
+            assert shown(decision.key), (lang, decision.key)
+            assert shown(decision.question(lang)), (lang, decision.key)
+            assert shown(decision.answer(lang)), (lang, decision.key)
+        for paragraph in book.history(lang).split("\n"):
+            assert shown(paragraph.strip()), lang
 
 
 def test_the_variant_pages_are_in_the_navigation(site: Path) -> None:

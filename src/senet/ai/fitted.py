@@ -57,9 +57,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from senet.engine import Variant, find_variant
-from senet.engine.state import PENDING_WATER
-from senet.sim.kernel import (
+from senet.ai.evaluation import weights_for
+from senet.compiled.kernel import (
     EXPERT,
     MAX_MOVES,
     below,
@@ -73,9 +72,10 @@ from senet.sim.kernel import (
     track_start,
     winner,
 )
-from senet.sim.kernel import decider as decision_seat
-from senet.sim.runner import weights_for
-from senet.sim.tables import compile_rules
+from senet.compiled.kernel import decider as decision_seat
+from senet.compiled.tables import compile_rules
+from senet.engine import Variant, find_variant
+from senet.engine.state import PENDING_WATER
 
 from .compiled_network import features, value_a
 from .network import N_INPUTS, NetEvaluator, network_for
