@@ -79,6 +79,7 @@ def test_the_api_reference_is_written_from_the_docstrings(site: Path) -> None:
 
     page = words(text_of(site / "reference" / "index.html"))
     first_line = (Position.legal_moves.__doc__ or "").strip().splitlines()[0]
+    first_line = re.sub(r":\w+:`", "`", first_line)  # a Sphinx role reads as plain code
     assert "legal_moves" in page
     assert words(first_line) in page
 
@@ -92,3 +93,34 @@ def test_the_readme_is_a_landing_page() -> None:
     # every picture it shows exists
     for image in re.findall(r'(?:\]\(|src=")(docs/[^)"]+)', readme):
         assert (ROOT / image).is_file(), image
+
+
+#: a file of the repository named in backticks: `tests/web/test_deltas.py`, `sim/stats.py`,
+#: `engine/rules.py::step`, `src/senet/sim/data/*.json`, `data/<variant>.json`
+_NAMED_PATH = re.compile(
+    r"`((?:[\w.<>*-]+/)+[\w.<>*-]+\.(?:py|js|json|md|html|css|toml|yml|npz|ini|conf))(?:::\w+)?`"
+)
+
+
+def exists(path: str) -> bool:
+    """Whether the path names a file of the repository, written from its root, from src/,
+    from the package or from one of its layers, or (docs pages) from docs/.  A placeholder
+    (``<variant>``, ``*``, ``V``) stands for any name: there the folder must exist."""
+    bases = [ROOT, ROOT / "docs", ROOT / "src", ROOT / "src" / "senet"]
+    bases += [p for p in (ROOT / "src" / "senet").iterdir() if p.is_dir()]
+    pattern = re.sub(r"<\w+>|\b[A-Z]\b", "*", path)
+    if "*" in pattern:
+        folder = pattern.rsplit("/", 1)[0]
+        return any(p.is_dir() for base in bases for p in base.glob(folder))
+    return any((base / path).is_file() for base in bases)
+
+
+def test_every_file_the_docs_name_exists() -> None:
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    missing = [
+        f"{page.relative_to(ROOT)}: {path}"
+        for page in pages
+        for path in sorted(set(_NAMED_PATH.findall(page.read_text())))
+        if not exists(path)
+    ]
+    assert not missing, "named in the docs but not in the repository:\n" + "\n".join(missing)
