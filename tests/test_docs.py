@@ -124,3 +124,11 @@ def test_every_file_the_docs_name_exists() -> None:
         if not exists(path)
     ]
     assert not missing, "named in the docs but not in the repository:\n" + "\n".join(missing)
+
+
+def test_the_command_line_page_has_every_commands_help(site: Path) -> None:
+    from senet.cli import COMMAND_MODULES
+
+    page = text_of(site / "cli" / "index.html")
+    for name in COMMAND_MODULES:
+        assert re.search(rf"usage: senet {name} \[", page, flags=re.I), name
