@@ -90,6 +90,10 @@ def test_the_readme_is_a_landing_page() -> None:
     # the quick start stays true and in view
     assert "bash scripts/serve" in readme
     assert "bash scripts/test" in readme
+    # its table of variants, and the variants' index page, name every variant and no other
+    assert set(re.findall(r"^\| `([\w-]+)` \|", readme, flags=re.M)) == set(VARIANTS)
+    index = (ROOT / "docs" / "variants" / "index.md").read_text()
+    assert set(re.findall(r"^\| \[`([\w-]+)`\]", index, flags=re.M)) == set(VARIANTS)
     # every picture it shows exists
     for image in re.findall(r'(?:\]\(|src=")(docs/[^)"]+)', readme):
         assert (ROOT / image).is_file(), image
