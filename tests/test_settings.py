@@ -43,6 +43,8 @@ def test_every_variable_is_read_and_checked() -> None:
         "SENET_CONNECTIONS_PER_ADDRESS": "0",
         "FORWARDED_ALLOW_IPS": "10.0.0.1, 10.1.0.0/16",
         "SENET_FORCED_PASS_DELAY": "0.25",
+        "JOB_QUEUE_URL": "redis://h:6379/1",
+        "SENET_WORKERS": "3",
     }
     assert set(env) == {v.name for v in VARIABLES}
     settings = Settings.from_env(env)
@@ -60,6 +62,8 @@ def test_every_variable_is_read_and_checked() -> None:
         0,
         "10.0.0.1,10.1.0.0/16",
         0.25,
+        "redis://h:6379/1",
+        3,
     )
     assert Settings.from_env({}) == Settings()
     assert Settings.from_env({"SENET_RATE_LIMITS": "off"}).rate_limits == RateLimits.off()
@@ -74,6 +78,8 @@ def test_every_variable_is_read_and_checked() -> None:
         ("SENET_IDLE_TIMEOUT", "never"),
         ("SENET_CONNECTIONS_PER_ADDRESS", "1.5"),
         ("FORWARDED_ALLOW_IPS", "10.0.0.1,,10.0.0.2"),
+        ("JOB_QUEUE_URL", "amqp://x"),
+        ("SENET_WORKERS", "0"),
     ]:
         with pytest.raises(SettingError, match=name):
             Settings.from_env({name: bad})

@@ -2,7 +2,7 @@
 
 Engine commands live in :mod:`senet.cli_engine`; the computer opponent's (``solve``,
 ``review``) in :mod:`senet.ai.cli`; the site's (``serve``, ``migrate``) in :mod:`senet.web.cli`;
-trust (``verify``) in :mod:`senet.service.cli`; the simulator's (``stats``) in
+trust (``verify``) and the search workers (``worker``) in :mod:`senet.service.cli`; the simulator's (``stats``) in
 :mod:`senet.sim.cli` and the measurements of speed (``bench``) in :mod:`senet.sim.cli_bench`.
 Each module lists its commands in
 ``COMMANDS``; this group imports a module only when one of its commands runs (the web stack
@@ -27,7 +27,7 @@ COMMAND_MODULES: dict[str, str] = {
     **dict.fromkeys(("solve", "review"), "senet.ai.cli"),
     "bench": "senet.sim.cli_bench",
     **dict.fromkeys(("serve", "migrate"), "senet.web.cli"),
-    "verify": "senet.service.cli",
+    **dict.fromkeys(("verify", "worker"), "senet.service.cli"),
     "stats": "senet.sim.cli",
 }
 
