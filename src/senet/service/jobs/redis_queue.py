@@ -42,6 +42,8 @@ PERFORM = "senet.service.jobs.work.perform"
 TIMEOUTS: dict[JobKind, int] = {"computer": 120, "hint": 120, "analysis": 120, "review": 900}
 #: Seconds a result stays in Redis for the processes that wait for it.
 RESULT_TTL = 300
+#: What :meth:`RedisJobQueue._poll` answers for a job another process gave up.
+_GIVEN_UP: Wire = {}
 _WAITING = (JobStatus.QUEUED, JobStatus.STARTED, JobStatus.DEFERRED, JobStatus.SCHEDULED)
 
 
@@ -81,7 +83,7 @@ class RedisJobQueue(JobQueue):
             await self._call(self._enqueue, request, name)
         self._waiters[name] = self._waiters.get(name, 0) + 1
         try:
-            return await self._wait(name)
+            return await self._wait(request, name)
         finally:
             self._waiters[name] -= 1
             if self._waiters[name] == 0:
@@ -93,8 +95,9 @@ class RedisJobQueue(JobQueue):
         """Enqueue the job, unless the same one waits or runs already (another process)."""
         try:
             job = Job.fetch(name, connection=self.redis, serializer=self.serializer)
-            if job.get_status() in _WAITING:
-                return
+            if job.get_status() in (*_WAITING, JobStatus.FINISHED):
+                return  # wait for it, or take its result
+            job.delete()  # failed, stopped or cancelled: its results go too
         except NoSuchJobError:
             pass
         queue = self._queues[request.kind]
@@ -112,14 +115,21 @@ class RedisJobQueue(JobQueue):
             description=request.kind,
         )
 
-    async def _wait(self, name: str) -> Wire:
+    async def _wait(self, request: JobRequest, name: str) -> Wire:
+        again = 1  # another process's client gave the job up: ask for it once more
         while True:
             outcome = await self._call(self._poll, name)
-            if outcome is not None:
+            if outcome is _GIVEN_UP and again:
+                again -= 1
+                await self._call(self._enqueue, request, name)
+            elif outcome is _GIVEN_UP:
+                raise JobFailed("the job was given up")
+            elif outcome is not None:
                 return outcome
 
     def _poll(self, name: str) -> Wire | None:
-        """The job's result if it ends within a second, else None; JobFailed if it failed."""
+        """The job's result if it ends within a second, else None; :data:`_GIVEN_UP` if it was
+        cancelled or stopped (by another process); JobFailed if it failed."""
         try:
             job = Job.fetch(name, connection=self.redis, serializer=self.serializer)
         except NoSuchJobError:
@@ -127,8 +137,10 @@ class RedisJobQueue(JobQueue):
         result = job.latest_result(timeout=1)
         if result is None:
             status = job.get_status()
-            if status in (JobStatus.CANCELED, JobStatus.STOPPED, JobStatus.FAILED):
-                raise JobFailed(f"the job was {status.value}")
+            if status in (JobStatus.CANCELED, JobStatus.STOPPED):
+                return _GIVEN_UP
+            if status == JobStatus.FAILED:
+                raise JobFailed("the job failed")
             return None
         if result.type == Result.Type.SUCCESSFUL:
             value = result.return_value
@@ -137,6 +149,8 @@ class RedisJobQueue(JobQueue):
         if result.type == Result.Type.RETRIED:
             time.sleep(0.1)  # the next try's result is not in yet
             return None
+        if result.type == Result.Type.STOPPED:
+            return _GIVEN_UP
         raise JobFailed(f"{result.type.name.lower()}: {result.exc_string or ''}".strip())
 
     def _give_up(self, name: str) -> None:
