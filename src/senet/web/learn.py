@@ -33,7 +33,7 @@ from senet.service.jobs import Client, JobKind
 from senet.service.lessons import Lesson, check_move, check_reason, find_lesson, lessons
 from senet.service.position_analysis import Analysis
 
-from .app import lang_of, render, seat_cookie
+from .common import lang_of, render, seat_cookie
 from .diagrams import mistake_board, rule_diagrams
 from .explain_text import place, reason_text
 from .i18n import error_text, percent, translator
