@@ -18,6 +18,22 @@ def documented_table() -> set[str]:
     return set(re.findall(r"^\| `(\w+)` \|", section, flags=re.M))
 
 
+def documented_defaults() -> dict[str, str]:
+    text = (ROOT / "docs" / "deployment.md").read_text()
+    section = text.split("\n## Settings", 1)[1].split("\n#", 1)[0]
+    return dict(re.findall(r"^\| `(\w+)` \| ([^|]*?) \|", section, flags=re.M))
+
+
+def test_the_documented_defaults_are_the_defaults() -> None:
+    defaults = Settings.from_env({})
+    documented = documented_defaults()
+    for variable in VARIABLES:
+        written = re.fullmatch(r"`([^`]*)`", documented[variable.name])
+        if written is None:  # SENET_COMMIT: "(git's)", the commit checked out
+            continue
+        assert variable.parse(written.group(1)) == getattr(defaults, variable.field), variable.name
+
+
 def test_the_documented_table_lists_every_variable_the_code_reads_and_no_other() -> None:
     read: set[str] = {v.name for v in VARIABLES}
     for path in (ROOT / "src" / "senet").rglob("*.py"):
