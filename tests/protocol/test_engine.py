@@ -185,3 +185,15 @@ def test_no_line_breaks_the_engine_and_a_refusal_changes_nothing(lines) -> None:
             parse_reply(reply)  # every answer is a well-formed reply
             if reply.startswith("error "):
                 assert session.position == before and "(expected " in reply
+
+
+def test_bytes_that_are_not_utf8_make_an_error_line_not_a_crash(senet_exe) -> None:
+    run = subprocess.run(
+        [str(senet_exe), "engine", "--level", "beginner"],
+        input=b"\xff\xfe\nisready\nquit\n",
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
+    lines = run.stdout.decode("utf-8").splitlines()
+    assert lines[0].startswith("error column 1: unknown command") and lines[1] == "readyok"
