@@ -14,7 +14,9 @@
 * :attr:`GameService.deadlines` (:mod:`senet.service.deadlines`): ends a timed game whose
   decision was not made in time;
 * :attr:`GameService.lobby` (:mod:`senet.service.lobby`): open games, quick pairing, the
-  games to watch and a browser's games.
+  games to watch and a browser's games;
+* :attr:`GameService.players` (:mod:`senet.service.players`): players with a name, their
+  ratings (updated as rated games end) and profiles.
 
 Messages from other processes arrive through the broadcast's observers: an ``update`` goes to
 the store (:meth:`GameStore.absorb`), a ``cancelled`` game leaves it, a ``presence`` count goes
@@ -34,6 +36,7 @@ from .deadlines import DeadlineWatcher
 from .errors import GameError
 from .lobby import Lobby
 from .messages import PresenceSummary
+from .players import Players
 from .presence import Presence
 from .scheduler import ServerTurns
 from .storage import Storage
@@ -70,6 +73,7 @@ class GameService:
         self.people = Presence(broadcast)
         self.deadlines = DeadlineWatcher(self.store, self.commands.time_out, self.clock)
         self.lobby = Lobby(self.store, self.commands, broadcast, self.people)
+        self.players = Players(storage, self.store)
         broadcast.observers.append(self._observe)
 
     async def start(self) -> None:
@@ -90,6 +94,7 @@ class GameService:
         await self.deadlines.close()
         await self.lobby.close()
         await self.commands.drain()  # a command started while the server's turns stopped
+        await self.players.close()  # the ratings of the games that ended last
         await self.people.close()
 
     def subscribe(self, game_id: str) -> Any:
