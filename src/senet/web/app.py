@@ -184,7 +184,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return error_json("http_error", str(exc.detail), exc.status_code)
         return error_page(request, exc.status_code, "error.not_found", "not_found")
 
-    from . import api, learn, live, lobby, pages, stats
+    from . import api, learn, live, lobby, pages, passkeys, players, stats
 
     app.include_router(pages.router)
     app.include_router(stats.pages)
@@ -200,6 +200,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.templates.env.globals["percent"] = percent
     app.state.templates.env.globals["review_words"] = review_words
     lobby.install(app)
+    players.install(app)
+    app.include_router(passkeys.router)
     if isinstance(clock, ManualClock):
         lobby.install_test_clock(app, clock)
     app.add_middleware(GZipMiddleware, minimum_size=1000)  # pages, scripts, JSON: not WebSockets

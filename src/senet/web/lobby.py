@@ -26,6 +26,7 @@ from senet.service.errors import GameError
 from senet.service.games import GameService
 from senet.service.lobby import OpenGame
 
+from . import players
 from .app import lang_of, render, seat_cookie
 from .i18n import decimal, translator
 from .pages import form_fields, set_seat_cookie, to_game
@@ -143,7 +144,7 @@ async def take(request: Request, game_id: str) -> Any:
 @pages.get("/games/mine")
 async def my_games_page(request: Request) -> Any:
     games = await _service(request).lobby.mine(held_tokens(request))
-    return render(request, "my_games.html", games=games)
+    return render(request, "my_games.html", games=games, **await players.everywhere(request))
 
 
 #: Games whose players have left, shown on the watch page after those being played: the most
