@@ -1,4 +1,4 @@
-"""The settings: read once from the environment, checked, and documented in one README table."""
+"""The settings: read once from the environment, checked, and documented in one table (docs/deployment.md)."""
 
 from __future__ import annotations
 
@@ -12,20 +12,20 @@ from senet.settings import VARIABLES, RateLimits, SettingError, Settings
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def readme_table() -> set[str]:
-    text = (ROOT / "README.md").read_text()
-    section = text.split("### Settings", 1)[1].split("\n#", 1)[0]
+def documented_table() -> set[str]:
+    text = (ROOT / "docs" / "deployment.md").read_text()
+    section = text.split("\n## Settings", 1)[1].split("\n#", 1)[0]
     return set(re.findall(r"^\| `(\w+)` \|", section, flags=re.M))
 
 
-def test_the_readme_table_lists_every_variable_the_code_reads_and_no_other() -> None:
+def test_the_documented_table_lists_every_variable_the_code_reads_and_no_other() -> None:
     read: set[str] = {v.name for v in VARIABLES}
     for path in (ROOT / "src" / "senet").rglob("*.py"):
         text = path.read_text()
         read |= set(re.findall(r'envvar="(\w+)"', text))
         read |= set(re.findall(r'os\.environ(?:\.get)?\(\s*"(\w+)"', text))
         read |= set(re.findall(r'os\.environ\[\s*"(\w+)"\s*\]', text))
-    assert readme_table() == read
+    assert documented_table() == read
 
 
 def test_every_variable_is_read_and_checked() -> None:
@@ -121,3 +121,13 @@ def test_serve_reads_its_connection_guards_from_the_settings_and_its_options_win
     assert done.exit_code != 0 and "SENET_REQUEST_TIMEOUT='soon'" in done.output
     done = CliRunner().invoke(senet.web.cli.serve, ["--idle-timeout", "-1"])
     assert done.exit_code != 0 and "--idle-timeout" in done.output
+
+
+def test_numbers_in_settings_are_ascii_digits() -> None:
+    for name, text in (
+        ("SENET_GAME_CACHE", "５０"),
+        ("SENET_COMPUTER_DELAY", "٠.5"),
+        ("SENET_RATE_LIMITS", "1,2,3,４"),
+    ):
+        with pytest.raises(SettingError, match=name):
+            Settings.from_env({name: text})

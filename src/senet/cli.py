@@ -2,8 +2,10 @@
 
 Engine commands live in :mod:`senet.cli_engine`; the computer opponent's (``solve``,
 ``review``) in :mod:`senet.ai.cli`; the site's (``serve``, ``migrate``) in :mod:`senet.web.cli`;
-trust (``verify``) in :mod:`senet.service.cli`; the simulator's (``stats``) in
-:mod:`senet.sim.cli` and the measurements of speed (``bench``) in :mod:`senet.sim.cli_bench`.
+trust (``verify``) in :mod:`senet.service.cli`; the engine protocol's (``engine``,
+``match``) in :mod:`senet.protocol.cli`; the simulator's (``stats``) in
+:mod:`senet.sim.cli`; the measurements of speed (``bench``, engine and levels) in
+:mod:`senet.cli_engine.bench`.
 Each module lists its commands in
 ``COMMANDS``; this group imports a module only when one of its commands runs (the web stack
 and numpy cost most of a second to import, an engine command needs neither).  A layer that is
@@ -25,10 +27,11 @@ COMMAND_MODULES: dict[str, str] = {
         ("variants", "rules", "moves", "play", "replay", "simulate"), "senet.cli_engine"
     ),
     **dict.fromkeys(("solve", "review"), "senet.ai.cli"),
-    "bench": "senet.sim.cli_bench",
+    "bench": "senet.cli_engine.bench",
     **dict.fromkeys(("serve", "migrate"), "senet.web.cli"),
     "verify": "senet.service.cli",
     "stats": "senet.sim.cli",
+    **dict.fromkeys(("engine", "match"), "senet.protocol.cli"),
 }
 
 

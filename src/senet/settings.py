@@ -1,10 +1,10 @@
 """The site's settings: one frozen object, read from the environment once, at startup.
 
-Every setting is an environment variable listed in :data:`VARIABLES` (the README's table of
-settings is checked against it by a test).  :meth:`Settings.from_env` reads them all, checks
-each, and fails at once with the variable's name on a bad value; nothing else in the package
-reads the environment for a setting.  ``senet serve`` reads them when it starts; tests build a
-:class:`Settings` directly.
+Every setting is an environment variable listed in :data:`VARIABLES` (the table of settings
+in docs/deployment.md is checked against it by a test).  :meth:`Settings.from_env` reads them
+all, checks each, and fails at once with the variable's name on a bad value; nothing else in
+the package reads the environment for a setting.  ``senet serve`` reads them when it starts;
+tests build a :class:`Settings` directly.
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ class RateLimits:
         defaults)."""
         if spec.strip() == "off":
             return cls.off()
+        if not spec.isascii():
+            raise ValueError("numbers in ASCII digits")
         parts = [float(part) for part in spec.split(",")]
         if len(parts) != 4 or any(p < 0 for p in parts):
             raise ValueError("four numbers, 0 or more: http_rate,http_burst,ws_rate,ws_burst")
@@ -93,8 +95,15 @@ class Settings:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
+def _ascii(text: str) -> str:
+    """A number's text, refused unless ASCII (float() and int() also read "１２" and "٣")."""
+    if not text.isascii():
+        raise ValueError("a number in ASCII digits")
+    return text
+
+
 def _positive_float(text: str) -> float:
-    value = float(text)
+    value = float(_ascii(text))
     if value < 0:
         raise ValueError("a number of seconds, 0 or more")
     return value
@@ -108,7 +117,7 @@ def _pace(text: str) -> float:
 
 
 def _positive_int(text: str) -> int:
-    value = int(text)
+    value = int(_ascii(text))
     if value < 0:
         raise ValueError("a whole number, 0 or more")
     return value
@@ -144,7 +153,7 @@ class Variable:
     meaning: str
 
 
-#: Every environment variable the site reads, in the order of the README's table.
+#: Every environment variable the site reads, in the order of the table in docs/deployment.md.
 VARIABLES: tuple[Variable, ...] = (
     Variable(
         "DATABASE_URL",

@@ -1,7 +1,7 @@
 """The trained network's evaluation compiled with Numba: inputs, forward pass and a batch of values.
 
 The same sums as :class:`senet.ai.network.NetEvaluator` (its tests hold the two within 1e-12),
-on the raw states of the engine, which the compiled simulator (:mod:`senet.sim.kernel`) shares.
+on the raw states of the engine, which the compiled simulator (:mod:`senet.compiled.kernel`) shares.
 Self-play training (:mod:`.selfplay`) runs on :func:`features` and :func:`forward`; the search
 evaluates its leaves through :class:`CompiledNetEvaluator`, whose call costs a few microseconds a
 state where numpy's vectorised path pays about half a millisecond a call in fixed overhead on
@@ -20,9 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from senet.engine import Position, Variant
-from senet.engine.state import BANK_BITS, PENDING, PENDING_FATE, PENDING_WATER, SIZE, THROW
-from senet.sim.kernel import (
+from senet.compiled.kernel import (
     MAX_MOVES,
     N_EVENTS,
     TR_WIDTH,
@@ -33,7 +31,9 @@ from senet.sim.kernel import (
     thrown,
     winner,
 )
-from senet.sim.tables import P_FATE_BIT, P_PIECES, P_WATER_BIT, R_PARAM, compile_rules
+from senet.compiled.tables import P_FATE_BIT, P_PIECES, P_WATER_BIT, R_PARAM, compile_rules
+from senet.engine import Position, Variant
+from senet.engine.state import BANK_BITS, PENDING, PENDING_FATE, PENDING_WATER, SIZE, THROW
 
 from .network import BANK_CAP, BANKED_VALUES, DROWNED_PIPS, N_SEAT, NetEvaluator, network_for
 
@@ -51,7 +51,7 @@ __all__ = [
     "warm_up",
 ]
 
-#: :func:`senet.sim.kernel.winner`'s code for a drawn game.
+#: :func:`senet.compiled.kernel.winner`'s code for a drawn game.
 DRAW = 2
 
 

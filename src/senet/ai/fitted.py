@@ -22,7 +22,7 @@ kinds of target:
   throws).  Measured: full rollouts scatter by about 0.47 a game and the siblings' shared
   throws remove little of it, so at a few rollouts a position the targets are far noisier
   than the differences between moves, and the fitted network was no better than the TD(λ)
-  one (see the README).  Taking the throws' luck out of each rollout with the linear
+  one (see docs/journal.md).  Taking the throws' luck out of each rollout with the linear
   evaluation (``luck``) removed about a third of the variance at nine times the cost.
 
 Each round's network is measured one decision ahead against the expert and against the
@@ -57,9 +57,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from senet.engine import Variant, find_variant
-from senet.engine.state import PENDING_WATER
-from senet.sim.kernel import (
+from senet.ai.evaluation import weights_for
+from senet.compiled.kernel import (
     EXPERT,
     MAX_MOVES,
     below,
@@ -73,9 +72,10 @@ from senet.sim.kernel import (
     track_start,
     winner,
 )
-from senet.sim.kernel import decider as decision_seat
-from senet.sim.runner import weights_for
-from senet.sim.tables import compile_rules
+from senet.compiled.kernel import decider as decision_seat
+from senet.compiled.tables import compile_rules
+from senet.engine import Variant, find_variant
+from senet.engine.state import PENDING_WATER
 
 from .compiled_network import features, value_a
 from .network import N_INPUTS, NetEvaluator, network_for

@@ -5,7 +5,7 @@ position (the *afterstate*) is best for the decider, a move that ends the game v
 result.  After every decision the estimate of the previous afterstate is pulled towards the
 estimate of the new one, and at the end towards the real result; eligibility traces (λ)
 spread each correction back over the earlier positions.  The games run on the compiled
-simulator's rules (:mod:`senet.sim.kernel`, the engine's flow compiled by Numba), and the
+simulator's rules (:mod:`senet.compiled.kernel`, the engine's flow compiled by Numba), and the
 network's forward and backward passes are compiled beside them, so a game takes milliseconds.
 
 The learning curve is measured during training: every ``--eval-every`` games the network,
@@ -35,9 +35,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from senet.engine import Variant, find_variant
-from senet.engine.state import PENDING_WATER
-from senet.sim.kernel import (
+from senet.ai.evaluation import weights_for
+from senet.compiled.kernel import (
     EXPERT,
     MAX_MOVES,
     N_EVENTS,
@@ -50,9 +49,10 @@ from senet.sim.kernel import (
     track_start,
     winner,
 )
-from senet.sim.kernel import decider as decision_seat
-from senet.sim.runner import weights_for
-from senet.sim.tables import compile_rules
+from senet.compiled.kernel import decider as decision_seat
+from senet.compiled.tables import compile_rules
+from senet.engine import Variant, find_variant
+from senet.engine.state import PENDING_WATER
 
 from .compiled_network import DRAW, features, forward, value_a
 from .network import (

@@ -155,7 +155,7 @@ def _read_move(session: _Session, position: Position, legal: list[Move]) -> Move
             if message.startswith("undone"):
                 return _UNDONE
             continue
-        if word.isdigit():
+        if word.isascii() and word.isdigit():
             index = int(word)
             if 1 <= index <= len(legal):
                 return legal[index - 1]

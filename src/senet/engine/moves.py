@@ -80,11 +80,17 @@ class Move(NamedTuple):
         return f"Move({self.text()!r})"
 
 
-_STEP = re.compile(r"(\d{1,2})\s*([-x])\s*(\d{1,2}|off)(?:\s*/\s*([1-6]))?\Z", re.IGNORECASE)
+#: ASCII digits only (``\d`` would read "９-１１" as 9-11)
+_STEP = re.compile(r"([0-9]{1,2})\s*([-x])\s*([0-9]{1,2}|off)(?:\s*/\s*([1-6]))?\Z", re.IGNORECASE)
 
 
 def parse_move(text: str, *, line: int = 1, column: int = 1) -> Move:
     """Parse one move in the notation above; raise :class:`NotationError` naming what was expected."""
+    for i, ch in enumerate(text):
+        if ch.isdigit() and not ch.isascii():
+            raise NotationError(
+                f"{ch!r} is not an ASCII digit: {text!r}", line, column + i, "the digits 0-9"
+            )
     word = text.strip().lower()
     if word in _WORD_KINDS:
         return Move(word)

@@ -52,7 +52,7 @@ _PAIR_FIELDS = ("extra", "skip", "captured", "drowned")
 _FIELD_ORDER = InvalidPosition.FIELDS[InvalidPosition.FIELDS.index("throw") + 1 :]
 _DIRECTIONS = {"forward": FORWARD, "backward": BACKWARD}
 _FLAGS = ("divided", "entered")
-_LIST = re.compile(r"\d{1,2}(,\d{1,2})*\Z")
+_LIST = re.compile(r"[0-9]{1,2}(,[0-9]{1,2})*\Z")  # ASCII digits only
 
 
 def format_position(position: Position) -> str:
@@ -95,7 +95,7 @@ def format_position(position: Position) -> str:
 
 
 _BOARD = re.compile(r"[AB.]{10}/[AB.]{10}/[AB.]{10}\Z")
-_PAIR = re.compile(r"(\d{1,2})/(\d{1,2})\Z")
+_PAIR = re.compile(r"([0-9]{1,2})/([0-9]{1,2})\Z")
 
 
 def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
@@ -154,7 +154,7 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
         raise NotationError(f"side on turn {turn!r}", line, c_turn, "A or B")
     if throw == "-":
         throw_value = 0
-    elif throw.isdigit() and len(throw) == 1:
+    elif len(throw) == 1 and "0" <= throw <= "9":
         throw_value = int(throw)
     else:
         raise NotationError(

@@ -34,7 +34,7 @@ __all__ = [
 
 Kind = Literal["untimed", "move", "clock"]
 
-_FORM = re.compile(r"untimed|move:(\d{1,4})|clock:(\d{1,5})\+(\d{1,3})")
+_FORM = re.compile(r"untimed|move:([0-9]{1,4})|clock:([0-9]{1,5})\+([0-9]{1,3})")  # ASCII digits
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,8 @@ PRESETS = (
 def parse_time_control(text: str | None) -> TimeControl:
     """``untimed``, ``move:30`` or ``clock:300+5``; ValueError naming the form otherwise."""
     text = (text or "untimed").strip()
+    if not text.isascii():
+        raise ValueError(f"time control {text!r}: numbers are written in the ASCII digits 0-9")
     match = _FORM.fullmatch(text)
     if not match:
         raise ValueError(

@@ -377,10 +377,12 @@ class GameCommands:
     @command
     async def resign(self, game_id: str, token: str | None, seat: Any = None) -> LiveGame:
         """Resign: the other seat wins (``[Termination "resignation"]``), at any moment of the
-        game, one's own decision or not.  ``seat`` only when the secret holds both seats (on
-        one screen; else the seat on turn resigns).
+        game once both seats are taken, one's own decision or not.  ``seat`` only when the
+        secret holds both seats (on one screen; else the seat on turn resigns).  A game whose
+        other seat is still free has nobody to win it: it is cancelled instead (:meth:`cancel`).
 
-        Raises GameError ``forbidden`` (no seat), ``game_over``, ``bad_request``.
+        Raises GameError ``forbidden`` (no seat), ``game_over``, ``bad_request``,
+        ``not_joined`` (the other seat is still free).
         """
         if seat is not None and (
             not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1)
@@ -390,8 +392,12 @@ class GameCommands:
         if not seats or (seat is not None and seat not in seats):
             raise GameError("forbidden", "only a player can resign, for their own seat", 403)
         async with self.store.deciding(game_id) as decision:
-            live = await decision.current()
+            live = await decision.current(seats=True)
             _check_not_over(live)
+            if live.free_seat() is not None:
+                raise GameError(
+                    "not_joined", "nobody holds the other seat: cancel the game instead", 409
+                )
             if seat is None:
                 seat = resigning_seat(live.position, seats)
             await self._end(decision, live, seat, "resignation")

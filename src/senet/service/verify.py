@@ -33,7 +33,7 @@ from .fairness import FairDice, commitment_of, decode_player_seeds
 __all__ = ["Verification", "ThrowMismatch", "verify_text", "FAIR_TAGS"]
 
 FAIR_TAGS = ("GameId", "Commitment", "Seed", "PlayerSeeds")
-_BODY_TOKEN = re.compile(r"\{[^}]*\}|\((\d)\)|(\d+)\.")
+_BODY_TOKEN = re.compile(r"\{[^}]*\}|\(([0-9])\)|([0-9]+)\.")
 
 
 @dataclass(frozen=True)

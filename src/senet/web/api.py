@@ -22,9 +22,8 @@ from senet.service.analysis import replay, review_of
 from senet.service.errors import GameError
 from senet.service.games import GameService
 
-from .app import error_json, lang_of, seat_cookie
+from .common import error_json, lang_of, seat_cookie, set_seat_cookie
 from .i18n import LANGS, client_catalog
-from .pages import set_seat_cookie
 from .protocol import state_for
 from .security import parse_json
 

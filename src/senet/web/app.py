@@ -17,7 +17,6 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -30,12 +29,13 @@ from senet.service.games import GameService
 from senet.service.storage import Storage
 from senet.settings import Settings
 
-from .i18n import LANG_COOKIE, error_text, percent, pick_lang, translator
+from . import api, learn, live, lobby, pages, passkeys, players, stats
+from .common import error_json, game_error_json, lang_of, render
+from .i18n import error_text, percent, translator
 from .move_words import review_words
-from .protocol import error_message, game_error_message
 from .security import SecurityMiddleware, redact_server_logs
 
-__all__ = ["create_app", "commit_id", "seat_cookie", "lang_of", "render"]
+__all__ = ["create_app", "commit_id"]
 
 HERE = Path(__file__).parent
 
@@ -56,45 +56,6 @@ def commit_id(setting: str | None = None) -> str:
         return out.stdout.strip() or "unknown"
     except (OSError, subprocess.SubprocessError):
         return "unknown"
-
-
-def seat_cookie(game_id: str) -> str:
-    return f"senet_seat_{game_id}"
-
-
-def lang_of(request: Request) -> str:
-    return pick_lang(
-        request.query_params.get("lang"),
-        request.cookies.get(LANG_COOKIE),
-        request.headers.get("accept-language"),
-    )
-
-
-def error_json(code: str, message: str, status: int) -> JSONResponse:
-    """A refused HTTP request: the error message of the WebSocket protocol as its body."""
-    return JSONResponse(error_message(code, message), status_code=status)
-
-
-def game_error_json(exc: GameError) -> JSONResponse:
-    """A request the service refused, with where its text went wrong when it did."""
-    return JSONResponse(game_error_message(exc), status_code=exc.status)
-
-
-def render(request: Request, template: str, status: int = 200, **context: Any) -> Any:
-    app = request.app
-    lang = lang_of(request)
-    context.update(
-        request=request,
-        lang=lang,
-        t=translator(lang),
-        version=__version__,
-        commit=app.state.commit,
-        path=request.url.path,
-    )
-    response = app.state.templates.TemplateResponse(request, template, context, status_code=status)
-    if request.query_params.get("lang") == lang:
-        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, samesite="lax")
-    return response
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -183,8 +144,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 return error_json("not_found", str(exc.detail), 404)
             return error_json("http_error", str(exc.detail), exc.status_code)
         return error_page(request, exc.status_code, "error.not_found", "not_found")
-
-    from . import api, learn, live, lobby, pages, passkeys, players, stats
 
     app.include_router(pages.router)
     app.include_router(stats.pages)

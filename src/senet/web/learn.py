@@ -31,7 +31,7 @@ from senet.service.errors import GameError, requested_variant
 from senet.service.lessons import Lesson, check_move, check_reason, find_lesson, lessons
 from senet.service.position_analysis import Analysis, analyse_async
 
-from .app import lang_of, render
+from .common import lang_of, render
 from .diagrams import mistake_board, rule_diagrams
 from .explain_text import place, reason_text
 from .i18n import error_text, percent, translator

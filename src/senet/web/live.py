@@ -25,7 +25,7 @@ from senet.service.messages import StateMessage, cancelled_message
 from senet.service.store import LiveGame
 from senet.service.views import delta_message, events_message
 
-from .app import seat_cookie
+from .common import seat_cookie
 from .protocol import (
     error_message,
     game_error_message,
@@ -53,8 +53,11 @@ def _same_origin(ws: WebSocket) -> bool:
 
 
 def _int_or_none(text: str | None) -> int | None:
+    """A whole number written in ASCII digits (int() would also read "１２"), else None."""
+    if text is None or not text.isascii():
+        return None
     try:
-        return int(text) if text is not None else None
+        return int(text)
     except ValueError:
         return None
 

@@ -27,9 +27,8 @@ from senet.service.games import GameService
 from senet.service.lobby import OpenGame
 
 from . import players
-from .app import lang_of, render, seat_cookie
+from .common import form_fields, lang_of, render, seat_cookie, set_seat_cookie, to_game
 from .i18n import decimal, translator
-from .pages import form_fields, set_seat_cookie, to_game
 from .protocol import state_for
 
 pages = APIRouter()

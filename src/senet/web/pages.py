@@ -7,10 +7,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
-from fastapi.responses import PlainTextResponse, RedirectResponse, Response
+from fastapi.responses import PlainTextResponse, RedirectResponse
 from markupsafe import Markup, escape
 
 from senet.engine import VARIANTS, Capture, HouseKind, find_variant
@@ -21,38 +21,14 @@ from senet.service.games import GameService
 from senet.service.views import game_record
 
 from . import players
-from .app import lang_of, render, seat_cookie
+from .common import form_fields, lang_of, render, seat_cookie, set_seat_cookie, to_game
 from .i18n import LANG_COOKIE, LANGS, translator
 
 router = APIRouter(include_in_schema=False)
 
-COOKIE_AGE = 180 * 86400
-
 
 def _service(request: Request) -> GameService:
     return request.app.state.service
-
-
-def set_seat_cookie(
-    response: Response, request: Request, game_id: str, token: str, name: str | None = None
-) -> None:
-    response.set_cookie(
-        name or seat_cookie(game_id),
-        token,
-        max_age=COOKIE_AGE,
-        httponly=True,
-        samesite="lax",
-        secure=request.url.scheme == "https",
-        path="/",
-    )
-
-
-def to_game(request: Request, game_id: str, token: str | None = None) -> RedirectResponse:
-    """Go to the game's page (303 See Other), seated on this device with ``token`` if given."""
-    response = RedirectResponse(f"/g/{game_id}", status_code=303)
-    if token:
-        set_seat_cookie(response, request, game_id, token)
-    return response
 
 
 def _rulebook(name: str) -> Any:
@@ -302,12 +278,6 @@ async def variant_page(request: Request, name: str) -> Any:
         default_level=computer.default_level(),
         variants=_variants(lang),
     )
-
-
-async def form_fields(request: Request) -> dict[str, str]:
-    """An urlencoded form (the start form has no files: no multipart parser needed)."""
-    body = (await request.body())[:10_000].decode("utf-8", "replace")
-    return {key: values[0] for key, values in parse_qs(body).items()}
 
 
 @router.post("/games")

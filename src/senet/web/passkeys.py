@@ -20,7 +20,7 @@ from fastapi.responses import JSONResponse
 
 from senet.service.players import Players
 
-from .app import error_json
+from .common import error_json
 from .players import PLAYER_COOKIE, client_address, limits_of, player_of, set_player_cookie
 from .security import parse_json
 

@@ -23,6 +23,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
 
+from senet.engine import VARIANTS
 from senet.service import computer
 from senet.service.errors import GameError
 from senet.service.games import GameService
@@ -32,7 +33,7 @@ from senet.service.player_storage import PlayedGame, PlayerRow
 from senet.service.players import Players, Profile, RatingView, SeatRating
 from senet.service.store import LiveGame
 
-from .app import error_json, lang_of, render
+from .common import error_json, form_fields, lang_of, render
 from .i18n import translator
 from .security import AddressLimiter
 
@@ -159,8 +160,6 @@ async def name_page(request: Request) -> Any:
 
 @pages.post("/name")
 async def take_name(request: Request) -> Any:
-    from .pages import form_fields
-
     form = await form_fields(request)
     if player_of(request) is not None:
         return RedirectResponse("/name", status_code=303)
@@ -216,8 +215,6 @@ async def sign_out_everywhere(request: Request) -> Any:
 
 @pages.post("/name/delete")
 async def delete_name(request: Request) -> Any:
-    from .pages import form_fields
-
     form = await form_fields(request)
     player = player_of(request)
     if player is None:
@@ -272,8 +269,6 @@ async def transfer_link(request: Request, code: str) -> Any:
 
 @pages.post("/transfer")
 async def spend_transfer(request: Request) -> Any:
-    from .pages import form_fields
-
     form = await form_fields(request)
     if not limits_of(request).tries.allow(client_address(request)):
         return _too_many(request)
@@ -383,8 +378,6 @@ def _ending(g: PlayedGame) -> str | None:
 
 
 def _game_row(g: PlayedGame, profile: Profile, lang: str) -> dict[str, Any]:
-    from .lobby import variant_title
-
     t = translator(lang)
     opponent: str | None
     if g.opponent_kind == "computer" and g.opponent:
@@ -408,6 +401,11 @@ def _game_row(g: PlayedGame, profile: Profile, lang: str) -> dict[str, Any]:
         "change": profile.rating_changes.get(g.id),
         "over": g.result is not None,
     }
+
+
+def variant_title(name: str, lang: str) -> str:
+    variant = VARIANTS.get(name)
+    return variant.title(lang) if variant else name
 
 
 def level_name(level: str, lang: str) -> str:

@@ -25,9 +25,14 @@ framework's request objects.  The policies:
   send.  A request with neither header is not a browser's (a script, a bot), so it carries
   only the secrets it was given, and a request that sends its seat secret as ``X-Seat-Token``
   proves it read the secret itself: both are let through.
+* **Secrets in URLs**: a seat's private link, an invitation link and a ``token`` query
+  parameter are accepted only as the site writes them (:func:`noncanonical_secret`): a
+  percent-encoded spelling (``/g/ID/%73eat/TOKEN``, ``?%74oken=``) is refused (404, 400, or a
+  refused handshake), so that no secret reaches the site in a form a log filter might miss.
 * **Logs**: :class:`RedactSecrets` on uvicorn's loggers replaces the secrets that URLs may
   carry (a seat's private link, an invitation, a WebSocket's ``?token=``) before any line is
-  written.
+  written; it looks at the text after percent-decoding it, so an encoded spelling is caught
+  too.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, unquote_plus, urlsplit
 
 from senet.settings import RateLimits
 
@@ -55,6 +60,7 @@ __all__ = [
     "parse_json",
     "forgery_refusal",
     "redact_server_logs",
+    "noncanonical_secret",
     "MAX_BODY_BYTES",
     "MAX_WS_MESSAGE_BYTES",
 ]
@@ -153,13 +159,57 @@ def origin_allowed(origin: str | None, host: str | None, extra: tuple[str, ...] 
 
 #: a seat's private link, an invitation link, a transfer link (a name's sign-in on another
 #: device), a ``token`` query parameter: the secret part
-_SECRET_IN_URL = re.compile(r"(/seat/|/join/|/transfer/|[?&]token=)[^/?&#\s\"']+")
+_SECRET_IN_URL = re.compile(r"(/seat/|/join/|/transfer/|[?&]token=)[^/?&#\s\"']+", re.IGNORECASE)
 REDACTED = "[redacted]"
 
 
+def _decoded(text: str) -> str:
+    """``text`` percent-decoded until nothing changes (a few rounds at most)."""
+    for _ in range(4):
+        plain = unquote(text)
+        if plain == text:
+            break
+        text = plain
+    return text
+
+
 def redact(text: str) -> str:
-    """``text`` with every secret a URL of this site may carry replaced by ``[redacted]``."""
+    """``text`` with every secret a URL of this site may carry replaced by ``[redacted]``.
+
+    The secret is looked for in the percent-decoded text (``/g/ID/%73eat/TOKEN`` is a seat
+    link too): when the decoded text holds one, the decoded text is returned, redacted."""
+    plain = _decoded(text)
+    if plain != text and _SECRET_IN_URL.search(plain):
+        text = plain
     return _SECRET_IN_URL.sub(lambda m: m.group(1) + REDACTED, text)
+
+
+#: the paths that carry a secret: a seat's private link and an invitation link
+_SECRET_PATH = re.compile(r"/g/[^/]+/(seat|join)/", re.IGNORECASE)
+
+
+def noncanonical_secret(scope: Scope) -> tuple[int, str, str] | None:
+    """``(status, code, message)`` if the request carries a secret spelled other than the
+    site writes it — a seat or invitation link with a percent-escape in its path, or a
+    ``token`` query parameter whose name or value is percent-encoded — None if not.  The
+    secrets are URL-safe as written (letters, digits, ``-`` and ``_``): an escape in one is
+    never needed, only a way around a filter."""
+    raw_path = scope.get("raw_path")
+    if (
+        isinstance(raw_path, bytes)
+        and b"%" in raw_path
+        and _SECRET_PATH.search(_decoded(raw_path.decode("latin-1")))
+    ):
+        return 404, "not_found", "a seat or invitation link is written without escapes"
+    query = scope.get("query_string", b"")
+    if isinstance(query, bytes) and query:
+        for pair in query.decode("latin-1").split("&"):
+            name, _, value = pair.partition("=")
+            if _decoded(unquote_plus(name)).lower() != "token":
+                continue
+            if name != "token" or value != unquote_plus(value):
+                return 400, "bad_request", "the token parameter is written as ?token=SECRET"
+    return None
 
 
 class RedactSecrets(logging.Filter):
@@ -292,7 +342,7 @@ class SecurityMiddleware:
                 send_with_headers, 429, "Too many requests: slow down and try again in a moment."
             )
             return
-        refusal = forgery_refusal(scope, self.allowed_origins)
+        refusal = noncanonical_secret(scope) or forgery_refusal(scope, self.allowed_origins)
         if refusal is not None:
             status, code, text = refusal
             if str(scope.get("path", "")).startswith("/api/"):
@@ -301,7 +351,9 @@ class SecurityMiddleware:
                 await _plain(send_with_headers, status, text[0].upper() + text[1:] + ".")
             return
         length = _header(scope, b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+        if length is not None and (
+            not (length.isascii() and length.isdigit()) or int(length) > self.max_body
+        ):
             await _plain(
                 send_with_headers, 413, f"Request body too large (at most {self.max_body} bytes)."
             )
@@ -341,7 +393,7 @@ class SecurityMiddleware:
         await self.app(scope, receive, send_with_headers)
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
-        allowed = origin_allowed(
+        allowed = noncanonical_secret(scope) is None and origin_allowed(
             _header(scope, b"origin"), _header(scope, b"host"), self.allowed_origins
         )
         if not allowed or not self.ws_limiter.allow(_client(scope)):

@@ -24,10 +24,10 @@ import click
 
 from senet.ai import LEVELS, Level, find_level, search, timing, warm_up
 from senet.ai.timing import crowded, sample, summarise, time_move
-from senet.cli_engine.common import format_table, get_variant
 from senet.engine import VARIANTS
+from senet.sim.speed import COMPILED_TARGETS, NO_RANDOM_PLAYOUTS, measure
 
-from .speed import COMPILED_TARGETS, NO_RANDOM_PLAYOUTS, measure
+from .common import format_table, get_variant
 
 __all__ = ["COMMANDS", "bench"]
 

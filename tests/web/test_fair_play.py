@@ -1,0 +1,116 @@
+"""Fair play at the edges of the site, tried as a griefer would on a real server (SQLite):
+a seat link or token spelled with percent-escapes, resigning a game nobody joined, numbers
+written in other scripts' digits."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from websockets.exceptions import WebSocketException
+from websockets.sync.client import connect
+
+from senet.engine import NotationError, parse_move, parse_position
+
+from .conftest import SiteServer
+from .helpers import friend_game, state
+
+
+def _log_since(site: SiteServer, offset: int) -> str:
+    return site.log.read_bytes()[offset:].decode("utf-8", "replace")
+
+
+def test_an_encoded_seat_link_is_refused_and_never_logged(site: SiteServer) -> None:
+    game = friend_game(site.url)
+    token = game.tokens[0]
+    offset = site.log.stat().st_size
+    with httpx.Client(base_url=site.url) as device:
+        for path in (
+            f"/g/{game.game_id}/%73eat/{token}",
+            f"/g/{game.game_id}/se%61t/{token}",
+            f"/g/{game.game_id}/%2573eat/{token}",
+        ):
+            refused = device.get(path)
+            assert refused.status_code == 404, path
+            assert not device.cookies.get(f"senet_seat_{game.game_id}")  # no seat taken
+        encoded = f"{token[:4]}%{ord(token[4]):02X}{token[5:]}"
+        for query in (f"?%74oken={token}", f"?TOK%45N={token}", f"?token={encoded}"):
+            refused = device.get(f"/api/games/{game.game_id}{query}")
+            assert refused.status_code == 400 and refused.json()["code"] == "bad_request"
+        # the site's own spelling still works
+        assert device.get(f"/g/{game.game_id}/seat/{token}").status_code == 303
+
+    def socket(query: str) -> None:
+        with connect(f"{site.ws_url}/ws/games/{game.game_id}{query}") as ws:
+            ws.recv(timeout=10)
+
+    with pytest.raises(WebSocketException):
+        socket(f"?%74oken={token}")
+    socket(f"?token={token}")
+    httpx.get(f"{site.url}/healthz")  # a request after them all: their lines are written
+    log = _log_since(site, offset)
+    assert token not in log, "a seat secret reached the log"
+
+
+def test_the_creator_cannot_resign_a_game_nobody_joined(site: SiteServer) -> None:
+    created = httpx.post(f"{site.url}/api/games", json={"mode": "friend", "colour": "A"}).json()
+    headers = {"X-Seat-Token": created["token"]}
+    refused = httpx.post(f"{site.url}/api/games/{created['id']}/resign", json={}, headers=headers)
+    assert refused.status_code == 409 and refused.json()["code"] == "not_joined"
+    after = state(site.url, created["id"], created["token"])
+    assert after["outcome"] is None and after["termination"] is None  # nothing changed
+    # cancelling is the way out of it
+    cancelled = httpx.post(f"{site.url}/api/games/{created['id']}/cancel", json={}, headers=headers)
+    assert cancelled.status_code == 204
+    # with both seats taken, resigning works as ever
+    game = friend_game(site.url)
+    resigned = httpx.post(
+        f"{site.url}/api/games/{game.game_id}/resign",
+        json={},
+        headers={"X-Seat-Token": game.tokens[0]},
+    )
+    assert resigned.status_code == 200 and resigned.json()["termination"] == "resignation"
+
+
+FULLWIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
+ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+
+
+def test_a_move_in_other_digits_is_refused_and_changes_nothing(site: SiteServer) -> None:
+    game = friend_game(site.url)
+    before = state(site.url, game.game_id)
+    decider = before["decider"]
+    legal = state(site.url, game.game_id, game.tokens[decider])["legal"]
+    move = next(m for m in legal if m[0].isdigit())
+    for digits in (FULLWIDTH, ARABIC_INDIC):
+        refused = httpx.post(
+            f"{site.url}/api/games/{game.game_id}/moves",
+            json={"ply": before["ply"], "move": move.translate(digits)},
+            headers={"X-Seat-Token": game.tokens[decider]},
+        )
+        assert refused.status_code == 400, refused.text
+        error = refused.json()
+        assert error["code"] == "bad_move" and error["column"] == 1, error
+    assert state(site.url, game.game_id)["ply"] == before["ply"]
+
+
+def test_a_time_control_in_other_digits_is_refused(site: SiteServer) -> None:
+    for text in ("move:３０", "clock:３００+５", "clock:300+٥"):
+        refused = httpx.post(f"{site.url}/api/games", json={"mode": "friend", "time_control": text})
+        assert refused.status_code == 400 and refused.json()["code"] == "bad_time_control", text
+    assert httpx.post(
+        f"{site.url}/api/games", json={"mode": "friend", "time_control": "move:30"}
+    ).is_success
+
+
+def test_the_engine_reads_only_ascii_digits() -> None:
+    """The notation parsers name the line, column and expectation, as for any other error."""
+    with pytest.raises(NotationError) as refused:
+        parse_move("9-１１", line=3, column=5)
+    assert (refused.value.line, refused.value.column) == (3, 7)
+    assert refused.value.expected == "the digits 0-9"
+    assert parse_move("9-11").text() == "9-11"
+    start = "kendall-1978 BABABABABA/BAB.A...../.......... A"
+    assert parse_position(start + " 1").throw == 1
+    with pytest.raises(NotationError) as refused:
+        parse_position(start + " １")
+    assert refused.value.column == len(start) + 2
