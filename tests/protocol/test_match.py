@@ -7,9 +7,9 @@ import shlex
 
 import pytest
 
-from senet.cli import main
 from senet.engine import Throw
 from senet.engine.record import parse_record
+from senet.protocol.cli import match_command
 from senet.protocol.match import (
     MatchError,
     MatchSettings,
@@ -28,9 +28,8 @@ def test_a_match_between_two_levels_from_the_command_line(tmp_path, level) -> No
 
     records = tmp_path / "records"
     result = CliRunner().invoke(
-        main,
+        match_command,
         [
-            "match",
             shlex.join(level("expert")),
             shlex.join(level("beginner")),
             "--variant",

@@ -436,7 +436,8 @@ def rating_chart(view: RatingView, lang: str) -> Markup:
 
     coords = " ".join(f"{pad + i * step:.1f},{y(v):.1f}" for i, v in enumerate(points))
     t = translator(lang)
-    label = t("player.chart_label", variant=view.variant, low=min(points), high=max(points))
+    title = variant_title(view.variant, lang)
+    label = t("player.chart_label", variant=title, low=min(points), high=max(points))
     return Markup(
         f'<svg class="rating-chart" viewBox="0 0 {width} {height}" role="img" '
         f'aria-label="{label}">'
