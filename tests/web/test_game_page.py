@@ -266,7 +266,10 @@ PLAY_AND_MEASURE = """async (limit) => {
   }
   await sleep(50);
   check('end');
+  const cell = document.querySelector('#board .square .cell').getBoundingClientRect();
   return {decisions, outside, over: root.dataset.over === '1',
+          smallest: Math.min(cell.width, cell.height),
+          upright: document.getElementById('board').classList.contains('upright'),
           scrollY: scrollY, scrollWidth: document.documentElement.scrollWidth};
 }""".replace("/* OUT_OF_VIEW */", OUT_OF_VIEW)
 
@@ -300,6 +303,19 @@ def test_on_a_phone_board_sticks_status_and_moves_are_in_view_at_every_decision(
     assert seen["outside"] == [], seen["outside"][:10]
     assert seen["scrollWidth"] <= width
     assert not page.is_visible(".keys-hint")  # no keyboard on a touch phone
+    if height > width:
+        # upright: the board is drawn upright, its squares a finger's size, and the title's
+        # menu holds who you are, the links, the sound and Resign
+        assert seen["smallest"] >= 44, seen["smallest"]
+        assert seen["upright"] and page.get_attribute("#menu-toggle", "aria-expanded") == "false"
+        assert not page.is_visible("#game-rules")
+        page.click("#menu-toggle")
+        assert page.get_attribute("#menu-toggle", "aria-expanded") == "true"
+        assert page.locator("#game-menu #resign").count() == 1
+        assert page.locator("#game-menu #signals").count() == 1
+    else:  # sideways, today's wide board
+        assert not seen["upright"] and not page.is_visible("#menu-toggle")
+        assert page.locator("#game-menu #resign").count() == 0
     # the links to the rules and the lessons: both on the screen, the dot between them right
     assert page.evaluate(DRAWN_DOTS)[0] == []
     for link in ("#game-rules", "#game-learn"):
@@ -330,15 +346,18 @@ WIDEST_DECISION = """() => {
   document.querySelector('.events').textContent = 'конусы: фишка выведена с доски; '.repeat(6);
   const outside = OUT_OF_VIEW();
   const last = [...moves.querySelectorAll('button')].pop();
+  const events = document.querySelector('.events');
   return {outside, scrolls: moves.scrollHeight > moves.clientHeight + 1,
+          eventsWhole: getComputedStyle(events).textOverflow !== 'ellipsis'
+            && getComputedStyle(events).whiteSpace !== 'nowrap' && events.scrollWidth <= events.clientWidth + 1,
           reachable: (last.scrollIntoView({block: 'nearest'}), last.getBoundingClientRect().bottom < innerHeight + 1)};
 }""".replace("/* OUT_OF_VIEW */", OUT_OF_VIEW)
 
 
 @pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_phone_keeps_the_widest_decision_in_view(browser, site, artifacts, size) -> None:
-    # upright or sideways, the moves keep to two rows and scroll within them (beside the board
-    # when sideways); the events keep to one line; board, sticks, status and moves stay in view
+    # upright or sideways, the moves keep to a few rows and scroll within them (beside the
+    # board); the events follow them, whole; board, sticks, status and moves stay in view
     width, height = size
     context = browser.new_context(
         viewport={"width": width, "height": height}, base_url=site.url, is_mobile=True,
@@ -352,6 +371,7 @@ def test_a_phone_keeps_the_widest_decision_in_view(browser, site, artifacts, siz
     page.screenshot(path=str(artifacts / f"phone-widest-{width}x{height}.png"))
     assert seen["outside"] == [], seen["outside"]
     assert seen["scrolls"] and seen["reachable"]
+    assert seen["eventsWhole"]  # what just happened is never cut, even on a short phone
     assert page.evaluate("window.scrollY") == 0
     context.close()
 

@@ -58,7 +58,7 @@ function drawLesson() {
     targets: selected !== null ? movable.get(selected) : [], seatNames: variant.seatNames, t,
     onSelect: (sq) => { selected = selected === sq ? null : sq; drawLesson(); const first = document.querySelector("#board .target"); if (first) first.focus(); },
     onMove: answer,
-    onCancel: () => { selected = null; drawLesson(); },
+    onCancel: () => { selected = null; drawLesson(); }, fitScreen: true,
   });
   const board = $("board");
   if (lesson.kind !== "move" || !shown) {
