@@ -2,7 +2,8 @@
 
 Engine commands live in :mod:`senet.cli_engine`; the computer opponent's (``solve``,
 ``review``, ``train``) in :mod:`senet.ai.cli`; the site's (``serve``, ``migrate``) in :mod:`senet.web.cli`;
-trust (``verify``) in :mod:`senet.service.cli`; the engine protocol's (``engine``,
+trust (``verify``) and the search workers (``worker``) in
+:mod:`senet.service.cli`; the engine protocol's (``engine``,
 ``match``) in :mod:`senet.protocol.cli`; the simulator's (``stats``) in
 :mod:`senet.sim.cli`; the measurements of speed (``bench``, engine and levels) in
 :mod:`senet.cli_engine.bench`.  Each module lists its commands in ``COMMANDS``; this module
@@ -35,7 +36,7 @@ COMMAND_MODULES: dict[str, str] = {
     **dict.fromkeys(("solve", "review", "train"), "senet.ai.cli"),
     "bench": "senet.cli_engine.bench",
     **dict.fromkeys(("serve", "migrate"), "senet.web.cli"),
-    "verify": "senet.service.cli",
+    **dict.fromkeys(("verify", "worker"), "senet.service.cli"),
     "stats": "senet.sim.cli",
     **dict.fromkeys(("engine", "match"), "senet.protocol.cli"),
 }

@@ -24,6 +24,21 @@ def test_gymnasiums_checker_passes(variant: str) -> None:
         check_env(SenetVsLevel(variant, "beginner"), skip_render_check=True)
 
 
+def test_gymnasium_makes_it_by_its_id_and_checks_its_render_modes() -> None:
+    import gymnasium
+
+    from senet.env.single import ENV_ID
+
+    env = gymnasium.make(ENV_ID, variant="bell", level="expert", render_mode="ansi")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PassiveEnvChecker's notes on the order wrapper
+        check_env(env.unwrapped)
+    obs, _ = env.reset(seed=3)
+    assert env.unwrapped.variant.name == "bell" and env.unwrapped.level.key == "expert"
+    assert env.render().splitlines()[-1].startswith("bell ")
+    env.close()
+
+
 def test_a_game_against_the_beginner_from_either_seat() -> None:
     for seat in (0, 1):
         env = SenetVsLevel("standard", "beginner", seat=seat, render_mode="ansi")

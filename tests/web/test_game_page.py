@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from senet.engine import VARIANTS
+from senet.engine import VARIANTS, find_variant
 
 from .helpers import friend_game, play_out, state, wait_past
 from .test_browser import new_page, play_until_over, start_game, wait_started
@@ -510,6 +510,61 @@ DRAWN_DOTS = """() => {
   }
   return [found, seen.wrapped, seen.joined];
 }"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_no_text_of_a_drawing_is_cut_short_and_every_house_is_named_whole(
+    browser, site, site_pages, lang
+) -> None:
+    # a House's name written on its square was cut ("House of Beau…"): the square has its
+    # symbol, and a key under a diagram names each House shown, whole
+    page = new_page(browser, site, 360, 740, touch=True)
+    page.goto(f"/?lang={lang}")
+    more = {"learn": "/learn/adelaida", "analysis": "/analysis?variant=adelaida"}
+    cut, keys = {}, 0
+    for name, address in (site_pages | more).items():
+        page.goto(address)
+        settled(page)
+        texts = page.eval_on_selector_all("svg text", "ts => ts.map((t) => t.textContent)")
+        if short := [text for text in texts if text.rstrip().endswith(("…", "..."))]:
+            cut[name] = short
+        keys += page.locator(".house-key li").count()
+    assert cut == {}
+    assert keys > 0
+    page.goto(f"/variants/adelaida?lang={lang}")
+    names = page.eval_on_selector_all(
+        ".house-key li", "ls => ls.map((l) => l.lastChild.textContent.trim())"
+    )
+    houses = find_variant("adelaida").houses
+    assert set(names) == {f"{sq}: {house.name(lang)}" for sq, house in houses.items()}
+    page.context.close()
+
+
+#: Lines of the items of dotted lists whose first letter falls in the cut strip on the left.
+CUT_LETTERS = """() => {
+  const cut = [];
+  for (const list of document.querySelectorAll('.dots')) {
+    const edge = list.getBoundingClientRect().left + parseFloat(getComputedStyle(list).fontSize) - 3;
+    for (const item of list.children) {
+      const range = document.createRange();
+      range.selectNodeContents(item);
+      for (const line of range.getClientRects())
+        if (line.width > 1 && line.left < edge - 0.5) cut.push(`${item.textContent.trim()} at ${line.left}`);
+    }
+  }
+  return cut;
+}"""
+
+
+@pytest.mark.parametrize("width", [320, 360, 390])
+def test_a_link_that_wraps_keeps_the_first_letter_of_every_line(browser, site, width) -> None:
+    # the Russian home page's "Освойте его за несколько уроков" wraps on a phone: its second
+    # line hangs clear of the strip where a line's leading dot is cut off
+    page = new_page(browser, site, width, 740)
+    for lang in ("ru", "en"):
+        page.goto(f"/?lang={lang}")
+        assert page.evaluate(CUT_LETTERS) == [], (lang, width)
+    page.context.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

@@ -19,8 +19,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import Enum, StrEnum
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from .throws import DIE4, STICKS, STICKS6, Instrument
+
+if TYPE_CHECKING:
+    from .position import Position
 
 __all__ = [
     "OFF",
@@ -246,7 +250,7 @@ class Variant:
     def squares_of(self, kind: HouseKind) -> tuple[int, ...]:
         return tuple(sq for sq, house in sorted(self.houses.items()) if house.kind is kind)
 
-    def start_position(self):  # -> Position (imported lazily: rules imports this module)
+    def start_position(self) -> Position:  # imported inside: position imports this module
         """The position before the first throw."""
         from .position import Position
 

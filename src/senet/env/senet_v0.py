@@ -52,7 +52,12 @@ def env(**kwargs: Any) -> AECEnv:
 class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
     """The unwrapped AEC environment of one variant."""
 
-    metadata = {"render_modes": list(RENDER_MODES), "name": "senet_v0", "is_parallelizable": False}
+    metadata = {
+        "render_modes": list(RENDER_MODES),
+        "name": "senet_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
 
     def __init__(
         self, variant: str = "standard", render_mode: str | None = None, max_moves: int = 3000

@@ -6,6 +6,9 @@
 >>> sorted(observation), observation["observation"].shape
 (['action_mask', 'observation'], (115,))
 
+or ``gymnasium.make("senet/SenetVsLevel-v0", variant="bell", level="expert")`` once this module
+is imported.
+
 The learner plays ``seat`` (0 = A, who moves first; 1 = B; None: drawn at each reset); the
 level answers at once inside :meth:`step`, and chance is thrown from the reset's seed, so the
 learner only ever sees its own decisions.  Observations and actions are those of
@@ -31,13 +34,16 @@ from senet.engine import Position, draw_throw, find_variant
 from .encoding import ACTIONS, OBSERVATION_SIZE, action_mask, move_of, observation
 from .senet_v0 import RENDER_MODES, render_text
 
-__all__ = ["SenetVsLevel"]
+__all__ = ["ENV_ID", "SenetVsLevel"]
+
+#: the id under which ``gymnasium.make`` builds it (registered when this module is imported)
+ENV_ID = "senet/SenetVsLevel-v0"
 
 
 class SenetVsLevel(gymnasium.Env):
     """A game of ``variant`` against ``level`` (``beginner`` ... ``master``)."""
 
-    metadata = {"render_modes": list(RENDER_MODES)}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
 
     def __init__(
         self,
@@ -140,3 +146,7 @@ class SenetVsLevel(gymnasium.Env):
             print(text)
             return None
         return text
+
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="senet.env.single:SenetVsLevel")

@@ -28,15 +28,18 @@ from senet.engine import (
 from senet.engine.explain import why_not
 from senet.engine.record import parse_record
 from senet.service.errors import GameError, requested_variant
+from senet.service.games import GameService
+from senet.service.jobs import Client, JobKind
 from senet.service.lessons import Lesson, check_move, check_reason, find_lesson, lessons
-from senet.service.position_analysis import Analysis, analyse_async
+from senet.service.position_analysis import Analysis
 
-from .common import lang_of, render
+from .common import lang_of, render, seat_cookie
 from .diagrams import mistake_board, rule_diagrams
 from .explain_text import place, reason_text
 from .i18n import error_text, percent, translator
 from .move_words import step_words
 from .pages import variant_json
+from .waiting import client_of, unless_gone
 
 __all__ = ["api", "pages", "read_position", "rule_diagrams", "mistake_board"]
 
@@ -141,12 +144,42 @@ def analysis_out(pos: Position, result: Analysis) -> AnalysisOut:
     )
 
 
+GameOfHint = Annotated[
+    str | None,
+    Query(
+        max_length=32,
+        description="a hint for a player of this game (its seat cookie says which): served "
+        "before the analysis board's requests",
+    ),
+]
+
+
 @api.get("/analysis", response_model=AnalysisOut)
-async def analysis(position: PositionText) -> Any:
+async def analysis(request: Request, position: PositionText, game: GameOfHint = None) -> Any:
     """Every legal move of ``position`` with the decider's winning chance after it (exact when
-    the endgame solver reaches: the values of ``senet solve``; else the master's estimate)."""
+    the endgame solver reaches: the values of ``senet solve``; else the master's estimate).
+    Computed by a worker: 429 ``busy`` (with ``Retry-After``) when too many requests wait,
+    from everyone or from this client."""
     pos = read_position(position)
-    return analysis_out(pos, await analyse_async(pos))
+    service: GameService = request.app.state.service
+    kind: JobKind = "analysis"
+    client = client_of(request)
+    token = request.cookies.get(seat_cookie(game)) if game else None
+    if game and token:
+        try:
+            live = await service.store.load(game)
+        except GameError:
+            live = None
+        if live is not None and live.seats_of(token):
+            kind, client = "hint", client_of(request, token, game)
+    return analysis_out(
+        pos, await unless_gone(request, service.analyses.analyse(pos, kind, client))
+    )
+
+
+async def _analyse(request: Request, pos: Position, client: Client) -> Analysis:
+    service: GameService = request.app.state.service
+    return await unless_gone(request, service.analyses.analyse(pos, "analysis", client))
 
 
 class RecordIn(BaseModel):
@@ -325,7 +358,7 @@ async def answer_lesson(request: Request, name: str, key: str, body: AnswerIn) -
                 reason_words = reason_text(reason, pos.variant, lang, pos.throw)
                 squares = list(reason.squares)
         if lesson.kind == "best":
-            result = await analyse_async(pos)
+            result = await _analyse(request, pos, client_of(request))
             listed = ", ".join(
                 f"{_move_words(m.move, t, pos)} {percent(m.chance, lang)}%" for m in result.moves
             )

@@ -15,7 +15,7 @@ from markupsafe import Markup, escape
 
 from senet.engine import VARIANTS, Capture, HouseKind, find_variant
 from senet.service import computer
-from senet.service.analysis import chart, replay, start_review
+from senet.service.analysis import chart, replay
 from senet.service.errors import GameError, requested_variant
 from senet.service.games import GameService
 from senet.service.views import game_record
@@ -451,10 +451,11 @@ async def rematch(request: Request, game_id: str) -> Any:
 async def review_page(request: Request, game_id: str) -> Any:
     """The winning-chance graph of a finished game, with its mistakes marked (judged by the
     master), and a board that replays every decision with the move played and the best one."""
-    live = await _service(request).store.load(game_id)
-    review = start_review(live)
+    service = _service(request)
+    live = await service.store.load(game_id)
+    review = await service.reviews.ready(live)
     lang = lang_of(request)
-    if review is None:  # being judged: a page that says so now, and reloads when it is done
+    if review is None:  # not judged yet: a page that asks for it, and reloads when it is done
         return render(request, "review_wait.html", game_id=live.id)
     return render(
         request,

@@ -570,7 +570,7 @@ explainTaps($("board"), () => (state && state.decider !== null && state.you.incl
 // Against the computer and on one screen: an optional hint (the computer's best moves).
 hintButton($("moves"), $("board"), () => (state && ["computer", "local"].includes(state.mode) && !state.outcome
   && state.decider !== null && state.you.includes(state.decider) && state.legal.length > 1
-  ? { fen: state.fen, seat: state.decider } : null), t, moveLabel);
+  ? { fen: state.fen, seat: state.decider, game: gameId } : null), t, moveLabel);
 
 setupEndings({ gameId, seatNames: variant.seatNames, showError });
 loadTexts(lang).then(() => { render(); connect(); });
