@@ -6,6 +6,7 @@ of a database from before players."""
 from __future__ import annotations
 
 import asyncio
+import importlib
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
@@ -380,12 +381,18 @@ def test_deleting_a_name_keeps_its_games_anonymous(tmp_path: Path) -> None:
     run(main())
 
 
+#: the revision just before the players' tables
+BEFORE_PLAYERS = importlib.import_module(
+    "senet.service.migrations.versions.0005_players"
+).down_revision
+
+
 def test_a_database_from_before_players_keeps_its_games(tmp_path: Path) -> None:
     db = tmp_path / "old.sqlite3"
 
     async def make_old() -> None:
         engine = create_async_engine(f"sqlite+aiosqlite:///{db}")
-        await upgrade_schema(engine, "0004")
+        await upgrade_schema(engine, BEFORE_PLAYERS)
         now = datetime.now(UTC)
         async with engine.begin() as conn:
             await conn.execute(

@@ -5,7 +5,7 @@ seat before this revision); ``games.rated`` marks a rated game and ``games.ratin
 that its players' ratings were updated (set in the same transaction: exactly once).
 
 Revision ID: 0005_players
-Revises: 0004
+Revises: 0005_reviews
 Create Date: 2026-12-06
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0005_players"
-down_revision = "0004"
+down_revision = "0005_reviews"
 branch_labels = None
 depends_on = None
 
