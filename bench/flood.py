@@ -81,13 +81,12 @@ class ComputerOpponent(Bot):
                 for e in self.events[: event["ply"]]
                 if e["kind"] != "throw" and e["seat"] == self.seat
             ]
-            theirs_since = [
-                e
-                for e in self.events[mine[-1] + 1 : event["ply"]]
-                if mine and e["kind"] != "throw" and e["seat"] != self.seat
-            ]
-            if mine and not theirs_since and mine[-1] in self.sent_at:
-                self.replies.add(now - self.sent_at[mine[-1]])
+            if not mine or mine[-1] not in self.sent_at:
+                continue
+            between = self.events[mine[-1] + 1 : event["ply"]]
+            if any(e["kind"] != "throw" and e["seat"] != self.seat for e in between):
+                continue  # a second move of the computer's turn: not a reply to ours
+            self.replies.add(now - self.sent_at[mine[-1]])
         return taken
 
 
