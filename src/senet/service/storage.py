@@ -428,6 +428,12 @@ class Storage:
             await self._pg.close()
             self._pg = None
 
+    def writing(self) -> contextlib.AbstractAsyncContextManager[Any]:
+        """Held around a write transaction of another module on this database (the players'
+        tables): on SQLite the writes take turns with this storage's own (one writer); on
+        PostgreSQL it holds nothing."""
+        return self._writer or contextlib.nullcontext()
+
     @property
     def _engine(self) -> AsyncEngine:
         if self.engine is None:
