@@ -81,13 +81,12 @@ class ComputerOpponent(Bot):
                 for e in self.events[: event["ply"]]
                 if e["kind"] != "throw" and e["seat"] == self.seat
             ]
-            theirs_since = [
-                e
-                for e in self.events[mine[-1] + 1 : event["ply"]]
-                if mine and e["kind"] != "throw" and e["seat"] != self.seat
-            ]
-            if mine and not theirs_since and mine[-1] in self.sent_at:
-                self.replies.add(now - self.sent_at[mine[-1]])
+            if not mine or mine[-1] not in self.sent_at:
+                continue
+            between = self.events[mine[-1] + 1 : event["ply"]]
+            if any(e["kind"] != "throw" and e["seat"] != self.seat for e in between):
+                continue  # a second move of the computer's turn: not a reply to ours
+            self.replies.add(now - self.sent_at[mine[-1]])
         return taken
 
 
@@ -173,9 +172,10 @@ def throw_due_positions(count: int, seed: int = 42) -> list[str]:
 
 @dataclass
 class Attack:
-    refused: int = 0
+    refused: int = 0  # 429 answers (each refused request is asked again after Retry-After)
     answered: int = 0
-    failed: int = 0
+    unanswered: int = 0  # still waiting when the flood ended
+    failed: int = 0  # another status
 
 
 async def attacker(site: ServeProcess, urls: list[str], until: float, attack: Attack) -> None:
@@ -187,6 +187,9 @@ async def attacker(site: ServeProcess, urls: list[str], until: float, attack: At
         while time.monotonic() < until:
             try:
                 r = await http.get(url, headers=headers, timeout=max(1.0, until - time.monotonic()))
+            except httpx.TimeoutException:
+                attack.unanswered += 1
+                return
             except httpx.HTTPError:
                 attack.failed += 1
                 return
@@ -263,7 +266,7 @@ async def main_async(args: argparse.Namespace) -> int:
         )
         print(
             f"attacker: {attack.refused} refused (429), {attack.answered} answered, "
-            f"{attack.failed} failed"
+            f"{attack.unanswered} still waiting at the end, {attack.failed} failed"
         )
         met = {
             "computer reply median <= 1.5 s": during["median"] <= 1.5,
