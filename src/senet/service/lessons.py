@@ -283,6 +283,13 @@ def _sticks_lesson(v: Variant) -> Lesson:
     return Lesson("sticks", "quiz", _opening(v).fen(), 0, options=options, goal=right)
 
 
+def _steps_from(origin: int, n: int) -> Goal:
+    def goal(position: Position, move: Move) -> bool:
+        return move.is_step and move.origin == origin and move.target == origin + n
+
+    return goal
+
+
 def _path_lesson(v: Variant) -> Lesson | None:
     """The path: a piece near the end of the first row moves round the turn into the middle
     row (9 with a 3 lands on 12, which lies under 9 on the board)."""
@@ -293,12 +300,7 @@ def _path_lesson(v: Variant) -> Lesson | None:
             position = Position.from_parts(v, ((origin,), (25,)), throw=n)
         except ValueError:
             continue
-        target = origin + n
-        lesson = _move_lesson(
-            "path",
-            Example("path", position, origin),
-            lambda p, m, o=origin, t=target: m.is_step and m.origin == o and m.target == t,
-        )
+        lesson = _move_lesson("path", Example("path", position, origin), _steps_from(origin, n))
         if lesson is not None:
             return lesson
     return None
