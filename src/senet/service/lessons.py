@@ -15,6 +15,7 @@ Three kinds of task:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -51,7 +52,11 @@ class Verdict:
     move: str | None
 
 
-def _with_choice(position: Position, goal_of) -> Position:
+#: Whether a move does what a lesson asks, in a position.
+Goal = Callable[[Position, Move], bool]
+
+
+def _with_choice(position: Position, goal_of: Goal) -> Position:
     """The position with one more piece of the player to move, somewhere on the first row, when
     that gives a legal move outside the task (so that a wrong answer is possible), else as is."""
     if any(not goal_of(position, m) for m in position.legal_moves()):
@@ -80,7 +85,9 @@ def _with_choice(position: Position, goal_of) -> Position:
     return position
 
 
-def _move_lesson(key: str, example: Example | None, goal_of, **params: object) -> Lesson | None:
+def _move_lesson(
+    key: str, example: Example | None, goal_of: Goal, **params: object
+) -> Lesson | None:
     if example is None:
         return None
     position = _with_choice(example.position, goal_of)
@@ -164,7 +171,7 @@ def _house_square(v: Variant) -> int:
     return plain[0] if plain else 0
 
 
-def _lands_on(square: int, through_ba: bool):
+def _lands_on(square: int, through_ba: bool) -> Goal:
     def goal(position: Position, move: Move) -> bool:
         if not move.is_step:
             return False

@@ -345,7 +345,7 @@ def _to_the_end(
         method: Callable[Concatenate[Storage, P], Awaitable[R]],
     ) -> Callable[Concatenate[Storage, P], Awaitable[R]]:
         @functools.wraps(method)
-        async def wrapper(self: Storage, *args: P.args, **kwargs: P.kwargs) -> R:
+        async def wrapper(self: Storage, /, *args: P.args, **kwargs: P.kwargs) -> R:
             async def work() -> R:
                 if write and self._writer is not None:
                     async with self._writer:
