@@ -197,3 +197,23 @@ def test_bytes_that_are_not_utf8_make_an_error_line_not_a_crash(senet_exe) -> No
     )
     lines = run.stdout.decode("utf-8").splitlines()
     assert lines[0].startswith("error column 1: unknown command") and lines[1] == "readyok"
+
+
+@pytest.mark.parametrize("variant", ["standard", "kendall"])
+def test_the_master_answers_go_with_a_legal_move_within_a_short_movetime(variant) -> None:
+    """The master too (kendall: where it rolls out); a short movetime shrinks its budgets."""
+    session = _session("master")
+    assert session.handle(f"newgame {variant}") == []
+    assert session.handle("isready") == ["readyok"]  # loads its network and compiled code
+    throws = random.Random(variant)
+    position = session.position
+    for _ in range(6):  # a few decisions into the game
+        while position.is_chance():
+            value = draw_throw(throws, position.variant.instrument)
+            position = position.apply_throw(value)
+            assert session.handle(f"throw {value}") == []
+        (reply,) = session.handle("go movetime 100")
+        answer = parse_reply(reply)
+        assert isinstance(answer, BestMove) and answer.move in position.legal_moves()
+        position = position.apply(answer.move)
+        assert session.handle(f"move {answer.move.text()}") == []

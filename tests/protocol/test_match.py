@@ -51,6 +51,7 @@ def test_a_match_between_two_levels_from_the_command_line(tmp_path, level) -> No
     assert "senet-expert (A) - senet-beginner (B)" in games[0]
     assert "senet-beginner (A) - senet-expert (B)" in games[1]
     assert any("95% interval" in line and "Elo difference" in line for line in lines)
+    assert sum(line.startswith("time per move of senet-") for line in lines) == 2
     files = sorted(records.glob("game-*.senet"))
     assert len(files) == 4
     parsed = [parse_record(f.read_text(encoding="utf-8")) for f in files]

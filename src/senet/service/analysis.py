@@ -252,7 +252,10 @@ def chart(review: GameReview, width: int = 640, height: int = 200) -> dict[str, 
     rows = review.rows
     decisions = review.decisions
     step = width / max(len(rows), 1)
-    y = lambda chance: round((1 - chance) * height, 1)  # noqa: E731 - a scale, not a function to name
+
+    def y(chance: float) -> float:
+        return round((1 - chance) * height, 1)
+
     points = [(0.0, y(rows[0].chance_a_before))] if rows else []
     points += [(round((i + 1) * step, 1), y(row.chance_a_after)) for i, row in enumerate(rows)]
     marks = [

@@ -16,7 +16,9 @@
 * :attr:`GameService.lobby` (:mod:`senet.service.lobby`): open games, quick pairing, the
   games to watch and a browser's games;
 * :attr:`GameService.jobs` (:mod:`senet.service.jobs`): the worker processes that search
-  (the computer's moves, hints, analyses, reviews).
+  (the computer's moves, hints, analyses, reviews);
+* :attr:`GameService.players` (:mod:`senet.service.players`): players with a name, their
+  ratings (updated as rated games end) and profiles.
 
 Messages from other processes arrive through the broadcast's observers: an ``update`` goes to
 the store (:meth:`GameStore.absorb`), a ``cancelled`` game leaves it, a ``presence`` count goes
@@ -38,6 +40,7 @@ from .errors import GameError
 from .jobs import JobQueue, LocalJobQueue
 from .lobby import Lobby
 from .messages import PresenceSummary
+from .players import Players
 from .presence import Presence
 from .scheduler import ServerTurns
 from .storage import Storage
@@ -81,6 +84,7 @@ class GameService:
         self.analyses = Analyses(self.jobs)
         self.deadlines = DeadlineWatcher(self.store, self.commands.time_out, self.clock)
         self.lobby = Lobby(self.store, self.commands, broadcast, self.people)
+        self.players = Players(storage, self.store)
         broadcast.observers.append(self._observe)
 
     async def start(self) -> None:
@@ -101,6 +105,7 @@ class GameService:
         await self.deadlines.close()
         await self.lobby.close()
         await self.commands.drain()  # a command started while the server's turns stopped
+        await self.players.close()  # the ratings of the games that ended last
         await self.people.close()
         await self.jobs.close()
 

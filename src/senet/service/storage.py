@@ -345,7 +345,7 @@ def _to_the_end(
         method: Callable[Concatenate[Storage, P], Awaitable[R]],
     ) -> Callable[Concatenate[Storage, P], Awaitable[R]]:
         @functools.wraps(method)
-        async def wrapper(self: Storage, *args: P.args, **kwargs: P.kwargs) -> R:
+        async def wrapper(self: Storage, /, *args: P.args, **kwargs: P.kwargs) -> R:
             async def work() -> R:
                 if write and self._writer is not None:
                     async with self._writer:
@@ -427,6 +427,12 @@ class Storage:
         if self._pg is not None:
             await self._pg.close()
             self._pg = None
+
+    def writing(self) -> contextlib.AbstractAsyncContextManager[Any]:
+        """Held around a write transaction of another module on this database (the players'
+        tables): on SQLite the writes take turns with this storage's own (one writer); on
+        PostgreSQL it holds nothing."""
+        return self._writer or contextlib.nullcontext()
 
     @property
     def _engine(self) -> AsyncEngine:

@@ -26,6 +26,7 @@ from senet.service.errors import GameError
 from senet.service.games import GameService
 from senet.service.lobby import OpenGame
 
+from . import players
 from .common import form_fields, lang_of, render, seat_cookie, set_seat_cookie, to_game
 from .i18n import decimal, translator
 from .protocol import state_for
@@ -142,7 +143,7 @@ async def take(request: Request, game_id: str) -> Any:
 @pages.get("/games/mine")
 async def my_games_page(request: Request) -> Any:
     games = await _service(request).lobby.mine(held_tokens(request))
-    return render(request, "my_games.html", games=games)
+    return render(request, "my_games.html", games=games, **await players.everywhere(request))
 
 
 #: Games whose players have left, shown on the watch page after those being played: the most

@@ -20,6 +20,7 @@ from senet.service.errors import GameError, requested_variant
 from senet.service.games import GameService
 from senet.service.views import game_record
 
+from . import players
 from .common import form_fields, lang_of, render, seat_cookie, set_seat_cookie, to_game
 from .i18n import LANG_COOKIE, LANGS, translator
 
@@ -291,6 +292,7 @@ async def start_game(request: Request) -> Any:
         listed=form.get("listed") == "1",
         public=form.get("public") == "1",
     )
+    await players.started(request, created.game_id, created.seats, form.get("rated") == "1")
     return to_game(request, created.game_id, created.token)
 
 
@@ -324,6 +326,7 @@ async def game_page(request: Request, game_id: str) -> Any:
         invite_url=f"{base}/g/{game_id}/join/{invite}" if invite else None,
         private_url=f"{base}/g/{game_id}/seat/{token}" if seats else None,
         public_url=f"{base}/g/{game_id}",
+        **await players.game_players(request, live, seats),
     )
     response.headers["Cache-Control"] = "no-store"  # it may show the seat's private link
     return response

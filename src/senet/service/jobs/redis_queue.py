@@ -18,8 +18,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from redis import Redis
 from rq import Queue, Retry
@@ -45,6 +46,8 @@ RESULT_TTL = 300
 #: What :meth:`RedisJobQueue._poll` answers for a job another process gave up.
 _GIVEN_UP: Wire = {}
 _WAITING = (JobStatus.QUEUED, JobStatus.STARTED, JobStatus.DEFERRED, JobStatus.SCHEDULED)
+
+T = TypeVar("T")
 
 
 def queue_names(kinds: tuple[JobKind, ...] = KINDS) -> list[str]:
@@ -72,7 +75,7 @@ class RedisJobQueue(JobQueue):
         self._threads.shutdown(wait=False, cancel_futures=True)
         await asyncio.to_thread(self.redis.close)
 
-    async def _call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
+    async def _call(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._threads, lambda: function(*args, **kwargs))
 
