@@ -202,7 +202,7 @@ def test_a_rated_game_changes_both_ratings_once(site) -> None:
     profile = boris.get(f"/api/players/{a_name}").json()
     assert profile["ratings"]["standard"]["text"] == "1662?"
     assert profile["ratings"]["standard"]["provisional"] is True
-    assert [h["rating"] for h in profile["ratings"]["standard"]["history"]] == [1662]
+    assert [h["rating"] for h in profile["ratings"]["standard"]["history"]] == [1500, 1662]
     assert (profile["games"], profile["wins"], profile["losses"]) == (1, 1, 0)
     (game,) = profile["recent"]
     assert (game["opponent"], game["result"], game["termination"]) == (b_name, "win", "resignation")

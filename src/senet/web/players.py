@@ -510,3 +510,9 @@ def install(app: Any) -> None:
     app.include_router(pages)
     app.include_router(api)
     app.add_middleware(PlayerCookie)
+    app.state.templates.env.globals["signed"] = signed
+
+
+def signed(change: int) -> str:
+    """A rating change as shown: ``+14``, ``−14`` (a minus sign), ``+0``."""
+    return f"\u2212{-change}" if change < 0 else f"+{change}"

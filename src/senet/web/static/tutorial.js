@@ -76,7 +76,7 @@ function drawLesson() {
 function renderAnswers(lesson) {
   const box = $("tu-answers");
   let buttons = [];
-  if (lesson.kind === "why") {
+  if (lesson.kind === "why" || lesson.kind === "quiz") {
     buttons = lesson.options.map((o) => {
       const b = document.createElement("button");
       b.type = "button";
