@@ -342,3 +342,33 @@ def test_a_review_is_computed_once_stored_and_read_by_another_process(tmp_path: 
         [(count, rows)] = conn.execute("SELECT count(*), max(rows) FROM reviews").fetchall()
     assert count == 1
     assert len(json.loads(rows)["rows"]) == sum(1 for _, a in game if not isinstance(a, Throw))
+
+
+def test_the_computers_move_is_given_up_when_its_game_moves_on(tmp_path: Path) -> None:
+    """The computer's move is being searched when its opponent resigns: the position it was
+    asked for has gone, so the job is stopped (its worker replaced) and nothing is played."""
+
+    async def main() -> tuple[str | None, int]:
+        storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}")
+        await storage.init()
+        queue = LocalJobQueue(1, warm=False)
+        service = GameService(storage, MemoryBroadcast(), computer_delay=0.0, jobs=queue)
+        await service.start()
+        try:
+            await until(lambda: all(w.ready for w in queue._workers), "ready")
+            [worker] = queue.worker_pids()
+            hold([worker])  # the computer's move is handed over, not searched
+            created = await service.commands.create("standard", "computer", "B", "master", seed="x")
+            await until(lambda: len(queue.running()) == 1, "the computer's move asked for")
+            await service.commands.resign(created.game_id, created.token)
+            await until(lambda: worker not in queue.worker_pids(), "the search stopped")
+            assert queue.running() == [] and sum(queue.waiting().values()) == 0
+            stored = await storage.get_game(created.game_id)
+            assert stored is not None
+            return stored.termination, sum(1 for a in stored.actions if a.kind.value == "move")
+        finally:
+            await service.close()
+            await storage.close()
+
+    termination, moves = run(main())
+    assert (termination, moves) == ("resignation", 0)
