@@ -372,3 +372,50 @@ def test_the_computers_move_is_given_up_when_its_game_moves_on(tmp_path: Path) -
 
     termination, moves = run(main())
     assert (termination, moves) == ("resignation", 0)
+
+
+def test_with_no_worker_on_the_queue_the_greedy_player_moves_for_the_computer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Redis queue with no ``senet worker`` serving it: the computer's move gets no answer
+    within the scheduler's limit, so its job is given up (cancelled on the queue) and the
+    greedy player moves: a game never waits for ever."""
+    from senet.service import scheduler
+    from senet.service.jobs.redis_queue import RedisJobQueue
+    from senet_testkit.servers import redis_server
+
+    monkeypatch.setattr(scheduler, "SEARCH_LIMIT", 0.5)
+
+    async def main(url: str) -> tuple[int, dict[str, int]]:
+        storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}")
+        await storage.init()
+        queue = RedisJobQueue(url)
+        service = GameService(storage, MemoryBroadcast(), computer_delay=0.0, jobs=queue)
+        await service.start()
+        try:
+            created = await service.commands.create("standard", "computer", "B", "master", seed="x")
+            await until(
+                lambda: (
+                    service.store.cached(created.game_id) is not None
+                    and service.store.cached(created.game_id).position.decider != 0
+                ),
+                "the greedy player moved for the computer",
+            )
+            stored = await storage.get_game(created.game_id)
+            assert stored is not None
+            moves = sum(1 for a in stored.actions if a.kind.value == "move" and a.seat == 0)
+            waiting: dict[str, int] = {}
+            for _ in range(200):  # the give-up runs on the queue's threads: wait for it
+                waiting = await asyncio.to_thread(queue.counts)
+                if waiting["computer"] == 0:
+                    break
+                await asyncio.sleep(0.05)
+            return moves, waiting
+        finally:
+            await service.close()
+            await storage.close()
+
+    with redis_server() as redis:
+        moves, waiting = run(main(redis.url))
+    assert moves >= 1
+    assert waiting["computer"] == 0  # the job given up, not left for a worker to come
