@@ -260,3 +260,28 @@ def test_the_players_pages_speak_russian(site) -> None:
     for path, html in pages.items():
         assert '<html lang="ru">' in html, path
         assert not untranslated(html), (path, untranslated(html))
+
+
+def test_rated_quick_pairing_and_the_lobby_shows_each_seekers_name_and_rating(site) -> None:
+    anna, boris, anonymous = device(site), device(site), device(site)
+    a_name, b_name = fresh("Seeker"), fresh("Taker")
+    take(anna, a_name)
+    take(boris, b_name)
+    assert 'name="rated"' in anna.get("/").text  # the play-now form offers it to a name
+    assert 'name="rated"' not in anonymous.get("/").text
+    request = {"variant": "piccione", "time_control": "move:30", "rated": "1"}
+    waiting = anna.post("/play-now", data=request)
+    game_id = waiting.headers["location"].rsplit("/", 1)[1]
+    listing = {g["id"]: g for g in anonymous.get("/api/lobby").json()}
+    assert (listing[game_id]["player"], listing[game_id]["rating"]) == (a_name, "1500?")
+    paired = boris.post("/play-now", data=request)
+    assert paired.headers["location"] == f"/g/{game_id}"
+    assert game_id not in {g["id"] for g in anonymous.get("/api/lobby").json()}
+    ratings = anna.get(f"/api/games/{game_id}/ratings").json()
+    assert ratings["rated"] and {s["name"] for s in ratings["seats"]} == {a_name, b_name}
+    # an anonymous player's quick pairing is the casual one, as before
+    casual = anonymous.post("/play-now", data=request)
+    casual_id = casual.headers["location"].rsplit("/", 1)[1]
+    listing = {g["id"]: g for g in anonymous.get("/api/lobby").json()}
+    assert listing[casual_id]["player"] is None
+    assert anonymous.get(f"/api/games/{casual_id}/ratings").json()["rated"] is False

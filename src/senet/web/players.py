@@ -27,10 +27,11 @@ from senet.engine import VARIANTS
 from senet.service import computer
 from senet.service.errors import GameError
 from senet.service.games import GameService
+from senet.service.lobby import Paired
 from senet.service.messages import Mode
 from senet.service.names import MAX_LENGTH, MIN_LENGTH, NameRefused
 from senet.service.player_storage import PlayedGame, PlayerRow
-from senet.service.players import Players, Profile, RatingView, SeatRating
+from senet.service.players import Players, Profile, RatingView, SeatRating, rating_text
 from senet.service.store import LiveGame
 
 from .common import error_json, form_fields, lang_of, render
@@ -447,6 +448,31 @@ def rating_chart(view: RatingView, lang: str) -> Markup:
         f'<text x="0" y="{y(low) + 4:.1f}" class="axis">{low}</text>'
         f'<polyline points="{coords}" class="line"/>'
         f"</svg>"
+    )
+
+
+# ---------------------------------------------------------------------- the lobby
+async def with_seekers(service: GameService, listing: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The lobby's open games with the name and rating of each named player waiting
+    (``player``, ``rating``: ``1512?``; None for an anonymous one)."""
+    seeks = {
+        s.game_id: s for s in await service.players.db.seeks(game_ids=[g["id"] for g in listing])
+    }
+    for game in listing:
+        seek = seeks.get(game["id"])
+        game["player"] = seek.name if seek else None
+        game["rating"] = rating_text(seek.rating, seek.rd) if seek else None
+    return listing
+
+
+async def pair_rated(request: Request, form: dict[str, str], avoid: list[str]) -> Paired | None:
+    """Quick pairing for a rated game, asked by a named player (None otherwise: the casual
+    pairing serves the request)."""
+    player = player_of(request)
+    if player is None or form.get("rated") != "1":
+        return None
+    return await _service(request).rated_pairing.pair(
+        player, form.get("variant", "standard"), form.get("time_control", "untimed"), avoid
     )
 
 
