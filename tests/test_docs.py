@@ -90,6 +90,10 @@ def test_the_readme_is_a_landing_page() -> None:
     # the quick start stays true and in view
     assert "bash scripts/serve" in readme
     assert "bash scripts/test" in readme
+    # its table of variants, and the variants' index page, name every variant and no other
+    assert set(re.findall(r"^\| `([\w-]+)` \|", readme, flags=re.M)) == set(VARIANTS)
+    index = (ROOT / "docs" / "variants" / "index.md").read_text()
+    assert set(re.findall(r"^\| \[`([\w-]+)`\]", index, flags=re.M)) == set(VARIANTS)
     # every picture it shows exists
     for image in re.findall(r'(?:\]\(|src=")(docs/[^)"]+)', readme):
         assert (ROOT / image).is_file(), image
@@ -124,3 +128,11 @@ def test_every_file_the_docs_name_exists() -> None:
         if not exists(path)
     ]
     assert not missing, "named in the docs but not in the repository:\n" + "\n".join(missing)
+
+
+def test_the_command_line_page_has_every_commands_help(site: Path) -> None:
+    from senet.cli import COMMAND_MODULES
+
+    page = text_of(site / "cli" / "index.html")
+    for name in COMMAND_MODULES:
+        assert re.search(rf"usage: senet {name} \[", page, flags=re.I), name

@@ -101,3 +101,16 @@ def test_a_new_package_must_have_its_place(tree: Path) -> None:
     result = run_layer_check(tree)
     assert result.returncode != 0
     assert "senet.newcomer" in result.stderr
+
+
+def test_a_circle_inside_a_package_fails_the_check(tree: Path) -> None:
+    """Two modules of one layer that import each other (here the board drawing and the
+    translations, the one through a function) are a circle, whichever way it is hidden."""
+    add_line(
+        tree / "src/senet/web/i18n.py",
+        "def _late():\n    from . import board_svg\n\n    return board_svg",
+    )
+    result = run_layer_check(tree)
+    assert result.returncode != 0
+    assert "No cycles are allowed in senet.web" in result.stderr
+    assert ".i18n -> .board_svg" in result.stderr

@@ -2,7 +2,8 @@
 rulebook (``senet.engine.rulebook``) and difference table (``senet.engine.differences``) -- the
 same data the site's variant pages and ``senet rules`` show -- so the documentation can never
 disagree with the rules the engine plays.  It adds ``variants/<name>.md`` for every variant and
-lists them in the navigation right after ``variants/index.md``, the first page of their section."""
+lists them in the navigation, each by its name, right after ``variants/index.md``, the first
+page of their section."""
 
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ def page_path(name: str) -> str:
 WORDS = {
     "en": {
         "tab": "English",
+        "name": "Name",
         "title": "Title",
         "pieces": "Pieces a side: {pieces}",
         "throws": "Throws and their chances: {chances}",
@@ -56,6 +58,7 @@ WORDS = {
     },
     "ru": {
         "tab": "Русский",
+        "name": "Имя",
         "title": "Название",
         "pieces": "Фишек у каждого: {pieces}",
         "throws": "Броски и их вероятности: {chances}",
@@ -85,6 +88,7 @@ def variant_body(name: str, lang: str) -> list[str]:
     book: Rulebook = rulebook(name)
     w = WORDS[lang]
     lines = [escape(book.summary(lang)), ""]
+    lines.append(f"- {w['name']}: `{name}`")
     lines.append(f"- {w['title']}: {escape(variant.title(lang))}")
     chances = ", ".join(f"{value}: {chance}" for value, chance in variant.instrument.outcomes)
     lines.append("- " + w["pieces"].format(pieces=variant.pieces))
@@ -134,7 +138,7 @@ def variant_body(name: str, lang: str) -> list[str]:
 def variant_page(name: str) -> str:
     """The Markdown page of one variant: a tab in English and one in Russian."""
     lines = [
-        f"# {escape(VARIANTS[name].title('en'))} (`{name}`)",
+        f"# {escape(VARIANTS[name].title('en'))}",
         "",
         "*Written from the engine's rulebook (`senet.engine.rulebook`) and difference table "
         f"when this site is built: `senet rules {name} [--lang ru]` prints the same, and the "
@@ -166,7 +170,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     section = _variants_section(config.nav or [])
     if section is None:
         raise ValueError(f"mkdocs.yml: no navigation section starts with {INDEX}")
-    section[1:1] = [page_path(name) for name in VARIANTS]
+    section[1:1] = [{name: page_path(name)} for name in VARIANTS]
     return config
 
 

@@ -1,8 +1,9 @@
 """The ``senet`` command line: one command per word; each layer contributes its own commands.
 
 Engine commands live in :mod:`senet.cli_engine`; the computer opponent's (``solve``,
-``review``) in :mod:`senet.ai.cli`; the site's (``serve``, ``migrate``) in :mod:`senet.web.cli`;
-trust (``verify``) in :mod:`senet.service.cli`; the engine protocol's (``engine``,
+``review``, ``train``) in :mod:`senet.ai.cli`; the site's (``serve``, ``migrate``) in :mod:`senet.web.cli`;
+trust (``verify``) and the search workers (``worker``) in
+:mod:`senet.service.cli`; the engine protocol's (``engine``,
 ``match``) in :mod:`senet.protocol.cli`; the simulator's (``stats``) in
 :mod:`senet.sim.cli`; the measurements of speed (``bench``, engine and levels) in
 :mod:`senet.cli_engine.bench`.  Each module lists its commands in ``COMMANDS``; this module
@@ -32,10 +33,10 @@ COMMAND_MODULES: dict[str, str] = {
     **dict.fromkeys(
         ("variants", "rules", "moves", "play", "replay", "simulate"), "senet.cli_engine"
     ),
-    **dict.fromkeys(("solve", "review"), "senet.ai.cli"),
+    **dict.fromkeys(("solve", "review", "train"), "senet.ai.cli"),
     "bench": "senet.cli_engine.bench",
     **dict.fromkeys(("serve", "migrate"), "senet.web.cli"),
-    "verify": "senet.service.cli",
+    **dict.fromkeys(("verify", "worker"), "senet.service.cli"),
     "stats": "senet.sim.cli",
     **dict.fromkeys(("engine", "match"), "senet.protocol.cli"),
 }

@@ -2,6 +2,7 @@
 the first legal move, until its ``--at``-th ``go``, where it misbehaves as ``mode`` says.
 
     python broken_engine.py illegal|crash|timeout|malformed|refuse|silent [--at N]
+                            [--variants V ...]
 
 ``illegal`` plays a move that is not legal; ``crash`` writes to stderr and exits with code 3;
 ``timeout`` stops answering (it reads on, and exits at the end of its input); ``malformed``
@@ -19,6 +20,7 @@ from senet.engine import VARIANTS, Move, parse_position
 parser = argparse.ArgumentParser()
 parser.add_argument("mode")
 parser.add_argument("--at", type=int, default=1)
+parser.add_argument("--variants", nargs="*", default=list(VARIANTS), help="the variants it plays")
 args = parser.parse_args()
 
 
@@ -38,7 +40,7 @@ for raw in sys.stdin:
         if args.mode == "silent":
             continue
         say("id name broken-" + args.mode)
-        say("variants " + " ".join(VARIANTS))
+        say("variants " + " ".join(args.variants))
         say("senetok")
     elif command == "isready":
         say("readyok")

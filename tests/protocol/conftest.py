@@ -35,7 +35,8 @@ def level(senet_exe: Path):
 def broken():
     """``broken("crash", at=2)``: the argument list of the broken engine."""
 
-    def command(mode: str, at: int = 1) -> list[str]:
-        return [sys.executable, str(BROKEN), mode, "--at", str(at)]
+    def command(mode: str, at: int = 1, variants: tuple[str, ...] = ()) -> list[str]:
+        plays = ["--variants", *variants] if variants else []
+        return [sys.executable, str(BROKEN), mode, "--at", str(at), *plays]
 
     return command

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from senet.engine import Position, draw_throw, find_variant
@@ -154,3 +154,66 @@ def test_every_command_reads_back_as_written(command) -> None:
 )
 def test_every_reply_reads_back_as_written(reply) -> None:
     assert parse_reply(format_reply(reply)) == reply
+
+
+_WORDS = st.sampled_from(
+    ["senet", "isready", "newgame", "position", "throw", "move", "go", "movetime", "quit"]
+    + ["standard", "kendall-1978", "3", "-1", "99", "9-12", "off", "pass", "A", "-", "/"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.text(max_size=30),
+            st.lists(_WORDS, min_size=1, max_size=5).map(" ".join),
+        ),
+        max_size=8,
+    )
+)
+def test_no_line_breaks_the_engine_and_a_refusal_changes_nothing(lines) -> None:
+    session = EngineSession("fuzz", lambda position, seconds: position.legal_moves()[0])
+    session.handle("newgame kendall-1978")
+    for line in lines:
+        if session.done:
+            break
+        before = session.position
+        replies = session.handle(line)
+        assert all("\n" not in reply for reply in replies)
+        for reply in replies:
+            parse_reply(reply)  # every answer is a well-formed reply
+            if reply.startswith("error "):
+                assert session.position == before and "(expected " in reply
+
+
+def test_bytes_that_are_not_utf8_make_an_error_line_not_a_crash(senet_exe) -> None:
+    run = subprocess.run(
+        [str(senet_exe), "engine", "--level", "beginner"],
+        input=b"\xff\xfe\nisready\nquit\n",
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
+    lines = run.stdout.decode("utf-8").splitlines()
+    assert lines[0].startswith("error column 1: unknown command") and lines[1] == "readyok"
+
+
+@pytest.mark.parametrize("variant", ["standard", "kendall"])
+def test_the_master_answers_go_with_a_legal_move_within_a_short_movetime(variant) -> None:
+    """The master too (kendall: where it rolls out); a short movetime shrinks its budgets."""
+    session = _session("master")
+    assert session.handle(f"newgame {variant}") == []
+    assert session.handle("isready") == ["readyok"]  # loads its network and compiled code
+    throws = random.Random(variant)
+    position = session.position
+    for _ in range(6):  # a few decisions into the game
+        while position.is_chance():
+            value = draw_throw(throws, position.variant.instrument)
+            position = position.apply_throw(value)
+            assert session.handle(f"throw {value}") == []
+        (reply,) = session.handle("go movetime 100")
+        answer = parse_reply(reply)
+        assert isinstance(answer, BestMove) and answer.move in position.legal_moves()
+        position = position.apply(answer.move)
+        assert session.handle(f"move {answer.move.text()}") == []

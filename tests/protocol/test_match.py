@@ -51,6 +51,7 @@ def test_a_match_between_two_levels_from_the_command_line(tmp_path, level) -> No
     assert "senet-expert (A) - senet-beginner (B)" in games[0]
     assert "senet-beginner (A) - senet-expert (B)" in games[1]
     assert any("95% interval" in line and "Elo difference" in line for line in lines)
+    assert sum(line.startswith("time per move of senet-") for line in lines) == 2
     files = sorted(records.glob("game-*.senet"))
     assert len(files) == 4
     parsed = [parse_record(f.read_text(encoding="utf-8")) for f in files]
@@ -90,6 +91,7 @@ def test_a_broken_program_loses_the_game_and_the_match_goes_on(
         assert game.forfeiter == 0
         record = game.record
         assert record.tags["Termination"] == termination
+        assert record.tags["Reason"] == " ".join(game.reason.split())
         assert record.tags["Result"] == "AB"[1 - loser_seat]
         # the record reads back, the moves before the forfeit replay, and the game is unfinished
         again = parse_record(record.text())
@@ -100,7 +102,8 @@ def test_a_broken_program_loses_the_game_and_the_match_goes_on(
 
 
 def test_a_program_that_runs_out_of_time_loses_on_time(level, broken) -> None:
-    settings = MatchSettings("bell", 2, time=0.5, grace=0.5)
+    # generous for the level (it answers in milliseconds), never enough for the silent program
+    settings = MatchSettings("bell", 2, time=2.0, grace=2.0)
     result = play_match((level("beginner"), broken("timeout")), settings)
     assert [g.termination for g in result.games] == ["time forfeit", "time forfeit"]
     assert [g.first_score for g in result.games] == [1.0, 1.0]
@@ -115,6 +118,11 @@ def test_a_program_that_does_not_start_or_play_the_variant_stops_the_match(
         play_match(([str(tmp_path / "no-such-program")], level("beginner")), settings)
     with pytest.raises(MatchError, match="did not answer senet in time"):
         play_match((broken("silent"), level("beginner")), settings)
+    with pytest.raises(MatchError, match="does not play bell; it plays: standard, piccione"):
+        play_match(
+            (broken("illegal", variants=("standard", "piccione")), level("beginner")),
+            MatchSettings("bell", 2),
+        )
     with pytest.raises(MatchError, match="even number"):
         play_match((broken("illegal"), level("beginner")), MatchSettings("standard", 3))
 
@@ -138,3 +146,16 @@ def test_the_example_engine_plays_a_match(level) -> None:
     result = play_match(([sys.executable, str(example)], level("beginner")), settings)
     assert result.names == ("random-example", "senet-beginner")
     assert [g.termination for g in result.games] == ["normal", "normal"]
+
+
+def test_the_command_refuses_bad_options_with_one_line(tmp_path, broken) -> None:
+    from click.testing import CliRunner
+
+    program = shlex.join(broken("illegal"))
+    runner = CliRunner()
+    odd = runner.invoke(
+        match_command, [program, program, "--games", "3", "--records", str(tmp_path)]
+    )
+    assert odd.exit_code != 0 and "give an even number" in odd.output
+    chess = runner.invoke(match_command, [program, program, "--variant", "chess"])
+    assert chess.exit_code != 0 and "standard" in chess.output

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import io
 import shlex
 import sys
 from pathlib import Path
@@ -33,6 +34,9 @@ def engine_command(level: str, seed: int) -> None:
     from .engine import EngineSession, engine_name, level_player, serve
 
     choose, prepare = level_player(level, seed)
+    # a byte that is not UTF-8 is a malformed line (answered with an error), not a crash
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(encoding="utf-8", errors="replace")
     session = EngineSession(engine_name(level), choose, prepare=prepare)
     sys.exit(serve(session, sys.stdin, sys.stdout))
 
@@ -84,7 +88,7 @@ def match_command(
     first_pair: int,
     records: Path,
 ) -> None:
-    """Play GAMES games between PROGRAM_A and PROGRAM_B (command lines, such as
+    """Play --games games between PROGRAM_A and PROGRAM_B (command lines, such as
     "senet engine --level expert"), in pairs with the same throws and the seats swapped;
     print each game, the score with its 95% interval and the Elo difference."""
     from .match import (

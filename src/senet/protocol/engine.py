@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Callable, Iterable
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from senet.engine import VARIANTS, Move, Position, draw_throw, find_variant
 from senet.engine.position import seat_letter
@@ -36,6 +36,9 @@ from .messages import (
     format_reply,
     parse_command,
 )
+
+if TYPE_CHECKING:
+    from senet.ai import Level
 
 __all__ = ["AUTHOR", "Chooser", "EngineSession", "engine_name", "level_player", "serve"]
 
@@ -166,7 +169,7 @@ def level_player(level_key: str, seed: int = 0) -> tuple[Chooser, Callable[[str]
 
     level = find_level(level_key)
     rng = random.Random(seed)
-    paced: dict[int, object] = {}
+    paced: dict[int, Level] = {}
 
     def choose(position: Position, seconds: float | None) -> Move:
         chosen = level
@@ -181,7 +184,7 @@ def level_player(level_key: str, seed: int = 0) -> tuple[Chooser, Callable[[str]
                     budget=min(level.budget, share),
                     rollouts=min(level.rollouts, share),
                 )
-            chosen = paced[ms]  # type: ignore[assignment]
+            chosen = paced[ms]
         return choose_move(position, chosen, rng)
 
     def prepare(variant_name: str) -> None:

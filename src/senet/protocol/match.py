@@ -25,6 +25,7 @@ import math
 import queue
 import random
 import shlex
+import statistics
 import subprocess
 import threading
 import time
@@ -126,6 +127,8 @@ class Program:
         self._process: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=5)
+        #: seconds from each ``go`` to its ``bestmove`` (wall clock), over the whole match
+        self.move_times: list[float] = []
 
     # ------------------------------------------------------------------ life
     def start(self, timeout: float) -> None:
@@ -215,10 +218,12 @@ class Program:
         for command in commands:
             self.send(command)
         self.send(Go(max(1, round(seconds * 1000))))
-        deadline = time.monotonic() + seconds + grace
+        sent = time.monotonic()
+        deadline = sent + seconds + grace
         while True:
             reply = self._reply(deadline, "go", TIME_FORFEIT)
             if isinstance(reply, BestMove):
+                self.move_times.append(time.monotonic() - sent)
                 return reply.move
 
     def _reply(self, deadline: float, waiting_for: str, late: str) -> Reply:
@@ -306,6 +311,8 @@ class MatchResult:
     names: tuple[str, str]
     settings: MatchSettings
     games: list[GameResult] = field(default_factory=list)
+    #: each program's seconds from ``go`` to ``bestmove``, every move it answered in time
+    move_times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
 
     def pair_scores(self) -> list[float]:
         """The first program's mean score in each complete pair."""
@@ -425,7 +432,9 @@ def play_match(
             names = (f"{names[0]} #1", f"{names[1]} #2")
         for program, name in zip(programs, names):
             program.label = name
-        result = MatchResult(names, settings)
+        result = MatchResult(
+            names, settings, move_times=(programs[0].move_times, programs[1].move_times)
+        )
         date = datetime.now(UTC).strftime("%Y.%m.%d")
         for index in range(settings.games):
             pair = settings.first_pair + index // 2
@@ -498,6 +507,12 @@ def summary_lines(result: MatchResult) -> list[str]:
             f"forfeits of {name}: {counts[RULES_INFRACTION]} by a rules infraction, "
             f"{counts[ABANDONED]} by abandoning (exit, crash), {counts[TIME_FORFEIT]} on time"
         )
+    for name, times in zip(result.names, result.move_times):
+        if times:
+            lines.append(
+                f"time per move of {name}: median {statistics.median(times) * 1000:.1f} ms, "
+                f"max {max(times) * 1000:.1f} ms over {len(times)} moves"
+            )
     return lines
 
 

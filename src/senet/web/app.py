@@ -17,6 +17,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -26,14 +27,16 @@ from senet.service.broadcast import broadcast_from_url
 from senet.service.clocks import ManualClock, SystemClock
 from senet.service.errors import GameError
 from senet.service.games import GameService
+from senet.service.jobs import Busy, job_queue
 from senet.service.storage import Storage
 from senet.settings import Settings
 
-from . import api, learn, live, lobby, pages, stats
+from . import api, learn, live, lobby, pages, passkeys, players, stats
 from .common import error_json, game_error_json, lang_of, render
 from .i18n import error_text, percent, translator
 from .move_words import review_words
 from .security import SecurityMiddleware, redact_server_logs
+from .waiting import ClientGone
 
 __all__ = ["create_app", "commit_id"]
 
@@ -70,6 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         storage = Storage(settings.database_url, settings.db_pool)
         await storage.init()
         broadcast = broadcast_from_url(settings.broadcast_url)
+        jobs = job_queue(settings.job_queue_url, settings.workers)
         service = GameService(
             storage,
             broadcast,
@@ -77,6 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             forced_pass_delay=settings.forced_pass_delay,
             cache_size=settings.game_cache,
             clock=clock,
+            jobs=jobs,
         )
         app.state.storage, app.state.service = storage, service
         await service.start()
@@ -115,11 +120,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         name="static",
     )
 
-    def error_page(request: Request, status: int, title: str, code: str) -> Any:
+    def error_page(request: Request, status: int, title: str, code: str, **params: Any) -> Any:
         """A refused page request: the error page, its title and the code's words from the
         catalog (the English message of an error is for programs)."""
         lang = lang_of(request)
-        message = error_text(lang, code)
+        message = error_text(lang, code, **params)
         title = translator(lang)(title)
         return render(request, "error.html", status, title=title, message=message, code=code)
 
@@ -127,7 +132,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _game_error(request: Request, exc: GameError) -> Any:
         if request.url.path.startswith("/api/"):
             return game_error_json(exc)
+        if isinstance(exc, Busy):
+            page = error_page(request, 429, "error.title", exc.code, seconds=exc.retry_after)
+            page.headers["Retry-After"] = str(exc.retry_after)
+            return page
         return error_page(request, exc.status, "error.title", exc.code)
+
+    @app.exception_handler(ClientGone)
+    async def _gone(request: Request, exc: ClientGone) -> Any:
+        return Response(status_code=499)  # nobody reads it: the client has hung up
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Any:
@@ -159,6 +172,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.templates.env.globals["percent"] = percent
     app.state.templates.env.globals["review_words"] = review_words
     lobby.install(app)
+    players.install(app)
+    app.include_router(passkeys.router)
     if isinstance(clock, ManualClock):
         lobby.install_test_clock(app, clock)
     app.add_middleware(GZipMiddleware, minimum_size=1000)  # pages, scripts, JSON: not WebSockets

@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from senet import __version__
 from senet.service.errors import GameError
+from senet.service.jobs import Busy
 
 from .i18n import LANG_COOKIE, pick_lang, translator
 from .protocol import error_message, game_error_message
@@ -53,7 +54,12 @@ def error_json(code: str, message: str, status: int) -> JSONResponse:
 
 
 def game_error_json(exc: GameError) -> JSONResponse:
-    """A request the service refused, with where its text went wrong when it did."""
+    """A request the service refused, with where its text went wrong when it did; a busy
+    refusal says when to try again (``Retry-After``, and ``retry_after`` for the page's
+    words)."""
+    if isinstance(exc, Busy):
+        body: dict[str, Any] = {**game_error_message(exc), "retry_after": exc.retry_after}
+        return JSONResponse(body, 429, headers={"Retry-After": str(exc.retry_after)})
     return JSONResponse(game_error_message(exc), status_code=exc.status)
 
 

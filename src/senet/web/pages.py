@@ -15,11 +15,12 @@ from markupsafe import Markup, escape
 
 from senet.engine import VARIANTS, Capture, HouseKind, find_variant
 from senet.service import computer
-from senet.service.analysis import chart, replay, start_review
+from senet.service.analysis import chart, replay
 from senet.service.errors import GameError, requested_variant
 from senet.service.games import GameService
 from senet.service.views import game_record
 
+from . import players
 from .common import form_fields, lang_of, render, seat_cookie, set_seat_cookie, to_game
 from .i18n import LANG_COOKIE, LANGS, translator
 
@@ -291,6 +292,7 @@ async def start_game(request: Request) -> Any:
         listed=form.get("listed") == "1",
         public=form.get("public") == "1",
     )
+    await players.started(request, created.game_id, created.seats, form.get("rated") == "1")
     return to_game(request, created.game_id, created.token)
 
 
@@ -324,6 +326,7 @@ async def game_page(request: Request, game_id: str) -> Any:
         invite_url=f"{base}/g/{game_id}/join/{invite}" if invite else None,
         private_url=f"{base}/g/{game_id}/seat/{token}" if seats else None,
         public_url=f"{base}/g/{game_id}",
+        **await players.game_players(request, live, seats),
     )
     response.headers["Cache-Control"] = "no-store"  # it may show the seat's private link
     return response
@@ -448,10 +451,11 @@ async def rematch(request: Request, game_id: str) -> Any:
 async def review_page(request: Request, game_id: str) -> Any:
     """The winning-chance graph of a finished game, with its mistakes marked (judged by the
     master), and a board that replays every decision with the move played and the best one."""
-    live = await _service(request).store.load(game_id)
-    review = start_review(live)
+    service = _service(request)
+    live = await service.store.load(game_id)
+    review = await service.reviews.ready(live)
     lang = lang_of(request)
-    if review is None:  # being judged: a page that says so now, and reloads when it is done
+    if review is None:  # not judged yet: a page that asks for it, and reloads when it is done
         return render(request, "review_wait.html", game_id=live.id)
     return render(
         request,
