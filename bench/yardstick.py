@@ -25,7 +25,7 @@ Printed per variant and overall:
   the same positions (mean winning chance lost per decision), and the yardstick's own exact
   loss when it is followed as a player.
 
-    nice -n 10 python bench/yardstick.py --positions 40 --rollouts 2048     # a quick look
+    nice -n 10 python bench/yardstick.py --positions 30 --rollouts 4096 --variant standard  # measured
 """
 
 from __future__ import annotations
