@@ -100,6 +100,33 @@ def test_every_way_into_a_rematch_gives_the_opponent_the_seat(browser, site, way
     assert a.js_errors == [] and b.js_errors == []  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_result_speaks_to_each_player_and_of_them_to_a_spectator(browser, site, lang) -> None:
+    # bell is scored in points: a resignation leaves no score to show ("(0:0)")
+    game = friend_game(site.url, "bell")
+    resigned = httpx.post(
+        f"{site.url}/api/games/{game.game_id}/resign",
+        json={},
+        headers={"X-Seat-Token": game.tokens[0]},
+    )
+    assert resigned.status_code == 200
+    words = {
+        "en": ("You lost — you resigned", "You won — the first player resigned",
+               "The second player won — the first player resigned"),
+        "ru": ("Вы проиграли — вы сдались", "Вы победили", "Победил второй игрок"),
+    }[lang]  # fmt: skip
+    loser = seat_context(browser, site, game.game_id, game.tokens[0], 390, 844)
+    winner = seat_context(browser, site, game.game_id, game.tokens[1], 360, 740)
+    spectator = new_page(browser, site)
+    for page, said in zip((loser, winner, spectator), words, strict=True):
+        page.goto(f"/g/{game.game_id}?lang={lang}")
+        page.wait_for_selector("#over:not([hidden])")
+        result = page.text_content("#result")
+        assert result.startswith(said), result
+        assert "(" not in result and ":" not in result, result
+        page.context.close()
+
+
 def test_the_invitation_box_goes_away_when_the_friend_joins(browser, site) -> None:
     host = new_page(browser, site)
     game_id = start_game(host, "standard", "friend", "A")
@@ -114,7 +141,8 @@ def test_the_invitation_box_goes_away_when_the_friend_joins(browser, site) -> No
     host.wait_for_selector("#invite", state="hidden", timeout=10_000)  # no reload
     assert not guest.is_visible("#invite")
     host.wait_for_selector("#resign", state="visible")
-    guest.wait_for_selector("#resign", state="visible")
+    guest.click("#menu-toggle")  # a phone held upright: Resign waits in the title's menu
+    guest.wait_for_selector("#game-menu #resign", state="visible")
 
 
 #: What the throw row shows: its label, and each stick's (or the die's) classes.
