@@ -1093,3 +1093,24 @@ def test_with_several_throws_banked_the_status_names_them_all_not_one(browser, s
             steps = {abs(int(m[2]) - int(m[1])) for m in pairs if m}
             assert len(steps) > 1, labels
         assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_long_variant_page_folds_on_a_phone_with_the_rules_open(browser, site, lang) -> None:
+    phone = new_page(browser, site, 390, 844, touch=True)
+    desktop = new_page(browser, site, 1280, 800)
+    for name in ("bell", "adelaida"):
+        phone.goto(f"/variants/{name}?lang={lang}")
+        folded = phone.locator("details.fold")
+        assert folded.count() >= 4 and phone.locator("details.fold[open]").count() == 0
+        assert phone.is_visible("#rules-h") and phone.is_visible(".clauses li")
+        assert phone.is_visible("#diff-h") and not phone.is_visible(".diff-table")
+        # a link of the table of contents opens the section it leads to
+        phone.click("#page-toc a[href='#diff-h']")
+        phone.wait_for_selector(".diff-table", state="visible")
+        assert phone.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        desktop.goto(f"/variants/{name}?lang={lang}")
+        assert desktop.locator("details.fold").count() == 0 and desktop.is_visible(".diff-table")
+    for page in (phone, desktop):
+        assert not page.js_errors  # type: ignore[attr-defined]
+        page.context.close()
