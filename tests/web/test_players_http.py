@@ -285,3 +285,27 @@ def test_rated_quick_pairing_and_the_lobby_shows_each_seekers_name_and_rating(si
     listing = {g["id"]: g for g in anonymous.get("/api/lobby").json()}
     assert listing[casual_id]["player"] is None
     assert anonymous.get(f"/api/games/{casual_id}/ratings").json()["rated"] is False
+
+
+def test_a_computer_level_is_a_player_in_the_rating_pool(site) -> None:
+    from senet.service.computer import level_options
+
+    anna = device(site, "ru")
+    anna.cookies.set("lang", "ru")
+    take(anna, fresh("Vs"))
+    made = anna.post(
+        "/games", data={"mode": "computer", "level": "beginner", "colour": "A", "rated": "1"}
+    )
+    game_id = made.headers["location"].rsplit("/", 1)[1]
+    resigned = anna.post(f"/api/games/{game_id}/resign", json={})
+    assert resigned.status_code == 200, resigned.text
+    seats = anna.get(f"/api/games/{game_id}/ratings").json()["seats"]
+    level = next(s for s in seats if s["kind"] == "computer")
+    ru_name = next(name for key, name, _ in level_options("ru") if key == "beginner")
+    assert (level["name"], level["label"]) == ("beginner", ru_name)
+    assert level["change"] > 0  # the level won: Anna resigned
+    profile = anna.get("/api/players/beginner").json()
+    assert profile["kind"] == "computer" and profile["ratings"]["standard"]["games"] >= 1
+    page = anna.get("/@/beginner")
+    assert f'<h1 id="profile-name">{ru_name}' in page.text
+    assert ru_name in anna.get(f"/g/{game_id}").text

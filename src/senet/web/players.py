@@ -303,6 +303,11 @@ async def profile_page(request: Request, name: str) -> Any:
         charts={r.variant: rating_chart(r, lang_of(request)) for r in profile.ratings},
         game_rows=[_game_row(g, profile, lang_of(request)) for g in profile.recent],
         since=_date(player.created_at, lang_of(request)),
+        shown_name=(
+            level_name(player.level, lang_of(request))
+            if player.kind == "computer" and player.level
+            else player.name
+        ),
     )
 
 
@@ -504,9 +509,12 @@ async def game_players(request: Request, live: LiveGame, seats: tuple[int, ...])
     whether the game is rated and each named seat's rating (and change once rated)."""
     player = player_of(request)
     players = _players(request)
+    rated, seated = await players.seat_ratings(live)
+    if player is not None and seats and {s.seat for s in seated} >= set(seats):
+        return {"rated": rated, "named_seats": seated}  # linked already (a read, no write)
     if player is not None and seats:
         await players.link(live, seats, player)
-    rated, seated = await players.seat_ratings(live)
+        rated, seated = await players.seat_ratings(live)
     return {"rated": rated, "named_seats": seated}
 
 
@@ -516,13 +524,16 @@ async def game_ratings(request: Request, game_id: str) -> Any:
     (``1500?`` while provisional) and, once the game is rated, the change it made."""
     live = await _service(request).store.load(game_id)
     rated, seated = await _players(request).seat_ratings(live)
-    return {"rated": rated, "over": live.over, "seats": [_seat_json(s) for s in seated]}
+    lang = lang_of(request)
+    return {"rated": rated, "over": live.over, "seats": [_seat_json(s, lang) for s in seated]}
 
 
-def _seat_json(s: SeatRating) -> dict[str, Any]:
+def _seat_json(s: SeatRating, lang: str) -> dict[str, Any]:
     return {
         "seat": "AB"[s.seat],
         "name": s.name,
+        # as a page shows it: a computer level by its name in the page's language
+        "label": level_name(s.name, lang) if s.kind == "computer" else s.name,
         "kind": s.kind,
         "rating": s.rating,
         "change": s.change,
@@ -537,6 +548,7 @@ def install(app: Any) -> None:
     app.include_router(api)
     app.add_middleware(PlayerCookie)
     app.state.templates.env.globals["signed"] = signed
+    app.state.templates.env.globals["level_name"] = level_name
 
 
 def signed(change: int) -> str:

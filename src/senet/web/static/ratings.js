@@ -18,8 +18,8 @@ function draw(seats) {
     row.dataset.seat = s.seat;
     const name = document.createElement("a");
     name.href = `/@/${encodeURIComponent(s.name)}`;
-    name.translate = false;
-    name.textContent = s.name;
+    name.translate = s.kind === "computer"; // a level's name is a word of the page
+    name.textContent = s.label || s.name;
     const rating = document.createElement("span");
     rating.className = "np-rating";
     rating.textContent = s.rating || "";
