@@ -117,6 +117,9 @@ def _open_json(game: OpenGame) -> dict[str, Any]:
 async def play_now(request: Request) -> Any:
     form = await form_fields(request)
     service = _service(request)
+    rated = await players.pair_rated(request, form, list(held_tokens(request)))
+    if rated is not None:
+        return to_game(request, rated.game_id, rated.token)
     paired = await service.lobby.pair(
         form.get("variant", "standard"),
         form.get("time_control", "untimed"),
@@ -175,7 +178,7 @@ class SeatTaken(BaseModel):
 async def open_games(request: Request, variant: str | None = None) -> Any:
     """The open games waiting for a taker, oldest first."""
     games = await _service(request).lobby.open_games(variant)
-    return [_open_json(g) for g in games]
+    return await players.with_seekers(_service(request), [_open_json(g) for g in games])
 
 
 @api.post("/lobby/{game_id}/take", response_model=SeatTaken)
@@ -289,7 +292,8 @@ async def lobby_socket(ws: WebSocket) -> None:
         async with service.broadcast.subscribe(LOBBY_CHANNEL) as sub:
             while True:
                 games = await service.lobby.open_games(variant)
-                await ws.send_json({"type": "lobby", "games": [_open_json(g) for g in games]})
+                listing = await players.with_seekers(service, [_open_json(g) for g in games])
+                await ws.send_json({"type": "lobby", "games": listing})
                 await _next_change(ws, sub)
     except (WebSocketDisconnect, RuntimeError):
         return
