@@ -43,6 +43,10 @@ def test_every_variable_is_read_and_checked() -> None:
         "SENET_CONNECTIONS_PER_ADDRESS": "0",
         "FORWARDED_ALLOW_IPS": "10.0.0.1, 10.1.0.0/16",
         "SENET_FORCED_PASS_DELAY": "0.25",
+        "SENET_ABANDON_GRACE": "60",
+        "SENET_LISTING_LIFETIME": "300",
+        "SENET_LISTING_CAP": "2",
+        "SENET_SEEDING_DEADLINE": "90.5",
     }
     assert set(env) == {v.name for v in VARIABLES}
     settings = Settings.from_env(env)
@@ -60,6 +64,10 @@ def test_every_variable_is_read_and_checked() -> None:
         0,
         "10.0.0.1,10.1.0.0/16",
         0.25,
+        60.0,
+        300.0,
+        2,
+        90.5,
     )
     assert Settings.from_env({}) == Settings()
     assert Settings.from_env({"SENET_RATE_LIMITS": "off"}).rate_limits == RateLimits.off()

@@ -74,6 +74,11 @@ class Settings:
     connections_per_address: int = 64
     forwarded_allow_ips: str = "127.0.0.1,::1"
     forced_pass_delay: float = 1.5
+    #: fair play (see :mod:`senet.service.fair_play`), seconds and a count
+    abandon_grace: float = 120.0
+    listing_lifetime: float = 600.0
+    listing_cap: int = 3
+    seeding_deadline: float = 120.0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -178,6 +183,30 @@ VARIABLES: tuple[Variable, ...] = (
         "forced_pass_delay",
         _pace,
         "seconds a forced pass stays shown before the server plays it",
+    ),
+    Variable(
+        "SENET_ABANDON_GRACE",
+        "abandon_grace",
+        _positive_float,
+        "seconds an opponent must go unseen (no connection, move or read) before a win by claim",
+    ),
+    Variable(
+        "SENET_LISTING_LIFETIME",
+        "listing_lifetime",
+        _positive_float,
+        "seconds an open game stays shown in the lobby",
+    ),
+    Variable(
+        "SENET_LISTING_CAP",
+        "listing_cap",
+        _positive_int,
+        "open games one client (address) may have shown in the lobby at once",
+    ),
+    Variable(
+        "SENET_SEEDING_DEADLINE",
+        "seeding_deadline",
+        _positive_float,
+        "seconds the players have, once both seats are taken, to give their seeds",
     ),
     Variable("SENET_GAME_CACHE", "game_cache", _positive_int, "games each process keeps in memory"),
     Variable(

@@ -17,6 +17,7 @@ from senet.engine import VARIANTS, Capture, HouseKind, find_variant
 from senet.service import computer
 from senet.service.analysis import chart, replay, start_review
 from senet.service.errors import GameError, requested_variant
+from senet.service.fair_play import client_key
 from senet.service.games import GameService
 from senet.service.views import game_record
 
@@ -309,6 +310,12 @@ async def form_fields(request: Request) -> dict[str, str]:
     return {key: values[0] for key, values in parse_qs(body).items()}
 
 
+def client_of(request: Request) -> str | None:
+    """Who asks, as the lobby counts open games per client (a digest of the address, behind
+    a trusted proxy its X-Forwarded-For)."""
+    return client_key(request.client.host if request.client else None)
+
+
 @router.post("/games")
 async def start_game(request: Request) -> Any:
     form = await form_fields(request)
@@ -320,6 +327,7 @@ async def start_game(request: Request) -> Any:
         time_control=form.get("time_control", "untimed"),
         listed=form.get("listed") == "1",
         public=form.get("public") == "1",
+        client=client_of(request),
     )
     return to_game(request, created.game_id, created.token)
 
