@@ -42,6 +42,9 @@ def test_moves_through_the_api_on_one_process_keep_a_claim_on_the_other_away(clo
                 )
                 assert seeded.status_code == 200, seeded.text
             claim = {"url": f"{a.url}/api/games/{game}/claim", "headers": {"X-Seat-Token": token_a}}
+            # B opens the game page once, on process b, and closes it
+            with connect(f"{b.ws_url}/ws/games/{game}?token={token_b}") as page:
+                page.recv(timeout=10)
 
             for step in range(10):  # B acts only through the API on process b, every 30 s
                 await advance(http, (a, b), 30_000)
@@ -92,7 +95,8 @@ def test_a_paired_game_without_seeds_is_called_off_on_both_processes(clocked_pai
             await advance(http, (a, b), 119_000)
             for server in (a, b):
                 assert (await http.get(f"{server.url}/api/games/{game}")).status_code == 200
-            await advance(http, (a, b), 1_000)  # the deadline: the sweeps the clocks woke
+            # the deadline, and the next sweep of each process (every 5 s of its clock)
+            await advance(http, (a, b), 1_000 + 5_000)
             deadline = time.monotonic() + 20
             while time.monotonic() < deadline:
                 answers = [

@@ -153,3 +153,32 @@ def lobby_socket_session(site: SiteServer) -> None:
             while True:
                 ws.recv(timeout=10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+
+
+def test_a_flood_of_open_games_leaves_a_real_players_game_in_view(tmp_path: Path) -> None:
+    """One client lists 80 games through the API: after the cap the rest are refused (429);
+    sixty more clients list one each and never come back; a real player's new open game is
+    the first one shown (the lobby lists what a newcomer can take, newest first)."""
+    site = SiteServer(tmp_path / "senet.sqlite3")
+    site.start()
+    try:
+
+        def listed(address: str) -> httpx.Response:
+            return httpx.post(
+                f"{site.url}/api/games",
+                json={"mode": "friend", "listed": True},
+                headers={"X-Forwarded-For": address},  # the server's trusted proxy says who
+            )
+
+        answers = [listed("10.0.0.66").status_code for _ in range(80)]
+        assert answers.count(201) == 3 and answers.count(429) == 77
+        assert listed("10.0.0.66").json()["code"] == "too_many_listed"
+        for i in range(60):
+            assert listed(f"10.0.1.{i}").status_code == 201
+        real = listed("10.0.2.1").json()
+        with connect(f"{site.ws_url}/ws/games/{real['id']}?token={real['token']}") as page:
+            page.recv(timeout=10)
+            shown = httpx.get(f"{site.url}/api/lobby").json()
+            assert shown[0]["id"] == real["id"] and len(shown) == 50
+    finally:
+        site.stop()
