@@ -8,7 +8,7 @@ weights named on the command line.  Both games of a pair use the same seeded thr
 score (a draw counts ½) with its 95% interval over the pairs.
 
 An evaluation is a weights file (``senet/ai/weights/<variant>.json`` or a training snapshot,
-``python -m senet.ai.train ... --snapshots K``), ``hand-made`` (the generic evaluation a
+``senet train linear ... --snapshots K``), ``hand-made`` (the generic evaluation a
 variant without trained weights falls back to) or ``pip`` (the progress count of the ``pip3``
 reference in linear form: 31 for a piece borne off, the square for one on the board, a tempo
 of 3, on the same logistic scale; without its safety term).

@@ -4,7 +4,7 @@ A rollout player values each legal move by ``R`` rollouts of ``H`` decisions of 
 policy (both seats), common random numbers across the moves, the linear evaluation where a
 rollout stops (:func:`senet.ai.rollout.rollout_sums`, the master's root decision with a fixed
 number of rollouts instead of a time budget).  It meets the expert level (the linear model one
-decision ahead, :data:`senet.sim.kernel.EXPERT`) in pairs of games on the same throws with the
+decision ahead, :data:`senet.compiled.kernel.EXPERT`) in pairs of games on the same throws with the
 seats swapped; prints its score with a 95% interval over the pairs and the CPU time.  This is
 how the rollouts' horizon and count were chosen: thousands of games in minutes, where the
 ladder (``bench/ai_ladder.py``) plays a few hundred an hour.
@@ -21,10 +21,9 @@ import time
 import numpy as np
 from numba import njit
 
+from senet.ai.evaluation import weights_for
 from senet.ai.rollout import rollout_sums
-from senet.engine import find_variant
-from senet.engine.state import PENDING, PENDING_WATER, THROW
-from senet.sim.kernel import (
+from senet.compiled.kernel import (
     EXPERT,
     MAX_MOVES,
     N_EVENTS,
@@ -38,8 +37,9 @@ from senet.sim.kernel import (
     track_start,
     winner,
 )
-from senet.sim.runner import weights_for
-from senet.sim.tables import compile_rules
+from senet.compiled.tables import compile_rules
+from senet.engine import find_variant
+from senet.engine.state import PENDING, PENDING_WATER, THROW
 
 
 @njit(cache=True)

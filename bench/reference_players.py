@@ -366,7 +366,7 @@ def selfplay_master_move(position: Position) -> Move:
 def candidate_master_move(position: Position) -> Move:
     """Today's master's search with a network being tried before it ships:
     ``bench/reference_weights/<variant>.candidate.npz`` (a file put there for the run, say
-    by ``python -m senet.ai.selfplay --out``, renamed).  No root rollouts, so in kendall it
+    by ``senet train selfplay --out``, renamed).  No root rollouts, so in kendall it
     is compared with ``search-master``."""
     weights = _WEIGHTS / f"{position.variant.name}.candidate.npz"
     if not weights.exists():

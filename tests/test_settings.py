@@ -18,6 +18,22 @@ def documented_table() -> set[str]:
     return set(re.findall(r"^\| `(\w+)` \|", section, flags=re.M))
 
 
+def documented_defaults() -> dict[str, str]:
+    text = (ROOT / "docs" / "deployment.md").read_text()
+    section = text.split("\n## Settings", 1)[1].split("\n#", 1)[0]
+    return dict(re.findall(r"^\| `(\w+)` \| ([^|]*?) \|", section, flags=re.M))
+
+
+def test_the_documented_defaults_are_the_defaults() -> None:
+    defaults = Settings.from_env({})
+    documented = documented_defaults()
+    for variable in VARIABLES:
+        written = re.fullmatch(r"`([^`]*)`", documented[variable.name])
+        if written is None:  # SENET_COMMIT: "(git's)", the commit checked out
+            continue
+        assert variable.parse(written.group(1)) == getattr(defaults, variable.field), variable.name
+
+
 def test_the_documented_table_lists_every_variable_the_code_reads_and_no_other() -> None:
     read: set[str] = {v.name for v in VARIABLES}
     for path in (ROOT / "src" / "senet").rglob("*.py"):
@@ -43,6 +59,8 @@ def test_every_variable_is_read_and_checked() -> None:
         "SENET_CONNECTIONS_PER_ADDRESS": "0",
         "FORWARDED_ALLOW_IPS": "10.0.0.1, 10.1.0.0/16",
         "SENET_FORCED_PASS_DELAY": "0.25",
+        "JOB_QUEUE_URL": "redis://h:6379/1",
+        "SENET_WORKERS": "3",
         "SENET_ABANDON_GRACE": "60",
         "SENET_LISTING_LIFETIME": "300",
         "SENET_LISTING_CAP": "2",
@@ -64,6 +82,8 @@ def test_every_variable_is_read_and_checked() -> None:
         0,
         "10.0.0.1,10.1.0.0/16",
         0.25,
+        "redis://h:6379/1",
+        3,
         60.0,
         300.0,
         2,
@@ -82,6 +102,8 @@ def test_every_variable_is_read_and_checked() -> None:
         ("SENET_IDLE_TIMEOUT", "never"),
         ("SENET_CONNECTIONS_PER_ADDRESS", "1.5"),
         ("FORWARDED_ALLOW_IPS", "10.0.0.1,,10.0.0.2"),
+        ("JOB_QUEUE_URL", "amqp://x"),
+        ("SENET_WORKERS", "0"),
     ]:
         with pytest.raises(SettingError, match=name):
             Settings.from_env({name: bad})

@@ -2,7 +2,8 @@
 rulebook (``senet.engine.rulebook``) and difference table (``senet.engine.differences``) -- the
 same data the site's variant pages and ``senet rules`` show -- so the documentation can never
 disagree with the rules the engine plays.  It adds ``variants/<name>.md`` for every variant and
-lists them in the navigation right after ``variants/index.md``, the first page of their section."""
+lists them in the navigation, each by its name, right after ``variants/index.md``, the first
+page of their section."""
 
 from __future__ import annotations
 
@@ -31,70 +32,123 @@ def page_path(name: str) -> str:
     return f"variants/{name}.md"
 
 
-def variant_page(name: str) -> str:
-    """The Markdown page of one variant: summary, clauses, differences, decisions, Ludii, history."""
+#: the page's own words in each language (the rulebook's texts come in both already)
+WORDS = {
+    "en": {
+        "tab": "English",
+        "name": "Name",
+        "title": "Title",
+        "pieces": "Pieces a side: {pieces}",
+        "throws": "Throws and their chances: {chances}",
+        "aliases": "Other names",
+        "rules": "Rules",
+        "rules_note": "Each clause with the id that tests cite it by.",
+        "aspects": "Every aspect of the rules",
+        "aspects_note": "The other variants are compared with this one.",
+        "aspect": "aspect",
+        "diff": "Differences from the standard game",
+        "nodiff": "No differences from the standard game.",
+        "decisions": "Decisions on open points",
+        "decisions_note": "Where the source is silent or ambiguous, our choice and why; each is "
+        "pinned by a test named `test_decision_<variant>_<key>`.",
+        "ludii": "Where Ludii's encoding (Senet.lud) differs",
+        "topic": "topic",
+        "ours": "ours",
+        "history": "History",
+    },
+    "ru": {
+        "tab": "Русский",
+        "name": "Имя",
+        "title": "Название",
+        "pieces": "Фишек у каждого: {pieces}",
+        "throws": "Броски и их вероятности: {chances}",
+        "aliases": "Другие имена",
+        "rules": "Правила",
+        "rules_note": "Каждое правило — с именем, по которому на него ссылаются тесты.",
+        "aspects": "Все стороны правил",
+        "aspects_note": "Остальные варианты сравниваются с этим.",
+        "aspect": "что",
+        "diff": "Отличия от стандартной игры",
+        "nodiff": "Отличий от стандартной игры нет.",
+        "decisions": "Решения по открытым вопросам",
+        "decisions_note": "Где источник молчит или неоднозначен — наш выбор и почему; каждое "
+        "решение закреплено тестом `test_decision_<variant>_<key>`.",
+        "ludii": "Кодировка Ludii (Senet.lud) здесь иная",
+        "topic": "что",
+        "ours": "у нас",
+        "history": "История",
+    },
+}
+
+
+def variant_body(name: str, lang: str) -> list[str]:
+    """One language's account of a variant: summary, clauses, differences, decisions, Ludii,
+    history, as Markdown lines."""
     variant = VARIANTS[name]
     book: Rulebook = rulebook(name)
-    lines = [f"# {escape(variant.title('en'))} (`{name}`)", ""]
-    lines += [
-        "*Generated from the engine's rulebook (`senet.engine.rulebook`) and difference table "
-        f"when the documentation is built; `senet rules {name}` prints the same, and "
-        f"`senet rules {name} --lang ru` in Russian, as the site's variant page shows it.*",
-        "",
-        escape(book.summary("en")),
-        "",
-    ]
-    russian = variant.title("ru")
-    aliases = ", ".join(f"`{alias}`" for alias in variant.aliases)
-    lines += [
-        f"- Russian title: {escape(russian)}",
-        f"- Pieces a side: {variant.pieces}; throws: {escape(variant.instrument.name)}",
-    ]
-    if aliases:
-        lines.append(f"- Other names: {aliases}")
-    lines += ["", "## Rules", ""]
-    lines.append("Each clause with the id that tests cite it by.")
+    w = WORDS[lang]
+    lines = [escape(book.summary(lang)), ""]
+    lines.append(f"- {w['name']}: `{name}`")
+    lines.append(f"- {w['title']}: {escape(variant.title(lang))}")
+    chances = ", ".join(f"{value}: {chance}" for value, chance in variant.instrument.outcomes)
+    lines.append("- " + w["pieces"].format(pieces=variant.pieces))
+    lines.append("- " + w["throws"].format(chances=chances))
+    if variant.aliases:
+        lines.append(f"- {w['aliases']}: " + ", ".join(f"`{a}`" for a in variant.aliases))
+    lines += ["", f"## {w['rules']}", "", w["rules_note"], ""]
+    lines += [f"- **`{clause.id}`** — {escape(clause.text(lang))}" for clause in book.clauses]
     lines.append("")
-    for clause in book.clauses:
-        lines += [f"- **`{clause.id}`** — {escape(clause.text('en'))}"]
     if name == "standard":
-        lines += ["", "## Every aspect of the rules", ""]
-        lines += ["The other variants are compared with this one.", ""]
-        lines += ["| aspect | standard |", "|---|---|"]
-        lines += [f"| {escape(label)} | {escape(text)} |" for label, text in describe(name)]
+        lines += [f"## {w['aspects']}", "", w["aspects_note"], ""]
+        lines += [f"| {w['aspect']} | {name} |", "|---|---|"]
+        lines += [f"| {escape(label)} | {escape(text)} |" for label, text in describe(name, lang)]
     else:
-        lines += ["", "## Differences from the standard game", ""]
-        rows = difference_table(name, "standard", "en")
+        lines += [f"## {w['diff']}", ""]
+        rows = difference_table(name, "standard", lang)
         if rows:
-            lines += [f"| aspect | {name} | standard |", "|---|---|---|"]
+            lines += [f"| {w['aspect']} | {name} | standard |", "|---|---|---|"]
             lines += [f"| {escape(r.label)} | {escape(r.a)} | {escape(r.b)} |" for r in rows]
         else:
-            lines.append("No differences from the standard game.")
-    lines += ["", "## Decisions on open points", ""]
-    lines.append(
-        "Where the source is silent or ambiguous, our choice and why; each is pinned by a test "
-        "named `test_decision_<variant>_<key>`."
-    )
-    lines.append("")
+            lines.append(w["nodiff"])
+    lines += ["", f"## {w['decisions']}", "", w["decisions_note"], ""]
     for decision in book.decisions:
         lines += [
             f"### `{decision.key}`",
             "",
-            f"*{escape(decision.question('en'))}*",
+            f"*{escape(decision.question(lang))}*",
             "",
-            escape(decision.answer("en")),
+            escape(decision.answer(lang)),
             "",
         ]
     if book.ludii:
-        lines += ["## Where Ludii's encoding (Senet.lud) differs", ""]
-        lines += ["| topic | Ludii | ours |", "|---|---|---|"]
+        lines += [f"## {w['ludii']}", ""]
+        lines += [f"| {w['topic']} | Ludii | {w['ours']} |", "|---|---|---|"]
         lines += [
-            f"| {escape(d.topic('en'))} | {escape(d.ludii('en'))} | {escape(d.ours('en'))} |"
+            f"| {escape(d.topic(lang))} | {escape(d.ludii(lang))} | {escape(d.ours(lang))} |"
             for d in book.ludii
         ]
         lines.append("")
-    lines += ["## History", ""]
-    lines += [escape(p) + "\n" for p in book.history("en").split("\n") if p.strip()]
+    lines += [f"## {w['history']}", ""]
+    for paragraph in book.history(lang).split("\n"):
+        if paragraph.strip():
+            lines += [escape(paragraph), ""]
+    return lines
+
+
+def variant_page(name: str) -> str:
+    """The Markdown page of one variant: a tab in English and one in Russian."""
+    lines = [
+        f"# {escape(VARIANTS[name].title('en'))}",
+        "",
+        "*Written from the engine's rulebook (`senet.engine.rulebook`) and difference table "
+        f"when this site is built: `senet rules {name} [--lang ru]` prints the same, and the "
+        "site's variant page shows it.*",
+        "",
+    ]
+    for lang in ("en", "ru"):
+        lines += [f'=== "{WORDS[lang]["tab"]}"', ""]
+        lines += [("    " + line) if line else "" for line in variant_body(name, lang)]
+        lines.append("")
     return "\n".join(lines) + "\n"
 
 
@@ -116,7 +170,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     section = _variants_section(config.nav or [])
     if section is None:
         raise ValueError(f"mkdocs.yml: no navigation section starts with {INDEX}")
-    section[1:1] = [page_path(name) for name in VARIANTS]
+    section[1:1] = [{name: page_path(name)} for name in VARIANTS]
     return config
 
 

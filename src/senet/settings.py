@@ -18,6 +18,16 @@ __all__ = ["RateLimits", "Settings", "SettingError", "VARIABLES", "Variable"]
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./var/senet.sqlite3"
 DEFAULT_BROADCAST_URL = "memory://"
+#: Jobs (the computer's moves, hints, analyses, reviews) in worker processes of the server.
+LOCAL_JOB_QUEUE = "local://"
+
+
+def machine_cores() -> int:
+    """The cores this process may run on (the default number of worker processes)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 class SettingError(ValueError):
@@ -74,6 +84,11 @@ class Settings:
     connections_per_address: int = 64
     forwarded_allow_ips: str = "127.0.0.1,::1"
     forced_pass_delay: float = 1.5
+    #: where search runs: worker processes of ``senet serve`` (``local://``) or a Redis job
+    #: queue served by ``senet worker`` processes (a Redis URL)
+    job_queue_url: str = LOCAL_JOB_QUEUE
+    #: worker processes ``senet serve`` starts with the local job queue
+    workers: int = field(default_factory=machine_cores)
     #: fair play (see :mod:`senet.service.fair_play`), seconds and a count
     abandon_grace: float = 120.0
     listing_lifetime: float = 600.0
@@ -125,6 +140,13 @@ def _positive_int(text: str) -> int:
     value = int(_ascii(text))
     if value < 0:
         raise ValueError("a whole number, 0 or more")
+    return value
+
+
+def _workers(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise ValueError("a whole number, 1 or more")
     return value
 
 
@@ -183,6 +205,18 @@ VARIABLES: tuple[Variable, ...] = (
         "forced_pass_delay",
         _pace,
         "seconds a forced pass stays shown before the server plays it",
+    ),
+    Variable(
+        "JOB_QUEUE_URL",
+        "job_queue_url",
+        _url("local://", "redis://", "rediss://", "unix://"),
+        "where search runs: local:// (serve's own workers) or Redis for senet worker",
+    ),
+    Variable(
+        "SENET_WORKERS",
+        "workers",
+        _workers,
+        "worker processes serve starts for local:// (default: the machine's cores)",
     ),
     Variable(
         "SENET_ABANDON_GRACE",

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
+from senet.ai.cli import train as train_command
 from senet.ai.evaluation import (
     N_FEATURES,
     Evaluator,
@@ -56,6 +59,30 @@ def test_td_training_moves_the_weights_and_is_reproducible() -> None:
     e2 = train(v, 3, seed=4, log_every=0, hidden=4)
     assert np.array_equal(e1.weights, e2.weights) and np.array_equal(e1.hidden[0], e2.hidden[0])
     assert not np.array_equal(e1.weights, train(v, 0, log_every=0).weights)
+
+
+def test_senet_train_linear_writes_what_the_trainer_learns(tmp_path: Path) -> None:
+    # the one training command: the linear trainer's file, its snapshots, and the same weights
+    # as the trainer called with the same settings
+    args = ["linear", "--variant", "piccione", "--games", "4", "--seed", "3", "--hidden", "2"]
+    ran = CliRunner().invoke(train_command, [*args, "--snapshots", "2", "--out", str(tmp_path)])
+    assert ran.exit_code == 0, ran.output
+    written = tmp_path / "piccione.net.json"
+    assert f"wrote {written}" in ran.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "piccione.net.json",
+        "piccione.net.json.2",
+        "piccione.net.json.4",
+    ]
+    direct = train(VARIANTS["piccione"], 4, seed=3, log_every=0, hidden=2)
+    assert written.read_text() == direct.to_json() + "\n"
+
+
+def test_senet_train_names_an_unknown_variant() -> None:
+    ran = CliRunner().invoke(train_command, ["selfplay", "--variant", "nonesuch"])
+    assert ran.exit_code == 2 and "--variant" in ran.output and "nonesuch" in ran.output
+    ran = CliRunner().invoke(train_command, ["fitted", "--variant", "kendall", "--round", "x:1"])
+    assert ran.exit_code == 2 and "KIND:DEPTH:GAMES:EPOCHS:SEED" in ran.output
 
 
 def test_a_snapshot_after_n_games_is_what_a_run_of_n_games_learns() -> None:

@@ -157,7 +157,7 @@ def test_training_is_reproducible_from_its_seed_and_records_its_curve() -> None:
     assert [dict(p, seconds=0) for p in curve_a] == [dict(p, seconds=0) for p in curve_b]
     assert [p["round"] for p in curve_a] == [1, 2] and curve_a[0]["rows"] > 0
     assert a.info["command"] == (
-        "python -m senet.ai.fitted --variant standard --hidden 6"
+        "senet train fitted --variant standard --hidden 6"
         " --round search:1:4:2:2 --round rollouts:2:3:1:5"
     )
     assert json.loads(a.info["curve"]) == curve_a and a.info["start"] == "random"

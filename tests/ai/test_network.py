@@ -77,6 +77,7 @@ def test_the_shipped_network_loads_with_how_it_was_trained(name: str) -> None:
         # each round measured against the expert, and against the network it started from
         # (where it started from random weights, the first round fits the linear model)
         assert network.info["command"].startswith(f"python -m senet.ai.fitted --variant {name}")
+        assert runs_as_senet_train(network.info["command"]) == "fitted"
         assert [p["round"] for p in curve] == list(range(1, len(curve) + 1))
         assert curve[-1]["vs_expert"] - curve[-1]["vs_expert_half"] > 0.5
         if network.info["start"] == "random":
@@ -90,6 +91,22 @@ def test_the_shipped_network_loads_with_how_it_was_trained(name: str) -> None:
     assert curve[-1]["score"] > curve[0]["score"]
 
 
+def runs_as_senet_train(command: str) -> str:
+    """The trainer of a command kept in a weight file, checked to parse as that trainer's
+    ``senet train`` command with the same options (files trained before the trainers shared
+    one command keep ``python -m senet.ai.<trainer>``); raises if it does not parse."""
+    from senet.ai.cli import train
+
+    words = command.split()
+    if words[:2] == ["python", "-m"]:
+        trainer, args = words[2].removeprefix("senet.ai."), words[3:]
+    else:
+        assert words[:2] == ["senet", "train"], command
+        trainer, args = words[2], words[3:]
+    train.commands[trainer].make_context(trainer, args)
+    return trainer
+
+
 def _refined_by_self_play(name: str, start_file: str, seed: int) -> tuple:
     """The shipped network of ``name`` and the kept file its self-play command started from
     (kept in the repository, so that the command repeats it): refined, not retrained —
@@ -101,6 +118,7 @@ def _refined_by_self_play(name: str, start_file: str, seed: int) -> tuple:
     assert shipped.info["start"] == f"bench/reference_weights/{start_file}"
     command = shipped.info["command"]
     assert command.startswith(f"python -m senet.ai.selfplay --variant {name} ")
+    assert runs_as_senet_train(command) == "selfplay"
     assert f"--start {shipped.info['start']}" in command and f"--seed {seed}" in command
     root = Path(__file__).resolve().parents[2]
     start = NetEvaluator.load(variant, root / shipped.info["start"])
@@ -370,7 +388,10 @@ def test_a_discounted_run_learns_otherwise_and_its_command_repeats_it(tmp_path: 
     # with a discount γ < 1 every decision pulls the estimate learnt from towards a draw, so
     # the weights differ from the undiscounted run's on the same games; the command kept in
     # the weights, run again, gives exactly the same network
-    from senet.ai.selfplay import main, train
+    from click.testing import CliRunner
+
+    from senet.ai.cli import train as train_command
+    from senet.ai.selfplay import train
 
     variant = find_variant("kendall")
     settings = dict(seed=4, hidden=8, chunk=20, eval_every=20, eval_pairs=10, log=False)
@@ -379,9 +400,11 @@ def test_a_discounted_run_learns_otherwise_and_its_command_repeats_it(tmp_path: 
     assert not np.array_equal(plain.w1, discounted.w1)
     assert discounted.info["discount"] == "0.9" and plain.info["discount"] == "1.0"
     command = discounted.info["command"].split()
-    assert command[:3] == ["python", "-m", "senet.ai.selfplay"] and "--discount" in command
+    assert command[:3] == ["senet", "train", "selfplay"] and "--discount" in command
     assert "--discount" not in plain.info["command"].split()
-    main([*command[3:], "--eval-every", "20", "--eval-pairs", "10", "--out", str(tmp_path)])
+    extra = ["--eval-every", "20", "--eval-pairs", "10", "--out", str(tmp_path)]
+    ran = CliRunner().invoke(train_command, [*command[2:], *extra])
+    assert ran.exit_code == 0, ran.output
     again = NetEvaluator.load(variant, tmp_path / "kendall.td.npz")
     discounted.save(tmp_path / "first.npz")  # the same rounding to the file's precision
     first = NetEvaluator.load(variant, tmp_path / "first.npz")

@@ -19,8 +19,8 @@ from senet.ai.rollout import (
     supports,
 )
 from senet.ai.tables import table_for
+from senet.compiled.tables import compile_rules
 from senet.engine import VARIANTS, Move, Position, find_variant
-from senet.sim.tables import compile_rules
 
 
 class _StepClock:

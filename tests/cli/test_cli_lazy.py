@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 
-from senet.cli import COMMAND_MODULES
+from senet.cli import COMMAND_MODULES, EXTRAS
 
 
 def test_the_command_table_names_exactly_what_each_layer_lists() -> None:
@@ -24,7 +24,7 @@ def test_an_engine_command_imports_neither_numpy_nor_the_web_stack() -> None:
         "from senet.cli import main\n"
         "from senet.engine import Position, find_variant\n"
         "fen = Position.initial(find_variant('standard')).apply_throw(3).fen()\n"
-        "main(['moves', '--position', fen], standalone_mode=False)\n"
+        "main(['moves', '--position', fen])\n"
         "print(json.dumps([m in sys.modules for m in ('numpy', 'fastapi', 'sqlalchemy', 'senet.ai')]), file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
@@ -40,3 +40,11 @@ def test_every_command_is_reachable_through_the_group() -> None:
     assert done.returncode == 0
     for name in COMMAND_MODULES:
         assert f"  {name} " in done.stdout
+
+
+def test_every_layer_with_third_party_packages_names_its_extra() -> None:
+    """The engine's commands need no extra; every other command module names the extra that a
+    bare install lacks (the message of a command whose layer is missing quotes it)."""
+    needing = set(COMMAND_MODULES.values()) - {"senet.cli_engine"}
+    assert set(EXTRAS) == needing
+    assert set(EXTRAS.values()) <= {"ai", "web", "env", "all"}

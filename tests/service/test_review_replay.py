@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
@@ -92,47 +91,12 @@ def test_where_a_turns_throws_are_banked_each_decision_shows_the_throw_its_move_
     assert best_differs > 0  # ... and decisions where the best move used another throw
 
 
-def test_a_review_is_computed_once_however_many_ask_and_outlives_a_caller_who_leaves(
-    monkeypatch,
-) -> None:
-    """The review page answers at once while the review is computed (tens of seconds for a long
-    game): the work starts on the first request, later requests and waiters share it, a waiter
-    that gives up does not stop it, and once done it is answered from memory."""
-    from senet.service import analysis
-
-    game = endgame(11)
-    live = SimpleNamespace(id="review-once", over=True, game=game)
-    release = threading.Event()
-    calls: list[Game] = []
-
-    def slow_review(judged: Game) -> analysis.GameReview:
-        calls.append(judged)
-        assert release.wait(30), "the test never released the review"
-        return review_game_of(judged)
-
-    monkeypatch.setattr(analysis, "review_game_of", slow_review)
-
-    async def main() -> None:
-        assert analysis.start_review(live) is None  # started, not ready
-        assert analysis.start_review(live) is None  # still running: not started again
-        waiters = [asyncio.create_task(analysis.review_of(live)) for _ in range(3)]
-        await asyncio.sleep(0)  # let the waiters reach the shared computation
-        waiters[0].cancel()  # one caller leaves (a closed connection)
-        release.set()
-        reviews = await asyncio.gather(*waiters[1:])
-        assert reviews[0] is reviews[1]
-        assert analysis.start_review(live) is reviews[0]  # kept: answered at once
-        assert len(reviews[0].decisions) == sum(1 for _, a in game if not isinstance(a, Throw))
-
-    with ThreadPoolExecutor(1) as pool:  # a fresh loop: a session's Playwright may own this one
-        pool.submit(asyncio.run, main()).result()
-    assert calls == [game]  # computed once
-
-
 def test_no_review_is_started_for_a_game_that_goes_on() -> None:
     from senet.service import analysis
 
     live = SimpleNamespace(id="review-early", over=False, game=Game(find_variant("standard")))
+    reviews = analysis.Reviews(storage=None, jobs=None)  # type: ignore[arg-type]  # never reached
     with pytest.raises(GameError) as refused:
-        analysis.start_review(live)
+        with ThreadPoolExecutor(1) as pool:  # a fresh loop: Playwright may own this thread's
+            pool.submit(asyncio.run, reviews.ready(live)).result()  # type: ignore[arg-type]
     assert (refused.value.code, refused.value.status) == ("not_over", 409)

@@ -9,15 +9,15 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from senet.cli import main
 from senet.engine import find_variant
 from senet.sim import dataset
+from senet.sim.cli import stats
 from senet.sim.dataset import MAX_DECISIONS, SEED, load
 from senet.sim.runner import run
 
 
 def invoke(*args: str):
-    return CliRunner().invoke(main, ["stats", *args])
+    return CliRunner().invoke(stats, list(args))
 
 
 @pytest.mark.parametrize(

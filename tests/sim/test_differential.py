@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import pytest
 
+from senet.compiled import tables
+from senet.compiled.kernel import EXPERT, G_DECISIONS, G_THROWS, G_TURNS, G_WINNER, GREEDY, RANDOM
+from senet.compiled.tables import compile_rules
 from senet.engine import VARIANTS, Backward, HouseKind, Passing, Position, Variant, find_variant
 from senet.engine.state import raw_state
-from senet.sim import tables
 from senet.sim.alternatives import ALTERNATIVES
 from senet.sim.differential import SPECIAL, compare, compare_position
-from senet.sim.kernel import EXPERT, G_DECISIONS, G_THROWS, G_TURNS, G_WINNER, GREEDY, RANDOM
 from senet.sim.reference import reference_game
 from senet.sim.runner import game_rows
-from senet.sim.tables import compile_rules
 
 from .simulated import REFUSED, SIMULATED
 

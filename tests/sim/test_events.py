@@ -9,6 +9,8 @@ import random
 import numpy as np
 import pytest
 
+from senet.compiled import kernel as K
+from senet.compiled.tables import compile_rules, encode_move
 from senet.engine import Capture, Position, find_variant
 from senet.engine.flow import legal_moves, play, thrown, winner
 from senet.engine.rules import tables_for
@@ -23,8 +25,6 @@ from senet.engine.state import (
     TURN,
     throw_due,
 )
-from senet.sim import kernel as K
-from senet.sim.tables import compile_rules, encode_move
 
 from .simulated import SIMULATED
 

@@ -10,7 +10,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from senet.web.app import error_json
+from senet.web.common import error_json
 from senet.web.protocol import ErrorMessage, error_message
 from senet.web.security import CSP, SecurityMiddleware
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from senet.engine import VARIANTS
+from senet.engine import VARIANTS, find_variant
 
 from .helpers import friend_game, play_out, state, wait_past
 from .test_browser import new_page, play_until_over, start_game, wait_started
@@ -266,7 +266,10 @@ PLAY_AND_MEASURE = """async (limit) => {
   }
   await sleep(50);
   check('end');
+  const cell = document.querySelector('#board .square .cell').getBoundingClientRect();
   return {decisions, outside, over: root.dataset.over === '1',
+          smallest: Math.min(cell.width, cell.height),
+          upright: document.getElementById('board').classList.contains('upright'),
           scrollY: scrollY, scrollWidth: document.documentElement.scrollWidth};
 }""".replace("/* OUT_OF_VIEW */", OUT_OF_VIEW)
 
@@ -300,6 +303,19 @@ def test_on_a_phone_board_sticks_status_and_moves_are_in_view_at_every_decision(
     assert seen["outside"] == [], seen["outside"][:10]
     assert seen["scrollWidth"] <= width
     assert not page.is_visible(".keys-hint")  # no keyboard on a touch phone
+    if height > width:
+        # upright: the board is drawn upright, its squares a finger's size, and the title's
+        # menu holds who you are, the links, the sound and Resign
+        assert seen["smallest"] >= 44, seen["smallest"]
+        assert seen["upright"] and page.get_attribute("#menu-toggle", "aria-expanded") == "false"
+        assert not page.is_visible("#game-rules")
+        page.click("#menu-toggle")
+        assert page.get_attribute("#menu-toggle", "aria-expanded") == "true"
+        assert page.locator("#game-menu #resign").count() == 1
+        assert page.locator("#game-menu #signals").count() == 1
+    else:  # sideways, today's wide board
+        assert not seen["upright"] and not page.is_visible("#menu-toggle")
+        assert page.locator("#game-menu #resign").count() == 0
     # the links to the rules and the lessons: both on the screen, the dot between them right
     assert page.evaluate(DRAWN_DOTS)[0] == []
     for link in ("#game-rules", "#game-learn"):
@@ -330,15 +346,18 @@ WIDEST_DECISION = """() => {
   document.querySelector('.events').textContent = 'конусы: фишка выведена с доски; '.repeat(6);
   const outside = OUT_OF_VIEW();
   const last = [...moves.querySelectorAll('button')].pop();
+  const events = document.querySelector('.events');
   return {outside, scrolls: moves.scrollHeight > moves.clientHeight + 1,
+          eventsWhole: getComputedStyle(events).textOverflow !== 'ellipsis'
+            && getComputedStyle(events).whiteSpace !== 'nowrap' && events.scrollWidth <= events.clientWidth + 1,
           reachable: (last.scrollIntoView({block: 'nearest'}), last.getBoundingClientRect().bottom < innerHeight + 1)};
 }""".replace("/* OUT_OF_VIEW */", OUT_OF_VIEW)
 
 
 @pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_phone_keeps_the_widest_decision_in_view(browser, site, artifacts, size) -> None:
-    # upright or sideways, the moves keep to two rows and scroll within them (beside the board
-    # when sideways); the events keep to one line; board, sticks, status and moves stay in view
+    # upright or sideways, the moves keep to a few rows and scroll within them (beside the
+    # board); the events follow them, whole; board, sticks, status and moves stay in view
     width, height = size
     context = browser.new_context(
         viewport={"width": width, "height": height}, base_url=site.url, is_mobile=True,
@@ -352,6 +371,7 @@ def test_a_phone_keeps_the_widest_decision_in_view(browser, site, artifacts, siz
     page.screenshot(path=str(artifacts / f"phone-widest-{width}x{height}.png"))
     assert seen["outside"] == [], seen["outside"]
     assert seen["scrolls"] and seen["reachable"]
+    assert seen["eventsWhole"]  # what just happened is never cut, even on a short phone
     assert page.evaluate("window.scrollY") == 0
     context.close()
 
@@ -490,6 +510,61 @@ DRAWN_DOTS = """() => {
   }
   return [found, seen.wrapped, seen.joined];
 }"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_no_text_of_a_drawing_is_cut_short_and_every_house_is_named_whole(
+    browser, site, site_pages, lang
+) -> None:
+    # a House's name written on its square was cut ("House of Beau…"): the square has its
+    # symbol, and a key under a diagram names each House shown, whole
+    page = new_page(browser, site, 360, 740, touch=True)
+    page.goto(f"/?lang={lang}")
+    more = {"learn": "/learn/adelaida", "analysis": "/analysis?variant=adelaida"}
+    cut, keys = {}, 0
+    for name, address in (site_pages | more).items():
+        page.goto(address)
+        settled(page)
+        texts = page.eval_on_selector_all("svg text", "ts => ts.map((t) => t.textContent)")
+        if short := [text for text in texts if text.rstrip().endswith(("…", "..."))]:
+            cut[name] = short
+        keys += page.locator(".house-key li").count()
+    assert cut == {}
+    assert keys > 0
+    page.goto(f"/variants/adelaida?lang={lang}")
+    names = page.eval_on_selector_all(
+        ".house-key li", "ls => ls.map((l) => l.lastChild.textContent.trim())"
+    )
+    houses = find_variant("adelaida").houses
+    assert set(names) == {f"{sq}: {house.name(lang)}" for sq, house in houses.items()}
+    page.context.close()
+
+
+#: Lines of the items of dotted lists whose first letter falls in the cut strip on the left.
+CUT_LETTERS = """() => {
+  const cut = [];
+  for (const list of document.querySelectorAll('.dots')) {
+    const edge = list.getBoundingClientRect().left + parseFloat(getComputedStyle(list).fontSize) - 3;
+    for (const item of list.children) {
+      const range = document.createRange();
+      range.selectNodeContents(item);
+      for (const line of range.getClientRects())
+        if (line.width > 1 && line.left < edge - 0.5) cut.push(`${item.textContent.trim()} at ${line.left}`);
+    }
+  }
+  return cut;
+}"""
+
+
+@pytest.mark.parametrize("width", [320, 360, 390])
+def test_a_link_that_wraps_keeps_the_first_letter_of_every_line(browser, site, width) -> None:
+    # the Russian home page's "Освойте его за несколько уроков" wraps on a phone: its second
+    # line hangs clear of the strip where a line's leading dot is cut off
+    page = new_page(browser, site, width, 740)
+    for lang in ("ru", "en"):
+        page.goto(f"/?lang={lang}")
+        assert page.evaluate(CUT_LETTERS) == [], (lang, width)
+    page.context.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

@@ -29,12 +29,42 @@ def test_every_variant_has_lessons_the_engine_can_answer(name) -> None:
             assert lesson.goal and lesson.goal <= legal
             for move in legal:
                 assert check_move(lesson, move).correct == (move in lesson.goal)
+        elif lesson.kind == "quiz":
+            assert lesson.goal and lesson.goal <= set(lesson.options) and len(lesson.options) >= 2
+            for option in lesson.options:
+                assert check_reason(lesson, option).correct == (option in lesson.goal)
         else:
             reason = why_not(position, lesson.focus)
             assert reason is not None
             assert lesson.answer in lesson.options and len(lesson.options) == 3
             for option in lesson.options:
                 assert check_reason(lesson, option).correct == (option == lesson.answer)
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_the_lessons_start_from_zero_with_answers_from_the_engine(name) -> None:
+    """Before the rules of play: what wins, the throw and its chances, the path, the throws
+    that give another throw, whose turn comes next; each answer found from the engine."""
+    v = VARIANTS[name]
+    found = lessons(name)
+    assert [lesson.key for lesson in found[:5]] == ["goal", "sticks", "path", "again", "turns"]
+    quiz = {lesson.key: lesson for lesson in found[:5]}
+    assert quiz["goal"].goal == {"points" if v.scoring == "points" else "off_all"}
+    # the most likely throw, from the throw model: 2 with the sticks (6 of 16), none with a die
+    chances = dict(v.instrument.outcomes)
+    top = max(chances.values())
+    common = {f"v{n}" for n, p in chances.items() if p == top}
+    assert quiz["sticks"].goal == (common if len(common) < len(chances) else {"equal"})
+    assert quiz["again"].goal == ({f"v{n}" for n in v.extra_throws} or {"none"})
+    # the path turns at 10: 9 with a 3 lands on 12, on the middle row
+    path = Position.from_fen(quiz["path"].position)
+    (move,) = [parse_move(m) for m in quiz["path"].goal]
+    assert move.origin + path.throw == move.target and move.origin <= 10 < move.target
+    # turn order: after the move, the engine's next turn
+    turns = quiz["turns"]
+    position = Position.from_fen(turns.position)
+    after = position.apply(next(m for m in position.legal_moves() if m.is_step))
+    assert turns.goal == {"you" if after.turn == position.decider else "other"}
 
 
 def test_the_kendall_water_lesson_follows_the_solver() -> None:
@@ -142,7 +172,19 @@ def complete(page, name: str, lang: str, artifacts) -> None:
                 page.screenshot(path=str(artifacts / f"tutorial-{name}-{lang}-wrong.png"))
                 corrected = True
             page.click(f"#tu-answers button[data-reason='{lesson.answer}']")
+        elif lesson.kind == "quiz":
+            if not corrected:  # a wrong answer first: the teacher asks for another
+                wrong = next(o for o in lesson.options if o not in lesson.goal)
+                page.click(f"#tu-answers button[data-reason='{wrong}']")
+                page.wait_for_selector("#tu-feedback:not([hidden]):not(.correct)")
+                assert page.text_content("#tu-feedback").startswith(
+                    "Not that one" if lang == "en" else "Не это"
+                )
+                corrected = True
+            page.click(f"#tu-answers button[data-reason='{sorted(lesson.goal)[0]}']")
         elif lesson.kind == "best":
+            page.click(f"#tu-answers button[data-move='{sorted(lesson.goal)[0]}']")
+        elif not parse_move(sorted(lesson.goal)[0]).is_step:  # a word move: entering a piece
             page.click(f"#tu-answers button[data-move='{sorted(lesson.goal)[0]}']")
         else:
             move = parse_move(sorted(lesson.goal)[0])
@@ -150,16 +192,25 @@ def complete(page, name: str, lang: str, artifacts) -> None:
             page.click(f"#board .target[data-target='{move.target}']")
         page.wait_for_selector(f"#tutorial[data-lesson='{lesson.key}'][data-state='done']")
         assert "correct" in page.get_attribute("#tu-feedback", "class")
+        # a teacher's answer, not a program's
+        said = page.text_content("#tu-feedback")
+        assert said.startswith("Yes" if lang == "en" else "Да"), said
+        assert "engine" not in said and "движ" not in said, said
         if i < len(found) - 1:
             page.click("#tu-next")
     assert corrected and moved_wrong, "no lesson allowed a wrong answer"
     page.wait_for_selector("#tu-complete:not([hidden])")
+    assert page.is_visible("#first-game")
     page.screenshot(path=str(artifacts / f"tutorial-{name}-{lang}-complete.png"), full_page=True)
     # progress is remembered on this device
     page.reload()
     page.wait_for_selector("#tutorial[data-ready='1']")
     assert page.get_attribute("#tutorial", "data-done") == str(len(found))
     assert page.locator(".tu-done:not([hidden])").count() == len(found)
+    # then the first game: against the computer, of this variant
+    page.click("#first-game")
+    page.wait_for_selector("#game[data-mode='computer'][data-ply]")
+    assert f"/variants/{name}#" in page.get_attribute("#game-rules", "href")
 
 
 @pytest.mark.browser
@@ -169,6 +220,11 @@ def complete(page, name: str, lang: str, artifacts) -> None:
         ("standard", "en", (390, 844)),
         ("adelaida", "ru", (1280, 900)),
         ("kendall-1978", "ru", (390, 844)),
+        ("bell", "ru", (360, 740)),
+        ("kendall", "en", (360, 740)),
+        ("adelaida-long", "en", (1280, 800)),
+        ("jequier", "ru", (1280, 800)),
+        ("piccione", "en", (390, 844)),
     ],
 )
 def test_a_tutorial_is_completed_by_clicking(browser, site, artifacts, name, lang, size) -> None:

@@ -1,7 +1,7 @@
 """The trained network's evaluation compiled with Numba: inputs, forward pass and a batch of values.
 
 The same sums as :class:`senet.ai.network.NetEvaluator` (its tests hold the two within 1e-12),
-on the raw states of the engine, which the compiled simulator (:mod:`senet.sim.kernel`) shares.
+on the raw states of the engine, which the compiled simulator (:mod:`senet.compiled.kernel`) shares.
 Self-play training (:mod:`.selfplay`) runs on :func:`features` and :func:`forward`; the search
 evaluates its leaves through :class:`CompiledNetEvaluator`, whose call costs a few microseconds a
 state where numpy's vectorised path pays about half a millisecond a call in fixed overhead on
@@ -19,23 +19,24 @@ from collections.abc import Sequence
 
 import numpy as np
 from numba import njit
+from numba.extending import register_jitable
 
-from senet.engine import Position, Variant
-from senet.engine.state import BANK_BITS, PENDING, PENDING_FATE, PENDING_WATER, SIZE, THROW
-from senet.sim.kernel import (
+from senet.compiled.kernel import (
     MAX_MOVES,
     N_EVENTS,
     TR_WIDTH,
     decider,
     legal,
     play,
-    popcount,
     thrown,
     winner,
 )
-from senet.sim.tables import P_FATE_BIT, P_PIECES, P_WATER_BIT, R_PARAM, compile_rules
+from senet.compiled.tables import P_FATE_BIT, P_PIECES, P_WATER_BIT, R_PARAM, compile_rules
+from senet.engine import Position, Variant
+from senet.engine.state import PENDING, PENDING_WATER, SIZE, THROW
 
-from .network import BANK_CAP, BANKED_VALUES, DROWNED_PIPS, N_SEAT, NetEvaluator, network_for
+from .inputs import FUNCTIONS, state_inputs
+from .network import NetEvaluator, network_for
 
 __all__ = [
     "DRAW",
@@ -44,84 +45,25 @@ __all__ = [
     "features",
     "last_chance",
     "forward",
-    "acting_seat",
     "result_value",
     "value_a",
     "values_a",
     "warm_up",
 ]
 
-#: :func:`senet.sim.kernel.winner`'s code for a drawn game.
+#: :func:`senet.compiled.kernel.winner`'s code for a drawn game.
 DRAW = 2
 
 
-@njit(cache=True)
-def acting_seat(T: np.ndarray, s: np.ndarray) -> int:
-    """:func:`senet.ai.network.movers` of one state."""
-    pend = s[14]
-    if pend == PENDING_WATER:
-        return 0 if s[0] & T[R_PARAM, P_WATER_BIT] else 1
-    if s[3] == 0:
-        return s[2]
-    if pend == PENDING_FATE:
-        return 0 if s[0] & T[R_PARAM, P_FATE_BIT] else 1
-    return s[2]
-
-
-@njit(cache=True)
-def _seat_block(x: np.ndarray, base: int, s: np.ndarray, seat: int, pieces: int) -> tuple[int, int]:
-    """One seat's inputs at ``x[base:]`` (as :func:`senet.ai.network._seat_block`); returns
-    the seat's rearmost and front square (0 without pieces)."""
-    me, opp = s[seat], s[1 - seat]
-    pips = 0
-    rear = front = 0
-    for i in range(30):
-        b = (me >> i) & 1
-        x[base + i] = b
-        if b:
-            pips += 30 - i
-            if rear == 0:
-                rear = i + 1
-            front = i + 1
-    drown = s[12 + seat]
-    x[base + 30] = s[8 + seat] / pieces
-    x[base + 31] = s[10 + seat] / pieces
-    x[base + 32] = drown / pieces
-    x[base + 33] = min(s[4 + seat], 3) / 3
-    x[base + 34] = min(s[6 + seat], 3) / 3
-    x[base + 35] = (pips + DROWNED_PIPS * drown) / (30 * pieces)
-    prot = me & ((me << 1) | (me >> 1))
-    x[base + 36] = popcount(prot) / pieces
-    vul = me & ~prot
-    for k in range(1, 6):
-        x[base + 36 + k] = popcount(vul & (opp << k)) / pieces
-    b3 = me & (me >> 1) & (me >> 2)
-    x[base + 42] = popcount((b3 | (b3 << 1) | (b3 << 2)) & ((1 << 30) - 1)) / pieces
-    x[base + 43] = rear / 30
-    x[base + 44] = front / 30
-    return rear, front
+for _function in FUNCTIONS:  # the description of the inputs, compiled where it is called
+    register_jitable(_function)
 
 
 @njit(cache=True)
 def features(T: np.ndarray, s: np.ndarray, x: np.ndarray) -> int:
-    """The network's inputs of state ``s`` into ``x``; returns the mover."""
-    mover = acting_seat(T, s)
-    pieces = T[R_PARAM, P_PIECES]
-    rear_me, front_me = _seat_block(x, 0, s, mover, pieces)
-    rear_op, front_op = _seat_block(x, N_SEAT, s, 1 - mover, pieces)
-    g = 2 * N_SEAT
-    contact = rear_me and rear_op and (rear_me < front_op or rear_op < front_me)
-    x[g] = 1.0 if contact else 0.0
-    x[g + 1] = 1.0 if s[14] == PENDING_WATER else 0.0
-    x[g + 2] = 1.0 if s[14] == PENDING_FATE else 0.0
-    x[g + 3] = s[3] / 5
-    bank = s[15]
-    for v in range(BANKED_VALUES):
-        x[g + 4 + v] = min((bank >> (BANK_BITS * v)) & ((1 << BANK_BITS) - 1), BANK_CAP) / BANK_CAP
-    returned = s[16]
-    x[g + 9] = popcount(s[mover] & returned) / pieces
-    x[g + 10] = popcount(s[1 - mover] & returned) / pieces
-    return mover
+    """The network's inputs of state ``s`` into ``x`` (:func:`senet.ai.inputs.state_inputs`,
+    compiled); returns the mover."""
+    return state_inputs(s, T[R_PARAM, P_PIECES], T[R_PARAM, P_WATER_BIT], T[R_PARAM, P_FATE_BIT], x)
 
 
 @njit(cache=True)

@@ -4,7 +4,7 @@ for closed sets of millions of positions.
 :func:`senet.ai.solver.solve_many` enumerates the reachable graph in Python (about 80,000
 positions a second, some 400 bytes each) and iterates the Bellman equations in Jacobi sweeps
 (hundreds to thousands of sweeps on the cyclic endgame graphs).  Here both steps run compiled
-(Numba) on the simulator's rules (:mod:`senet.sim.kernel`, held to the engine by the
+(Numba) on the simulator's rules (:mod:`senet.compiled.kernel`, held to the engine by the
 simulator's differential test):
 
 * **Enumeration**: a breadth-first walk from the roots on raw states packed into two 64-bit
@@ -30,6 +30,17 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from senet.compiled.kernel import (
+    MAX_MOVES,
+    N_EVENTS,
+    TR_WIDTH,
+    decider,
+    legal,
+    play,
+    popcount,
+    winner,
+)
+from senet.compiled.tables import compile_rules
 from senet.engine import Position, Scoring, Variant
 from senet.engine.flow import DRAW
 from senet.engine.state import (
@@ -43,17 +54,6 @@ from senet.engine.state import (
     SIZE,
     THROW,
 )
-from senet.sim.kernel import (
-    MAX_MOVES,
-    N_EVENTS,
-    TR_WIDTH,
-    decider,
-    legal,
-    play,
-    popcount,
-    winner,
-)
-from senet.sim.tables import compile_rules
 
 from .packing import (
     EXTRA_HIGH_BITS,

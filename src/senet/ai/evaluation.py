@@ -22,6 +22,7 @@ from typing import Protocol
 
 import numpy as np
 
+from senet.compiled.expert import EQUAL_WITHIN, Weights
 from senet.engine import Capture, Position, Scoring, Variant
 from senet.engine.rules import Tables, tables_for
 from senet.engine.state import TURN, decider
@@ -36,6 +37,7 @@ __all__ = [
     "feature_vector",
     "evaluator_for",
     "StateEvaluation",
+    "weights_for",
 ]
 
 
@@ -68,11 +70,6 @@ FEATURES = tuple(f"sq{i}" for i in range(1, 31)) + SCALARS
 #: Length of the model's input: the per-seat difference plus the tempo term (who throws next).
 N_FEATURES = len(FEATURES) + 1
 _MASK15 = (1 << 15) - 1
-#: Values closer than this are equal when a level picks "the first of the best moves": the
-#: batched evaluation (:meth:`Evaluator.values_of_states`) and a move-by-move one round the
-#: same sum differently in the last bits, and exact ties (common with the hand-made
-#: :func:`default_weights`, which value every move by the same throw alike) must stay ties.
-EQUAL_WITHIN = 1e-12
 _S = 30  # index of the first scalar feature
 #: In a variant without captures, what a piece beside one of its own costs the hand-made
 #: evaluation, in squares of progress (a neighbour protects nothing there, and a tight file
@@ -336,3 +333,17 @@ def _load(variant: Variant, model: str) -> Evaluator:
             return evaluator_for(variant, "linear")
         return Evaluator(variant, default_weights(variant))
     return Evaluator.from_json(variant, text)
+
+
+def weights_for(variant: Variant) -> Weights:
+    """The expert level's linear evaluation of ``variant`` as the compiled expert reads it: the
+    two 15-bit occupancy tables and the scalar weights followed by the tempo weight."""
+    evaluator = evaluator_for(variant, "linear")
+    if evaluator.hidden is not None:
+        raise ValueError("the compiled expert plays the linear model only")
+    lo, hi, w = evaluator.linear_tables()
+    return (
+        np.array(lo, dtype=np.float64),
+        np.array(hi, dtype=np.float64),
+        np.array(w, dtype=np.float64),
+    )

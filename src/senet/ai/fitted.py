@@ -29,12 +29,12 @@ Each round's network is measured one decision ahead against the expert and again
 network it started from, in pairs of games on shared throws; the curve and the command that
 repeats the run are stored in the weight file's ``info``::
 
-    python -m senet.ai.fitted --variant standard \
+    senet train fitted --variant standard \
         --start bench/reference_weights/standard.td-selfplay.npz \
         --round search:1:6000:8:11 --round search:1:6000:8:12 \
         --round search:1:6000:8:13 --round search:2:3500:10:21
 
-    python -m senet.ai.fitted --variant kendall \
+    senet train fitted --variant kendall \
         --start bench/reference_weights/kendall.td-selfplay.npz \
         --round search:1:12000:8:11 --round search:1:12000:8:12 \
         --round search:1:12000:8:13 --round search:2:8000:10:21
@@ -46,20 +46,17 @@ through the saved single precision between rounds, so the same command gives the
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 from numba import njit
 
-from senet.engine import Variant, find_variant
-from senet.engine.state import PENDING_WATER
-from senet.sim.kernel import (
+from senet.ai.evaluation import weights_for
+from senet.compiled.kernel import (
     EXPERT,
     MAX_MOVES,
     below,
@@ -73,15 +70,16 @@ from senet.sim.kernel import (
     track_start,
     winner,
 )
-from senet.sim.kernel import decider as decision_seat
-from senet.sim.runner import weights_for
-from senet.sim.tables import compile_rules
+from senet.compiled.kernel import decider as decision_seat
+from senet.compiled.tables import compile_rules
+from senet.engine import Variant
+from senet.engine.state import PENDING_WATER
 
 from .compiled_network import features, value_a
 from .network import N_INPUTS, NetEvaluator, network_for
 from .selfplay import greedy_move, working_space
 
-__all__ = ["Round", "collect", "collect_searched", "duel", "errors", "fit", "train", "main"]
+__all__ = ["Round", "collect", "collect_searched", "duel", "errors", "fit", "train"]
 
 #: a rollout or game still running after this many decisions stops and counts as a draw
 MAX_DECISIONS = 5000
@@ -798,7 +796,7 @@ def train(
                 f" ({2 * eval_pairs} games each), {time.monotonic() - began:.0f} s",
                 flush=True,
             )
-    command = f"python -m senet.ai.fitted --variant {variant.name}"
+    command = f"senet train fitted --variant {variant.name}"
     command += f" --start {start_name}" if start is not None else f" --hidden {hidden}"
     command += "".join(f" --round {r}" for r in rounds)
     if (rate, lr, pairwise) != (0.1, 0.001, 20.0):
@@ -813,52 +811,3 @@ def train(
         "curve": json.dumps(curve),
     }
     return current, curve
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--variant", required=True)
-    parser.add_argument(
-        "--round",
-        action="append",
-        required=True,
-        type=Round.parse,
-        help="KIND:DEPTH:GAMES:EPOCHS:SEED, repeatable (KIND: search or rollouts)",
-    )
-    parser.add_argument("--start", help="weights (.npz) to start from (default: random)")
-    parser.add_argument("--hidden", type=int, default=40, help="tanh units (without --start)")
-    parser.add_argument(
-        "--rate", type=float, default=0.1, help="share of the expert's decisions sampled"
-    )
-    parser.add_argument("--lr", type=float, default=0.001, help="Adam's learning rate")
-    parser.add_argument(
-        "--pairwise",
-        type=float,
-        default=20.0,
-        help="weight of the differences within a decision in the fit",
-    )
-    parser.add_argument("--eval-pairs", type=int, default=2000)
-    parser.add_argument("--out", default=str(Path(__file__).parent / "weights"))
-    args = parser.parse_args(argv)
-    variant = find_variant(args.variant)
-    start = NetEvaluator.load(variant, args.start) if args.start else None
-    network, _ = train(
-        variant,
-        args.round,
-        start=start,
-        start_name=args.start or "",
-        hidden=args.hidden,
-        rate=args.rate,
-        lr=args.lr,
-        pairwise=args.pairwise,
-        eval_pairs=args.eval_pairs,
-    )
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / f"{variant.name}.td.npz"
-    network.save(path)
-    print(f"wrote {path}")
-
-
-if __name__ == "__main__":
-    main()

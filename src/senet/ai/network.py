@@ -67,7 +67,9 @@ from senet.engine.state import (
     TURN,
 )
 
+from . import inputs
 from .evaluation import terminal_value
+from .inputs import BANK_CAP, BANKED_VALUES, DROWNED_PIPS
 
 __all__ = [
     "INPUTS",
@@ -114,15 +116,11 @@ INPUTS = (
 )
 N_SEAT = len(SEAT_INPUTS)
 N_INPUTS = len(INPUTS)
+assert (N_SEAT, N_INPUTS) == (inputs.N_SEAT, inputs.N_INPUTS), "the names and the inputs differ"
 #: The inputs of the first weight files (before the banked throws and the returned pieces):
 #: training draws their first-layer weights first and starts the later ones at zero, so a
 #: variant where the later inputs are always zero trains exactly as it did before them.
 FIRST_INPUTS = 2 * N_SEAT + 4
-#: Banked throws of each value counted (values 1 .. BANKED_VALUES), capped at BANK_CAP.
-BANKED_VALUES = 5
-BANK_CAP = 3
-#: A drowned piece comes back on the House of Rebirth (15): 16 squares still to run.
-DROWNED_PIPS = 16
 #: Format of the shipped weight files; a file of another format is refused.
 FORMAT = 1
 
@@ -164,63 +162,16 @@ def movers(s: np.ndarray, water_bit: int, fate_bit: int) -> np.ndarray:
     return np.where(pend == PENDING_WATER, water_owner, np.where(throw == 0, turn, decide))
 
 
-def _seat_block(
-    out: np.ndarray,
-    me: np.ndarray,
-    opp: np.ndarray,
-    fields: list[np.ndarray],
-    pieces: int,
-) -> None:
-    off, capt, drown, extra, skip = fields
-    bits = (me[:, None] >> _SQ) & 1
-    out[:, :30] = bits
-    out[:, 30] = off / pieces
-    out[:, 31] = capt / pieces
-    out[:, 32] = drown / pieces
-    out[:, 33] = np.minimum(extra, 3) / 3
-    out[:, 34] = np.minimum(skip, 3) / 3
-    out[:, 35] = ((bits * _RUN).sum(axis=1) + DROWNED_PIPS * drown) / (30 * pieces)
-    prot = me & ((me << 1) | (me >> 1))
-    out[:, 36] = _bit_count(prot) / pieces
-    vul = me & ~prot
-    for k in range(1, 6):
-        out[:, 36 + k] = _bit_count(vul & (opp << k)) / pieces
-    b3 = me & (me >> 1) & (me >> 2)
-    out[:, 42] = _bit_count((b3 | (b3 << 1) | (b3 << 2)) & _FULL) / pieces
-    has = bits.any(axis=1)
-    out[:, 43] = np.where(has, bits.argmax(axis=1) + 1, 0) / 30
-    out[:, 44] = np.where(has, 30 - bits[:, ::-1].argmax(axis=1), 0) / 30
-
-
 def features_of_states(
     s: np.ndarray, pieces: int, water_bit: int, fate_bit: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """The network's inputs for each raw state (rows of the int64 array ``s``) and the mover
-    of each (the seat whose view the inputs take)."""
-    mover = movers(s, water_bit, fate_bit)
-    first = mover == 0
+    of each (the seat whose view the inputs take): :func:`senet.ai.inputs.state_inputs`, the
+    one definition that the compiled code compiles, run as plain Python."""
     x = np.zeros((len(s), N_INPUTS), dtype=np.float64)
-    masks = []
-    for block, seat_is_a in ((0, first), (1, ~first)):
-        me = np.where(seat_is_a, s[:, MASK], s[:, MASK + 1])
-        opp = np.where(seat_is_a, s[:, MASK + 1], s[:, MASK])
-        fields = [
-            np.where(seat_is_a, s[:, f], s[:, f + 1])
-            for f in (BORNE_OFF, CAPTURED, DROWNED, EXTRA, SKIP)
-        ]
-        _seat_block(x[:, block * N_SEAT : (block + 1) * N_SEAT], me, opp, fields, pieces)
-        masks.append(me)
-    g = 2 * N_SEAT
-    rear_me, front_me = x[:, N_SEAT - 2], x[:, N_SEAT - 1]
-    rear_op, front_op = x[:, 2 * N_SEAT - 2], x[:, 2 * N_SEAT - 1]
-    both = (masks[0] != 0) & (masks[1] != 0)
-    x[:, g] = both & ((rear_me < front_op) | (rear_op < front_me))
-    x[:, g + 1] = s[:, PENDING] == PENDING_WATER
-    x[:, g + 2] = s[:, PENDING] == PENDING_FATE
-    x[:, g + 3] = s[:, THROW] / 5
-    x[:, g + 4 : g + 4 + BANKED_VALUES] = _banked(s[:, BANK])
-    x[:, g + 9] = _bit_count(masks[0] & s[:, RETURNED]) / pieces
-    x[:, g + 10] = _bit_count(masks[1] & s[:, RETURNED]) / pieces
+    mover = np.zeros(len(s), dtype=np.int64)
+    for r, state in enumerate(np.asarray(s, dtype=np.int64).tolist()):
+        mover[r] = inputs.state_inputs(state, pieces, water_bit, fate_bit, x[r])
     return x, mover
 
 

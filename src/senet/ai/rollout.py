@@ -1,6 +1,6 @@
 """Monte Carlo rollouts at the root: each legal move valued by many short games played on.
 
-From the position after each candidate move, the compiled simulator (:mod:`senet.sim.kernel`)
+From the position after each candidate move, the compiled simulator (:mod:`senet.compiled.kernel`)
 plays the game on with the expert's policy for both seats (the shipped linear evaluation, one
 decision ahead) for ``horizon`` decisions, then values where it stopped with the same linear
 evaluation (or by its result, when the game ended).  Rollout *r* uses the same throws after
@@ -28,10 +28,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numba import njit
 
-from senet.engine import Move, Position, Variant
-from senet.engine.rules import tables_for
-from senet.engine.state import DROWNED, PENDING, PENDING_WATER, THROW
-from senet.sim.kernel import (
+from senet.ai.evaluation import weights_for
+from senet.compiled.kernel import (
     EXPERT,
     MAX_MOVES,
     N_EVENTS,
@@ -47,8 +45,10 @@ from senet.sim.kernel import (
     track_start,
     winner,
 )
-from senet.sim.runner import weights_for
-from senet.sim.tables import CompiledRules, compile_rules
+from senet.compiled.tables import CompiledRules, compile_rules
+from senet.engine import Move, Position, Variant
+from senet.engine.rules import tables_for
+from senet.engine.state import DROWNED, PENDING, PENDING_WATER, THROW
 
 from . import search
 
@@ -243,6 +243,6 @@ def supports(variant: Variant) -> bool:
     """Whether the compiled simulator plays ``variant``'s rollouts: every variant but those
     where all throws of a turn come first (a run of throws is not one chance event of the
     kernel's flow) or a throw is divided among the pieces (piccione:
-    :func:`senet.sim.tables.compile_rules` refuses it)."""
+    :func:`senet.compiled.tables.compile_rules` refuses it)."""
     t = tables_for(variant)
     return not (t.throws_first or t.divided)

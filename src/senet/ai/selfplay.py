@@ -5,7 +5,7 @@ position (the *afterstate*) is best for the decider, a move that ends the game v
 result.  After every decision the estimate of the previous afterstate is pulled towards the
 estimate of the new one, and at the end towards the real result; eligibility traces (λ)
 spread each correction back over the earlier positions.  The games run on the compiled
-simulator's rules (:mod:`senet.sim.kernel`, the engine's flow compiled by Numba), and the
+simulator's rules (:mod:`senet.compiled.kernel`, the engine's flow compiled by Numba), and the
 network's forward and backward passes are compiled beside them, so a game takes milliseconds.
 
 The learning curve is measured during training: every ``--eval-every`` games the network,
@@ -14,7 +14,7 @@ decision ahead) in pairs of games with the seats swapped, and its score is print
 
 Usage (one process; seeded, so the same arguments give the same weights)::
 
-    python -m senet.ai.selfplay --variant kendall --games 60000 --seed 1
+    senet train selfplay --variant kendall --games 60000 --seed 1
 
 writes ``senet/ai/weights/kendall.td.npz`` with the run's settings, the command that repeats
 it and its learning curve in its ``info``.  ``--minutes`` stops a run early (the learning
@@ -25,19 +25,16 @@ random ones.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 from numba import njit
 
-from senet.engine import Variant, find_variant
-from senet.engine.state import PENDING_WATER
-from senet.sim.kernel import (
+from senet.ai.evaluation import weights_for
+from senet.compiled.kernel import (
     EXPERT,
     MAX_MOVES,
     N_EVENTS,
@@ -50,9 +47,10 @@ from senet.sim.kernel import (
     track_start,
     winner,
 )
-from senet.sim.kernel import decider as decision_seat
-from senet.sim.runner import weights_for
-from senet.sim.tables import compile_rules
+from senet.compiled.kernel import decider as decision_seat
+from senet.compiled.tables import compile_rules
+from senet.engine import Variant
+from senet.engine.state import PENDING_WATER
 
 from .compiled_network import DRAW, features, forward, value_a
 from .network import (
@@ -61,7 +59,7 @@ from .network import (
     NetEvaluator,
 )
 
-__all__ = ["train", "main", "state_features", "greedy_move", "working_space"]
+__all__ = ["train", "state_features", "greedy_move", "working_space"]
 
 
 @njit(cache=True)
@@ -393,7 +391,7 @@ def train(
         "hidden": str(hidden),
         "alpha": f"{alpha}..{alpha_end} over {horizon} games",
         "command": (
-            f"python -m senet.ai.selfplay --variant {variant.name} --games {played}"
+            f"senet train selfplay --variant {variant.name} --games {played}"
             f" --schedule-games {horizon} --seed {seed} --hidden {hidden} --alpha {alpha}"
             f" --alpha-end {alpha_end} --lam {lam}"
             + (f" --discount {gamma}" if gamma != 1.0 else "")
@@ -408,75 +406,3 @@ def train(
         "curve": json.dumps(curve),
     }
     return NetEvaluator(variant, w1, b1, w2, float(b2[0]), info), curve
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--variant", required=True)
-    parser.add_argument("--games", type=int, default=60_000)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--hidden", type=int, default=40, help="tanh units of the hidden layer")
-    parser.add_argument("--alpha", type=float, default=0.1, help="learning rate at the start")
-    parser.add_argument("--alpha-end", type=float, default=0.02, help="... and at the end")
-    parser.add_argument("--lam", type=float, default=0.7, help="the traces' decay, λ")
-    parser.add_argument(
-        "--discount",
-        type=float,
-        default=1.0,
-        help="γ: each decision discounts the learnt estimate towards a draw (1: none)",
-    )
-    parser.add_argument("--eval-every", type=int, default=5000)
-    parser.add_argument(
-        "--guided",
-        type=int,
-        default=0,
-        help="the first N games are played by the expert for both seats (the network learns)",
-    )
-    parser.add_argument(
-        "--max-decisions",
-        type=int,
-        default=5000,
-        help="a game still running after this many decisions stops unfinished",
-    )
-    parser.add_argument("--eval-pairs", type=int, default=500)
-    parser.add_argument(
-        "--minutes", type=float, default=0.0, help="stop earlier after this long (0: never)"
-    )
-    parser.add_argument(
-        "--schedule-games",
-        type=int,
-        default=0,
-        help="games over which the learning rate falls to --alpha-end (default: --games)",
-    )
-    parser.add_argument("--start", help="weights (.npz) to start from (default: random)")
-    parser.add_argument("--out", default=str(Path(__file__).parent / "weights"))
-    args = parser.parse_args(argv)
-    variant = find_variant(args.variant)
-    start = NetEvaluator.load(variant, args.start) if args.start else None
-    network, _ = train(
-        variant,
-        args.games,
-        seed=args.seed,
-        hidden=args.hidden,
-        alpha=args.alpha,
-        alpha_end=args.alpha_end,
-        lam=args.lam,
-        gamma=args.discount,
-        eval_every=args.eval_every,
-        eval_pairs=args.eval_pairs,
-        max_decisions=args.max_decisions,
-        guided=args.guided,
-        minutes=args.minutes,
-        schedule_games=args.schedule_games,
-        start=start,
-        start_name=args.start or "",
-    )
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / f"{variant.name}.td.npz"
-    network.save(path)
-    print(f"wrote {path} ({network.info['games']} games)")
-
-
-if __name__ == "__main__":
-    main()

@@ -9,8 +9,8 @@ gradient is ``v (1 - v) x`` and numpy is all it needs.
 
 Usage::
 
-    python -m senet.ai.train --variant standard --games 5000 --alpha 0.01
-    python -m senet.ai.train --variant standard --games 3000 --alpha 0.005 --resume --hidden 16
+    senet train linear --variant standard --games 5000 --alpha 0.01
+    senet train linear --variant standard --games 3000 --alpha 0.005 --resume --hidden 16
 
 Throws are drawn from the instrument's exact distribution with a seeded generator, so a run
 is reproducible.
@@ -18,15 +18,13 @@ is reproducible.
 
 from __future__ import annotations
 
-import argparse
 import random
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 
-from senet.engine import Position, Variant, draw_throw, find_variant
+from senet.engine import Position, Variant, draw_throw
 
 from .evaluation import Evaluator, default_weights, feature_vector, terminal_value
 
@@ -147,71 +145,3 @@ def _evaluator(variant: Variant, model: _Model) -> Evaluator:
     if model.h is not None and model.v is not None:
         hidden = (model.h.copy(), np.zeros(len(model.v)), model.v.copy())
     return Evaluator(variant, model.w.copy(), hidden)
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--variant", required=True)
-    parser.add_argument("--games", type=int, default=3000)
-    parser.add_argument("--alpha", type=float, default=0.02)
-    parser.add_argument("--lam", type=float, default=0.7)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument(
-        "--hidden", type=int, default=0, help="tanh units of a hidden layer (0: linear)"
-    )
-    parser.add_argument(
-        "--resume",
-        action="store_true",
-        help="start from the shipped weights (the net model's with --hidden, if there are any)",
-    )
-    parser.add_argument("--init", help="start from this weights file (e.g. a related variant's)")
-    parser.add_argument("--out", default=str(Path(__file__).parent / "weights"))
-    parser.add_argument(
-        "--snapshots",
-        type=int,
-        default=0,
-        metavar="K",
-        help="also write the model after every K games, as <out>/<file>.<games> (a learning curve)",
-    )
-    args = parser.parse_args(argv)
-    variant = find_variant(args.variant)
-    start = hidden_init = None
-    if args.resume:
-        from .evaluation import evaluator_for
-
-        shipped = evaluator_for(variant, "net" if args.hidden else "linear")
-        start = shipped.weights
-        if shipped.hidden is not None:
-            hidden_init = (shipped.hidden[0], shipped.hidden[2])
-    if args.init:
-        loaded = Evaluator.from_json(variant, Path(args.init).read_text())
-        start = loaded.weights
-        if loaded.hidden is not None:
-            hidden_init = (loaded.hidden[0], loaded.hidden[2])
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / (
-        f"{variant.name}.net.json" if args.hidden or hidden_init else f"{variant.name}.json"
-    )
-
-    def write_snapshot(games: int, evaluator: Evaluator) -> None:
-        path.with_name(f"{path.name}.{games}").write_text(evaluator.to_json() + "\n")
-
-    evaluator = train(
-        variant,
-        args.games,
-        alpha=args.alpha,
-        lam=args.lam,
-        seed=args.seed,
-        weights=start,
-        hidden=args.hidden,
-        hidden_init=hidden_init,
-        snapshot=write_snapshot,
-        snapshot_every=args.snapshots,
-    )
-    path.write_text(evaluator.to_json() + "\n")
-    print(f"wrote {path}")
-
-
-if __name__ == "__main__":
-    main()

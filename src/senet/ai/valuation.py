@@ -27,9 +27,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from senet.ai.evaluation import weights_for
+from senet.compiled.expert import Weights
+from senet.compiled.tables import CompiledRules, compile_rules
 from senet.engine import Move, Position, Variant
-from senet.sim.runner import Weights, weights_for
-from senet.sim.tables import CompiledRules, compile_rules
 
 from .rollout import position_seed, rollout_sums
 from .search import small_endgame

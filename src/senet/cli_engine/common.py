@@ -1,5 +1,11 @@
-"""Pieces shared by the engine's commands: input parsing that turns engine errors into one-line
-messages, the text board, and plain-text tables.
+"""Pieces shared by the engine's commands: the command type and its one-line errors, input
+parsing that turns engine errors into one-line messages, the text board, and plain-text tables.
+
+The engine's commands use the standard library's :mod:`argparse`, so that ``pip install senet``
+(no extras, no third-party package) gives a working ``senet`` command for them; the commands
+of the layers that need third-party packages anyway (the AI, the site) stay on click.  Each
+command is an :class:`EngineCommand`: its arguments, a function that runs it, and the same
+``name``/``main``/``get_short_help_str`` that :mod:`senet.cli` uses on a click command.
 
 Every command reads variants and positions through :func:`get_variant` and :func:`get_position`
 so that a typo gives ``Error: ...`` naming the column, never a traceback.
@@ -7,9 +13,10 @@ so that a typo gives ``Error: ...`` naming the column, never a traceback.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import click
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from senet.engine import (
     HouseKind,
@@ -23,7 +30,10 @@ from senet.engine import (
 from senet.engine.position import seat_letter
 
 __all__ = [
-    "LANG_OPTION",
+    "CommandError",
+    "EngineCommand",
+    "add_lang_option",
+    "echo",
     "get_variant",
     "get_position",
     "render_board",
@@ -33,14 +43,60 @@ __all__ = [
     "format_table",
 ]
 
-#: ``--lang en|ru``: every text the engine has exists in both languages.
-LANG_OPTION = click.option(
-    "--lang",
-    type=click.Choice(["en", "ru"]),
-    default="en",
-    show_default=True,
-    help="Language of titles and rule texts.",
-)
+
+class CommandError(Exception):
+    """A mistake in the command's input: printed as ``Error: message``, exit status 1."""
+
+
+@dataclass(frozen=True)
+class EngineCommand:
+    """One ``senet`` command on argparse: ``arguments`` declares its options on a parser,
+    ``run`` does the work (the parsed namespace in, the exit status out, None for 0).  The
+    description under ``--help`` is ``run``'s docstring."""
+
+    name: str
+    short_help: str
+    arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int | None]
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        return self.short_help
+
+    def parser(self, prog_name: str) -> argparse.ArgumentParser:
+        parser = argparse.ArgumentParser(
+            prog=prog_name,
+            description=" ".join((self.run.__doc__ or self.short_help).split()),
+        )
+        self.arguments(parser)
+        return parser
+
+    def main(self, args: Sequence[str], prog_name: str) -> int:
+        """Parse ``args`` and run; usage errors exit with status 2 (argparse), a
+        :class:`CommandError` prints one line and returns 1."""
+        namespace = self.parser(prog_name).parse_args(list(args))
+        try:
+            return self.run(namespace) or 0
+        except CommandError as exc:
+            print(f"Error: {exc}", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            print("\nAborted!", file=sys.stderr)
+            return 1
+
+
+def echo(text: str = "", err: bool = False) -> None:
+    """One line on stdout (or stderr), flushed: a terminal game shows each line as it comes."""
+    print(text, file=sys.stderr if err else sys.stdout, flush=True)
+
+
+def add_lang_option(parser: argparse.ArgumentParser) -> None:
+    """``--lang en|ru``: every text the engine has exists in both languages."""
+    parser.add_argument(
+        "--lang",
+        choices=["en", "ru"],
+        default="en",
+        help="Language of titles and rule texts (default: en).",
+    )
 
 
 def get_variant(name: str) -> Variant:
@@ -48,7 +104,7 @@ def get_variant(name: str) -> Variant:
     try:
         return find_variant(name)
     except UnknownVariant as exc:
-        raise click.ClickException(str(exc)) from None
+        raise CommandError(str(exc)) from None
 
 
 def format_table(rows: Sequence[Sequence[str]]) -> str:
@@ -83,7 +139,7 @@ def get_position(text: str) -> Position:
         column = exc.column + lead
         where = f"column {column}" if exc.line == 1 else f"line {exc.line}, column {column}"
         detail = f" (expected {exc.expected})" if exc.expected else ""
-        raise click.ClickException(f"bad position at {where}: {exc.message}{detail}") from None
+        raise CommandError(f"bad position at {where}: {exc.message}{detail}") from None
 
 
 # ----------------------------------------------------------------------------- the board

@@ -3,15 +3,14 @@ data (variants, rulebook, difference table), so the terminal can never disagree 
 
 from __future__ import annotations
 
+import argparse
 import textwrap
-
-import click
 
 from senet.engine import VARIANTS
 from senet.engine.differences import difference_table
 from senet.engine.rulebook import rulebook
 
-from .common import LANG_OPTION, get_variant
+from .common import EngineCommand, add_lang_option, echo, get_variant
 
 __all__ = ["variants_command", "rules_command"]
 
@@ -23,10 +22,9 @@ _HEAD = {
 }
 
 
-@click.command("variants", short_help="List the variants.")
-@LANG_OPTION
-def variants_command(lang: str) -> None:
+def _variants(args: argparse.Namespace) -> None:
     """List the variants: name, title, pieces a side, throwing instrument, aliases."""
+    lang = args.lang
     rows = [_HEAD[lang]]
     for v in VARIANTS.values():
         rows.append(
@@ -34,9 +32,9 @@ def variants_command(lang: str) -> None:
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for index, row in enumerate(rows):
-        click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+        echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
         if index == 0:
-            click.echo("  ".join("-" * width for width in widths))
+            echo("  ".join("-" * width for width in widths))
 
 
 def _wrap(text: str, indent: str = "  ") -> str:
@@ -80,49 +78,59 @@ _LABELS = {
 }
 
 
-@click.command(
-    "rules", short_help="A variant's rules, differences from standard, decisions, history."
-)
-@click.argument("variant")
-@LANG_OPTION
-def rules_command(variant: str, lang: str) -> None:
+def _rules_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("variant", help="Variant name or alias.")
+    add_lang_option(parser)
+
+
+def _rules(args: argparse.Namespace) -> None:
     """Print a variant's rules: summary, every clause with its id, the differences from the
     standard game, every decision on an open point, and history."""
-    v = get_variant(variant)
+    lang = args.lang
+    v = get_variant(args.variant)
     book = rulebook(v)
     L = _LABELS[lang]
     title = f"{v.title(lang)} ({v.name})"
-    click.echo(title)
-    click.echo("=" * len(title))
-    click.echo(f"\n{L['summary']}:")
-    click.echo(_wrap(book.summary(lang)))
-    click.echo(f"\n{L['clauses']}:")
+    echo(title)
+    echo("=" * len(title))
+    echo(f"\n{L['summary']}:")
+    echo(_wrap(book.summary(lang)))
+    echo(f"\n{L['clauses']}:")
     for clause in book.clauses:
-        click.echo(f"  [{clause.id}]")
-        click.echo(_wrap(clause.text(lang), "    "))
-    click.echo(f"\n{L['diff']}:")
+        echo(f"  [{clause.id}]")
+        echo(_wrap(clause.text(lang), "    "))
+    echo(f"\n{L['diff']}:")
     if v.name == "standard":
-        click.echo(_wrap(L["same"]))
+        echo(_wrap(L["same"]))
     else:
         rows = difference_table(v, "standard", lang)
         if not rows:
-            click.echo(_wrap(L["nodiff"]))
+            echo(_wrap(L["nodiff"]))
         for row in rows:
-            click.echo(f"  {row.label}")
-            click.echo(_wrap(f"{L['this']}: {row.a}", "    "))
-            click.echo(_wrap(f"{L['standard']}: {row.b}", "    "))
-    click.echo(f"\n{L['decisions']}:")
+            echo(f"  {row.label}")
+            echo(_wrap(f"{L['this']}: {row.a}", "    "))
+            echo(_wrap(f"{L['standard']}: {row.b}", "    "))
+    echo(f"\n{L['decisions']}:")
     for decision in book.decisions:
-        click.echo(f"  [{decision.key}]")
-        click.echo(_wrap(f"{L['q']}: {decision.question(lang)}", "    "))
-        click.echo(_wrap(f"{L['a']}: {decision.answer(lang)}", "    "))
+        echo(f"  [{decision.key}]")
+        echo(_wrap(f"{L['q']}: {decision.question(lang)}", "    "))
+        echo(_wrap(f"{L['a']}: {decision.answer(lang)}", "    "))
     if book.ludii:
-        click.echo(f"\n{L['ludii']}:")
+        echo(f"\n{L['ludii']}:")
         for difference in book.ludii:
-            click.echo(f"  [{difference.topic(lang)}]")
-            click.echo(_wrap(f"Ludii: {difference.ludii(lang)}", "    "))
-            click.echo(_wrap(f"{L['ours']}: {difference.ours(lang)}", "    "))
-    click.echo(f"\n{L['history']}:")
+            echo(f"  [{difference.topic(lang)}]")
+            echo(_wrap(f"Ludii: {difference.ludii(lang)}", "    "))
+            echo(_wrap(f"{L['ours']}: {difference.ours(lang)}", "    "))
+    echo(f"\n{L['history']}:")
     for paragraph in book.history(lang).split("\n"):
         if paragraph.strip():
-            click.echo(_wrap(paragraph))
+            echo(_wrap(paragraph))
+
+
+variants_command = EngineCommand("variants", "List the variants.", add_lang_option, _variants)
+rules_command = EngineCommand(
+    "rules",
+    "A variant's rules, differences from standard, decisions, history.",
+    _rules_arguments,
+    _rules,
+)

@@ -7,14 +7,21 @@ with a 3 here?".  At a chance node without ``--throw`` it lists the throws with 
 
 from __future__ import annotations
 
+import argparse
 import json
-
-import click
 
 from senet.engine import IllegalMove, Position
 from senet.engine.position import seat_letter
 
-from .common import get_position, next_text, outcome_text, render_board
+from .common import (
+    CommandError,
+    EngineCommand,
+    echo,
+    get_position,
+    next_text,
+    outcome_text,
+    render_board,
+)
 
 __all__ = ["moves_command", "moves_report"]
 
@@ -53,56 +60,69 @@ def moves_report(position: Position) -> dict:
     return report
 
 
-@click.command("moves", short_help="Legal moves of a position, or the odds of the next throw.")
-@click.option(
-    "--position",
-    "position_text",
-    required=True,
-    help='A position in notation, e.g. "standard ABABABABAB/........../.......... A 3".',
-)
-@click.option(
-    "--throw",
-    "throw",
-    type=int,
-    default=None,
-    help="Apply this throw first (the position must have none).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-@click.option(
-    "--board/--no-board", default=True, show_default=True, help="Draw the board (text output only)."
-)
-def moves_command(position_text: str, throw: int | None, as_json: bool, board: bool) -> None:
+def _arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--position",
+        dest="position_text",
+        metavar="POSITION",
+        required=True,
+        help='A position in notation, e.g. "standard ABABABABAB/........../.......... A 3".',
+    )
+    parser.add_argument(
+        "--throw",
+        type=int,
+        default=None,
+        help="Apply this throw first (the position must have none).",
+    )
+    parser.add_argument(
+        "--json", dest="as_json", action="store_true", help="Print JSON instead of text."
+    )
+    parser.add_argument(
+        "--board",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="Draw the board (text output only; default: draw it).",
+    )
+
+
+def _moves(args: argparse.Namespace) -> None:
     """List the legal moves of a position (after --throw, if given), or the throws with their
     odds when a throw is due."""
-    position = get_position(position_text)
+    throw: int | None = args.throw
+    position = get_position(args.position_text)
     if throw is not None:
         if position.throw and not position.is_chance():
             if throw != position.throw:
-                raise click.ClickException(
+                raise CommandError(
                     f"the position already has the throw {position.throw}; drop --throw or the throw in the position"
                 )
         else:
             try:
                 position = position.apply_throw(throw)
             except IllegalMove as exc:
-                raise click.ClickException(f"cannot apply --throw {throw}: {exc}") from None
+                raise CommandError(f"cannot apply --throw {throw}: {exc}") from None
     report = moves_report(position)
-    if as_json:
-        click.echo(json.dumps(report, ensure_ascii=False, indent=2))
+    if args.as_json:
+        echo(json.dumps(report, ensure_ascii=False, indent=2))
         return
-    if board:
-        click.echo(render_board(position))
-        click.echo()
-    click.echo(f"position: {report['position']}")
+    if args.board:
+        echo(render_board(position))
+        echo()
+    echo(f"position: {report['position']}")
     if "outcome" in report:
         outcome = position.outcome()
         assert outcome is not None
-        click.echo(f"game over: {outcome_text(outcome, position.variant)}")
+        echo(f"game over: {outcome_text(outcome, position.variant)}")
     elif "chance" in report:
-        click.echo(f"chance: {next_text(position)}")
+        echo(f"chance: {next_text(position)}")
         for item in report["chance"]:
-            click.echo(f"  ({item['throw']})  {item['probability']:>5}  {item['p']:.4f}")
+            echo(f"  ({item['throw']})  {item['probability']:>5}  {item['p']:.4f}")
     else:
-        click.echo(f"decider: {report['decider']}  ({next_text(position)})")
+        echo(f"decider: {report['decider']}  ({next_text(position)})")
         for index, (move, item) in enumerate(zip(position.legal_moves(), report["moves"]), 1):
-            click.echo(f"  {index:>2}. {position.move_text(move):<8} -> {item['result']}")
+            echo(f"  {index:>2}. {position.move_text(move):<8} -> {item['result']}")
+
+
+moves_command = EngineCommand(
+    "moves", "Legal moves of a position, or the odds of the next throw.", _arguments, _moves
+)

@@ -1,6 +1,6 @@
 """``senet play``: a game in the terminal against a computer player or a second person.
 
-Everything goes through ``click.prompt``/``click.echo`` on stdin/stdout, so tests (and scripts)
+Everything goes through ``input`` and ``print`` on stdin/stdout, so tests (and scripts)
 can feed moves through a pipe.  Throws come from ``random.Random(seed)`` with the instrument's
 exact odds: with the same seed and the same moves the game is the same, which makes a game
 reported by a player reproducible.  (The site's fair-throw service is for games against
@@ -9,9 +9,8 @@ people who must trust the throws; a terminal game against yourself needs no comm
 
 from __future__ import annotations
 
+import argparse
 import random
-
-import click
 
 from senet.engine import (
     Game,
@@ -26,7 +25,16 @@ from senet.engine import (
 from senet.engine.position import seat_letter
 from senet.engine.record import GameRecord, write_record
 
-from .common import LANG_OPTION, get_position, get_variant, outcome_text, render_board
+from .common import (
+    CommandError,
+    EngineCommand,
+    add_lang_option,
+    echo,
+    get_position,
+    get_variant,
+    outcome_text,
+    render_board,
+)
 from .players import default_opponent, player_names, resolve_player
 
 __all__ = ["play_command", "HELP_TEXT", "hint_text"]
@@ -119,39 +127,37 @@ def _read_move(session: _Session, position: Position, legal: list[Move]) -> Move
     (the position changed, so the caller starts over); None when the player quits or input ends."""
     seat = position.decider
     assert seat is not None
-    click.echo()
-    click.echo(render_board(position, session.lang))
-    click.echo(f"  moves: {_legal_list(position, legal)}")
+    echo()
+    echo(render_board(position, session.lang))
+    echo(f"  moves: {_legal_list(position, legal)}")
     while True:
         try:
-            answer = click.prompt(
-                f"{seat_letter(seat)}", prompt_suffix="> ", default="", show_default=False
-            )
-        except click.Abort:
-            click.echo("\n(input ended: game left unfinished)")
+            answer = input(f"{seat_letter(seat)}> ")
+        except (EOFError, KeyboardInterrupt):
+            echo("\n(input ended: game left unfinished)")
             return None
         word = answer.strip().lower()
         if not word:
             continue
         if word in ("quit", "exit", "q"):
-            click.echo("game left unfinished")
+            echo("game left unfinished")
             return None
         if word in ("help", "?", "h"):
-            click.echo(HELP_TEXT)
+            echo(HELP_TEXT)
             continue
         if word == "record":
-            click.echo(session.record_text())
+            echo(session.record_text())
             continue
         if word in ("hint", "hints"):
-            click.echo(hint_text(position, legal))
+            echo(hint_text(position, legal))
             continue
         if word == "board":
-            click.echo(render_board(position, session.lang))
-            click.echo(f"  moves: {_legal_list(position, legal)}")
+            echo(render_board(position, session.lang))
+            echo(f"  moves: {_legal_list(position, legal)}")
             continue
         if word == "undo":
             message = session.undo()
-            click.echo(message)
+            echo(message)
             if message.startswith("undone"):
                 return _UNDONE
             continue
@@ -159,87 +165,88 @@ def _read_move(session: _Session, position: Position, legal: list[Move]) -> Move
             index = int(word)
             if 1 <= index <= len(legal):
                 return legal[index - 1]
-            click.echo(f"no move number {index}; choose 1-{len(legal)}")
+            echo(f"no move number {index}; choose 1-{len(legal)}")
             continue
         try:
             move = parse_move(word)
         except NotationError as exc:
-            click.echo(f"{exc.message}; type a number 1-{len(legal)}, a move, or help")
+            echo(f"{exc.message}; type a number 1-{len(legal)}, a move, or help")
             continue
         if move in legal:
             return move
-        click.echo(
-            f"{position.move_text(move)} is not legal here; legal: {_legal_list(position, legal)}"
-        )
+        echo(f"{position.move_text(move)} is not legal here; legal: {_legal_list(position, legal)}")
 
 
-@click.command("play", short_help="Play a game in the terminal (with hints on request).")
-@click.option("--variant", default=None, help="Variant name or alias (default: standard).")
-@click.option(
-    "--opponent",
-    default=None,
-    help="human (two people at one terminal), random, greedy, or an AI level; 'list' shows "
-    "them (default: the level the site offers first, expert).",
-)
-@click.option(
-    "--seat",
-    type=click.Choice(["A", "B"], case_sensitive=False),
-    default="A",
-    show_default=True,
-    help="Your seat; A moves first.",
-)
-@click.option(
-    "--seed", type=int, default=None, help="Seed of the throws (default: a fresh one, printed)."
-)
-@click.option(
-    "--position",
-    "start_text",
-    default=None,
-    help="Start from this position (notation) instead of the initial one.",
-)
-@LANG_OPTION
-def play_command(
-    variant: str | None,
-    opponent: str | None,
-    seat: str,
-    seed: int | None,
-    start_text: str | None,
-    lang: str,
-) -> None:
+def _arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--variant", default=None, help="Variant name or alias (default: standard)."
+    )
+    parser.add_argument(
+        "--opponent",
+        default=None,
+        help="human (two people at one terminal), random, greedy, or an AI level; 'list' shows "
+        "them (default: the level the site offers first, expert).",
+    )
+    parser.add_argument(
+        "--seat",
+        type=str.upper,
+        choices=["A", "B"],
+        default="A",
+        help="Your seat; A moves first (default: A).",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="Seed of the throws (default: a fresh one, printed)."
+    )
+    parser.add_argument(
+        "--position",
+        dest="start_text",
+        metavar="POSITION",
+        default=None,
+        help="Start from this position (notation) instead of the initial one.",
+    )
+    add_lang_option(parser)
+
+
+def _play(args: argparse.Namespace) -> None:
     """Play a game in the terminal: numbered legal moves, hint, undo, record, help, quit."""
+    variant: str | None = args.variant
+    opponent: str | None = args.opponent
+    seed: int | None = args.seed
+    start_text: str | None = args.start_text
+    lang: str = args.lang
     if opponent is None:
         opponent = default_opponent()
     if opponent.strip().lower() == "list":
-        click.echo("opponents: " + ", ".join(["human"] + player_names()))
+        echo("opponents: " + ", ".join(["human"] + player_names()))
         return
     if start_text is not None:
         start = get_position(start_text)
         if variant is not None and get_variant(variant) is not start.variant:
-            raise click.ClickException(
+            raise CommandError(
                 f"--variant {variant} disagrees with the position's variant {start.variant.name}"
             )
     else:
         start = Position.initial(get_variant(variant or "standard"))
     if seed is None:
         seed = random.SystemRandom().randrange(10**9)
-    human_seat = "AB".index(seat.upper())
+    human_seat = "AB".index(args.seat)
     humans = {0, 1} if opponent.strip().lower() == "human" else {human_seat}
     session = _Session(start, humans, opponent, seed, lang)
     v = start.variant
-    click.echo(f"{v.title(lang)} — seed {seed}")
+    echo(f"{v.title(lang)} — seed {seed}")
     for s in (0, 1):
-        click.echo(f"  {seat_letter(s)} ({v.seat_name(s, lang)}): {session.player_label(s)}")
-    click.echo("Type help for commands.")
+        echo(f"  {seat_letter(s)} ({v.seat_name(s, lang)}): {session.player_label(s)}")
+    echo("Type help for commands.")
     game = session.game
     while True:
         position = game.position
         outcome = position.outcome()
         if outcome is not None:
-            click.echo()
-            click.echo(render_board(position, lang))
-            click.echo(f"Result: {outcome_text(outcome, v)}")
-            click.echo()
-            click.echo(session.record_text())
+            echo()
+            echo(render_board(position, lang))
+            echo(f"Result: {outcome_text(outcome, v)}")
+            echo()
+            echo(session.record_text())
             return
         if position.is_chance():
             value = draw_throw(session.rng, v.instrument)
@@ -249,7 +256,7 @@ def play_command(
                 if position.pending_name == "fate"
                 else f"{seat_letter(position.turn)} throws"
             )
-            click.echo(f"{what}: {value}")
+            echo(f"{what}: {value}")
             continue
         decider = position.decider
         assert decider is not None
@@ -260,16 +267,16 @@ def play_command(
             try:
                 game.push(move)
             except IllegalMove as exc:  # a buggy AI must not take the game down silently
-                raise click.ClickException(
+                raise CommandError(
                     f"the {session.opponent_name} player chose an illegal move: {exc}"
                 ) from None
-            click.echo(
+            echo(
                 f"{seat_letter(decider)} ({session.opponent_name}) plays {position.move_text(move)}"
             )
             continue
         if legal == [Move("pass")]:
             game.push(legal[0])
-            click.echo(f"{seat_letter(decider)} cannot move with {position.throw}: pass")
+            echo(f"{seat_letter(decider)} cannot move with {position.throw}: pass")
             continue
         answer = _read_move(session, position, legal)
         if answer is None:
@@ -278,4 +285,9 @@ def play_command(
             continue
         session.decisions.append(len(game))
         game.push(answer)
-        click.echo(f"{seat_letter(decider)} plays {position.move_text(answer)}")
+        echo(f"{seat_letter(decider)} plays {position.move_text(answer)}")
+
+
+play_command = EngineCommand(
+    "play", "Play a game in the terminal (with hints on request).", _arguments, _play
+)

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import random
 
-import click
-
 from senet.engine import Move, Position
 from senet.service import computer
 from senet.service.computer import BUILTIN, Player, greedy_player, random_player
+
+from .common import CommandError, echo
 
 __all__ = [
     "Player",
@@ -30,7 +30,7 @@ def player_names(include_ai: bool = True) -> list[str]:
     try:
         return computer.player_names()
     except computer.AIUnavailable as exc:
-        click.echo(f"warning: {exc}", err=True)
+        echo(f"warning: {exc}", err=True)
         return list(BUILTIN)
 
 
@@ -40,7 +40,7 @@ def default_opponent() -> str:
     try:
         return computer.default_level()
     except computer.AIUnavailable as exc:
-        click.echo(f"warning: {exc}; the greedy player plays", err=True)
+        echo(f"warning: {exc}; the greedy player plays", err=True)
         return "greedy"
 
 
@@ -51,10 +51,10 @@ def resolve_player(name: str) -> Player:
         chosen = computer.player(name)
     except KeyError:
         known = ", ".join(computer.player_names())
-        raise click.ClickException(f"unknown player {name!r}; known: {known}") from None
+        raise CommandError(f"unknown player {name!r}; known: {known}") from None
     except computer.AIUnavailable as exc:
         known = ", ".join(BUILTIN)
-        raise click.ClickException(
+        raise CommandError(
             f"unknown player {name!r}; known: {known} (no senet.ai levels available: {exc})"
         ) from None
 
@@ -62,7 +62,7 @@ def resolve_player(name: str) -> Player:
         try:
             return chosen(position, rng)
         except computer.ComputerFailed as exc:
-            raise click.ClickException(str(exc)) from None
+            raise CommandError(str(exc)) from None
 
     checked.__name__ = chosen.__name__
     return checked

@@ -7,6 +7,7 @@ worth knowing before a tournament uses it.  The win rate comes with a 95 % Wilso
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import statistics
@@ -14,12 +15,10 @@ import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-import click
-
 from senet.engine import Outcome, Position, Scoring, Variant, draw_throw
 from senet.sim.intervals import wilson
 
-from .common import get_variant
+from .common import CommandError, EngineCommand, echo, get_variant
 from .players import Player, resolve_player
 
 __all__ = ["simulate_command", "GameStats", "play_game"]
@@ -64,18 +63,21 @@ def play_game(start: Position, players: Sequence[Player], rng: random.Random) ->
 
 
 def _progress(games: int, force: bool) -> Iterator[int]:
-    """Game indices, with a progress display on stderr: click's bar on a terminal; with
-    ``--progress`` on a pipe, a line every tenth of the run (a bar would be invisible there)."""
+    """Game indices, with a progress display on stderr: a count rewritten in place on a
+    terminal; with ``--progress`` on a pipe, a line every tenth of the run (a count rewritten
+    with carriage returns would be one unreadable line there)."""
     tty = sys.stderr.isatty()
     if tty and (force or games >= 50):
-        with click.progressbar(range(games), label="games", file=sys.stderr) as bar:
-            yield from bar
+        for index in range(games):
+            yield index
+            print(f"\rgames: {index + 1}/{games}", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
         return
     step = max(1, games // 10)
     for index in range(games):
         yield index
         if force and ((index + 1) % step == 0 or index + 1 == games):
-            click.echo(f"games: {index + 1}/{games}", err=True)
+            echo(f"games: {index + 1}/{games}", err=True)
 
 
 def summarize(
@@ -110,66 +112,79 @@ def summarize(
     }
 
 
-@click.command("simulate", short_help="Many computer games: first-player win rate, game length.")
-@click.option("--variant", default="standard", show_default=True, help="Variant name or alias.")
-@click.option(
-    "--games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games."
-)
-@click.option(
-    "--seed",
-    type=int,
-    default=None,
-    help="Seed of throws and random players (default: fresh, printed).",
-)
-@click.option(
-    "--players",
-    default="random",
-    show_default=True,
-    help="One player for both seats, or A,B: random, greedy or a senet.ai level.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option(
-    "--progress", is_flag=True, help="Show progress on stderr even when it is not a terminal."
-)
-def simulate_command(
-    variant: str, games: int, seed: int | None, players: str, as_json: bool, progress: bool
-) -> None:
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive number of games")
+    return value
+
+
+def _arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--variant", default="standard", help="Variant name or alias (default: standard)."
+    )
+    parser.add_argument(
+        "--games", type=_positive, default=100, help="Number of games (default: 100)."
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="Seed of throws and random players (default: fresh, printed).",
+    )
+    parser.add_argument(
+        "--players",
+        default="random",
+        help="One player for both seats, or A,B: random, greedy or a senet.ai level "
+        "(default: random).",
+    )
+    parser.add_argument("--json", dest="as_json", action="store_true", help="Print JSON.")
+    parser.add_argument(
+        "--progress",
+        action="store_true",
+        help="Show progress on stderr even when it is not a terminal.",
+    )
+
+
+def _simulate(args: argparse.Namespace) -> None:
     """Play GAMES computer games and report the first player's (A's) win rate with a 95 % Wilson
     interval, draws, and game length in throws and turns."""
-    v = get_variant(variant)
+    games: int = args.games
+    seed: int | None = args.seed
+    players: str = args.players
+    v = get_variant(args.variant)
     names = [name.strip() for name in players.split(",")]
     if len(names) == 1:
         names *= 2
     if len(names) != 2 or not all(names):
-        raise click.ClickException(
-            f"--players takes one name or two separated by a comma, not {players!r}"
-        )
+        raise CommandError(f"--players takes one name or two separated by a comma, not {players!r}")
     seat_players = (resolve_player(names[0]), resolve_player(names[1]))
     if seed is None:
         seed = random.SystemRandom().randrange(10**9)
     rng = random.Random(seed)
     start = Position.initial(v)
-    results = [play_game(start, seat_players, rng) for _ in _progress(games, progress)]
+    results = [play_game(start, seat_players, rng) for _ in _progress(games, args.progress)]
     report = summarize(v, results, seed, (names[0], names[1]))
-    if as_json:
-        click.echo(json.dumps(report, indent=2))
+    if args.as_json:
+        echo(json.dumps(report, indent=2))
         return
     lo, hi = report["a_win_rate_ci95"]
-    click.echo(
-        f"variant: {v.name}   games: {games}   seed: {seed}   players: A {names[0]}, B {names[1]}"
-    )
-    click.echo(
+    echo(f"variant: {v.name}   games: {games}   seed: {seed}   players: A {names[0]}, B {names[1]}")
+    echo(
         f"A (moves first) wins: {report['wins']['A']}  rate {report['a_win_rate']:.1%}"
         f"  95% CI {lo:.1%}-{hi:.1%} (Wilson)"
     )
-    click.echo(f"B wins: {report['wins']['B']}")
-    click.echo(
+    echo(f"B wins: {report['wins']['B']}")
+    echo(
         f"draws: {report['draws']}"
         + ("" if v.scoring is Scoring.POINTS else "  (no draws in a race variant)")
     )
     if report["unfinished"]:
-        click.echo(f"unfinished (stopped after {MAX_ACTIONS} actions): {report['unfinished']}")
+        echo(f"unfinished (stopped after {MAX_ACTIONS} actions): {report['unfinished']}")
     for key, label in (("throws", "throws"), ("turns", "turns"), ("moves", "moves (decisions)")):
-        click.echo(
-            f"length in {label}: mean {report[key]['mean']:.1f}, median {report[key]['median']:g}"
-        )
+        echo(f"length in {label}: mean {report[key]['mean']:.1f}, median {report[key]['median']:g}")
+
+
+simulate_command = EngineCommand(
+    "simulate", "Many computer games: first-player win rate, game length.", _arguments, _simulate
+)

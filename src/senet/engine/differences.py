@@ -7,7 +7,7 @@ differ, so the table can never disagree with the rules the engine actually plays
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .variants import (
@@ -24,7 +24,7 @@ from .variants import (
 __all__ = ["Aspect", "ASPECTS", "describe", "difference_table", "DifferenceRow"]
 
 
-def _squares(squares, lang: str) -> str:
+def _squares(squares: Iterable[int], lang: str) -> str:
     items = sorted(squares)
     if not items:
         return "—"

@@ -100,7 +100,16 @@ def _moves_to(example: Example | None, target: int) -> Example | None:
     return example
 
 
-def _ex(v: Variant, topic: str, a, b, throw: int, focus: int, square: int = 0, **kw):
+def _ex(
+    v: Variant,
+    topic: str,
+    a: Iterable[int],
+    b: Iterable[int],
+    throw: int,
+    focus: int,
+    square: int = 0,
+    **kw: object,
+) -> Example | None:
     position = _position(v, a, b, throw, **kw)
     return Example(topic, position, focus, square) if position else None
 

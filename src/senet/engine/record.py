@@ -24,7 +24,8 @@ The body is a sequence of tokens separated by white space:
 
 Tags: ``Variant`` is required; ``Result`` is ``A``, ``B``, ``draw`` or ``*`` (unfinished) and
 must agree with the replay, unless ``Termination`` says that a player ended the game before
-the rules did (``resignation``, ``time forfeit`` or ``abandoned``: the replay is then not
+the rules did (``resignation``, ``time forfeit``, ``abandoned`` or ``rules infraction``, a
+program's illegal move in ``senet match``: the replay is then not
 over and ``Result`` names the winner; ``normal`` or no tag: the rules ended it); ``Start`` holds a start position in position notation when the
 game did not start from the variant's initial position; ``Score`` (Bell) is ``a-b``; other
 tags (``Event``, ``Site``, ``Date``, ``PlayerA``, ``PlayerB``, ``Seed``, ``Commitment``,
@@ -77,6 +78,7 @@ TERMINATIONS = {
     "resignation": "{} resigns",
     "time forfeit": "{} loses on time",
     "abandoned": "{} left the game",
+    "rules infraction": "{} broke the rules",
 }
 
 

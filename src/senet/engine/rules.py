@@ -8,6 +8,7 @@ never build objects.  :mod:`senet.engine.position` turns their answers into move
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from copy import copy
 from functools import cache
 
@@ -249,7 +250,7 @@ def tables_for(v: Variant) -> Tables:
     return table
 
 
-def iter_squares(mask: int):
+def iter_squares(mask: int) -> Iterator[int]:
     """Squares of the set bits of ``mask``, lowest first."""
     while mask:
         low = mask & -mask

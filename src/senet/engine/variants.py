@@ -16,11 +16,15 @@ player.  The rule-difference table of the site is computed from these definition
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from enum import Enum, StrEnum
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from .throws import DIE4, STICKS, STICKS6, Instrument
+
+if TYPE_CHECKING:
+    from .position import Position
 
 __all__ = [
     "OFF",
@@ -246,7 +250,7 @@ class Variant:
     def squares_of(self, kind: HouseKind) -> tuple[int, ...]:
         return tuple(sq for sq, house in sorted(self.houses.items()) if house.kind is kind)
 
-    def start_position(self):  # -> Position (imported lazily: rules imports this module)
+    def start_position(self) -> Position:  # imported inside: position imports this module
         """The position before the first throw."""
         from .position import Position
 
@@ -459,7 +463,9 @@ JEQUIER = Variant(
     dark_seat=0,
 )
 
-KENDALL_1978 = Variant(
+# Kendall's own rules book as Ludii reads it: the variant above with these differences only.
+KENDALL_1978 = replace(
+    KENDALL,
     name="kendall-1978",
     title_en="Senet after T. Kendall (1978)",
     title_ru="Сенет по Кендаллу (1978)",
@@ -468,29 +474,15 @@ KENDALL_1978 = Variant(
     # "the first one to throw 1 plays as white and moves the white piece in front": the game
     # starts after that move (14 to 15), with white to throw again.
     start=((2, 4, 6, 8, 10, 12, 15), (1, 3, 5, 7, 9, 11, 13)),
-    instrument=STICKS,
-    extra_throws=frozenset({1, 4, 5}),
-    capture=Capture.SWAP,
-    protection=Protection.NEIGHBOUR,
     unprotected=frozenset(),
     # the piece in the House of Water stays "until a 4 is thrown": it cannot be attacked there
     safe=frozenset({27}),
-    passing=Passing.FREE,
-    backward=Backward.PLAYER,
-    must_stop=frozenset({26}),
-    exit_only=_squares(range(27, 31)),
-    bear_off=_bear(s26=(5,), s27=(4,), s28=(3,), s29=(2,), s30=ALL_THROWS),
     houses=_houses(
-        House(15, HouseKind.PLAIN, "House of Second Life", "Дом второй жизни", "𓋹"),
-        House(26, HouseKind.PLAIN, "House of Beauty", "Дом красоты", "𓄤"),
-        House(27, HouseKind.WATER_WAIT, "House of Water", "Дом воды", "𓈗"),
-        House(28, HouseKind.PLAIN, "House of Three Judges", "Дом трёх судей", "III"),
-        House(29, HouseKind.PLAIN, "House of Two Judges", "Дом двух судей", "II"),
-        House(30, HouseKind.PLAIN, "House of Horus", "Дом Хоруса", "𓂀"),
+        *(
+            replace(house, kind=HouseKind.WATER_WAIT) if house.square == 27 else house
+            for house in KENDALL.houses.values()
+        )
     ),
-    priority=frozenset(),
-    scoring=Scoring.RACE,
-    drown_on_attack=_squares(range(28, 31)),
     throws_first=True,
     guarded_by_water=_squares(range(28, 31)),
     bear_off_optional=True,

@@ -1,11 +1,12 @@
 """Analysis of finished games for the site: the winning-chance graph, the mistakes and the
-replay of every decision.
+replay of every decision; and the analysis of single positions (hints, the analysis board).
 
 The judge is :func:`senet.ai.review.review_game` (the master level: exact endgame values where
-the solver reaches, search elsewhere).  A finished game never changes, so each review is
-computed once per process and kept (a small LRU), always in a worker thread, and never twice at
-once: a long game takes tens of seconds to judge, so a page can start the work
-(:func:`start_review`), answer at once and wait for it elsewhere (:func:`review_of`).
+the solver reaches, search elsewhere), run by a worker process (:mod:`senet.service.jobs`),
+never by a web process.  A finished game never changes, so its review is computed once and
+stored with the game (the ``reviews`` table), read by every process and kept in a small LRU of
+each; a page can say it is not ready yet (:meth:`Reviews.ready`) and a request wait for it
+(:meth:`Reviews.review`).  A position's analysis is kept in an LRU of each process too.
 
 Decisions are shown by their *turn number*, the number of the record's line and of the game
 page's move list (a turn holds every throw and move of one seat, extra throws included), so the
@@ -14,33 +15,35 @@ same number finds a mistake in the review, in the game's moves and in the downlo
 
 from __future__ import annotations
 
-import asyncio
+import json
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
 from senet.ai.review import ReviewRow, review_game
 from senet.engine import Game, Position, Throw, parse_move
-from senet.engine.record import turn_numbers
+from senet.engine.record import GameRecord, turn_numbers
 
 from .errors import GameError
+from .jobs import AnalysisJob, Client, JobKind, JobQueue, ReviewJob
+from .jobs.messages import result_from_wire, result_to_wire
+from .position_analysis import Analysis
+from .storage import Storage
 from .store import LiveGame
 
 __all__ = [
+    "Analyses",
     "GameReview",
     "ReviewDecision",
     "ReviewTurn",
     "Replay",
-    "review_of",
-    "start_review",
+    "Reviews",
+    "review_from_rows",
     "review_game_of",
     "replay",
     "chart",
 ]
-
-_CACHE: OrderedDict[str, GameReview] = OrderedDict()
-_CACHE_SIZE = 64
-_RUNNING: dict[str, asyncio.Task[GameReview]] = {}  # reviews being computed, by game
 
 
 @dataclass(frozen=True)
@@ -109,9 +112,13 @@ class GameReview:
 
 
 def review_game_of(game: Game) -> GameReview:
-    """Judge every decision of ``game`` (blocking: minutes of search for a long game) and place
-    each one in its turn."""
-    rows = review_game(game)
+    """Judge every decision of ``game`` here (blocking: minutes of search for a long game; the
+    site has a worker do it) and place each one in its turn."""
+    return review_from_rows(game, review_game(game))
+
+
+def review_from_rows(game: Game, rows: Sequence[ReviewRow]) -> GameReview:
+    """The judged decisions ``rows`` of ``game``, each placed in its turn."""
     played = list(game)
     numbers = turn_numbers(pos for pos, _ in played)
     places = [
@@ -165,40 +172,78 @@ def replay(review: GameReview) -> Replay:
     }
 
 
-async def review_of(live: LiveGame) -> GameReview:
-    """The review of a finished game, ended by the rules or by a player (a resignation, a loss
-    on time, an abandoned game), waiting for it to be computed if need be; GameError
-    ``not_over`` while the game is still going on.  A caller that gives up (a closed
-    connection) does not stop the work: the review is kept for the next request."""
-    ready = start_review(live)
-    if ready is not None:
-        return ready
-    return await asyncio.shield(_RUNNING[live.id])
+class Reviews:
+    """The reviews of finished games: stored once with the game, kept per process."""
+
+    def __init__(self, storage: Storage, jobs: JobQueue, keep: int = 64) -> None:
+        self.storage = storage
+        self.jobs = jobs
+        self.keep = keep
+        self._kept: OrderedDict[str, GameReview] = OrderedDict()
+
+    async def ready(self, live: LiveGame) -> GameReview | None:
+        """The review of a finished game (ended by the rules or by a player: a resignation, a
+        loss on time, an abandoned game) if it has been computed, else None; GameError
+        ``not_over`` while the game is still going on."""
+        if not live.over:
+            raise GameError("not_over", "the review is ready when the game is over", 409)
+        kept = self._kept.get(live.id)
+        if kept is not None:
+            self._kept.move_to_end(live.id)
+            return kept
+        stored = await self.storage.get_review(live.id)
+        if stored is None:
+            return None
+        rows = result_from_wire(self._job(live), json.loads(stored))
+        assert isinstance(rows, tuple)
+        return self._keep(live.id, review_from_rows(live.game, rows))
+
+    async def review(self, live: LiveGame, client: Client | None = None) -> GameReview:
+        """The review of a finished game, computed by a worker if nobody has yet (the same
+        game asked for twice is judged once); :class:`~senet.service.jobs.Busy` when the
+        queue or the client's quota is full.  A caller that gives up gives the job up."""
+        ready = await self.ready(live)
+        if ready is not None:
+            return ready
+        rows = await self.jobs.review(self._job(live), client)
+        await self.storage.store_review(live.id, json.dumps(result_to_wire(rows)))
+        return self._keep(live.id, review_from_rows(live.game, rows))
+
+    @staticmethod
+    def _job(live: LiveGame) -> ReviewJob:
+        return ReviewJob(live.id, GameRecord.from_game(live.game).text())
+
+    def _keep(self, game_id: str, review: GameReview) -> GameReview:
+        self._kept[game_id] = review
+        while len(self._kept) > self.keep:
+            self._kept.popitem(last=False)
+        return review
 
 
-def start_review(live: LiveGame) -> GameReview | None:
-    """The review of a finished game if it is ready; else its computation is started (unless it
-    already runs) and None returned.  GameError ``not_over`` while the game is still going on."""
-    if not live.over:
-        raise GameError("not_over", "the review is ready when the game is over", 409)
-    cached = _CACHE.get(live.id)
-    if cached is not None:
-        _CACHE.move_to_end(live.id)
-        return cached
-    if live.id not in _RUNNING:
-        _RUNNING[live.id] = asyncio.create_task(_compute(live.id, live.game))
-    return None
+class Analyses:
+    """The analysis of positions (hints, the analysis board), by a worker, kept per process."""
 
+    def __init__(self, jobs: JobQueue, keep: int = 512) -> None:
+        self.jobs = jobs
+        self.keep = keep
+        self._kept: OrderedDict[str, Analysis] = OrderedDict()
 
-async def _compute(game_id: str, game: Game) -> GameReview:
-    try:
-        review = await asyncio.to_thread(review_game_of, game)
-    finally:
-        del _RUNNING[game_id]
-    _CACHE[game_id] = review
-    while len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
-    return review
+    async def analyse(
+        self, position: Position, kind: JobKind = "analysis", client: Client | None = None
+    ) -> Analysis:
+        """The judgement of ``position`` (see :mod:`senet.service.position_analysis`), for a
+        player's ``hint`` or the ``analysis`` board; :class:`~senet.service.jobs.Busy` when
+        the queue or the client's quota is full."""
+        fen = position.fen()
+        kept = self._kept.get(fen)
+        if kept is not None:
+            self._kept.move_to_end(fen)
+            return kept
+        result = await self.jobs.analysis(AnalysisJob(fen, kind), client)
+        self._kept[fen] = result
+        while len(self._kept) > self.keep:
+            self._kept.popitem(last=False)
+        return result
 
 
 def chart(review: GameReview, width: int = 640, height: int = 200) -> dict[str, object]:
@@ -207,7 +252,10 @@ def chart(review: GameReview, width: int = 640, height: int = 200) -> dict[str, 
     rows = review.rows
     decisions = review.decisions
     step = width / max(len(rows), 1)
-    y = lambda chance: round((1 - chance) * height, 1)  # noqa: E731 - a scale, not a function to name
+
+    def y(chance: float) -> float:
+        return round((1 - chance) * height, 1)
+
     points = [(0.0, y(rows[0].chance_a_before))] if rows else []
     points += [(round((i + 1) * step, 1), y(row.chance_a_after)) for i, row in enumerate(rows)]
     marks = [

@@ -1,4 +1,5 @@
-"""``senet verify FILE``: recompute every throw of a finished game from its revealed seed."""
+"""The service layer's commands: ``senet verify FILE`` recomputes every throw of a finished game
+from its revealed seed; ``senet worker`` runs the site's search jobs from the Redis queue."""
 
 from __future__ import annotations
 
@@ -35,4 +36,58 @@ def verify(file: Path) -> None:
         click.echo(f"with both players' own seeds in every throw: A {a}, B {b}")
 
 
-COMMANDS = [verify]
+@click.command()
+@click.option(
+    "--url",
+    envvar=None,
+    default=None,
+    help="The Redis of the job queue (default: the setting JOB_QUEUE_URL).",
+)
+@click.option(
+    "--kinds",
+    default=",".join(("computer", "hint", "analysis", "review")),
+    show_default=True,
+    help="The kinds of job this worker takes, first served first (e.g. computer,hint for a "
+    "worker kept for live games).",
+)
+@click.option("--burst", is_flag=True, help="Stop once the queues are empty (tests, batch runs).")
+@click.option(
+    "--nice",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0, 19),
+    help="CPU priority increment.",
+)
+def worker(url: str | None, kinds: str, burst: bool, nice: int) -> None:
+    """Run the computer's moves, hints, analyses and reviews for the site's processes, taken
+    from the Redis job queue (RQ) that ``senet serve`` processes with JOB_QUEUE_URL=redis://…
+    fill; each job runs in a forked child of this process (which loaded the search once)."""
+    import logging
+    import os
+
+    from senet.settings import LOCAL_JOB_QUEUE, SettingError, Settings
+
+    from .jobs.messages import KINDS
+    from .jobs.redis_queue import run_worker
+
+    try:
+        url = url or Settings.from_env().job_queue_url
+    except SettingError as exc:
+        raise click.ClickException(str(exc)) from None
+    if url == LOCAL_JOB_QUEUE:
+        raise click.ClickException(
+            "no job queue to serve: set JOB_QUEUE_URL (or --url) to the Redis the servers use"
+        )
+    chosen = tuple(k.strip() for k in kinds.split(",") if k.strip())
+    unknown = [k for k in chosen if k not in KINDS]
+    if unknown or not chosen:
+        raise click.ClickException(f"--kinds: choose among {', '.join(KINDS)}")
+    if nice:
+        os.nice(nice)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    ordered = tuple(kind for kind in KINDS if kind in chosen)
+    click.echo(f"senet worker: {', '.join(ordered)} from {url.split('@')[-1]}")
+    run_worker(url, ordered, burst=burst)
+
+
+COMMANDS = [verify, worker]

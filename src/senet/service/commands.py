@@ -88,7 +88,7 @@ def command(
     whoever asked for it goes away meanwhile (it runs in a task of its own)."""
 
     @functools.wraps(method)
-    async def run(self: GameCommands, *args: P.args, **kwargs: P.kwargs) -> R:
+    async def run(self: GameCommands, /, *args: P.args, **kwargs: P.kwargs) -> R:
         return await self.actions.run(method(self, *args, **kwargs))
 
     return run

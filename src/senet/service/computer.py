@@ -22,6 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from senet.engine import Move, Position, parse_move
+from senet.engine.players import Player, greedy_player, random_player
 
 __all__ = [
     "AIUnavailable",
@@ -42,9 +43,6 @@ __all__ = [
 
 log = logging.getLogger("senet.computer")
 
-#: A computer player: the decision for ``position.decider``, using ``rng`` for any randomness.
-Player = Callable[[Position, random.Random], Move]
-
 
 class AIUnavailable(RuntimeError):
     """:mod:`senet.ai` cannot be imported, or lacks ``choose_move`` or ``LEVELS``."""
@@ -52,31 +50,6 @@ class AIUnavailable(RuntimeError):
 
 class ComputerFailed(RuntimeError):
     """A player raised, or chose a move that is not legal, in a position."""
-
-
-def random_player(position: Position, rng: random.Random) -> Move:
-    """A uniformly random legal move: the baseline every other player is measured against."""
-    return rng.choice(position.legal_moves())
-
-
-def _greedy_key(position: Position, move: Move) -> tuple[int, int, int, int]:
-    """Bearing off first, then landing on an opponent, then the forward move that lands
-    furthest (ties: from the most advanced square).  Word moves rank below every forward step;
-    among them ``return``/``revive`` (safe) beat ``risk``/``pass``."""
-    if move.is_step:
-        forward = move.target > move.origin
-        return (
-            int(move.bears_off),
-            int(position.is_capture(move)),
-            int(forward),
-            (move.target * 32 + move.origin) if forward else -move.origin,
-        )
-    return (0, 0, -1, {"return": 2, "revive": 2, "enter": 2, "risk": 1}.get(move.kind, 0))
-
-
-def greedy_player(position: Position, rng: random.Random) -> Move:
-    """Prefer bearing off, then captures, then the most advanced move; deterministic."""
-    return max(position.legal_moves(), key=lambda move: _greedy_key(position, move))
 
 
 BUILTIN: dict[str, Player] = {"random": random_player, "greedy": greedy_player}

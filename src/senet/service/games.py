@@ -14,7 +14,11 @@
 * :attr:`GameService.deadlines` (:mod:`senet.service.deadlines`): ends a timed game whose
   decision was not made in time;
 * :attr:`GameService.lobby` (:mod:`senet.service.lobby`): open games, quick pairing, the
-  games to watch and a browser's games.
+  games to watch and a browser's games;
+* :attr:`GameService.jobs` (:mod:`senet.service.jobs`): the worker processes that search
+  (the computer's moves, hints, analyses, reviews);
+* :attr:`GameService.players` (:mod:`senet.service.players`): players with a name, their
+  ratings (updated as rated games end) and profiles.
 
 Messages from other processes arrive through the broadcast's observers: an ``update`` goes to
 the store (:meth:`GameStore.absorb`), a ``cancelled`` game leaves it, a ``presence`` count goes
@@ -27,14 +31,17 @@ from __future__ import annotations
 from typing import Any
 
 from . import computer
+from .analysis import Analyses, Reviews
 from .broadcast import MemoryBroadcast, Message
 from .clocks import SystemClock
 from .commands import GameCommands
 from .deadlines import DeadlineWatcher
 from .errors import GameError
 from .fair_play import FairPlay
+from .jobs import JobQueue, LocalJobQueue
 from .lobby import Lobby
 from .messages import Mode, PresenceSummary
+from .players import Players
 from .presence import Presence
 from .scheduler import ServerTurns
 from .storage import Storage
@@ -55,9 +62,13 @@ class GameService:
         forced_pass_delay: float | None = None,
         cache_size: int = 5000,
         clock: SystemClock | None = None,
+        jobs: JobQueue | None = None,
         fair_play: FairPlay | None = None,
     ) -> None:
         self.storage = storage
+        # Search runs in worker processes; without a queue given, one worker started when the
+        # first job comes (tests, programs that build a service of their own).
+        self.jobs = jobs or LocalJobQueue(1, warm=False, eager=False)
         self.broadcast = broadcast
         self.clock = clock or SystemClock()
         self.store = GameStore(storage, broadcast, cache_size=cache_size, clock=self.clock)
@@ -67,12 +78,16 @@ class GameService:
         self.turns = ServerTurns(
             self.store,
             self.commands,
+            self.jobs,
             computer_delay=computer_delay,
             pass_delay=forced_pass_delay,
         )
         self.people = Presence(broadcast)
+        self.reviews = Reviews(storage, self.jobs)
+        self.analyses = Analyses(self.jobs)
         self.deadlines = DeadlineWatcher(self.store, self.commands.time_out, self.clock)
         self.lobby = Lobby(self.store, self.commands, broadcast, self.people)
+        self.players = Players(storage, self.store)
         broadcast.observers.append(self._observe)
 
     async def start(self) -> None:
@@ -81,7 +96,7 @@ class GameService:
         Raises :class:`~senet.service.computer.AIUnavailable` if the computer's levels cannot
         be played: a site without its computer opponent does not start."""
         computer.require_ai()
-        computer.warm_up()  # in the background: the start does not wait for it
+        await self.jobs.start()  # the workers load the compiled search, not this process
         if self.store.shared:
             self.people.start()
         await self.turns.resume()
@@ -94,7 +109,9 @@ class GameService:
         await self.deadlines.close()
         await self.lobby.close()
         await self.commands.drain()  # a command started while the server's turns stopped
+        await self.players.close()  # the ratings of the games that ended last
         await self.people.close()
+        await self.jobs.close()
 
     def subscribe(self, game_id: str) -> Any:
         """An async context manager yielding a :class:`Subscription` to the game's messages."""

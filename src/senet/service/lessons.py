@@ -3,7 +3,12 @@ a task, the player's answer checked by the engine.
 
 Lessons are found from the variant's own example positions (:mod:`senet.engine.examples`) and
 its data, so that every variant has a tutorial and a change of rules changes it with them.
-Three kinds of task:
+The first lessons start from zero (what wins, how the throw is made and how likely each
+throw is, the path, which throws give another throw, whose turn comes next), each found from the
+variant's data and answered by the engine; then the rules of play.  Four kinds of task:
+
+* ``quiz``: pick one of ``options``; every key of ``goal`` is a right answer (the page words
+  the options from ``params``: the throws and their chances come from the engine's throw model);
 
 * ``move``: play a move of ``goal`` (the other legal moves are answered "legal, but not the
   task"; a piece that cannot move says why);
@@ -15,15 +20,33 @@ Three kinds of task:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
 from senet.ai.solver import TooLarge, solve_many
-from senet.engine import OFF, HouseKind, Move, Position, Variant, find_variant, parse_move
+from senet.engine import (
+    OFF,
+    HouseKind,
+    Move,
+    Position,
+    Scoring,
+    Variant,
+    find_variant,
+    parse_move,
+)
 from senet.engine.examples import Example, examples
 from senet.engine.explain import why_not
 
-__all__ = ["Lesson", "Verdict", "lessons", "check_move", "check_reason", "REASON_OPTIONS"]
+__all__ = [
+    "Lesson",
+    "Verdict",
+    "lessons",
+    "check_move",
+    "check_reason",
+    "throw_chances",
+    "REASON_OPTIONS",
+]
 
 #: The reasons a "why" lesson offers, in this order (``beyond_end`` is asked as ``exit_throw``).
 REASON_OPTIONS = ("protected", "blocked", "own_piece", "safe", "exit_throw", "must_stop")
@@ -32,7 +55,7 @@ REASON_OPTIONS = ("protected", "blocked", "own_piece", "safe", "exit_throw", "mu
 @dataclass(frozen=True)
 class Lesson:
     key: str
-    kind: str  # "move", "why" or "best"
+    kind: str  # "quiz", "move", "why" or "best"
     position: str
     focus: int
     square: int = 0
@@ -51,7 +74,11 @@ class Verdict:
     move: str | None
 
 
-def _with_choice(position: Position, goal_of) -> Position:
+#: Whether a move does what a lesson asks, in a position.
+Goal = Callable[[Position, Move], bool]
+
+
+def _with_choice(position: Position, goal_of: Goal) -> Position:
     """The position with one more piece of the player to move, somewhere on the first row, when
     that gives a legal move outside the task (so that a wrong answer is possible), else as is."""
     if any(not goal_of(position, m) for m in position.legal_moves()):
@@ -80,7 +107,9 @@ def _with_choice(position: Position, goal_of) -> Position:
     return position
 
 
-def _move_lesson(key: str, example: Example | None, goal_of, **params: object) -> Lesson | None:
+def _move_lesson(
+    key: str, example: Example | None, goal_of: Goal, **params: object
+) -> Lesson | None:
     if example is None:
         return None
     position = _with_choice(example.position, goal_of)
@@ -164,7 +193,7 @@ def _house_square(v: Variant) -> int:
     return plain[0] if plain else 0
 
 
-def _lands_on(square: int, through_ba: bool):
+def _lands_on(square: int, through_ba: bool) -> Goal:
     def goal(position: Position, move: Move) -> bool:
         if not move.is_step:
             return False
@@ -218,12 +247,105 @@ def _banked_lesson(v: Variant) -> Lesson | None:
     return None
 
 
+# ---------------------------------------------------------------- the lessons from zero
+def _opening(v: Variant) -> Position:
+    return Position.initial(v)
+
+
+def _goal_lesson(v: Variant) -> Lesson:
+    """What wins: bearing every piece off first, or (bell) the most pieces borne off."""
+    right = "points" if v.scoring is Scoring.POINTS else "off_all"
+    options = (right, "take_all", "reach_30")
+    return Lesson(
+        "goal", "quiz", _opening(v).fen(), 0, options=options, goal=frozenset({right}),
+        params={"pieces": v.pieces},
+    )  # fmt: skip
+
+
+def throw_chances(v: Variant) -> tuple[tuple[int, int, int], ...]:
+    """Each throw with how many of the instrument's equally likely patterns give it:
+    ``(value, count, patterns)``, from the engine's throw model."""
+    total = v.instrument.patterns
+    return tuple((n, int(p * total), total) for n, p in v.instrument.outcomes)
+
+
+def _sticks_lesson(v: Variant) -> Lesson:
+    """How the throw is made, with each throw's chance; the question: which comes most often."""
+    chances = throw_chances(v)
+    counts = {count for _, count, _ in chances}
+    top = max(counts)
+    right = (
+        frozenset({"equal"})
+        if len(counts) == 1
+        else frozenset(f"v{n}" for n, count, _ in chances if count == top)
+    )
+    options = (*(f"v{n}" for n, _, _ in chances), "equal")
+    return Lesson("sticks", "quiz", _opening(v).fen(), 0, options=options, goal=right)
+
+
+def _steps_from(origin: int, n: int) -> Goal:
+    def goal(position: Position, move: Move) -> bool:
+        return move.is_step and move.origin == origin and move.target == origin + n
+
+    return goal
+
+
+def _path_lesson(v: Variant) -> Lesson | None:
+    """The path: a piece near the end of the first row moves round the turn into the middle
+    row (9 with a 3 lands on 12, which lies under 9 on the board)."""
+    for origin, n in ((9, 3), (9, 2), (10, 2)):
+        if n not in v.instrument.values:
+            continue
+        try:
+            position = Position.from_parts(v, ((origin,), (25,)), throw=n)
+        except ValueError:
+            continue
+        lesson = _move_lesson("path", Example("path", position, origin), _steps_from(origin, n))
+        if lesson is not None:
+            return lesson
+    return None
+
+
+def _again_lesson(v: Variant) -> Lesson:
+    """Which throws give another throw (the variant's own; none in bell)."""
+    values = v.instrument.values
+    right = frozenset(f"v{n}" for n in values if n in v.extra_throws) or frozenset({"none"})
+    options = (*(f"v{n}" for n in values), "none")
+    return Lesson("again", "quiz", _opening(v).fen(), 0, options=options, goal=right)
+
+
+def _turns_lesson(v: Variant) -> Lesson | None:
+    """Turn order: who throws first, and who throws after a move with a throw that gives no
+    other throw — found by playing the move on the engine."""
+    plain = [n for n in v.instrument.values if n not in v.extra_throws]
+    n = plain[0] if plain else v.instrument.values[0]
+    try:
+        position = Position.from_parts(v, ((3,), (20,)), throw=n)
+    except ValueError:
+        return None
+    steps = [m for m in position.legal_moves() if m.is_step]
+    if not steps:
+        return None
+    after = position.apply(steps[0])
+    mover = position.decider
+    right = "you" if after.turn == mover else "other"
+    return Lesson(
+        "turns", "quiz", position.fen(), 3, options=("you", "other"), goal=frozenset({right}),
+        params={"first": _opening(v).turn, "n": n},
+    )  # fmt: skip
+
+
+def basics(v: Variant) -> list[Lesson | None]:
+    """The lessons from zero, before the rules of play."""
+    return [_goal_lesson(v), _sticks_lesson(v), _path_lesson(v), _again_lesson(v), _turns_lesson(v)]
+
+
 @cache
 def lessons(name: str) -> tuple[Lesson, ...]:
     """The tutorial of variant ``name``, in order."""
     v = find_variant(name)
     found = _by_key(examples(v))
-    out: list[Lesson | None] = []
+    out: list[Lesson | None] = basics(v)
     move = found.get("move")
     out.append(
         _move_lesson(
@@ -288,6 +410,7 @@ def check_move(lesson: Lesson, text: str) -> Verdict:
 
 
 def check_reason(lesson: Lesson, reason: str) -> Verdict:
-    if reason == lesson.answer:
+    """The verdict on the option picked: the reason of a "why" lesson, an answer of a quiz."""
+    if reason == lesson.answer or (lesson.kind == "quiz" and reason in lesson.goal):
         return Verdict(True, "done", None, None)
     return Verdict(False, "wrong_reason", None, None)

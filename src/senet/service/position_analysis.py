@@ -6,12 +6,12 @@ mean weighted by the throws' probabilities).
 
 Chances are always the deciding seat's (for a throw: the seat on turn's), as fractions 0..1
 (Bell's points game: the expected result, a draw counting one half).  Answers are cached per
-position, and computed in a worker thread by :func:`analyse_async`.
+position.  This is search: the site runs it in a worker process
+(:class:`senet.service.analysis.Analyses`).
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections import OrderedDict
 from dataclasses import dataclass
 from threading import Lock
@@ -20,7 +20,7 @@ from senet.ai import move_values as estimated_move_values
 from senet.ai.solver import TooLarge, for_seat, solve_many
 from senet.engine import Position
 
-__all__ = ["MoveChance", "ThrowChance", "Analysis", "analyse", "analyse_async", "SOLVE_STATES"]
+__all__ = ["MoveChance", "ThrowChance", "Analysis", "analyse", "SOLVE_STATES"]
 
 #: Positions the solver may enumerate for one request (the master level's own bound is 30,000;
 #: ``senet solve`` allows 400,000 but takes seconds to find a position too large).
@@ -73,10 +73,6 @@ def analyse(position: Position, solve_states: int = SOLVE_STATES) -> Analysis:
         while len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
     return result
-
-
-async def analyse_async(position: Position) -> Analysis:
-    return await asyncio.to_thread(analyse, position)
 
 
 def _estimate_after_throw(after: Position, on_turn: int, solve_states: int) -> float | None:

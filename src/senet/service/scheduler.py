@@ -16,6 +16,11 @@ replaces the task (a task for a ply that has passed can do nothing useful).
   the server plays no forced pass (the player must send it; the service's default, for
   programs that drive every move themselves).
 
+The computer's move is searched in a worker process (:mod:`senet.service.jobs`, first of every
+kind of job); a task cancelled because the game moved on gives its job up.  If the job fails
+(its worker died twice, the level raised) the greedy player moves instead, so that no game
+waits for ever.
+
 When this process stored the change (or it is the only process) the turn is played after its
 delay; a game that changed elsewhere (read from the database or absorbed from another
 process's message, with several processes) gets a *stand-by*: it plays only if nobody has after
@@ -35,6 +40,7 @@ from typing import TYPE_CHECKING, Literal
 
 from . import computer
 from .errors import GameError
+from .jobs import ComputerMoveJob, JobFailed, JobQueue
 from .store import GameStore, LiveGame
 
 if TYPE_CHECKING:
@@ -68,6 +74,7 @@ class ServerTurns:
         self,
         store: GameStore,
         commands: GameCommands,
+        jobs: JobQueue,
         *,
         computer_delay: float,
         pass_delay: float | None = None,
@@ -75,6 +82,7 @@ class ServerTurns:
     ) -> None:
         self.store = store
         self.commands = commands
+        self.jobs = jobs
         self.computer_delay = computer_delay
         self.pass_delay = pass_delay
         self.backup_delay = backup_delay  # a stand-by acts if the game did not move meanwhile
@@ -165,11 +173,14 @@ class ServerTurns:
                 await self.commands.forced_pass(game_id, ply)
                 return
             level = live.stored.level or computer.default_level()
-            rng = random.Random(secrets.randbits(64))
-            move = await asyncio.to_thread(
-                computer.choose_move, live.position, level, rng, computer.greedy_player
-            )
-            await self.commands.play(game_id, (turn.seat,), ply, move.text())
+            seed = secrets.randbits(64)
+            request = ComputerMoveJob(live.position.fen(), level, seed, game_id, ply)
+            try:
+                move = await self.jobs.computer_move(request)
+            except JobFailed as exc:
+                log.error("the computer's move in %s failed (%s): greedy plays", game_id, exc)
+                move = computer.greedy_player(live.position, random.Random(seed)).text()
+            await self.commands.play(game_id, (turn.seat,), ply, move)
         except asyncio.CancelledError:
             raise
         except GameError as exc:  # the position moved on meanwhile (another process played)

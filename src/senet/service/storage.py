@@ -33,6 +33,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     UniqueConstraint,
     and_,
     case,
@@ -136,6 +137,16 @@ actions = Table(
     Column("pattern", Integer),  # raw stick pattern / die face, throws only
     Column("created_at", DateTime(timezone=True), nullable=False),
     UniqueConstraint("game_id", "ply", name="uq_actions_game_ply"),
+)
+
+#: The review of a finished game, computed once (by a worker) and read by every process: the
+#: master's judgement of each decision as JSON (senet.service.analysis reads and writes it).
+reviews = Table(
+    "reviews",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("rows", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
 
@@ -383,7 +394,7 @@ def _to_the_end(
         method: Callable[Concatenate[Storage, P], Awaitable[R]],
     ) -> Callable[Concatenate[Storage, P], Awaitable[R]]:
         @functools.wraps(method)
-        async def wrapper(self: Storage, *args: P.args, **kwargs: P.kwargs) -> R:
+        async def wrapper(self: Storage, /, *args: P.args, **kwargs: P.kwargs) -> R:
             async def work() -> R:
                 if write and self._writer is not None:
                     async with self._writer:
@@ -465,6 +476,12 @@ class Storage:
         if self._pg is not None:
             await self._pg.close()
             self._pg = None
+
+    def writing(self) -> contextlib.AbstractAsyncContextManager[Any]:
+        """Held around a write transaction of another module on this database (the players'
+        tables): on SQLite the writes take turns with this storage's own (one writer); on
+        PostgreSQL it holds nothing."""
+        return self._writer or contextlib.nullcontext()
 
     @property
     def _engine(self) -> AsyncEngine:
@@ -938,7 +955,29 @@ class Storage:
             )
             return res.rowcount == 1
 
+    @_to_the_end(write=True)
+    async def store_review(self, game_id: str, rows: str) -> bool:
+        """Keep a finished game's review (``rows``: its JSON); the first one stored stays.
+        True if this call stored it."""
+        async with self._engine.begin() as conn:
+            try:
+                async with conn.begin_nested():
+                    await conn.execute(
+                        insert(reviews).values(game_id=game_id, rows=rows, created_at=_now())
+                    )
+            except IntegrityError:
+                return False
+            return True
+
     # ------------------------------------------------------------------ reading
+    @_to_the_end(write=False)
+    async def get_review(self, game_id: str) -> str | None:
+        """The stored review of a game (its JSON), or None."""
+        async with self._engine.connect() as conn:
+            row = await conn.execute(select(reviews.c.rows).where(reviews.c.game_id == game_id))
+            found = row.scalar_one_or_none()
+            return str(found) if found is not None else None
+
     @_to_the_end(write=False)
     async def get_game(self, game_id: str, since_ply: int = 0) -> StoredGame | None:
         """The game with its seats and its actions from ``since_ply`` on (None if unknown)."""

@@ -13,11 +13,11 @@ from typing import Any
 
 import click
 
+from senet.compiled.kernel import EVENTS
 from senet.engine import find_variant
 from senet.engine.variants import UnknownVariant
 
 from .dataset import SEED, plan_for
-from .kernel import EVENTS
 from .runner import PLAYERS, player_code, run
 from .stats import summarize
 

@@ -89,7 +89,7 @@ def run_figures(
     max_decisions: int = MAX_DECISIONS,
 ) -> dict[str, Any]:
     """Play a run and return its figures (with the checkpoints of its first games)."""
-    from .runner import weights_for
+    from senet.ai.evaluation import weights_for
 
     codes = (player_code(players[0]), player_code(players[1]))
     weights = weights_for(weights_of) if weights_of is not None and max(codes) == 2 else None

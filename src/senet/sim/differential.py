@@ -27,14 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from senet.engine import Position, Variant
-from senet.engine.flow import legal_moves, play, thrown, winner
-from senet.engine.moves import MOVE, PASS, Move
-from senet.engine.rules import VICTIM, Tables, bit, iter_squares, step, tables_for
-from senet.engine.state import BANK, MASK, RETURNED, TURN, bank_values
-from senet.engine.variants import OFF, SQUARES
-
-from .kernel import (
+from senet.compiled.kernel import (
     MAX_MOVES,
     N_EVENTS,
     PENDING_FATE,
@@ -49,9 +42,15 @@ from .kernel import (
     legal,
     track_start,
 )
-from .kernel import play as compiled_play
-from .kernel import thrown as compiled_thrown
-from .tables import compile_rules, decode_move, encode_move
+from senet.compiled.kernel import play as compiled_play
+from senet.compiled.kernel import thrown as compiled_thrown
+from senet.compiled.tables import compile_rules, decode_move, encode_move
+from senet.engine import Position, Variant
+from senet.engine.flow import legal_moves, play, thrown, winner
+from senet.engine.moves import MOVE, PASS, Move
+from senet.engine.rules import VICTIM, Tables, bit, iter_squares, step, tables_for
+from senet.engine.state import BANK, MASK, RETURNED, TURN, bank_values
+from senet.engine.variants import OFF, SQUARES
 
 __all__ = ["compare", "compare_position", "Mismatch", "Coverage", "SPECIAL", "purposeful_share"]
 

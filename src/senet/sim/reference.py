@@ -1,6 +1,6 @@
 """The same seeded games on the pure engine: :mod:`senet.engine.flow` for the rules, the same
 random numbers (SplitMix64, written out in Python), and the engine's own players
-(``greedy_player`` of the command line, the ``expert`` level of :mod:`senet.ai`).
+(:func:`senet.engine.players.greedy_player`, the ``expert`` level of :mod:`senet.ai`).
 
 A game here and the compiled game of the same seed and number must be identical move for move;
 the test suite checks it.  This is also the readable statement of what one simulated game is.
@@ -11,11 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from senet.engine import Position, Variant
-from senet.engine.flow import legal_moves, play, thrown, winner
-from senet.engine.rules import tables_for
-
-from .kernel import (
+from senet.compiled.kernel import (
     EXPERT,
     GREEDY,
     PENDING_FATE,
@@ -24,6 +20,10 @@ from .kernel import (
     S_PEND,
     S_THROW,
 )
+from senet.engine import Position, Variant
+from senet.engine.flow import legal_moves, play, thrown, winner
+from senet.engine.players import greedy_player
+from senet.engine.rules import tables_for
 
 __all__ = ["SplitMix64", "reference_game", "ReferenceGame", "py_game_seed"]
 
@@ -114,8 +114,6 @@ def _choose(position: Position, options: list, player: int, rng: SplitMix64):
     if player == RANDOM:
         return options[rng.below(len(options))]
     if player == GREEDY:
-        from senet.cli_engine.players import greedy_player
-
         return greedy_player(position, random.Random(0))
     if player == EXPERT:
         from senet.ai import choose_move

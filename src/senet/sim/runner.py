@@ -15,12 +15,21 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from senet.ai.evaluation import weights_for
+from senet.compiled.expert import Weights
+from senet.compiled.kernel import (
+    EXPERT,
+    G_WIDTH,
+    GREEDY,
+    HIST_BINS,
+    N_EVENTS,
+    RANDOM,
+    run_games,
+)
+from senet.compiled.tables import CompiledRules, compile_rules
 from senet.engine import Variant
 
-from .kernel import EXPERT, G_WIDTH, GREEDY, HIST_BINS, N_EVENTS, RANDOM, run_games
-from .tables import CompiledRules, compile_rules
-
-__all__ = ["PLAYERS", "Tally", "run", "player_code", "weights_for", "Weights"]
+__all__ = ["PLAYERS", "Tally", "run", "player_code"]
 
 #: The players the compiled simulator can run: uniform random moves, the command line's
 #: greedy player, and senet.ai's "expert" level (the learned linear evaluation, one decision
@@ -30,30 +39,12 @@ PLAYERS = {"random": RANDOM, "greedy": GREEDY, "expert": EXPERT}
 #: Games per work unit handed to a process (a unit is a few tenths of a second).
 CHUNK = {RANDOM: 20_000, GREEDY: 10_000, EXPERT: 2_000}
 
-Weights = tuple[np.ndarray, np.ndarray, np.ndarray]
-
 
 def player_code(name: str) -> int:
     key = name.strip().lower()
     if key not in PLAYERS:
         raise ValueError(f"unknown player {name!r}; the simulator runs: {', '.join(PLAYERS)}")
     return PLAYERS[key]
-
-
-def weights_for(variant: Variant) -> Weights:
-    """The expert level's linear evaluation of ``variant`` as the kernel reads it: the two
-    15-bit occupancy tables and the scalar weights followed by the tempo weight."""
-    from senet.ai.evaluation import evaluator_for
-
-    evaluator = evaluator_for(variant, "linear")
-    if evaluator.hidden is not None:
-        raise ValueError("the compiled expert plays the linear model only")
-    lo, hi, w = evaluator.linear_tables()
-    return (
-        np.array(lo, dtype=np.float64),
-        np.array(hi, dtype=np.float64),
-        np.array(w, dtype=np.float64),
-    )
 
 
 _NO_WEIGHTS: Weights = (np.zeros(1 << 15), np.zeros(1 << 15), np.zeros(12))

@@ -7,7 +7,7 @@ generation isolate the move generator from the playout loop.  Each is measured t
 one run, so their ratios compare like with like: through the public :class:`Position` API (one
 object per throw and move), on the raw integer state (:func:`senet.engine.flow.random_playout`,
 the path search and Monte Carlo use) and, where it plays the variant, on the compiled simulator
-(:mod:`senet.sim.kernel`).
+(:mod:`senet.compiled.kernel`).
 
 Every rate is per CPU second of this process, not wall time: the measurement is
 single-threaded, and on a shared machine other processes would otherwise show up as a slower
@@ -167,9 +167,10 @@ def compiled_playouts(variant: str, seconds: float, seed: int) -> dict[str, floa
     simulator keeps counted along the way, in batches until ``seconds`` of CPU time have
     passed; compiling (or loading the cached machine code) happens before the clock starts.
     Raises ValueError, naming the rule, for a variant the simulator does not play."""
-    from .kernel import RANDOM
+    from senet.compiled.kernel import RANDOM
+    from senet.compiled.tables import compile_rules
+
     from .runner import run
-    from .tables import compile_rules
 
     rules = compile_rules(find_variant(variant))
     run(rules, 10, seed)

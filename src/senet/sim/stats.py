@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
+from senet.compiled.kernel import EVENTS
 from senet.engine import Variant
 
 from .intervals import Z95, mean_interval, wilson
-from .kernel import EVENTS
 from .runner import Tally
 
 __all__ = ["summarize", "wilson", "mean_interval", "Z95"]

@@ -18,15 +18,15 @@ from pydantic import BaseModel, Field
 
 from senet.engine import VARIANTS
 from senet.service import computer
-from senet.service.analysis import replay, review_of
+from senet.service.analysis import replay
 from senet.service.errors import GameError
 from senet.service.games import GameService
 
-from .app import error_json, lang_of, seat_cookie
+from .common import error_json, lang_of, lister_of, seat_cookie, set_seat_cookie
 from .i18n import LANGS, client_catalog
-from .pages import client_of, set_seat_cookie
 from .protocol import state_for
 from .security import parse_json
+from .waiting import client_of, unless_gone
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -104,7 +104,7 @@ async def create_game(request: Request, body: NewGame) -> Any:
         time_control=body.time_control,
         listed=body.listed,
         public=body.public,
-        client=client_of(request),
+        client=lister_of(request),
     )
     base = str(request.base_url).rstrip("/")
     gid = created.game_id
@@ -199,10 +199,12 @@ async def give_seed(request: Request, game_id: str) -> Any:
 async def game_review(request: Request, game_id: str) -> Any:
     """Every decision of a finished game judged by the master: per decision the turn number,
     the seat, the position, the move played, the best move, the verdict and the winning chance
-    lost in percent.  Waits while the review is computed (tens of seconds for a long game, then
-    kept); 409 ``not_over`` while the game goes on."""
-    live = await _service(request).store.load(game_id)
-    return replay(await review_of(live))
+    lost in percent.  Waits while a worker computes the review (seconds; once, then stored with
+    the game); 409 ``not_over`` while the game goes on; 429 ``busy`` (with ``Retry-After``)
+    when too many reviews wait, from everyone or from this client."""
+    service = _service(request)
+    live = await service.store.load(game_id)
+    return replay(await unless_gone(request, service.reviews.review(live, client_of(request))))
 
 
 @router.get("/i18n/{lang}")

@@ -17,7 +17,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -28,15 +28,18 @@ from senet.service.clocks import ManualClock, SystemClock
 from senet.service.errors import GameError
 from senet.service.fair_play import FairPlay
 from senet.service.games import GameService
+from senet.service.jobs import Busy, job_queue
 from senet.service.storage import Storage
 from senet.settings import Settings
 
-from .i18n import LANG_COOKIE, error_text, percent, pick_lang, translator
+from . import api, learn, live, lobby, pages, passkeys, players, stats
+from .common import error_json, game_error_json, lang_of, render
+from .i18n import error_text, percent, translator
 from .move_words import review_words
-from .protocol import error_message, game_error_message
 from .security import SecurityMiddleware, redact_server_logs
+from .waiting import ClientGone
 
-__all__ = ["create_app", "commit_id", "seat_cookie", "lang_of", "render"]
+__all__ = ["create_app", "commit_id"]
 
 HERE = Path(__file__).parent
 
@@ -59,45 +62,6 @@ def commit_id(setting: str | None = None) -> str:
         return "unknown"
 
 
-def seat_cookie(game_id: str) -> str:
-    return f"senet_seat_{game_id}"
-
-
-def lang_of(request: Request) -> str:
-    return pick_lang(
-        request.query_params.get("lang"),
-        request.cookies.get(LANG_COOKIE),
-        request.headers.get("accept-language"),
-    )
-
-
-def error_json(code: str, message: str, status: int) -> JSONResponse:
-    """A refused HTTP request: the error message of the WebSocket protocol as its body."""
-    return JSONResponse(error_message(code, message), status_code=status)
-
-
-def game_error_json(exc: GameError) -> JSONResponse:
-    """A request the service refused, with where its text went wrong when it did."""
-    return JSONResponse(game_error_message(exc), status_code=exc.status)
-
-
-def render(request: Request, template: str, status: int = 200, **context: Any) -> Any:
-    app = request.app
-    lang = lang_of(request)
-    context.update(
-        request=request,
-        lang=lang,
-        t=translator(lang),
-        version=__version__,
-        commit=app.state.commit,
-        path=request.url.path,
-    )
-    response = app.state.templates.TemplateResponse(request, template, context, status_code=status)
-    if request.query_params.get("lang") == lang:
-        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, samesite="lax")
-    return response
-
-
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The site, with ``settings`` (default: read from the environment, once, here)."""
     settings = Settings.from_env() if settings is None else settings
@@ -110,6 +74,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         storage = Storage(settings.database_url, settings.db_pool)
         await storage.init()
         broadcast = broadcast_from_url(settings.broadcast_url)
+        jobs = job_queue(settings.job_queue_url, settings.workers)
         service = GameService(
             storage,
             broadcast,
@@ -117,6 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             forced_pass_delay=settings.forced_pass_delay,
             cache_size=settings.game_cache,
             clock=clock,
+            jobs=jobs,
             fair_play=FairPlay(
                 abandon_after=round(settings.abandon_grace * 1000),
                 listing_lifetime=round(settings.listing_lifetime * 1000),
@@ -164,11 +130,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         name="static",
     )
 
-    def error_page(request: Request, status: int, title: str, code: str) -> Any:
+    def error_page(request: Request, status: int, title: str, code: str, **params: Any) -> Any:
         """A refused page request: the error page, its title and the code's words from the
         catalog (the English message of an error is for programs)."""
         lang = lang_of(request)
-        message = error_text(lang, code)
+        message = error_text(lang, code, **params)
         title = translator(lang)(title)
         return render(request, "error.html", status, title=title, message=message, code=code)
 
@@ -176,7 +142,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _game_error(request: Request, exc: GameError) -> Any:
         if request.url.path.startswith("/api/"):
             return game_error_json(exc)
+        if isinstance(exc, Busy):
+            page = error_page(request, 429, "error.title", exc.code, seconds=exc.retry_after)
+            page.headers["Retry-After"] = str(exc.retry_after)
+            return page
         return error_page(request, exc.status, "error.title", exc.code)
+
+    @app.exception_handler(ClientGone)
+    async def _gone(request: Request, exc: ClientGone) -> Any:
+        return Response(status_code=499)  # nobody reads it: the client has hung up
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Any:
@@ -194,8 +168,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return error_json("http_error", str(exc.detail), exc.status_code)
         return error_page(request, exc.status_code, "error.not_found", "not_found")
 
-    from . import api, learn, live, lobby, pages, stats
-
     app.include_router(pages.router)
     app.include_router(stats.pages)
     app.include_router(api.router)
@@ -210,6 +182,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.templates.env.globals["percent"] = percent
     app.state.templates.env.globals["review_words"] = review_words
     lobby.install(app)
+    players.install(app)
+    app.include_router(passkeys.router)
     if isinstance(clock, ManualClock):
         lobby.install_test_clock(app, clock)
     app.add_middleware(GZipMiddleware, minimum_size=1000)  # pages, scripts, JSON: not WebSockets

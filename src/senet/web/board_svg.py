@@ -4,7 +4,8 @@ The geometry (cell size, margins, the snake track with its middle row right to l
 bearing-off cell), the Houses' glyphs and the CSS classes are the same as board.js's wide
 layout, so that a rule diagram looks like the board the player will play on; a test compares
 the constants and glyphs with board.js.  A diagram may be cropped to the columns that matter
-(a narrow picture stays readable on a phone) and carries arrows for moves: green for every
+(a narrow picture stays readable on a phone), names its Houses whole in a key under the
+picture, and carries arrows for moves: green for every
 legal move (``data-move`` holds its notation), red and dashed for a move that is not allowed.
 """
 
@@ -20,7 +21,7 @@ from senet.engine import OFF, Position
 
 from .i18n import translator
 
-__all__ = ["CELL", "X0", "Y0", "OFF_GAP", "GLYPHS", "Arrow", "square_xy", "board_svg"]
+__all__ = ["CELL", "X0", "Y0", "OFF_GAP", "GLYPHS", "Arrow", "square_xy", "board_svg", "house_key"]
 
 CELL, X0, Y0, OFF_GAP = 64, 12, 14, 16
 
@@ -154,6 +155,7 @@ def board_svg(
         f'<rect class="board-frame" x="{X0 - 6}" y="{Y0 - 6}" width="{10 * CELL + 12}"'
         f' height="{3 * CELL + 12}" rx="8"/>'
     )
+    shown_houses: list[tuple[int, str, str]] = []
     for sq in range(1, 31):
         if not first <= column(sq) <= last:
             continue
@@ -178,12 +180,10 @@ def board_svg(
                     f'<text class="house-symbol" x="{gx}" y="{gy + 5}" text-anchor="middle">'
                     f"{escape(house.symbol)}</text>"
                 )
-            short = name if len(name) <= 14 else name[:13] + "…"
+            # the symbol on the square, the name whole in the key under the board (a name
+            # written on a square would have to be cut short)
             out.append(f"<title>{sq}: {escape(name)}</title>")
-            out.append(
-                f'<text class="house-name" x="{x + CELL / 2}" y="{y + CELL - 5}"'
-                f' text-anchor="middle">{escape(short)}</text>'
-            )
+            shown_houses.append((sq, house.symbol, name))
         out.append("</g>")
     if last == 10:
         ox, oy = square_xy(OFF)
@@ -205,4 +205,28 @@ def board_svg(
     for arrow in arrows:
         out.append(_arrow(arrow, f"{ident}-{'ok' if arrow.legal else 'no'}"))
     out.append("</svg>")
+    out.append(house_key(shown_houses))
     return Markup("".join(out))
+
+
+def house_icon(symbol: str) -> str:
+    """A House's symbol as a small picture of its own, as board.js's houseIcon."""
+    path = GLYPHS.get(symbol)
+    inner = (
+        f'<path class="glyph" d="{path}"/>'
+        if path
+        else f'<text class="house-symbol" x="0" y="5" text-anchor="middle">{escape(symbol)}</text>'
+    )
+    return (
+        '<svg class="icon house-icon" viewBox="-12 -12 24 24" width="20" height="20"'
+        f' aria-hidden="true">{inner}</svg>'
+    )
+
+
+def house_key(houses: Iterable[tuple[int, str, str]]) -> str:
+    """The key under a board: each House shown, its symbol, square and whole name."""
+    items = [
+        f'<li data-square="{sq}">{house_icon(symbol)} {sq}: {escape(name)}</li>'
+        for sq, symbol, name in houses
+    ]
+    return f'<ul class="house-key">{"".join(items)}</ul>' if items else ""

@@ -176,11 +176,12 @@ def translator(lang: str) -> Callable[..., str]:
     return t
 
 
-def error_text(lang: str, code: str) -> str:
-    """A refused request's code in words for a person (``err.<code>``; the message a
-    :class:`~senet.service.errors.GameError` carries is English, for programs)."""
+def error_text(lang: str, code: str, **params: Any) -> str:
+    """A refused request's code in words for a person (``err.<code>``, with ``params`` such as
+    ``seconds`` for ``busy``; the message a :class:`~senet.service.errors.GameError` carries is
+    English, for programs)."""
     key = f"err.{code}"
-    return translator(lang)(key if key in catalog(DEFAULT_LANG) else "err.unknown")
+    return translator(lang)(key if key in catalog(DEFAULT_LANG) else "err.unknown", **params)
 
 
 @cache

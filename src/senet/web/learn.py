@@ -28,15 +28,25 @@ from senet.engine import (
 from senet.engine.explain import why_not
 from senet.engine.record import parse_record
 from senet.service.errors import GameError, requested_variant
-from senet.service.lessons import Lesson, check_move, check_reason, find_lesson, lessons
-from senet.service.position_analysis import Analysis, analyse_async
+from senet.service.games import GameService
+from senet.service.jobs import Client, JobKind
+from senet.service.lessons import (
+    Lesson,
+    check_move,
+    check_reason,
+    find_lesson,
+    lessons,
+    throw_chances,
+)
+from senet.service.position_analysis import Analysis
 
-from .app import lang_of, render
+from .common import lang_of, render, seat_cookie
 from .diagrams import mistake_board, rule_diagrams
 from .explain_text import place, reason_text
 from .i18n import error_text, percent, translator
 from .move_words import step_words
 from .pages import variant_json
+from .waiting import client_of, unless_gone
 
 __all__ = ["api", "pages", "read_position", "rule_diagrams", "mistake_board"]
 
@@ -141,12 +151,42 @@ def analysis_out(pos: Position, result: Analysis) -> AnalysisOut:
     )
 
 
+GameOfHint = Annotated[
+    str | None,
+    Query(
+        max_length=32,
+        description="a hint for a player of this game (its seat cookie says which): served "
+        "before the analysis board's requests",
+    ),
+]
+
+
 @api.get("/analysis", response_model=AnalysisOut)
-async def analysis(position: PositionText) -> Any:
+async def analysis(request: Request, position: PositionText, game: GameOfHint = None) -> Any:
     """Every legal move of ``position`` with the decider's winning chance after it (exact when
-    the endgame solver reaches: the values of ``senet solve``; else the master's estimate)."""
+    the endgame solver reaches: the values of ``senet solve``; else the master's estimate).
+    Computed by a worker: 429 ``busy`` (with ``Retry-After``) when too many requests wait,
+    from everyone or from this client."""
     pos = read_position(position)
-    return analysis_out(pos, await analyse_async(pos))
+    service: GameService = request.app.state.service
+    kind: JobKind = "analysis"
+    client = client_of(request)
+    token = request.cookies.get(seat_cookie(game)) if game else None
+    if game and token:
+        try:
+            live = await service.store.load(game)
+        except GameError:
+            live = None
+        if live is not None and live.seats_of(token):
+            kind, client = "hint", client_of(request, token, game)
+    return analysis_out(
+        pos, await unless_gone(request, service.analyses.analyse(pos, kind, client))
+    )
+
+
+async def _analyse(request: Request, pos: Position, client: Client) -> Analysis:
+    service: GameService = request.app.state.service
+    return await unless_gone(request, service.analyses.analyse(pos, "analysis", client))
 
 
 class RecordIn(BaseModel):
@@ -216,6 +256,8 @@ def _lesson_view(lesson: Lesson, lang: str) -> dict[str, Any]:
     if len(pos.throws) > 1:  # banked throws: the lesson names them all, and the one to take first
         params["throws"] = ", ".join(str(n) for n in pos.throws)
         params["big"] = lesson.params.get("big", "")
+    if lesson.kind == "quiz":
+        params |= _quiz_params(lesson, pos, lang)
     task_key = f"lesson.{lesson.key}.task"
     if lesson.key == "house" and lesson.params.get("ba"):
         task_key = "lesson.house.task_ba"
@@ -231,7 +273,46 @@ def _lesson_view(lesson: Lesson, lang: str) -> dict[str, Any]:
         "seat": seat,
         "pieces": [list(pos.pieces(0)), list(pos.pieces(1))],
         "legal": [pos.move_text(m) for m in pos.legal_moves()],
-        "options": [{"key": k, "label": t(f"lesson.why.{k}")} for k in lesson.options],
+        "options": [
+            {"key": k, "label": _option_label(lesson, k, t, params)} for k in lesson.options
+        ],
+    }
+
+
+def _option_label(lesson: Lesson, key: str, t: Any, params: dict[str, Any]) -> str:
+    if lesson.kind != "quiz":
+        return str(t(f"lesson.why.{key}"))
+    if key.startswith("v") and key[1:].isdigit():  # a throw
+        return key[1:]
+    return str(t(f"lesson.{lesson.key}.{key}", **params))
+
+
+def _quiz_params(lesson: Lesson, pos: Position, lang: str) -> dict[str, Any]:
+    """What the words of a lesson from zero name: the throws and their chances (from the
+    engine's throw model), the throws that give another, the seats."""
+    t = translator(lang)
+    v = pos.variant
+    chances = throw_chances(v)
+    total = v.instrument.patterns
+    best = [(n, c) for n, c, _ in chances if f"v{n}" in lesson.goal]
+    extra = [str(n) for n in v.instrument.values if n in v.extra_throws]
+    first = int(str(lesson.params.get("first", 0)))
+    mover = pos.decider if pos.decider is not None else pos.turn
+    return {
+        "pieces": v.pieces,
+        "how": (v.instrument.description_ru if lang == "ru" else v.instrument.description_en),
+        "total": total,
+        "table": "; ".join(
+            t("lesson.sticks.row", n=n, count=c, total=total, pct=percent(c / total, lang))
+            for n, c, _ in chances
+        ),
+        "best": ", ".join(str(n) for n, _ in best),
+        "count": best[0][1] if best else 1,
+        "pct": percent((best[0][1] if best else 1) / total, lang),
+        "extra": ", ".join(extra),
+        "first": v.seat_name(first, lang),
+        "seat": v.seat_name(mover, lang),
+        "other": v.seat_name(1 - mover, lang),
     }
 
 
@@ -311,25 +392,35 @@ async def answer_lesson(request: Request, name: str, key: str, body: AnswerIn) -
             verdict = check_move(lesson, body.move)
         except NotationError as exc:
             raise GameError("bad_move", str(exc), 400, line=exc.line, column=exc.column) from None
-    elif body.reason is not None and lesson.kind == "why":
+    elif body.reason is not None and lesson.kind in ("why", "quiz"):
         verdict = check_reason(lesson, body.reason)
     else:
-        expected = "reason" if lesson.kind == "why" else "move"
+        expected = "reason" if lesson.kind in ("why", "quiz") else "move"
         raise GameError("bad_answer", f"this lesson is answered with a {expected}", 400)
     reason_words, squares = None, []
+    words: dict[str, Any] = {"n": pos.throw}
+    if lesson.kind == "quiz":
+        words |= _quiz_params(lesson, pos, lang)
+        if body.reason in lesson.goal:  # the answer picked, as its button says it
+            words["answer"] = _option_label(lesson, body.reason or "", t, words)
     if verdict.correct:
-        text = t(f"lesson.{key}.done", move=_move_words(verdict.move or "", t, pos))
+        done = f"lesson.{key}.done"
+        if lesson.kind == "quiz" and lesson.goal <= {"equal", "none", "points"}:
+            done = f"lesson.{key}.done_{next(iter(lesson.goal))}"
+        text = t(done, move=_move_words(verdict.move or "", t, pos), **words)
         if lesson.kind == "why":
             reason = why_not(pos, lesson.focus)
             if reason is not None:
                 reason_words = reason_text(reason, pos.variant, lang, pos.throw)
                 squares = list(reason.squares)
         if lesson.kind == "best":
-            result = await analyse_async(pos)
+            result = await _analyse(request, pos, client_of(request))
             listed = ", ".join(
                 f"{_move_words(m.move, t, pos)} {percent(m.chance, lang)}%" for m in result.moves
             )
             text = f"{text} {t('lesson.chances', list=listed)}"
+    elif lesson.kind == "quiz":
+        text = t("lesson.fb.wrong_answer")
     else:
         text = t(f"lesson.fb.{verdict.outcome}", move=_move_words(verdict.move or "", t, pos))
         if verdict.outcome == "illegal" and verdict.move and parse_move(verdict.move).is_step:

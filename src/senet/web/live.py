@@ -25,7 +25,7 @@ from senet.service.messages import StateMessage, cancelled_message
 from senet.service.store import LiveGame
 from senet.service.views import delta_message, events_message
 
-from .app import seat_cookie
+from .common import seat_cookie
 from .protocol import (
     error_message,
     game_error_message,

@@ -28,9 +28,17 @@ from senet.service.errors import GameError
 from senet.service.games import GameService
 from senet.service.lobby import OpenGame
 
-from .app import lang_of, render, seat_cookie
+from . import players
+from .common import (
+    form_fields,
+    lang_of,
+    lister_of,
+    render,
+    seat_cookie,
+    set_seat_cookie,
+    to_game,
+)
 from .i18n import decimal, translator
-from .pages import client_of, form_fields, set_seat_cookie, to_game
 from .protocol import state_for
 from .security import TokenBucket
 
@@ -124,7 +132,7 @@ async def play_now(request: Request) -> Any:
         form.get("variant", "standard"),
         form.get("time_control", "untimed"),
         list(held_tokens(request)),
-        client_of(request),
+        lister_of(request),
     )
     return to_game(request, paired.game_id, paired.token)
 
@@ -147,7 +155,7 @@ async def take(request: Request, game_id: str) -> Any:
 @pages.get("/games/mine")
 async def my_games_page(request: Request) -> Any:
     games = await _service(request).lobby.mine(held_tokens(request))
-    return render(request, "my_games.html", games=games)
+    return render(request, "my_games.html", games=games, **await players.everywhere(request))
 
 
 #: Games whose players have left, shown on the watch page after those being played: the most
@@ -198,7 +206,7 @@ async def pair_api(request: Request, body: PairRequest) -> Any:
     """Be paired with whoever waits for the same variant and time control, or wait for the
     next asker (``waiting``: the game is listed until someone takes the other seat)."""
     paired = await _service(request).lobby.pair(
-        body.variant, body.time_control, list(held_tokens(request)), client_of(request)
+        body.variant, body.time_control, list(held_tokens(request)), lister_of(request)
     )
     base = str(request.base_url).rstrip("/")
     data = SeatTaken(

@@ -7,52 +7,36 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
-from fastapi.responses import PlainTextResponse, RedirectResponse, Response
+from fastapi.responses import PlainTextResponse, RedirectResponse
 from markupsafe import Markup, escape
 
 from senet.engine import VARIANTS, Capture, HouseKind, find_variant
 from senet.service import computer
-from senet.service.analysis import chart, replay, start_review
+from senet.service.analysis import chart, replay
 from senet.service.errors import GameError, requested_variant
-from senet.service.fair_play import client_key
 from senet.service.games import GameService
 from senet.service.views import game_record
 
-from .app import lang_of, render, seat_cookie
+from . import players
+from .common import (
+    form_fields,
+    lang_of,
+    lister_of,
+    render,
+    seat_cookie,
+    set_seat_cookie,
+    to_game,
+)
 from .i18n import LANG_COOKIE, LANGS, translator
 
 router = APIRouter(include_in_schema=False)
 
-COOKIE_AGE = 180 * 86400
-
 
 def _service(request: Request) -> GameService:
     return request.app.state.service
-
-
-def set_seat_cookie(
-    response: Response, request: Request, game_id: str, token: str, name: str | None = None
-) -> None:
-    response.set_cookie(
-        name or seat_cookie(game_id),
-        token,
-        max_age=COOKIE_AGE,
-        httponly=True,
-        samesite="lax",
-        secure=request.url.scheme == "https",
-        path="/",
-    )
-
-
-def to_game(request: Request, game_id: str, token: str | None = None) -> RedirectResponse:
-    """Go to the game's page (303 See Other), seated on this device with ``token`` if given."""
-    response = RedirectResponse(f"/g/{game_id}", status_code=303)
-    if token:
-        set_seat_cookie(response, request, game_id, token)
-    return response
 
 
 def _rulebook(name: str) -> Any:
@@ -304,18 +288,6 @@ async def variant_page(request: Request, name: str) -> Any:
     )
 
 
-async def form_fields(request: Request) -> dict[str, str]:
-    """An urlencoded form (the start form has no files: no multipart parser needed)."""
-    body = (await request.body())[:10_000].decode("utf-8", "replace")
-    return {key: values[0] for key, values in parse_qs(body).items()}
-
-
-def client_of(request: Request) -> str | None:
-    """Who asks, as the lobby counts open games per client (a digest of the address, behind
-    a trusted proxy its X-Forwarded-For)."""
-    return client_key(request.client.host if request.client else None)
-
-
 @router.post("/games")
 async def start_game(request: Request) -> Any:
     form = await form_fields(request)
@@ -327,8 +299,9 @@ async def start_game(request: Request) -> Any:
         time_control=form.get("time_control", "untimed"),
         listed=form.get("listed") == "1",
         public=form.get("public") == "1",
-        client=client_of(request),
+        client=lister_of(request),
     )
+    await players.started(request, created.game_id, created.seats, form.get("rated") == "1")
     return to_game(request, created.game_id, created.token)
 
 
@@ -362,6 +335,7 @@ async def game_page(request: Request, game_id: str) -> Any:
         invite_url=f"{base}/g/{game_id}/join/{invite}" if invite else None,
         private_url=f"{base}/g/{game_id}/seat/{token}" if seats else None,
         public_url=f"{base}/g/{game_id}",
+        **await players.game_players(request, live, seats),
     )
     response.headers["Cache-Control"] = "no-store"  # it may show the seat's private link
     return response
@@ -486,10 +460,11 @@ async def rematch(request: Request, game_id: str) -> Any:
 async def review_page(request: Request, game_id: str) -> Any:
     """The winning-chance graph of a finished game, with its mistakes marked (judged by the
     master), and a board that replays every decision with the move played and the best one."""
-    live = await _service(request).store.load(game_id)
-    review = start_review(live)
+    service = _service(request)
+    live = await service.store.load(game_id)
+    review = await service.reviews.ready(live)
     lang = lang_of(request)
-    if review is None:  # being judged: a page that says so now, and reloads when it is done
+    if review is None:  # not judged yet: a page that asks for it, and reloads when it is done
         return render(request, "review_wait.html", game_id=live.id)
     return render(
         request,

@@ -5,7 +5,7 @@ docs/protocol.md describes it for people; a test checks that page against these 
 events messages are built by :mod:`senet.service.views` (their types are in
 :mod:`senet.service.messages`; :func:`state_for` gives the state of a game served here); the
 rest here, by the constructors below.  The error message is also the body of every refused
-HTTP request (``app.error_json``, the security middleware): one shape, one constructor,
+HTTP request (``common.error_json``, the security middleware): one shape, one constructor,
 :func:`error_message`.
 """
 

@@ -157,8 +157,9 @@ def origin_allowed(origin: str | None, host: str | None, extra: tuple[str, ...] 
     return host is not None and parts.netloc.lower() == host.lower()
 
 
-#: a seat's private link, an invitation link, a ``token`` query parameter: the secret part
-_SECRET_IN_URL = re.compile(r"(/seat/|/join/|[?&]token=)[^/?&#\s\"']+", re.IGNORECASE)
+#: a seat's private link, an invitation link, a transfer link (a name's sign-in on another
+#: device), a ``token`` query parameter: the secret part
+_SECRET_IN_URL = re.compile(r"(/seat/|/join/|/transfer/|[?&]token=)[^/?&#\s\"']+", re.IGNORECASE)
 REDACTED = "[redacted]"
 
 

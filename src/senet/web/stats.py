@@ -20,7 +20,7 @@ from senet.sim import charts
 from senet.sim.charts import Bar
 from senet.sim.dataset import load
 
-from .app import lang_of, render
+from .common import lang_of, render
 from .i18n import decimal, number, translator
 
 __all__ = ["pages", "how_it_plays", "compared", "basis_of"]

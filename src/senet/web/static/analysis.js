@@ -70,8 +70,13 @@ function go(next, { remember = true, keepRecord = false } = {}) {
   load();
 }
 
+let loading = null; // the request of the position being judged: given up when another is asked for
+
 async function load() {
   const ticket = ++asked;
+  if (loading) loading.abort(); // the server drops the job nobody waits for
+  loading = new AbortController();
+  const signal = loading.signal;
   history.replaceState(null, "", `/analysis?position=${encodeURIComponent(fen)}`);
   $("an-fen").value = fen;
   root.dataset.ready = "";
@@ -79,7 +84,7 @@ async function load() {
   render();
   let answer;
   try {
-    const response = await fetch(`/api/learn/analysis?${new URLSearchParams({ position: fen })}`);
+    const response = await fetch(`/api/learn/analysis?${new URLSearchParams({ position: fen })}`, { signal });
     answer = await response.json();
     if (!response.ok) throw new Error(errorText(answer));
   } catch (error) {

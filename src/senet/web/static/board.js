@@ -4,18 +4,34 @@
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 64, X0 = 12, Y0 = 14, OFF_GAP = 16;
 export const OFF = 31;
-// Every screen: three rows of ten, the snake of the ancient boards; on a phone it is as wide as
-// the screen, so that the board, the throw and the moves fit in one view.
-export const BOARD_WIDTH = 11 * CELL + OFF_GAP + 2 * X0, BOARD_HEIGHT = 3 * CELL + 2 * Y0;
+// The track as rows and columns: three rows of ten, the snake of the ancient boards (the middle
+// row runs right to left), the bearing-off cell after the end of the last row. One description
+// feeds both drawings: wide, the rows run across (a desktop, a phone held sideways); upright, on a
+// phone held upright, the same picture turned so that the rows run down as three columns of ten
+// and the board is tall enough for squares a finger can tap. board_svg.py draws the same.
+export const UPRIGHT_QUERY = "(orientation: portrait) and (max-width: 600px)";
+let upright = false;
+
+export function isUpright() {
+  return typeof matchMedia === "function" && matchMedia(UPRIGHT_QUERY).matches;
+}
+
+// [row, column] of a square on the track (OFF: the eleventh column of the last row)
+export function trackCell(sq) {
+  if (sq === OFF) return [2, 10];
+  const row = Math.floor((sq - 1) / 10), k = (sq - 1) % 10;
+  return [row, row === 1 ? 9 - k : k];
+}
+
+export function boardSize() {
+  const across = 11 * CELL + OFF_GAP + 2 * X0, down = 3 * CELL + 2 * Y0;
+  return upright ? [down - 2 * Y0 + 2 * X0, across - 2 * X0 + 2 * Y0] : [across, down];
+}
 
 export function squareXY(sq) {
-  let row, col;
-  if (sq === OFF) { row = 2; col = 10; } else {
-    row = Math.floor((sq - 1) / 10);
-    const k = (sq - 1) % 10;
-    col = row === 1 ? 9 - k : k;
-  }
-  return [X0 + col * CELL + (sq === OFF ? OFF_GAP : 0), Y0 + row * CELL];
+  const [row, col] = trackCell(sq);
+  const along = col * CELL + (sq === OFF ? OFF_GAP : 0);
+  return upright ? [X0 + row * CELL, Y0 + along] : [X0 + along, Y0 + row * CELL];
 }
 
 // Hieroglyphs drawn as simple strokes: many systems have no font for Egyptian hieroglyphs.
@@ -84,15 +100,23 @@ export function pieceIcon(seat) {
 }
 
 // view: {pieces:[[...],[...]], houses, lastMove, selected, movable: Map(origin -> [{target, text}]),
-//        targets: [{target, text}], seatNames, t, onSelect(origin), onMove(text), onCancel()}
+//        targets: [{target, text}], seatNames, t, onSelect(origin), onMove(text), onCancel(),
+//        fitScreen: the page begins with the board (upright, it then fits below its top)}
 export function drawBoard(svg, view) {
   while (svg.firstChild) svg.removeChild(svg.firstChild);
-  svg.setAttribute("viewBox", `0 0 ${BOARD_WIDTH} ${BOARD_HEIGHT}`);
+  upright = isUpright();
+  const [width, height] = boardSize();
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.classList.toggle("upright", upright);
+  // upright, a board at the top of its page (view.fitScreen) is as tall as the screen below its
+  // top allows; another, as tall as the screen (site.css reads the offset)
+  if (upright && view.fitScreen) svg.style.setProperty("--board-top", `${Math.round(svg.getBoundingClientRect().top + scrollY)}px`);
   const t = view.t;
   const last = view.lastMove;
   const lastSquares = new Set();
   if (last && last.kind === "move") { lastSquares.add(last.origin); lastSquares.add(last.target); }
-  el("rect", { x: X0 - 6, y: Y0 - 6, width: 10 * CELL + 12, height: 3 * CELL + 12, rx: 8, class: "board-frame" }, svg);
+  const [frameW, frameH] = upright ? [3 * CELL, 10 * CELL] : [10 * CELL, 3 * CELL];
+  el("rect", { x: X0 - 6, y: Y0 - 6, width: frameW + 12, height: frameH + 12, rx: 8, class: "board-frame" }, svg);
   const occupant = new Map();
   for (const seat of [0, 1]) for (const sq of view.pieces[seat]) occupant.set(sq, view.seatNames[seat]);
   for (let sq = 1; sq <= 30; sq++) {

@@ -1,5 +1,5 @@
 // The game page: one WebSocket to the server, which checks every action; this only shows and asks.
-import { animateMove, drawBoard, drawThrow, houseIcon, pieceIcon, setDarkSeat, OFF } from "./board.js";
+import { animateMove, drawBoard, drawThrow, houseIcon, pieceIcon, setDarkSeat, OFF, UPRIGHT_QUERY } from "./board.js";
 import { ownSeed } from "./seed.js";
 import { explainTaps } from "./why.js";
 import { hintButton } from "./hint.js";
@@ -100,7 +100,7 @@ function render() {
   drawBoard($("board"), {
     pieces: state.pieces, houses: variant.houses, lastMove: state.last_move, selected, movable,
     targets: selected !== null ? movable.get(selected) : [], seatNames: variant.seatNames, t,
-    onSelect: select, onMove: play, onCancel: () => { selected = null; render(); }, onHouse: showHouse,
+    onSelect: select, onMove: play, onCancel: () => { selected = null; render(); }, onHouse: showHouse, fitScreen: true,
   });
   const lt = state.last_throw;
   const fresh = lt && lt.ply !== lastThrowPly;
@@ -570,10 +570,34 @@ explainTaps($("board"), () => (state && state.decider !== null && state.you.incl
 // Against the computer and on one screen: an optional hint (the computer's best moves).
 hintButton($("moves"), $("board"), () => (state && ["computer", "local"].includes(state.mode) && !state.outcome
   && state.decider !== null && state.you.includes(state.decider) && state.legal.length > 1
-  ? { fen: state.fen, seat: state.decider } : null), t, moveLabel);
+  ? { fen: state.fen, seat: state.decider, game: gameId } : null), t, moveLabel);
 
 setupEndings({ gameId, seatNames: variant.seatNames, showError });
 loadTexts(lang).then(() => { render(); connect(); });
+
+// A phone held upright: the board comes first, under a compact bar whose menu holds who you are,
+// the links, the sound and Resign. The sound and Resign live under the board elsewhere: they move
+// into the menu and back as the phone turns (each keeps a marker of where it came from).
+const upright = matchMedia(UPRIGHT_QUERY);
+const menuParts = ["signals", "resign"].map((id) => $(id)).filter(Boolean)
+  .map((node) => { const mark = document.createComment(node.id); node.before(mark); return { node, mark }; });
+
+function placeMenu() {
+  for (const { node, mark } of menuParts) {
+    if (upright.matches) $("menu-actions").append(node);
+    else mark.after(node);
+  }
+  if (!upright.matches) setMenu(false);
+}
+
+function setMenu(open) {
+  $("game-menu").classList.toggle("open", open);
+  $("menu-toggle").setAttribute("aria-expanded", String(open));
+}
+
+$("menu-toggle").addEventListener("click", () => setMenu(!$("game-menu").classList.contains("open")));
+upright.addEventListener("change", placeMenu);
+placeMenu();
 
 let resizeTimer = null;
 window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(render, 150); });

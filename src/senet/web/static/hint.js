@@ -3,12 +3,13 @@
 // master's estimate elsewhere) and shows the best moves with their winning chances, the best
 // one marked on the board. Pages call hintButton once; current() says who may ask now.
 
-import { percent } from "./i18n.js";
+import { errorText, percent } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
-// anchor: the element the hint box follows; board: the board's <svg>; current(): {fen, seat}
-// when the player here decides in a game that allows hints, else null; t: the page's translator;
+// anchor: the element the hint box follows; board: the board's <svg>; current(): {fen, seat,
+// game} when the player here decides in a game that allows hints, else null (game: the game's
+// id, so that the server serves a player's hint before the analysis board's requests); t: the page's translator;
 // label(move): a move's words as the page's move buttons show them ("5 → 8 ⚔"), so that the
 // hint and the button to press read alike.
 export function hintButton(anchor, board, current, t, label) {
@@ -25,12 +26,20 @@ export function hintButton(anchor, board, current, t, label) {
   anchor.after(box);
   let shownFen = null;
   let asked = 0;
+  let pending = null; // the request of the hint being asked for: dropped when the position moves on
 
   const clear = () => { list.replaceChildren(); shownFen = null; delete box.dataset.fen; mark(null); };
   const sync = () => {
     const now = current();
     box.hidden = !now;
     button.textContent = t("hint.button");
+    if (pending && (!now || now.fen !== pending.fen)) {
+      pending.abort.abort(); // the server drops the job nobody waits for
+      pending = null;
+      asked++;
+      button.disabled = false;
+      list.replaceChildren();
+    }
     if (!now || now.fen !== shownFen) { if (shownFen !== null) clear(); }
     else if (shownFen !== null) mark(list.dataset.best || null);
   };
@@ -56,12 +65,24 @@ export function hintButton(anchor, board, current, t, label) {
     button.disabled = true;
     list.replaceChildren(Object.assign(document.createElement("li"), { textContent: t("hint.thinking") }));
     let answer = null;
+    let refusal = null;
+    const abort = new AbortController();
+    pending = { fen: now.fen, abort };
     try {
-      const response = await fetch(`/api/learn/analysis?${new URLSearchParams({ position: now.fen })}`);
+      const query = new URLSearchParams({ position: now.fen });
+      if (now.game) query.set("game", now.game);
+      const response = await fetch(`/api/learn/analysis?${query}`, { signal: abort.signal });
       if (response.ok) answer = await response.json();
+      else refusal = await response.json().catch(() => null);
     } catch { /* shown as unavailable below */ }
-    button.disabled = false;
     if (ticket !== asked) return;
+    pending = null;
+    button.disabled = false;
+    if (refusal && refusal.code === "busy") {
+      // "busy — try again in 5 s", in words
+      list.replaceChildren(Object.assign(document.createElement("li"), { textContent: errorText(refusal) }));
+      return;
+    }
     if (!answer || answer.position === undefined || !answer.moves.length) { list.replaceChildren(); return; }
     const moves = [...answer.moves].sort((a, b) => b.chance - a.chance).slice(0, 3);
     const mark_ = answer.exact ? t("an.exact") : t("an.estimate");

@@ -49,7 +49,8 @@ export function t(key, params = {}) {
 // refused text went wrong when the server says so.
 export function errorText(error) {
   const key = `err.${error && error.code}`;
-  const words = T[key] !== undefined ? t(key) : t("err.unknown");
+  const params = error && Number.isInteger(error.retry_after) ? { seconds: error.retry_after } : {};
+  const words = T[key] !== undefined ? t(key, params) : t("err.unknown");
   if (!error || !Number.isInteger(error.line) || !Number.isInteger(error.column)) return words;
   return `${words} ${t("err.where", { line: error.line, column: error.column })}`;
 }

@@ -3,7 +3,7 @@
 // (embedded in the page, see senet.service.analysis.replay); this script only reads the board
 // field of each position's notation and draws it with board.js. The step is kept in the
 // address (#d=N, N counted from 1; one more than the decisions is the final position).
-import { drawBoard, drawMoveMarks, setDarkSeat } from "./board.js";
+import { drawBoard, drawMoveMarks, isUpright, setDarkSeat } from "./board.js";
 import { loadTexts, percent, sentence, t } from "./i18n.js";
 import { moveLabel, parseMove } from "./notation.js";
 
@@ -126,8 +126,14 @@ root.addEventListener("click", (event) => {
   // from the move list (beside the board, or below it on a phone) the least scroll that shows
   // the board; from further away, the replay from its top
   if (list.contains(target)) $("board").scrollIntoView({ block: "nearest" });
-  else if (!boardInView()) $("replay").scrollIntoView({ block: "start" });
+  else if (!boardInView()) toReplay();
 });
+
+// The replay from its top; on a phone held upright, whose board is as tall as the screen, from
+// the caption over the board.
+function toReplay() {
+  $(isUpright() ? "replay-board" : "replay").scrollIntoView({ block: "start" });
+}
 
 // The chart: a tap or click anywhere picks the nearest decision.
 chartSvg.addEventListener("click", (event) => {
@@ -157,7 +163,7 @@ window.addEventListener("hashchange", () => {
   const index = fromHash();
   if (index === null || index === current) return;
   show(index, { record: false });
-  if (!boardInView()) $("replay").scrollIntoView({ block: "start" });
+  if (!boardInView()) toReplay();
 });
 
 setDarkSeat(variant.darkSeat === 0 ? 0 : 1);
@@ -165,6 +171,6 @@ loadTexts(lang).then(() => {
   $("replay-board").hidden = false;
   const asked = fromHash();
   show(asked ?? 0, { record: asked !== null, announce: false }); // an address past the end: the end
-  if (asked !== null) $("replay").scrollIntoView({ block: "start" });
+  if (asked !== null) toReplay();
   root.dataset.ready = "1";
 });

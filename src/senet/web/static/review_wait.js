@@ -1,4 +1,4 @@
-// The review of a long game takes the server tens of seconds to compute.  This page asks for
+// The review of a long game takes a worker seconds to compute (once: then it is stored).  This page asks for
 // it (the request waits until it is ready) and then shows it by loading the review page, which
 // the server now answers at once.  A request cut short on the way (a proxy's time limit, a
 // dropped connection) is asked again; a refusal (the game is not over) is shown in words.
@@ -18,6 +18,15 @@ async function waitForReview() {
     if (response && response.ok) {
       window.location.reload();
       return;
+    }
+    if (response && response.status === 429) {
+      // busy: say so in words ("busy — try again in 5 s"), then ask again after that time
+      await loadTexts(root.dataset.lang);
+      const error = await response.json().catch(() => null);
+      document.getElementById("review-wait-text").textContent = errorText(error);
+      const seconds = Number(response.headers.get("Retry-After")) || 5;
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      continue;
     }
     if (response && response.status < 500) {
       await loadTexts(root.dataset.lang);

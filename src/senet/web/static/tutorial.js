@@ -58,7 +58,7 @@ function drawLesson() {
     targets: selected !== null ? movable.get(selected) : [], seatNames: variant.seatNames, t,
     onSelect: (sq) => { selected = selected === sq ? null : sq; drawLesson(); const first = document.querySelector("#board .target"); if (first) first.focus(); },
     onMove: answer,
-    onCancel: () => { selected = null; drawLesson(); },
+    onCancel: () => { selected = null; drawLesson(); }, fitScreen: true,
   });
   const board = $("board");
   if (lesson.kind !== "move" || !shown) {
@@ -76,7 +76,7 @@ function drawLesson() {
 function renderAnswers(lesson) {
   const box = $("tu-answers");
   let buttons = [];
-  if (lesson.kind === "why") {
+  if (lesson.kind === "why" || lesson.kind === "quiz") {
     buttons = lesson.options.map((o) => {
       const b = document.createElement("button");
       b.type = "button";

@@ -18,6 +18,8 @@ Revises: 0002
 Create Date: 2026-11-30
 """
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -27,7 +29,7 @@ branch_labels = None
 depends_on = None
 
 
-def columns() -> tuple[sa.Column, ...]:
+def columns() -> tuple[sa.Column[Any], ...]:
     return (
         sa.Column("time_control", sa.String(24), nullable=False, server_default="untimed"),
         sa.Column("clock_a", sa.Integer),

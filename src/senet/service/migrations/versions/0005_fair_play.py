@@ -6,7 +6,7 @@ client); ``games.seeding_deadline`` (ms since the epoch): once both seats are ta
 seeds must be given by then, or the game is called off without a result.
 
 Revision ID: 0005_fair_play
-Revises: 0004
+Revises: 0005_players
 Create Date: 2026-12-06
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0005_fair_play"
-down_revision = "0004"
+down_revision = "0005_players"
 branch_labels = None
 depends_on = None
 

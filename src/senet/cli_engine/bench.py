@@ -24,17 +24,20 @@ import click
 
 from senet.ai import LEVELS, Level, find_level, search, timing, warm_up
 from senet.ai.timing import crowded, sample, summarise, time_move
-from senet.cli_engine.common import format_table, get_variant
-from senet.engine import VARIANTS
+from senet.engine import VARIANTS, UnknownVariant, find_variant
+from senet.sim.speed import COMPILED_TARGETS, NO_RANDOM_PLAYOUTS, measure
 
-from .speed import COMPILED_TARGETS, NO_RANDOM_PLAYOUTS, measure
+from .common import format_table
 
 __all__ = ["COMMANDS", "bench"]
 
 
 def _variants(names: Sequence[str]) -> list[str]:
     """The variants named (by name or alias; an unknown one is a one-line error), or all."""
-    return [get_variant(name).name for name in names] or list(VARIANTS)
+    try:
+        return [find_variant(name).name for name in names] or list(VARIANTS)
+    except UnknownVariant as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 def _rate(value: float | None) -> str:

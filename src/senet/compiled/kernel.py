@@ -1,7 +1,7 @@
 """The compiled inner loop: the engine's flow of play (:mod:`senet.engine.flow`) and landing
 rules (:func:`senet.engine.rules.step`) on the same raw state, compiled by Numba.
 
-Every function reads the variant from the tables of :mod:`senet.sim.tables` and nothing else:
+Every function reads the variant from the tables of :mod:`senet.compiled.tables` and nothing else:
 no function here tests a variant, and a rule that is a fact of the variant data (Houses, safe
 squares, protection, passing, backward moves, bearing off, extra throws, scoring) reaches this
 code only through those tables.  The behaviour of each House *kind* is written once here as in
@@ -26,13 +26,13 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from senet.ai.evaluation import EQUAL_WITHIN
 from senet.engine import state as raw
 from senet.engine.flow import DRAW
 from senet.engine.rules import TARGET, VICTIM
 from senet.engine.state import NO_PENDING, PENDING_FATE, PENDING_WATER
 from senet.engine.variants import OFF, SQUARES
 
+from .expert import EQUAL_WITHIN
 from .tables import (
     BACK_PIECE,
     BACK_PIECE_TO_EMPTY,

@@ -1,0 +1,746 @@
+"""Durable storage of players with a name: their rows, sessions, transfer codes, passkeys and
+ratings, on the games' database (the tables of migration ``0005_players``).
+
+The secrets a device holds (a session, a transfer code) are stored only as their SHA-256, as
+the seat secrets are.  Every one-time thing is spent by a statement that deletes it only while
+it is still there and valid, so of two racing uses exactly one succeeds; a game's ratings are
+updated in the transaction that flips its ``rating_done`` from false to true (exactly once,
+whichever processes try).  Only this module writes these tables; :mod:`senet.service.players`
+decides what to write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    and_,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from .storage import Storage
+
+__all__ = [
+    "PlayerRow",
+    "RatingRow",
+    "RatingChange",
+    "PlayedGame",
+    "PasskeyRow",
+    "PlayerStorage",
+]
+
+_meta = MetaData()
+
+players = Table(
+    "players",
+    _meta,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(40), nullable=False),
+    Column("name_key", String(80), nullable=False, unique=True),
+    Column("kind", String(16), nullable=False),  # human | computer
+    Column("level", String(16)),  # a computer level's name
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+sessions = Table(
+    "player_sessions",
+    _meta,
+    Column("token_hash", String(64), primary_key=True),
+    Column("player_id", String(32), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+transfers = Table(
+    "transfer_codes",
+    _meta,
+    Column("code_hash", String(64), primary_key=True),
+    Column("player_id", String(32), nullable=False),
+    Column("expires_at", BigInteger, nullable=False),
+)
+passkeys = Table(
+    "passkeys",
+    _meta,
+    Column("credential_id", String(1400), primary_key=True),
+    Column("player_id", String(32), nullable=False),
+    Column("public_key", Text, nullable=False),
+    Column("sign_count", BigInteger, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+challenges = Table(
+    "auth_challenges",
+    _meta,
+    Column("challenge", String(128), primary_key=True),
+    Column("purpose", String(16), nullable=False),
+    Column("player_id", String(32)),
+    Column("expires_at", BigInteger, nullable=False),
+)
+ratings = Table(
+    "ratings",
+    _meta,
+    Column("player_id", String(32), primary_key=True),
+    Column("variant", String(32), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+changes = Table(
+    "rating_changes",
+    _meta,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", String(32), nullable=False),
+    Column("variant", String(32), nullable=False),
+    Column("game_id", String(32), nullable=False),
+    Column("before", Float, nullable=False),
+    Column("after", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+# The columns of the games' tables that concern players (the rest is senet.service.storage's).
+games = Table(
+    "games",
+    _meta,
+    Column("id", String(32), primary_key=True),
+    Column("variant", String(32)),
+    Column("mode", String(16)),
+    Column("level", String(16)),
+    Column("ply", Integer),
+    Column("result", String(8)),
+    Column("termination", String(16)),
+    Column("created_at", DateTime(timezone=True)),
+    Column("updated_at", DateTime(timezone=True)),
+    Column("rated", Boolean),
+    Column("rating_done", Boolean),
+)
+seats = Table(
+    "seats",
+    _meta,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(16)),
+    Column("claimed", Boolean),
+    Column("player_id", String(32)),
+)
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    id: str
+    name: str
+    kind: str  # human | computer
+    level: str | None
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    variant: str
+    rating: float
+    rd: float
+    volatility: float
+    games: int
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    player_id: str
+    variant: str
+    game_id: str
+    before: float
+    after: float
+    rd: float
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class PasskeyRow:
+    credential_id: str  # base64url
+    player_id: str
+    public_key: str  # base64url of the COSE key
+    sign_count: int
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A game one player held a seat in, as their history lists it."""
+
+    id: str
+    variant: str
+    mode: str
+    level: str | None
+    seat: int
+    result: str | None  # A | B | draw, None while it goes on
+    termination: str | None  # resignation | time forfeit | abandoned; None: borne off
+    rated: bool
+    created_at: datetime
+    updated_at: datetime
+    opponent: str | None  # the opponent's name; None: anonymous (or nobody yet)
+    opponent_kind: str | None  # human | computer
+
+
+#: what :meth:`PlayerStorage.rate_game` asks the caller: the new ratings of the players
+#: given the game's (variant, result) and each seat's (player id, current rating or None)
+Rater = Callable[[str, str, dict[int, tuple[str, RatingRow | None]]], dict[int, RatingRow]]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _player(row: Any) -> PlayerRow:
+    return PlayerRow(row.id, row.name, row.kind, row.level, row.created_at)
+
+
+def _rating(row: Any) -> RatingRow:
+    return RatingRow(row.variant, row.rating, row.rd, row.volatility, row.games)
+
+
+class PlayerStorage:
+    """The players' tables on the database of a :class:`~senet.service.storage.Storage`."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    @property
+    def _engine(self) -> AsyncEngine:
+        if self.storage.engine is None:
+            raise RuntimeError("Storage.init() has not been awaited")
+        return self.storage.engine
+
+    async def _write(self, work: Callable[[AsyncConnection], Any]) -> Any:
+        """Run ``work`` in one write transaction (taking turns with the games' writes on
+        SQLite)."""
+        async with self.storage.writing(), self._engine.begin() as conn:
+            return await work(conn)
+
+    # ------------------------------------------------------------------ players
+    async def create_player(
+        self,
+        player_id: str,
+        name: str,
+        key: str,
+        token_hash: str | None,
+        kind: str = "human",
+        level: str | None = None,
+    ) -> bool:
+        """Store a new player (and its first device's session); False if the name's key is
+        taken (of two racing takers of one name exactly one gets it: the key is UNIQUE)."""
+
+        async def work(conn: AsyncConnection) -> bool:
+            now = _now()
+            await conn.execute(
+                insert(players).values(
+                    id=player_id, name=name, name_key=key, kind=kind, level=level, created_at=now
+                )
+            )
+            if token_hash is not None:
+                await conn.execute(
+                    insert(sessions).values(
+                        token_hash=token_hash, player_id=player_id, created_at=now
+                    )
+                )
+            return True
+
+        try:
+            return bool(await self._write(work))
+        except IntegrityError:
+            return False
+
+    async def by_key(self, key: str) -> PlayerRow | None:
+        async with self._engine.connect() as conn:
+            row = (await conn.execute(select(players).where(players.c.name_key == key))).first()
+            return _player(row) if row is not None else None
+
+    async def by_id(self, player_id: str) -> PlayerRow | None:
+        async with self._engine.connect() as conn:
+            row = (await conn.execute(select(players).where(players.c.id == player_id))).first()
+            return _player(row) if row is not None else None
+
+    async def by_session(self, token_hash: str) -> PlayerRow | None:
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(players)
+                    .join(sessions, sessions.c.player_id == players.c.id)
+                    .where(sessions.c.token_hash == token_hash)
+                )
+            ).first()
+            return _player(row) if row is not None else None
+
+    async def add_session(self, player_id: str, token_hash: str) -> None:
+        async def work(conn: AsyncConnection) -> None:
+            await conn.execute(
+                insert(sessions).values(
+                    token_hash=token_hash, player_id=player_id, created_at=_now()
+                )
+            )
+
+        await self._write(work)
+
+    async def end_session(self, token_hash: str) -> None:
+        async def work(conn: AsyncConnection) -> None:
+            await conn.execute(delete(sessions).where(sessions.c.token_hash == token_hash))
+
+        await self._write(work)
+
+    async def end_sessions(self, player_id: str) -> int:
+        """Sign the player out on every device (and spend its transfer codes); how many."""
+
+        async def work(conn: AsyncConnection) -> int:
+            await conn.execute(delete(transfers).where(transfers.c.player_id == player_id))
+            res = await conn.execute(delete(sessions).where(sessions.c.player_id == player_id))
+            return int(res.rowcount)
+
+        return int(await self._write(work))
+
+    async def delete_player(self, player_id: str) -> None:
+        """Forget the player: its name, sessions, codes, passkeys and ratings; its seats become
+        anonymous (the games stay; the opponents' own rating changes stay theirs)."""
+
+        async def work(conn: AsyncConnection) -> None:
+            await conn.execute(
+                update(seats).where(seats.c.player_id == player_id).values(player_id=None)
+            )
+            for table in (sessions, transfers, passkeys, challenges, ratings, changes):
+                await conn.execute(delete(table).where(table.c.player_id == player_id))
+            await conn.execute(delete(players).where(players.c.id == player_id))
+
+        await self._write(work)
+
+    # ------------------------------------------------------------------ seats and games
+    async def link_seats(self, game_id: str, seat_numbers: Sequence[int], player_id: str) -> int:
+        """Link the game's human seats ``seat_numbers`` to the player where no one is linked
+        yet; how many were linked now."""
+
+        async def work(conn: AsyncConnection) -> int:
+            res = await conn.execute(
+                update(seats)
+                .where(
+                    seats.c.game_id == game_id,
+                    seats.c.seat.in_(list(seat_numbers)),
+                    seats.c.player_id.is_(None),
+                    seats.c.kind == "human",
+                )
+                .values(player_id=player_id)
+            )
+            return int(res.rowcount)
+
+        return int(await self._write(work))
+
+    async def link_computer(self, game_id: str, seat: int, player_id: str) -> None:
+        async def work(conn: AsyncConnection) -> None:
+            await conn.execute(
+                update(seats)
+                .where(
+                    seats.c.game_id == game_id,
+                    seats.c.seat == seat,
+                    seats.c.kind == "computer",
+                    seats.c.player_id.is_(None),
+                )
+                .values(player_id=player_id)
+            )
+
+        await self._write(work)
+
+    async def mark_rated(self, game_id: str) -> bool:
+        """Make a game rated, only before its first action."""
+
+        async def work(conn: AsyncConnection) -> bool:
+            res = await conn.execute(
+                update(games).where(games.c.id == game_id, games.c.ply == 0).values(rated=True)
+            )
+            return bool(res.rowcount == 1)
+
+        return bool(await self._write(work))
+
+    async def game_players(self, game_id: str) -> dict[int, PlayerRow]:
+        """The named players (and computer players) linked to the game's seats, by seat."""
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(seats.c.seat, players)
+                .join(players, players.c.id == seats.c.player_id)
+                .where(seats.c.game_id == game_id)
+            )
+            return {row.seat: _player(row) for row in rows}
+
+    async def game_flags(self, game_id: str) -> tuple[bool, bool] | None:
+        """``(rated, rating_done)`` of a game, None if there is no such game."""
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(games.c.rated, games.c.rating_done).where(games.c.id == game_id)
+                )
+            ).first()
+            return (bool(row.rated), bool(row.rating_done)) if row is not None else None
+
+    async def rate_game(self, game_id: str, rater: Rater) -> list[RatingChange]:
+        """Update the ratings of a finished rated game's players, exactly once: in the
+        transaction that flips its ``rating_done`` (which only one transaction can do; on
+        PostgreSQL the players' rating rows are locked, in one order, while they are read and
+        written).  The changes made, or [] if it was done already, is not over or not rated,
+        or its seats are not two different players."""
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(games.c.variant, games.c.result).where(
+                        games.c.id == game_id,
+                        games.c.rated.is_(True),
+                        games.c.rating_done.is_(False),
+                        games.c.result.is_not(None),
+                    )
+                )
+            ).first()
+            held = (
+                await conn.execute(
+                    select(seats.c.seat, seats.c.player_id).where(
+                        seats.c.game_id == game_id, seats.c.player_id.is_not(None)
+                    )
+                )
+            ).all()
+        if row is None:
+            return []
+        variant, result = row.variant, row.result
+        owners = {r.seat: r.player_id for r in held}
+        if set(owners) != {0, 1} or owners[0] == owners[1]:
+            return []
+        # the rating rows exist before they are locked (a first rated game inserts them)
+        for player_id in sorted(set(owners.values())):
+            await self._ensure_rating_row(player_id, variant)
+
+        async def work(conn: AsyncConnection) -> list[RatingChange]:
+            flipped = await conn.execute(
+                update(games)
+                .where(
+                    games.c.id == game_id,
+                    games.c.rated.is_(True),
+                    games.c.rating_done.is_(False),
+                    games.c.result.is_not(None),
+                )
+                .values(rating_done=True)
+            )
+            if flipped.rowcount != 1:
+                return []
+            current: dict[int, tuple[str, RatingRow | None]] = {}
+            for seat in sorted(owners, key=lambda s: owners[s]):
+                found = (
+                    await conn.execute(
+                        select(ratings)
+                        .where(ratings.c.player_id == owners[seat], ratings.c.variant == variant)
+                        .with_for_update()
+                    )
+                ).first()
+                have = _rating(found) if found is not None and found.games > 0 else None
+                current[seat] = (owners[seat], have)
+            new = rater(variant, result, current)
+            now = _now()
+            made = []
+            for seat, after in new.items():
+                player_id, before = current[seat]
+                await conn.execute(
+                    update(ratings)
+                    .where(ratings.c.player_id == player_id, ratings.c.variant == variant)
+                    .values(
+                        rating=after.rating,
+                        rd=after.rd,
+                        volatility=after.volatility,
+                        games=after.games,
+                        updated_at=now,
+                    )
+                )
+                change = RatingChange(
+                    player_id,
+                    variant,
+                    game_id,
+                    before.rating if before is not None else 1500.0,
+                    after.rating,
+                    after.rd,
+                    now,
+                )
+                await conn.execute(
+                    insert(changes).values(
+                        player_id=player_id,
+                        variant=variant,
+                        game_id=game_id,
+                        before=change.before,
+                        after=change.after,
+                        rd=change.rd,
+                        created_at=now,
+                    )
+                )
+                made.append(change)
+            return made
+
+        result_changes: list[RatingChange] = await self._write(work)
+        return result_changes
+
+    async def _ensure_rating_row(self, player_id: str, variant: str) -> None:
+        async def work(conn: AsyncConnection) -> None:
+            exists = (
+                await conn.execute(
+                    select(ratings.c.player_id).where(
+                        ratings.c.player_id == player_id, ratings.c.variant == variant
+                    )
+                )
+            ).first()
+            if exists is None:
+                await conn.execute(
+                    insert(ratings).values(
+                        player_id=player_id,
+                        variant=variant,
+                        rating=1500.0,
+                        rd=350.0,
+                        volatility=0.06,
+                        games=0,
+                        updated_at=_now(),
+                    )
+                )
+
+        try:
+            await self._write(work)
+        except IntegrityError:
+            pass  # another process inserted it meanwhile: it exists
+
+    async def changes_of_game(self, game_id: str) -> list[RatingChange]:
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(select(changes).where(changes.c.game_id == game_id))
+            return [_change(r) for r in rows]
+
+    async def ratings_of(self, player_id: str) -> list[RatingRow]:
+        """The player's ratings, one per variant played rated (by most games)."""
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(ratings)
+                .where(ratings.c.player_id == player_id, ratings.c.games > 0)
+                .order_by(ratings.c.games.desc(), ratings.c.variant)
+            )
+            return [_rating(r) for r in rows]
+
+    async def ratings_for(self, player_ids: Sequence[str], variant: str) -> dict[str, RatingRow]:
+        if not player_ids:
+            return {}
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(ratings).where(
+                    ratings.c.player_id.in_(list(player_ids)),
+                    ratings.c.variant == variant,
+                    ratings.c.games > 0,
+                )
+            )
+            return {r.player_id: _rating(r) for r in rows}
+
+    async def history_of(self, player_id: str, limit: int = 500) -> list[RatingChange]:
+        """The player's rating changes, oldest first (the last ``limit``)."""
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(changes)
+                .where(changes.c.player_id == player_id)
+                .order_by(changes.c.id.desc())
+                .limit(limit)
+            )
+            return [_change(r) for r in reversed(rows.all())]
+
+    async def games_of(self, player_id: str, limit: int = 50) -> list[PlayedGame]:
+        """The games the player held a seat in, most recently active first."""
+        mine = seats.alias("mine")
+        other = seats.alias("other")
+        them = players.alias("them")
+        query = (
+            select(
+                games.c.id,
+                games.c.variant,
+                games.c.mode,
+                games.c.level,
+                mine.c.seat,
+                games.c.result,
+                games.c.termination,
+                games.c.rated,
+                games.c.created_at,
+                games.c.updated_at,
+                them.c.name.label("opponent"),
+                them.c.kind.label("opponent_kind"),
+            )
+            .join(mine, mine.c.game_id == games.c.id)
+            .outerjoin(other, and_(other.c.game_id == games.c.id, other.c.seat != mine.c.seat))
+            .outerjoin(them, them.c.id == other.c.player_id)
+            .where(mine.c.player_id == player_id)
+            .order_by(games.c.updated_at.desc())
+            .limit(limit)
+        )
+        async with self._engine.connect() as conn:
+            return [
+                PlayedGame(
+                    r.id,
+                    r.variant,
+                    r.mode,
+                    r.level,
+                    r.seat,
+                    r.result,
+                    r.termination,
+                    bool(r.rated),
+                    r.created_at,
+                    r.updated_at,
+                    r.opponent,
+                    r.opponent_kind,
+                )
+                for r in await conn.execute(query)
+            ]
+
+    async def tally(self, player_id: str) -> tuple[int, int, int, int]:
+        """``(games finished, wins, losses, draws)`` over every game of the player."""
+        won = func.sum(
+            (
+                ((seats.c.seat == 0) & (games.c.result == "A"))
+                | ((seats.c.seat == 1) & (games.c.result == "B"))
+            ).cast(Integer)
+        )
+        drawn = func.sum((games.c.result == "draw").cast(Integer))
+        query = (
+            select(func.count(), won, drawn)
+            .select_from(games.join(seats, seats.c.game_id == games.c.id))
+            .where(seats.c.player_id == player_id, games.c.result.is_not(None))
+        )
+        async with self._engine.connect() as conn:
+            total, wins, draws = (await conn.execute(query)).one()
+        total, wins, draws = int(total or 0), int(wins or 0), int(draws or 0)
+        return total, wins, total - wins - draws, draws
+
+    # ------------------------------------------------------------------ one-time secrets
+    async def add_transfer(self, code_hash: str, player_id: str, expires_at: int) -> None:
+        async def work(conn: AsyncConnection) -> None:
+            await conn.execute(
+                insert(transfers).values(
+                    code_hash=code_hash, player_id=player_id, expires_at=expires_at
+                )
+            )
+
+        await self._write(work)
+
+    async def spend_transfer(self, code_hash: str, now: int) -> str | None:
+        """The player a transfer code signs in, spending it: None if unknown, used or
+        expired (of two racing uses one gets it)."""
+
+        async def work(conn: AsyncConnection) -> str | None:
+            row = (
+                await conn.execute(
+                    select(transfers.c.player_id).where(
+                        transfers.c.code_hash == code_hash, transfers.c.expires_at > now
+                    )
+                )
+            ).first()
+            res = await conn.execute(
+                delete(transfers).where(
+                    transfers.c.code_hash == code_hash, transfers.c.expires_at > now
+                )
+            )
+            await conn.execute(delete(transfers).where(transfers.c.expires_at <= now))
+            return str(row.player_id) if row is not None and res.rowcount == 1 else None
+
+        found: str | None = await self._write(work)
+        return found
+
+    async def add_challenge(
+        self, challenge: str, purpose: str, player_id: str | None, expires_at: int
+    ) -> None:
+        async def work(conn: AsyncConnection) -> None:
+            await conn.execute(
+                insert(challenges).values(
+                    challenge=challenge,
+                    purpose=purpose,
+                    player_id=player_id,
+                    expires_at=expires_at,
+                )
+            )
+
+        await self._write(work)
+
+    async def spend_challenge(
+        self, challenge: str, purpose: str, now: int
+    ) -> tuple[bool, str | None]:
+        """``(valid, player id)``: a challenge is good once, for its purpose, until it
+        expires."""
+
+        async def work(conn: AsyncConnection) -> tuple[bool, str | None]:
+            where = (
+                challenges.c.challenge == challenge,
+                challenges.c.purpose == purpose,
+                challenges.c.expires_at > now,
+            )
+            row = (await conn.execute(select(challenges.c.player_id).where(*where))).first()
+            res = await conn.execute(delete(challenges).where(*where))
+            await conn.execute(delete(challenges).where(challenges.c.expires_at <= now))
+            if row is None or res.rowcount != 1:
+                return False, None
+            return True, row.player_id
+
+        found: tuple[bool, str | None] = await self._write(work)
+        return found
+
+    async def add_passkey(
+        self, credential_id: str, player_id: str, public_key: str, sign_count: int
+    ) -> bool:
+        async def work(conn: AsyncConnection) -> bool:
+            await conn.execute(
+                insert(passkeys).values(
+                    credential_id=credential_id,
+                    player_id=player_id,
+                    public_key=public_key,
+                    sign_count=sign_count,
+                    created_at=_now(),
+                )
+            )
+            return True
+
+        try:
+            return bool(await self._write(work))
+        except IntegrityError:
+            return False
+
+    async def passkey(self, credential_id: str) -> PasskeyRow | None:
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(passkeys).where(passkeys.c.credential_id == credential_id)
+                )
+            ).first()
+            if row is None:
+                return None
+            return PasskeyRow(row.credential_id, row.player_id, row.public_key, row.sign_count)
+
+    async def passkeys_of(self, player_id: str) -> list[str]:
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(passkeys.c.credential_id).where(passkeys.c.player_id == player_id)
+            )
+            return [r[0] for r in rows]
+
+    async def set_sign_count(self, credential_id: str, sign_count: int) -> None:
+        async def work(conn: AsyncConnection) -> None:
+            await conn.execute(
+                update(passkeys)
+                .where(passkeys.c.credential_id == credential_id)
+                .values(sign_count=sign_count)
+            )
+
+        await self._write(work)
+
+
+def _change(r: Any) -> RatingChange:
+    return RatingChange(r.player_id, r.variant, r.game_id, r.before, r.after, r.rd, r.created_at)

@@ -1,0 +1,343 @@
+"""Players with a name: no password, no e-mail; a name lives on the devices that hold one of
+its session secrets.  Ratings (Glicko-2, per variant), profiles and every game of a player.
+
+* **A name** (:meth:`Players.take_name`): checked by :mod:`senet.service.names`, unique by its
+  look-alike key; the device gets a session secret (192 bits) of which only the SHA-256 is
+  stored.  Another device signs in with a one-time transfer code (:meth:`Players.new_transfer`,
+  valid :data:`TRANSFER_TTL_MS`, spent by its first use) or a passkey (the web layer verifies
+  it; the challenge is spent here, once).  Signing out forgets one session; signing out
+  everywhere forgets them all; deleting a name forgets the player, whose games stay, anonymous.
+* **Seats**: the seats a named player holds are linked to the player (:meth:`Players.link`),
+  so the player's games are found from any device.  Games on one screen are not linked (one
+  person holds both seats).
+* **Ratings**: a *rated* game between two different players (a named person, or a computer
+  level, which is a player of its own) updates both players' ratings in its variant once it
+  is over, exactly once (:meth:`PlayerStorage.rate_game`); every process that sees the game
+  end tries, and one succeeds.
+
+This module must not import :mod:`senet.web`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from dataclasses import dataclass
+
+from . import glicko2
+from .messages import Mode
+from .names import NameRefused, check_name, name_key
+from .player_storage import (
+    PlayedGame,
+    PlayerRow,
+    PlayerStorage,
+    RatingChange,
+    RatingRow,
+)
+from .storage import Storage
+from .store import GameStore, LiveGame, hash_token, new_token
+
+__all__ = [
+    "Players",
+    "Profile",
+    "RatingView",
+    "SeatRating",
+    "NameRefused",
+    "TRANSFER_TTL_MS",
+    "CHALLENGE_TTL_MS",
+    "rating_text",
+]
+
+log = logging.getLogger("senet.players")
+
+#: how long a transfer code signs another device in (ms)
+TRANSFER_TTL_MS = 10 * 60 * 1000
+#: how long a passkey challenge may be answered (ms)
+CHALLENGE_TTL_MS = 5 * 60 * 1000
+#: a transfer code's alphabet: no 0/O, 1/I/L to misread when typed from another screen
+_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+_CODE_LENGTH = 12  # 59 bits; guesses are rate-limited and a code lives ten minutes
+
+
+def rating_text(rating: float, rd: float) -> str:
+    """A rating as shown: rounded, with ``?`` while provisional (``1500?``, ``1623``)."""
+    return f"{round(rating)}{'?' if rd > glicko2.PROVISIONAL_RD else ''}"
+
+
+@dataclass(frozen=True)
+class RatingView:
+    """A player's rating in one variant, with its history (oldest first) for the chart."""
+
+    variant: str
+    rating: int
+    rd: int
+    provisional: bool
+    games: int
+    history: tuple[tuple[str, int], ...]  # (ISO time, rating after the game)
+
+    @property
+    def text(self) -> str:
+        return f"{self.rating}{'?' if self.provisional else ''}"
+
+
+@dataclass(frozen=True)
+class Profile:
+    player: PlayerRow
+    ratings: tuple[RatingView, ...]
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    recent: tuple[PlayedGame, ...]
+    rating_changes: dict[str, int]  # game id -> the player's rating change in it
+
+
+@dataclass(frozen=True)
+class SeatRating:
+    """One seat of a game as its page shows it: who holds it and their rating."""
+
+    seat: int
+    name: str
+    kind: str  # human | computer
+    rating: str | None  # "1500?" in the game's variant, None before any rated game
+    change: int | None  # the rating change this game made, once it is rated
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(_CODE_ALPHABET) for _ in range(_CODE_LENGTH))
+
+
+def normal_code(text: str) -> str:
+    """A transfer code as typed: case, spaces and dashes do not count."""
+    return "".join(ch for ch in text.upper() if ch.isalnum())
+
+
+class Players:
+    """The players of one server process's database.  Listens to the store: every game that
+    ends here has its ratings updated (once, over every process)."""
+
+    def __init__(self, storage: Storage, store: GameStore) -> None:
+        self.db = PlayerStorage(storage)
+        self.store = store
+        self.clock = store.clock
+        self._tasks: set[asyncio.Task[None]] = set()
+        store.on_change.append(self._changed)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            with contextlib.suppress(Exception):
+                await task
+
+    # ------------------------------------------------------------------ names and sessions
+    async def take_name(self, raw: object) -> tuple[PlayerRow, str]:
+        """A new player named ``raw`` and the session secret of this device.
+
+        Raises :class:`NameRefused` (``length``, ``characters``, ``mixed``, ``start``,
+        ``separators``, ``reserved``, ``taken``)."""
+        name = check_name(raw)
+        key = name_key(name)
+        taken = NameRefused("taken", "this name, or one that looks the same, is taken")
+        if await self.db.by_key(key) is not None:
+            raise taken
+        secret = new_token()
+        player_id = secrets.token_urlsafe(12)
+        if not await self.db.create_player(player_id, name, key, hash_token(secret)):
+            raise taken
+        player = await self.db.by_id(player_id)
+        assert player is not None
+        return player, secret
+
+    async def session(self, secret: str | None) -> PlayerRow | None:
+        """The player whose session ``secret`` is (None: no name on this device)."""
+        if not secret or len(secret) > 100:
+            return None
+        return await self.db.by_session(hash_token(secret))
+
+    async def sign_out(self, secret: str) -> None:
+        await self.db.end_session(hash_token(secret))
+
+    async def sign_out_everywhere(self, player: PlayerRow) -> int:
+        return await self.db.end_sessions(player.id)
+
+    async def delete(self, player: PlayerRow) -> None:
+        await self.db.delete_player(player.id)
+
+    async def new_session(self, player: PlayerRow) -> str:
+        """A session secret for one more device of ``player``."""
+        secret = new_token()
+        await self.db.add_session(player.id, hash_token(secret))
+        return secret
+
+    async def by_name(self, name: str) -> PlayerRow | None:
+        if not 1 <= len(name) <= 40:
+            return None
+        return await self.db.by_key(name_key(name))
+
+    # ------------------------------------------------------------------ other devices
+    async def new_transfer(self, player: PlayerRow) -> str:
+        """A one-time code that signs another device in as ``player`` within ten minutes."""
+        code = new_code()
+        await self.db.add_transfer(hash_token(code), player.id, self.clock.now() + TRANSFER_TTL_MS)
+        return code
+
+    async def spend_transfer(self, code: str) -> tuple[PlayerRow, str] | None:
+        """Sign a device in with a transfer code: the player and the device's new session
+        secret, or None (unknown, used already, or expired)."""
+        code = normal_code(code)
+        if len(code) != _CODE_LENGTH:
+            return None
+        player_id = await self.db.spend_transfer(hash_token(code), self.clock.now())
+        if player_id is None:
+            return None
+        player = await self.db.by_id(player_id)
+        if player is None:
+            return None
+        return player, await self.new_session(player)
+
+    async def new_challenge(self, purpose: str, player: PlayerRow | None) -> bytes:
+        """A passkey challenge (32 random bytes) for ``purpose`` (``register``: by ``player``;
+        ``login``: by anyone), good once for five minutes."""
+        challenge = secrets.token_bytes(32)
+        await self.db.add_challenge(
+            challenge.hex(),
+            purpose,
+            player.id if player else None,
+            self.clock.now() + CHALLENGE_TTL_MS,
+        )
+        return challenge
+
+    async def spend_challenge(self, challenge: bytes, purpose: str) -> tuple[bool, str | None]:
+        return await self.db.spend_challenge(challenge.hex(), purpose, self.clock.now())
+
+    # ------------------------------------------------------------------ seats and games
+    async def link(self, live: LiveGame, seats: tuple[int, ...], player: PlayerRow) -> None:
+        """Link the seats ``player`` holds in a game to the player (not on one screen)."""
+        if not seats or live.stored.mode == Mode.LOCAL or player.kind != "human":
+            return
+        if await self.db.link_seats(live.id, seats, player.id):
+            await self._link_computer(live)
+
+    async def start_rated(self, live: LiveGame) -> bool:
+        """Make a new game rated (before its first throw); the computer's seat is its level's
+        player.  False if the game had started (it stays casual)."""
+        if live.stored.mode == Mode.LOCAL:
+            return False
+        rated = await self.db.mark_rated(live.id)
+        await self._link_computer(live)
+        return rated
+
+    async def _link_computer(self, live: LiveGame) -> None:
+        if live.stored.mode != Mode.COMPUTER or not live.stored.level:
+            return
+        seat = next(s.seat for s in live.stored.seats if s.kind == "computer")
+        level = await self.computer_player(live.stored.level)
+        await self.db.link_computer(live.id, seat, level.id)
+
+    async def computer_player(self, level: str) -> PlayerRow:
+        """The player a computer level is in the rating pool (made on first use)."""
+        key = name_key(level)
+        found = await self.db.by_key(key)
+        if found is None:
+            await self.db.create_player(
+                f"computer-{level}", level, key, None, kind="computer", level=level
+            )
+            found = await self.db.by_key(key)
+        assert found is not None
+        return found
+
+    # ------------------------------------------------------------------ ratings
+    def _changed(self, live: LiveGame, here: bool) -> None:
+        if not (here and live.over):
+            return
+        task = asyncio.get_running_loop().create_task(self._rate_logged(live.id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _rate_logged(self, game_id: str) -> None:
+        try:
+            await self.rate(game_id)
+        except Exception:
+            log.exception("rating game %s failed (the next look at it tries again)", game_id)
+
+    async def rate(self, game_id: str) -> list[RatingChange]:
+        """Update the ratings of a finished rated game, if nobody has yet; its changes."""
+        return await self.db.rate_game(game_id, _rate_two)
+
+    async def seat_ratings(self, live: LiveGame) -> tuple[bool, list[SeatRating]]:
+        """``(rated, the named seats)`` of a game; a finished rated game not yet rated is rated
+        now (a process that ended it may have died first)."""
+        flags = await self.db.game_flags(live.id)
+        rated = bool(flags and flags[0])
+        if rated and live.over and flags and not flags[1]:
+            await self.rate(live.id)
+        held = await self.db.game_players(live.id)
+        if not held:
+            return rated, []
+        changes = {c.player_id: c for c in await self.db.changes_of_game(live.id)}
+        current = await self.db.ratings_for([p.id for p in held.values()], live.stored.variant)
+        out = []
+        for seat, player in sorted(held.items()):
+            change = changes.get(player.id)
+            if change is not None:
+                shown: str | None = rating_text(change.after, change.rd)
+                delta: int | None = round(change.after) - round(change.before)
+            else:
+                have = current.get(player.id)
+                shown = rating_text(have.rating, have.rd) if have else None
+                delta = None
+            out.append(SeatRating(seat, player.name, player.kind, shown, delta))
+        return rated, out
+
+    # ------------------------------------------------------------------ profiles
+    async def profile(self, player: PlayerRow, recent: int = 30) -> Profile:
+        rows = await self.db.ratings_of(player.id)
+        history = await self.db.history_of(player.id)
+        views = []
+        for row in rows:
+            points = tuple(
+                (h.created_at.isoformat(), round(h.after))
+                for h in history
+                if h.variant == row.variant
+            )
+            views.append(
+                RatingView(
+                    row.variant,
+                    round(row.rating),
+                    round(row.rd),
+                    row.rd > glicko2.PROVISIONAL_RD,
+                    row.games,
+                    points,
+                )
+            )
+        total, wins, losses, draws = await self.db.tally(player.id)
+        games = await self.db.games_of(player.id, recent)
+        deltas = {h.game_id: round(h.after) - round(h.before) for h in history}
+        return Profile(player, tuple(views), total, wins, losses, draws, tuple(games), deltas)
+
+    async def games_of(self, player: PlayerRow, limit: int = 200) -> list[PlayedGame]:
+        return await self.db.games_of(player.id, limit)
+
+
+def _rate_two(
+    variant: str, result: str, current: dict[int, tuple[str, RatingRow | None]]
+) -> dict[int, RatingRow]:
+    """Both seats' new ratings after one game (one Glicko-2 period each, against the other's
+    rating before the game)."""
+    before = {
+        seat: (
+            glicko2.Rating(row.rating, row.rd, row.volatility) if row is not None else glicko2.NEW
+        )
+        for seat, (_, row) in current.items()
+    }
+    score_a = {"A": 1.0, "B": 0.0}.get(result, 0.5)
+    out = {}
+    for seat in (0, 1):
+        score = score_a if seat == 0 else 1.0 - score_a
+        after = glicko2.rate(before[seat], [(before[1 - seat], score)], min_rd=glicko2.MIN_RD)
+        row = current[seat][1]
+        out[seat] = RatingRow(
+            variant, after.rating, after.rd, after.volatility, (row.games if row else 0) + 1
+        )
+    return out

@@ -1,0 +1,512 @@
+"""Players with a name on the site: taking a name, signing out, another device, profiles.
+
+A name lives on a device as the cookie :data:`PLAYER_COOKIE` (HttpOnly, SameSite=Lax, Secure
+over https): a 192-bit session secret that only the server reads (no script, no page and no
+URL ever carries it), stored as its SHA-256.  :class:`PlayerCookie` reads it once per request
+into ``request.state.player`` (None without a name), which the pages and the header use.
+
+Pages: ``/name`` (take a name; for a named device: sign out, sign out everywhere, another
+device, passkeys, delete the name), ``/transfer`` (sign in with a code or link from another
+device), ``/@/NAME`` (a profile); the API: ``GET /api/players/NAME`` and
+``GET /api/games/ID/ratings`` (the players of a game, their ratings and this game's changes).
+Creating names and codes and trying codes are rate-limited per address.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+from markupsafe import Markup
+
+from senet.engine import VARIANTS
+from senet.service import computer
+from senet.service.errors import GameError
+from senet.service.games import GameService
+from senet.service.messages import Mode
+from senet.service.names import MAX_LENGTH, MIN_LENGTH, NameRefused
+from senet.service.player_storage import PlayedGame, PlayerRow
+from senet.service.players import Players, Profile, RatingView, SeatRating
+from senet.service.store import LiveGame
+
+from .common import error_json, form_fields, lang_of, render
+from .i18n import translator
+from .security import AddressLimiter
+
+__all__ = [
+    "PLAYER_COOKIE",
+    "PlayerCookie",
+    "install",
+    "player_of",
+    "set_player_cookie",
+    "game_players",
+    "started",
+    "rating_chart",
+]
+
+PLAYER_COOKIE = "senet_player"
+PLAYER_COOKIE_AGE = 400 * 86400  # the longest a browser keeps a cookie
+
+pages = APIRouter(include_in_schema=False)
+api = APIRouter(prefix="/api")
+
+
+def _service(request: Request) -> GameService:
+    return request.app.state.service
+
+
+def _players(request: Request) -> Players:
+    return _service(request).players
+
+
+def player_of(request: Request) -> PlayerRow | None:
+    """The named player of this request's device (read by :class:`PlayerCookie`)."""
+    return getattr(request.state, "player", None)
+
+
+def set_player_cookie(response: Response, request: Request, secret: str) -> None:
+    response.set_cookie(
+        PLAYER_COOKIE,
+        secret,
+        max_age=PLAYER_COOKIE_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path="/",
+    )
+
+
+def _forget_cookie(response: Response, request: Request) -> None:
+    response.delete_cookie(
+        PLAYER_COOKIE, path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https"
+    )
+
+
+class PlayerCookie:
+    """ASGI middleware: the player of the request's name cookie into ``scope["state"]``."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and not str(scope.get("path", "")).startswith("/static/"):
+            player = None
+            secret = _cookie(scope, PLAYER_COOKIE)
+            app = scope.get("app")
+            if secret and app is not None and hasattr(app.state, "service"):
+                player = await app.state.service.players.session(secret)
+            scope.setdefault("state", {})["player"] = player
+        await self.app(scope, receive, send)
+
+
+def _cookie(scope: dict[str, Any], name: str) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == b"cookie":
+            for part in value.decode("latin-1").split(";"):
+                k, _, v = part.strip().partition("=")
+                if k == name and v:
+                    return v
+    return None
+
+
+class Limits:
+    """Per address: names created (a few, then one every ten minutes), transfer codes made,
+    and codes and passkeys tried (a guess at a time)."""
+
+    def __init__(self, off: bool, clock: Callable[[], float] = time.monotonic) -> None:
+        big = 1e9 if off else None
+        self.names = AddressLimiter(big or 1 / 600, big or 5, clock=clock)
+        self.codes = AddressLimiter(big or 1 / 60, big or 10, clock=clock)
+        self.tries = AddressLimiter(big or 1 / 6, big or 20, clock=clock)
+
+
+def client_address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def limits_of(request: Request) -> Limits:
+    limits: Limits = request.app.state.player_limits
+    return limits
+
+
+def _too_many(request: Request) -> Any:
+    t = translator(lang_of(request))
+    return render(request, "error.html", 429, title=t("error.title"), message=t("name.too_many"))
+
+
+# ---------------------------------------------------------------------- the name
+@pages.get("/name")
+async def name_page(request: Request) -> Any:
+    player = player_of(request)
+    passkeys = await _players(request).db.passkeys_of(player.id) if player else []
+    response = render(
+        request,
+        "name.html",
+        player=player,
+        passkeys=len(passkeys),
+        min_length=MIN_LENGTH,
+        max_length=MAX_LENGTH,
+        refused=None,
+        typed="",
+        deleted=request.query_params.get("deleted") == "1",
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@pages.post("/name")
+async def take_name(request: Request) -> Any:
+    form = await form_fields(request)
+    if player_of(request) is not None:
+        return RedirectResponse("/name", status_code=303)
+    if not limits_of(request).names.allow(client_address(request)):
+        return _too_many(request)
+    typed = form.get("name", "")
+    try:
+        _, secret = await _players(request).take_name(typed)
+    except NameRefused as refused:
+        return render(
+            request,
+            "name.html",
+            400,
+            player=None,
+            passkeys=0,
+            min_length=MIN_LENGTH,
+            max_length=MAX_LENGTH,
+            refused=refused.code,
+            typed=typed[:40],
+            deleted=False,
+        )
+    response = RedirectResponse(_next(form.get("next")), status_code=303)
+    set_player_cookie(response, request, secret)
+    return response
+
+
+def _next(target: str | None) -> str:
+    """Where to go after taking a name: a path of this site, else the name's page."""
+    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return "/name"
+
+
+@pages.post("/name/signout")
+async def sign_out(request: Request) -> Any:
+    secret = request.cookies.get(PLAYER_COOKIE)
+    if secret:
+        await _players(request).sign_out(secret)
+    response = RedirectResponse("/name", status_code=303)
+    _forget_cookie(response, request)
+    return response
+
+
+@pages.post("/name/signout-all")
+async def sign_out_everywhere(request: Request) -> Any:
+    player = player_of(request)
+    if player is not None:
+        await _players(request).sign_out_everywhere(player)
+    response = RedirectResponse("/name", status_code=303)
+    _forget_cookie(response, request)
+    return response
+
+
+@pages.post("/name/delete")
+async def delete_name(request: Request) -> Any:
+    form = await form_fields(request)
+    player = player_of(request)
+    if player is None:
+        return RedirectResponse("/name", status_code=303)
+    if form.get("confirm", "").strip().casefold() != player.name.casefold():
+        t = translator(lang_of(request))
+        return render(
+            request, "error.html", 400, title=t("error.title"), message=t("name.delete_confirm")
+        )
+    await _players(request).delete(player)
+    response = RedirectResponse("/name?deleted=1", status_code=303)
+    _forget_cookie(response, request)
+    return response
+
+
+# ---------------------------------------------------------------------- another device
+@pages.post("/name/transfer")
+async def new_transfer(request: Request) -> Any:
+    player = player_of(request)
+    if player is None:
+        return RedirectResponse("/name", status_code=303)
+    if not limits_of(request).codes.allow(client_address(request)):
+        return _too_many(request)
+    code = await _players(request).new_transfer(player)
+    base = str(request.base_url).rstrip("/")
+    grouped = " ".join(code[i : i + 4] for i in range(0, len(code), 4))
+    response = render(
+        request,
+        "transfer.html",
+        code=grouped,
+        link=f"{base}/transfer/{code}",
+        player=player,
+        failed=False,
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@pages.get("/transfer")
+async def transfer_form(request: Request) -> Any:
+    return render(request, "transfer.html", code=None, link=None, typed="", failed=False)
+
+
+@pages.get("/transfer/{code}")
+async def transfer_link(request: Request, code: str) -> Any:
+    """The link from another device: a button spends it (a link preview robot that only
+    reads pages does not)."""
+    response = render(request, "transfer.html", code=None, link=None, typed=code, failed=False)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@pages.post("/transfer")
+async def spend_transfer(request: Request) -> Any:
+    form = await form_fields(request)
+    if not limits_of(request).tries.allow(client_address(request)):
+        return _too_many(request)
+    signed = await _players(request).spend_transfer(form.get("code", "")[:64])
+    if signed is None:
+        return render(request, "transfer.html", 400, code=None, link=None, typed="", failed=True)
+    old = request.cookies.get(PLAYER_COOKIE)
+    if old:
+        await _players(request).sign_out(old)
+    response = RedirectResponse("/name", status_code=303)
+    set_player_cookie(response, request, signed[1])
+    return response
+
+
+# ---------------------------------------------------------------------- profiles
+@pages.get("/@/{name}")
+async def profile_page(request: Request, name: str) -> Any:
+    players = _players(request)
+    player = await players.by_name(name)
+    if player is None:
+        raise GameError("unknown_player", f"no player is named {name!r}", 404)
+    if player.name != name:
+        return RedirectResponse(f"/@/{player.name}", status_code=301)
+    profile = await players.profile(player)
+    me = player_of(request)
+    return render(
+        request,
+        "profile.html",
+        profile=profile,
+        own=me is not None and me.id == player.id,
+        charts={r.variant: rating_chart(r, lang_of(request)) for r in profile.ratings},
+        game_rows=[_game_row(g, profile, lang_of(request)) for g in profile.recent],
+        since=_date(player.created_at, lang_of(request)),
+    )
+
+
+@api.get("/players/{name}")
+async def player_api(request: Request, name: str) -> Any:
+    """A player's profile: ratings per variant with their history, numbers of games, wins and
+    losses, and the recent games."""
+    players = _players(request)
+    player = await players.by_name(name)
+    if player is None:
+        return error_json("unknown_player", f"no player is named {name!r}", 404)
+    profile = await players.profile(player)
+    return profile_json(profile)
+
+
+def profile_json(profile: Profile) -> dict[str, Any]:
+    p = profile.player
+    return {
+        "name": p.name,
+        "kind": p.kind,
+        "level": p.level,
+        "since": p.created_at.isoformat(),
+        "games": profile.games,
+        "wins": profile.wins,
+        "losses": profile.losses,
+        "draws": profile.draws,
+        "ratings": {
+            r.variant: {
+                "rating": r.rating,
+                "rd": r.rd,
+                "provisional": r.provisional,
+                "text": r.text,
+                "games": r.games,
+                "history": [{"at": at, "rating": value} for at, value in r.history],
+            }
+            for r in profile.ratings
+        },
+        "recent": [
+            {
+                "id": g.id,
+                "variant": g.variant,
+                "mode": g.mode,
+                "seat": "AB"[g.seat],
+                "opponent": g.opponent,
+                "opponent_kind": g.opponent_kind,
+                "result": _outcome(g),
+                "termination": _ending(g),
+                "rated": g.rated,
+                "rating_change": profile.rating_changes.get(g.id),
+                "started": g.created_at.isoformat(),
+                "updated": g.updated_at.isoformat(),
+                "record": f"/g/{g.id}/record",
+                "review": f"/g/{g.id}/review",
+            }
+            for g in profile.recent
+        ],
+    }
+
+
+def _outcome(g: PlayedGame) -> str:
+    """``win``, ``loss``, ``draw`` or ``playing`` for the player's seat."""
+    if g.result is None:
+        return "playing"
+    if g.result == "draw":
+        return "draw"
+    return "win" if g.result == "AB"[g.seat] else "loss"
+
+
+def _ending(g: PlayedGame) -> str | None:
+    """How the game ended: ``bearing off`` (the rules), or its termination."""
+    if g.result is None:
+        return None
+    return g.termination or "bearing off"
+
+
+def _game_row(g: PlayedGame, profile: Profile, lang: str) -> dict[str, Any]:
+    t = translator(lang)
+    opponent: str | None
+    if g.opponent_kind == "computer" and g.opponent:
+        opponent = t("player.computer_level", level=level_name(g.opponent, lang))
+    elif g.mode == Mode.COMPUTER and not g.opponent:
+        opponent = t("player.computer")
+    else:
+        opponent = g.opponent
+    outcome = _outcome(g)
+    ending = _ending(g)
+    return {
+        "id": g.id,
+        "title": variant_title(g.variant, lang),
+        "opponent": opponent,
+        "opponent_link": g.opponent if g.opponent_kind == "human" else None,
+        "date": _date(g.updated_at, lang),
+        "outcome": t(f"player.outcome.{outcome}"),
+        "outcome_key": outcome,
+        "ending": t(f"player.ending.{ending}") if ending else None,
+        "rated": g.rated,
+        "change": profile.rating_changes.get(g.id),
+        "over": g.result is not None,
+    }
+
+
+def variant_title(name: str, lang: str) -> str:
+    variant = VARIANTS.get(name)
+    return variant.title(lang) if variant else name
+
+
+def level_name(level: str, lang: str) -> str:
+    """A computer level's name in ``lang`` (its key if it has none)."""
+    return next((name for key, name, _ in computer.level_options(lang) if key == level), level)
+
+
+def _date(moment: datetime, lang: str) -> str:
+    from babel.dates import format_date
+
+    return format_date(moment.date(), format="medium", locale=lang)
+
+
+def rating_chart(view: RatingView, lang: str) -> Markup:
+    """A rating's history as an SVG line (drawn here: no script needed): one point per rated
+    game, the axis from the lowest to the highest rating shown with their values."""
+    points = [value for _, value in view.history] or [view.rating]
+    if len(points) == 1:
+        points = points * 2
+    width, height, pad = 320, 120, 28
+    low, high = min(points), max(points)
+    if high - low < 20:
+        low, high = low - 10, high + 10
+    step = (width - pad - 6) / (len(points) - 1)
+
+    def y(value: float) -> float:
+        return 8 + (height - 16) * (high - value) / (high - low)
+
+    coords = " ".join(f"{pad + i * step:.1f},{y(v):.1f}" for i, v in enumerate(points))
+    t = translator(lang)
+    title = variant_title(view.variant, lang)
+    label = t("player.chart_label", variant=title, low=min(points), high=max(points))
+    return Markup(
+        f'<svg class="rating-chart" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="{label}">'
+        f'<line x1="{pad}" y1="{y(high):.1f}" x2="{width}" y2="{y(high):.1f}" class="grid"/>'
+        f'<line x1="{pad}" y1="{y(low):.1f}" x2="{width}" y2="{y(low):.1f}" class="grid"/>'
+        f'<text x="0" y="{y(high) + 4:.1f}" class="axis">{high}</text>'
+        f'<text x="0" y="{y(low) + 4:.1f}" class="axis">{low}</text>'
+        f'<polyline points="{coords}" class="line"/>'
+        f"</svg>"
+    )
+
+
+# ---------------------------------------------------------------------- games
+async def everywhere(request: Request) -> dict[str, Any]:
+    """For "my games": a named player's games on every device (``game_rows``), or nothing."""
+    player = player_of(request)
+    if player is None:
+        return {}
+    profile = await _players(request).profile(player, recent=200)
+    return {"game_rows": [_game_row(g, profile, lang_of(request)) for g in profile.recent]}
+
+
+async def started(request: Request, game_id: str, seats: tuple[int, ...], rated: bool) -> None:
+    """A game was just made on this device: link its seats to the device's player, rated if
+    asked (and possible: a named player, not on one screen)."""
+    player = player_of(request)
+    if player is None:
+        return
+    players = _players(request)
+    live = await _service(request).store.load(game_id)
+    if rated:
+        await players.start_rated(live)
+    await players.link(live, seats, player)
+
+
+async def game_players(request: Request, live: LiveGame, seats: tuple[int, ...]) -> dict[str, Any]:
+    """The game page's players: the seats this device holds linked to its player first; then
+    whether the game is rated and each named seat's rating (and change once rated)."""
+    player = player_of(request)
+    players = _players(request)
+    if player is not None and seats:
+        await players.link(live, seats, player)
+    rated, seated = await players.seat_ratings(live)
+    return {"rated": rated, "named_seats": seated}
+
+
+@api.get("/games/{game_id}/ratings")
+async def game_ratings(request: Request, game_id: str) -> Any:
+    """Whether the game is rated, and its named players: name, rating in the game's variant
+    (``1500?`` while provisional) and, once the game is rated, the change it made."""
+    live = await _service(request).store.load(game_id)
+    rated, seated = await _players(request).seat_ratings(live)
+    return {"rated": rated, "over": live.over, "seats": [_seat_json(s) for s in seated]}
+
+
+def _seat_json(s: SeatRating) -> dict[str, Any]:
+    return {
+        "seat": "AB"[s.seat],
+        "name": s.name,
+        "kind": s.kind,
+        "rating": s.rating,
+        "change": s.change,
+    }
+
+
+def install(app: Any) -> None:
+    """Add the pages, the API and the cookie's middleware to the site."""
+    settings = app.state.settings
+    app.state.player_limits = Limits(settings.rate_limits.http_rate >= 1e9)
+    app.include_router(pages)
+    app.include_router(api)
+    app.add_middleware(PlayerCookie)

@@ -1,0 +1,445 @@
+"""Players with a name in the service layer, on real SQLite storage: names and their
+refusals, sessions stored hashed, sign-out, transfer codes (once, ten minutes), seats linked
+to players, Glicko-2 ratings updated exactly once per rated game, deletion, and the migration
+of a database from before players."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from sqlalchemy import insert
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from senet.service import glicko2
+from senet.service.broadcast import MemoryBroadcast
+from senet.service.clocks import ManualClock
+from senet.service.games import GameService
+from senet.service.names import NameRefused, check_name, name_key
+from senet.service.players import TRANSFER_TTL_MS, SeatRating
+from senet.service.storage import Storage, games, seats, upgrade_schema
+from senet.service.store import hash_token
+
+from .test_games_service import run, shut
+
+
+async def service_on(db: Path, clock: ManualClock | None = None) -> GameService:
+    storage = Storage(f"sqlite+aiosqlite:///{db}")
+    await storage.init()
+    service = GameService(storage, MemoryBroadcast(), computer_delay=0.0, clock=clock)
+    await service.start()
+    return service
+
+
+# ---------------------------------------------------------------------- Glicko-2
+def test_glickmans_worked_example() -> None:
+    """ "Example of the Glicko-2 system": 1500, RD 200, σ 0.06 against 1400/30 (won),
+    1550/100 (lost), 1700/300 (lost) -> 1464.06, RD 151.52, σ 0.05999 (the paper rounds
+    μ' to four places first: unrounded the rating is 1464.0507)."""
+    after = glicko2.rate(
+        glicko2.Rating(1500, 200, 0.06),
+        [
+            (glicko2.Rating(1400, 30), 1),
+            (glicko2.Rating(1550, 100), 0),
+            (glicko2.Rating(1700, 300), 0),
+        ],
+    )
+    assert after.rating == pytest.approx(1464.06, abs=0.015)
+    assert after.rd == pytest.approx(151.52, abs=0.005)
+    assert after.volatility == pytest.approx(0.05999, abs=0.00001)  # 0.059996
+
+
+def test_a_period_without_games_only_widens_the_deviation() -> None:
+    before = glicko2.Rating(1700, 80, 0.06)
+    after = glicko2.rate(before, [])
+    assert after.rating == 1700 and after.volatility == 0.06
+    assert after.rd == pytest.approx((80**2 + (0.06 * glicko2.SCALE) ** 2) ** 0.5)
+
+
+ratings = st.builds(
+    glicko2.Rating,
+    st.floats(800, 2600),
+    st.floats(glicko2.MIN_RD, glicko2.MAX_RD),
+    st.floats(0.03, 0.09),
+)
+
+
+@given(ratings, ratings)
+def test_the_winner_gains_the_loser_loses_and_neither_is_less_sure_than_idle(
+    a: glicko2.Rating, b: glicko2.Rating
+) -> None:
+    won = glicko2.rate(a, [(b, 1.0)], min_rd=glicko2.MIN_RD)
+    lost = glicko2.rate(b, [(a, 0.0)], min_rd=glicko2.MIN_RD)
+    assert won.rating > a.rating and lost.rating < b.rating
+    # a game makes a rating surer than a period without one would (at the new volatility)
+    idle_a = glicko2.idle(glicko2.Rating(a.rating, a.rd, won.volatility))
+    idle_b = glicko2.idle(glicko2.Rating(b.rating, b.rd, lost.volatility))
+    assert glicko2.MIN_RD <= won.rd <= max(idle_a.rd, glicko2.MIN_RD)
+    assert glicko2.MIN_RD <= lost.rd <= max(idle_b.rd, glicko2.MIN_RD)
+
+
+# ---------------------------------------------------------------------- names
+@pytest.mark.parametrize("name", ["Anna", "bob_42", "x-ray", "Иван", "ёжик-2", "abc", "A" * 20])
+def test_names_that_may_be_taken(name: str) -> None:
+    assert check_name(f"  {name} ") == name
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [
+        ("ab", "length"),
+        ("a" * 21, "length"),
+        ("anna smith", "characters"),
+        ("anna!", "characters"),
+        ("ann\u0430", "mixed"),  # a Cyrillic а at the end of a Latin name
+        ("Иванov", "mixed"),
+        ("1anna", "start"),
+        ("_anna", "start"),
+        ("anna_", "separators"),
+        ("an--na", "separators"),
+        ("Admin", "reserved"),
+        ("АДМИН", "reserved"),
+        ("adm1n", "reserved"),
+        ("master", "reserved"),
+        ("Master2", "reserved"),
+        ("anonymous", "reserved"),
+        (None, "length"),
+    ],
+)
+def test_names_refused_with_a_reason(name: object, code: str) -> None:
+    with pytest.raises(NameRefused) as refused:
+        check_name(name)
+    assert refused.value.code == code
+
+
+def test_look_alike_names_share_a_key() -> None:
+    assert name_key("Anna") == name_key("ANNA") == name_key("\u0410nna".replace("nna", "NNA"))
+    assert name_key("Anna") != name_key("Anne")
+    # Cyrillic «Тор» reads as Latin "Top"
+    assert name_key("Тор") == name_key("top")
+    assert name_key("bill") == name_key("BI11")
+    assert name_key("a_b") == name_key("a-b")
+
+
+# ---------------------------------------------------------------------- sessions
+def test_a_name_is_unique_and_its_session_secret_is_stored_hashed(tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+
+    async def main() -> str:
+        service = await service_on(db)
+        players = service.players
+        anna, secret = await players.take_name("Anna")
+        assert len(secret) >= 32
+        assert (await players.session(secret)) == anna
+        for other in ("anna", "ANNA", "Аnna"):  # the last with a Cyrillic А
+            with pytest.raises(NameRefused) as refused:
+                await players.take_name(other)
+            assert refused.value.code in ("taken", "mixed")
+        await players.take_name("Top")  # "Top" is taken ...
+        with pytest.raises(NameRefused) as refused:
+            await players.take_name("Тор")  # ... and its Cyrillic look-alike refused
+        assert refused.value.code == "taken"
+        assert await players.session("forged") is None
+        assert await players.session(None) is None
+        await shut(service)
+        return secret
+
+    secret = run(main())
+    wal = tmp_path / "db.sqlite3-wal"
+    raw = db.read_bytes() + (wal.read_bytes() if wal.exists() else b"")
+    assert secret.encode() not in raw
+    with sqlite3.connect(db) as conn:
+        stored = conn.execute("SELECT token_hash FROM player_sessions").fetchall()
+        assert (hash_token(secret),) in stored and len(stored) == 2  # Anna's and Top's
+
+
+def test_racing_takers_of_one_name_get_it_once(tmp_path: Path) -> None:
+    async def main() -> None:
+        first, second = await service_on(tmp_path / "db.sqlite3"), None
+        second = await service_on(tmp_path / "db.sqlite3")
+        results = await asyncio.gather(
+            first.players.take_name("Racer"),
+            second.players.take_name("racer"),
+            return_exceptions=True,
+        )
+        assert sum(isinstance(r, NameRefused) for r in results) == 1
+        await shut(first)
+        await shut(second)
+
+    run(main())
+
+
+def test_sign_out_here_and_everywhere(tmp_path: Path) -> None:
+    async def main() -> None:
+        service = await service_on(tmp_path / "db.sqlite3")
+        players = service.players
+        anna, phone = await players.take_name("Anna")
+        laptop = await players.new_session(anna)
+        tablet = await players.new_session(anna)
+        await players.sign_out(phone)
+        assert await players.session(phone) is None
+        assert await players.session(laptop) == anna
+        code = await players.new_transfer(anna)
+        assert await players.sign_out_everywhere(anna) == 2
+        assert await players.session(laptop) is None and await players.session(tablet) is None
+        assert await players.spend_transfer(code) is None  # its codes went with it
+        assert await players.by_name("ANNA") == anna  # the name stays
+        await shut(service)
+
+    run(main())
+
+
+def test_a_transfer_code_works_once_and_for_ten_minutes(tmp_path: Path) -> None:
+    async def main() -> None:
+        clock = ManualClock()
+        service = await service_on(tmp_path / "db.sqlite3", clock)
+        players = service.players
+        anna, _ = await players.take_name("Anna")
+        code = await players.new_transfer(anna)
+        typed = code.lower()[:4] + " - " + code.lower()[4:]
+        signed = await players.spend_transfer(typed)
+        assert signed is not None and signed[0] == anna
+        assert await players.session(signed[1]) == anna
+        assert await players.spend_transfer(code) is None  # a second use
+        late = await players.new_transfer(anna)
+        await clock.advance(TRANSFER_TTL_MS)
+        assert await players.spend_transfer(late) is None
+        # two devices racing with one code: one gets in
+        racing = await players.new_transfer(anna)
+        both = await asyncio.gather(players.spend_transfer(racing), players.spend_transfer(racing))
+        assert sum(r is not None for r in both) == 1
+        assert await players.spend_transfer("") is None
+        assert await players.spend_transfer("X" * 12) is None
+        await shut(service)
+
+    run(main())
+
+
+def test_a_passkey_challenge_is_good_once_for_its_purpose(tmp_path: Path) -> None:
+    async def main() -> None:
+        clock = ManualClock()
+        service = await service_on(tmp_path / "db.sqlite3", clock)
+        players = service.players
+        anna, _ = await players.take_name("Anna")
+        challenge = await players.new_challenge("register", anna)
+        assert await players.spend_challenge(challenge, "login") == (False, None)
+        assert await players.spend_challenge(challenge, "register") == (True, anna.id)
+        assert await players.spend_challenge(challenge, "register") == (False, None)
+        old = await players.new_challenge("login", None)
+        await clock.advance(10 * 60 * 1000)
+        assert await players.spend_challenge(old, "login") == (False, None)
+        await shut(service)
+
+    run(main())
+
+
+# ---------------------------------------------------------------------- games and ratings
+async def rated_friend_game(service: GameService, a_name: str, b_name: str, rated: bool = True):
+    players = service.players
+    a = await players.by_name(a_name) or (await players.take_name(a_name))[0]
+    b = await players.by_name(b_name) or (await players.take_name(b_name))[0]
+    created = await service.commands.create("standard", "friend", "A")
+    live = await service.store.load(created.game_id)
+    if rated:
+        assert await players.start_rated(live)
+    claimed = await service.commands.claim(created.game_id, created.invite or "")
+    assert claimed is not None
+    await players.link(live, (0,), a)
+    await players.link(live, (1,), b)
+    return created, claimed[0], a, b
+
+
+def test_a_rated_game_moves_both_ratings_once(tmp_path: Path) -> None:
+    async def main() -> None:
+        service = await service_on(tmp_path / "db.sqlite3")
+        players = service.players
+        created, b_token, a, b = await rated_friend_game(service, "Anna", "Boris")
+        game_id = created.game_id
+        await service.commands.resign(game_id, b_token)  # Boris resigns: Anna wins
+        await players.close()  # the rating started as the game ended
+        assert await players.rate(game_id) == []  # done already: nothing more
+        live = await service.store.load(game_id)
+        rated, seated = await players.seat_ratings(live)
+        assert rated
+        assert [(s.name, s.change) for s in seated] == [("Anna", 162), ("Boris", -162)]
+        assert seated[0].rating == "1662?"
+        anna = await players.profile(a)
+        boris = await players.profile(b)
+        assert [(r.variant, r.text, r.games) for r in anna.ratings] == [("standard", "1662?", 1)]
+        assert [(r.variant, r.text) for r in boris.ratings] == [("standard", "1338?")]
+        assert (anna.games, anna.wins, anna.losses) == (1, 1, 0)
+        assert (boris.games, boris.wins, boris.losses) == (1, 0, 1)
+        assert [(g.id, g.opponent, g.termination, g.result) for g in anna.recent] == [
+            (game_id, "Boris", "resignation", "A")
+        ]
+        assert anna.rating_changes == {game_id: 162}
+        assert len(anna.ratings[0].history) == 1
+        await shut(service)
+
+    run(main())
+
+
+def test_a_casual_game_and_a_game_with_an_anonymous_player_leave_ratings_alone(
+    tmp_path: Path,
+) -> None:
+    async def main() -> None:
+        service = await service_on(tmp_path / "db.sqlite3")
+        players = service.players
+        created, b_token, a, _ = await rated_friend_game(service, "Anna", "Boris", rated=False)
+        await service.commands.resign(created.game_id, b_token)
+        # rated, but the other seat anonymous
+        rated_game = await service.commands.create("standard", "friend", "A")
+        live = await service.store.load(rated_game.game_id)
+        await players.start_rated(live)
+        await players.link(live, (0,), a)
+        claimed = await service.commands.claim(rated_game.game_id, rated_game.invite or "")
+        assert claimed is not None
+        await service.commands.resign(rated_game.game_id, claimed[0])
+        await players.close()
+        assert await players.rate(rated_game.game_id) == []
+        profile = await players.profile(a)
+        assert profile.ratings == () and profile.wins == 2
+        assert {g.opponent for g in profile.recent} == {"Boris", None}
+        await shut(service)
+
+    run(main())
+
+
+def test_two_services_rating_one_game_at_once_rate_it_once(tmp_path: Path) -> None:
+    """Two server processes (two services on one database) both rate the game that ended:
+    one transaction flips the game's rating_done, the other changes nothing."""
+
+    async def main() -> None:
+        db = tmp_path / "db.sqlite3"
+        first = await service_on(db)
+        second = await service_on(db)
+        created, b_token, a, _ = await rated_friend_game(first, "Anna", "Boris")
+        first.players.store.on_change.clear()  # neither rates by itself: the race below does
+        await first.commands.resign(created.game_id, b_token)
+        results = await asyncio.gather(
+            *[p.rate(created.game_id) for p in (first.players, second.players) * 3]
+        )
+        assert sorted(len(r) for r in results) == [0, 0, 0, 0, 0, 2]
+        profile = await second.players.profile(a)
+        assert profile.ratings[0].games == 1
+        await shut(first)
+        await shut(second)
+
+    run(main())
+
+
+def test_a_rated_game_against_the_computer_rates_its_level(tmp_path: Path) -> None:
+    async def main() -> None:
+        service = await service_on(tmp_path / "db.sqlite3")
+        players = service.players
+        anna, _ = await players.take_name("Anna")
+        created = await service.commands.create("standard", "computer", "A", "beginner")
+        live = await service.store.load(created.game_id)
+        assert await players.start_rated(live)
+        await players.link(live, created.seats, anna)
+        await service.commands.resign(created.game_id, created.token)
+        await players.close()
+        level = await players.computer_player("beginner")
+        assert level.kind == "computer" and level.name == "beginner"
+        profile = await players.profile(level)
+        assert [(r.variant, r.text) for r in profile.ratings] == [("standard", "1662?")]
+        assert [g.opponent for g in profile.recent] == ["Anna"]
+        await shut(service)
+
+    run(main())
+
+
+def test_deleting_a_name_keeps_its_games_anonymous(tmp_path: Path) -> None:
+    async def main() -> None:
+        service = await service_on(tmp_path / "db.sqlite3")
+        players = service.players
+        created, b_token, a, b = await rated_friend_game(service, "Anna", "Boris")
+        _, secret = await players.take_name("Other")
+        code = await players.new_transfer(a)
+        await service.commands.resign(created.game_id, b_token)
+        await players.close()
+        await players.delete(a)
+        assert await players.by_name("Anna") is None
+        assert await players.spend_transfer(code) is None
+        live = await service.store.load(created.game_id)  # the game stays
+        assert live.over
+        _, seated = await players.seat_ratings(live)
+        assert [s.name for s in seated] == ["Boris"]
+        boris = await players.profile(b)
+        assert [g.opponent for g in boris.recent] == [None]  # shown as anonymous
+        assert boris.ratings[0].text == "1338?"  # his own rating change stays his
+        assert (await players.take_name("Anna"))[0].id != a.id  # the name is free again
+        assert await players.session(secret) is not None
+        await shut(service)
+
+    run(main())
+
+
+#: the revision just before the players' tables
+BEFORE_PLAYERS = importlib.import_module(
+    "senet.service.migrations.versions.0005_players"
+).down_revision
+
+
+def test_a_database_from_before_players_keeps_its_games(tmp_path: Path) -> None:
+    db = tmp_path / "old.sqlite3"
+
+    async def make_old() -> None:
+        engine = create_async_engine(f"sqlite+aiosqlite:///{db}")
+        await upgrade_schema(engine, BEFORE_PLAYERS)
+        now = datetime.now(UTC)
+        async with engine.begin() as conn:
+            await conn.execute(
+                insert(games).values(
+                    id="oldgame",
+                    variant="standard",
+                    mode="friend",
+                    level=None,
+                    ply=0,
+                    secret="00" * 32,
+                    commitment="11" * 32,
+                    player_seeds="",
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+            for seat in (0, 1):
+                await conn.execute(
+                    insert(seats).values(
+                        game_id="oldgame",
+                        seat=seat,
+                        kind="human",
+                        token_hash=hash_token(f"tok{seat}"),
+                        claimed=True,
+                    )
+                )
+        await engine.dispose()
+
+    run(make_old())
+
+    async def after() -> None:
+        service = await service_on(db)
+        live = await service.store.load("oldgame")
+        assert live.seats_of("tok1") == (1,)
+        anna, _ = await service.players.take_name("Anna")
+        await service.players.link(live, (0,), anna)
+        assert [g.id for g in await service.players.games_of(anna)] == ["oldgame"]
+        assert await service.players.seat_ratings(live) == (
+            False,
+            [SeatRating(0, "Anna", "human", None, None)],
+        )
+        await shut(service)
+
+    run(after())
+    with sqlite3.connect(db) as conn:
+        (anna_id,) = conn.execute("SELECT id FROM players").fetchone()
+        assert conn.execute("SELECT player_id FROM seats ORDER BY seat").fetchall() == [
+            (anna_id,),
+            (None,),
+        ]
