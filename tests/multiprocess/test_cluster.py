@@ -17,6 +17,7 @@ import httpx
 import websockets
 
 from senet.engine import parse_move
+from senet_testkit.loops import run as run_coroutine
 from senet_testkit.wsbots import create_friend_game, play_game
 
 
@@ -81,7 +82,7 @@ def test_players_and_spectator_on_three_processes_see_every_move(cluster, pg_url
             opponent = bots[1 - bot.seat]
             assert len(bot.latencies) == len(set(opponent.mine_stored()) & set(opponent.sent))
 
-    asyncio.run(run())
+    run_coroutine(run())
 
 
 def test_racing_actions_on_two_processes_store_exactly_one(cluster, pg_url) -> None:
@@ -133,7 +134,7 @@ def test_racing_actions_on_two_processes_store_exactly_one(cluster, pg_url) -> N
                 assert states[0]["ply"] == states[1]["ply"] == len(stored)
         assert stale == 10
 
-    asyncio.run(run())
+    run_coroutine(run())
 
 
 def test_reconnect_with_event_number_gets_exactly_what_was_missed(cluster) -> None:
@@ -168,7 +169,7 @@ def test_reconnect_with_event_number_gets_exactly_what_was_missed(cluster) -> No
                 full = await recv_until(ws, lambda m: m["type"] == "state")
                 assert full["ply"] == after["ply"] and len(full["history"]) == after["ply"]
 
-    asyncio.run(run())
+    run_coroutine(run())
 
 
 def test_computer_moves_are_stored_once_with_several_processes(cluster, pg_url) -> None:
@@ -206,7 +207,7 @@ def test_computer_moves_are_stored_once_with_several_processes(cluster, pg_url) 
         assert [s[0] for s in stored] == list(range(len(stored))) == list(range(state["ply"]))
         assert any(s[1] == "move" and s[2] == 1 for s in stored)  # the computer played
 
-    asyncio.run(run())
+    run_coroutine(run())
 
 
 def test_seeds_given_on_two_processes_at_once_start_the_game_once(cluster, pg_url) -> None:
@@ -245,4 +246,4 @@ def test_seeds_given_on_two_processes_at_once_start_the_game_once(cluster, pg_ur
                 )
                 assert late.status_code == 409 and late.json()["code"] == "not_seeding"
 
-    asyncio.run(run())
+    run_coroutine(run())

@@ -14,6 +14,7 @@ import httpx
 import websockets
 
 from senet.service.views import apply_delta
+from senet_testkit.loops import run as run_coroutine
 from senet_testkit.wsbots import create_friend_game, game_bots
 
 from .conftest import SiteProcess
@@ -111,4 +112,4 @@ def test_state_mode_viewers_on_another_process_rebuild_the_game_from_deltas(
             assert [e["ply"] for e in final["history"]] == list(range(final["ply"]))
         assert viewers["seat A"][0][-1]["you"] == [0] and viewers["spectator"][0][-1]["you"] == []
 
-    asyncio.run(run())
+    run_coroutine(run())

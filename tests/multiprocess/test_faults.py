@@ -12,6 +12,7 @@ import time
 import httpx
 
 from senet.engine import parse_move
+from senet_testkit.loops import run as run_coroutine
 from senet_testkit.wsbots import Bot, create_friend_game, game_bots
 
 from .conftest import SiteProcess
@@ -91,7 +92,7 @@ def test_sigkill_and_redis_restart_mid_game_lose_nothing(pg_url, redis, tmp_path
                 (s, bots, await stored_actions(pg_url, s.game_id)) for s, bots in zip(seats, pairs)
             ]
 
-        games = asyncio.run(run())
+        games = run_coroutine(run())
     finally:
         a.stop()
         b.stop()

@@ -19,6 +19,7 @@ import asyncpg
 import httpx
 import pytest
 
+from senet_testkit.loops import run as run_coroutine
 from senet_testkit.servers import ROOT, RedisServer
 from senet_testkit.wsbots import create_friend_game, play_game
 
@@ -142,7 +143,7 @@ def test_workers_on_redis_play_the_computer_judge_positions_and_review_once(
             assert second.json() == first.json()
             assert await review_rows(pg_url, seats.game_id) == 1
 
-    asyncio.run(run())
+    run_coroutine(run())
 
 
 def test_a_job_whose_process_is_killed_runs_again_on_the_redis_queue(
@@ -171,4 +172,4 @@ def test_a_job_whose_process_is_killed_runs_again_on_the_redis_queue(
             assert await review_rows(pg_url, seats.game_id) == 1
         assert "terminated unexpectedly" in worker.log.read_text()
 
-    asyncio.run(run())
+    run_coroutine(run())

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Coroutine, Generator, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -21,16 +20,11 @@ import pytest
 from senet.service.broadcast import MemoryBroadcast
 from senet.service.games import GameService
 from senet.service.storage import Storage
+from senet_testkit.loops import run
 from senet_testkit.servers import postgres_server
 
 #: "at once": far below SQLite's 5 s wait for a lock, far above a move's cost
 AT_ONCE = 3.0
-
-
-def run(coro: Coroutine[Any, Any, Any]) -> Any:
-    """On a fresh event loop in a thread (a session's Playwright may own this thread's loop)."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coro).result()
 
 
 class CancelAt:

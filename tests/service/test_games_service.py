@@ -6,7 +6,6 @@ import ast
 import asyncio
 import random
 import sqlite3
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -25,14 +24,9 @@ from senet.service.storage import ConflictError, Storage, StoredAction
 from senet.service.store import LiveGame
 from senet.service.views import game_record
 from senet.web.protocol import state_for
+from senet_testkit.loops import run
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "senet"
-
-
-def run(coro):
-    """Run on a fresh event loop in a thread (a session's Playwright may own this thread's loop)."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coro).result()
 
 
 async def service_on(db: Path, delay: float = 0.0) -> GameService:

@@ -95,7 +95,7 @@ def long_game_record() -> str:
 
 async def started(queue: LocalJobQueue) -> None:
     await queue.start()
-    await until(lambda: all(w.ready for w in queue._workers), "the workers are ready")
+    await until(lambda: queue.ready(), "the workers are ready")
 
 
 def hold(pids: list[int]) -> None:
@@ -214,7 +214,7 @@ def test_a_job_whose_client_left_is_dropped_before_it_starts_and_stopped_if_it_r
             review.cancel()
             await asyncio.gather(review, return_exceptions=True)
             await until(lambda: pid not in queue.worker_pids(), "the worker stopped")
-            await until(lambda: all(w.ready for w in queue._workers), "a new worker ready")
+            await until(lambda: queue.ready(), "a new worker ready")
             assert queue.running() == [] and sum(queue.waiting().values()) == 0
             await until(lambda: not Path(f"/proc/{pid}").exists(), "the old worker reaped")
             # the new worker serves the next job
@@ -279,7 +279,7 @@ def test_the_computer_still_moves_when_its_worker_is_killed_in_the_move(tmp_path
         service = GameService(storage, MemoryBroadcast(), computer_delay=0.0, jobs=queue)
         await service.start()
         try:
-            await until(lambda: all(w.ready for w in queue._workers), "ready")
+            await until(lambda: queue.ready(), "ready")
             hold(queue.worker_pids())
             created = await service.commands.create("standard", "computer", "B", "master", seed="x")
             await kill_the_running_job(queue, "computer")
@@ -330,7 +330,7 @@ def test_a_review_is_computed_once_stored_and_read_by_another_process(tmp_path: 
             assert reviews[0] == reviews[1] == reviews[2]
             read = await second.ready(live)
             assert read == reviews[0]
-            assert not second_jobs._started  # the second process started no worker
+            assert second_jobs.worker_pids() == []  # the second process started no worker
         finally:
             await first_jobs.close()
             await second_jobs.close()
@@ -342,3 +342,80 @@ def test_a_review_is_computed_once_stored_and_read_by_another_process(tmp_path: 
         [(count, rows)] = conn.execute("SELECT count(*), max(rows) FROM reviews").fetchall()
     assert count == 1
     assert len(json.loads(rows)["rows"]) == sum(1 for _, a in game if not isinstance(a, Throw))
+
+
+def test_the_computers_move_is_given_up_when_its_game_moves_on(tmp_path: Path) -> None:
+    """The computer's move is being searched when its opponent resigns: the position it was
+    asked for has gone, so the job is stopped (its worker replaced) and nothing is played."""
+
+    async def main() -> tuple[str | None, int]:
+        storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}")
+        await storage.init()
+        queue = LocalJobQueue(1, warm=False)
+        service = GameService(storage, MemoryBroadcast(), computer_delay=0.0, jobs=queue)
+        await service.start()
+        try:
+            await until(lambda: queue.ready(), "ready")
+            [worker] = queue.worker_pids()
+            hold([worker])  # the computer's move is handed over, not searched
+            created = await service.commands.create("standard", "computer", "B", "master", seed="x")
+            await until(lambda: len(queue.running()) == 1, "the computer's move asked for")
+            await service.commands.resign(created.game_id, created.token)
+            await until(lambda: worker not in queue.worker_pids(), "the search stopped")
+            assert queue.running() == [] and sum(queue.waiting().values()) == 0
+            stored = await storage.get_game(created.game_id)
+            assert stored is not None
+            return stored.termination, sum(1 for a in stored.actions if a.kind.value == "move")
+        finally:
+            await service.close()
+            await storage.close()
+
+    termination, moves = run(main())
+    assert (termination, moves) == ("resignation", 0)
+
+
+def test_with_no_worker_on_the_queue_the_greedy_player_moves_for_the_computer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Redis queue with no ``senet worker`` serving it: the computer's move gets no answer
+    within the scheduler's limit, so its job is given up (cancelled on the queue) and the
+    greedy player moves: a game never waits for ever."""
+    from senet.service import scheduler
+    from senet.service.jobs.redis_queue import RedisJobQueue
+    from senet_testkit.servers import redis_server
+
+    monkeypatch.setattr(scheduler, "SEARCH_LIMIT", 0.5)
+
+    async def main(url: str) -> tuple[int, dict[str, int]]:
+        storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}")
+        await storage.init()
+        queue = RedisJobQueue(url)
+        service = GameService(storage, MemoryBroadcast(), computer_delay=0.0, jobs=queue)
+        await service.start()
+        try:
+            created = await service.commands.create("standard", "computer", "B", "master", seed="x")
+            await until(
+                lambda: (
+                    service.store.cached(created.game_id) is not None
+                    and service.store.cached(created.game_id).position.decider != 0
+                ),
+                "the greedy player moved for the computer",
+            )
+            stored = await storage.get_game(created.game_id)
+            assert stored is not None
+            moves = sum(1 for a in stored.actions if a.kind.value == "move" and a.seat == 0)
+            waiting: dict[str, int] = {}
+            for _ in range(200):  # the give-up runs on the queue's threads: wait for it
+                waiting = await asyncio.to_thread(queue.counts)
+                if waiting["computer"] == 0:
+                    break
+                await asyncio.sleep(0.05)
+            return moves, waiting
+        finally:
+            await service.close()
+            await storage.close()
+
+    with redis_server() as redis:
+        moves, waiting = run(main(redis.url))
+    assert moves >= 1
+    assert waiting["computer"] == 0  # the job given up, not left for a worker to come

@@ -3,13 +3,13 @@ tests/multiprocess/test_lobby_pg.py)."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
 
 from senet.service.storage import Storage
+from senet_testkit.loops import run as run_coroutine
 
 from . import lobby_races
 
@@ -32,4 +32,4 @@ def test_lobby_races_on_sqlite(tmp_path: Path, race: Callable[[Storage], Awaitab
         finally:
             await storage.close()
 
-    asyncio.run(main())
+    run_coroutine(main())

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ from senet.service.commands import new_game_rows
 from senet.service.errors import GameError
 from senet.service.messages import Mode, SeatKind
 from senet.service.storage import NewGame, NewSeat, Storage, StoredGame
+from senet_testkit.loops import run as run_coroutine
 
 
 def stored(tmp_path: Path, game: NewGame) -> StoredGame:
@@ -26,7 +26,7 @@ def stored(tmp_path: Path, game: NewGame) -> StoredGame:
         finally:
             await storage.close()
 
-    return asyncio.run(main())
+    return run_coroutine(main())
 
 
 @pytest.mark.parametrize("mode", ["friend", "computer", "local"])

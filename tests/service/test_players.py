@@ -279,7 +279,7 @@ def test_a_rated_game_moves_both_ratings_once(tmp_path: Path) -> None:
             (game_id, "Boris", "resignation", "A")
         ]
         assert anna.rating_changes == {game_id: 162}
-        assert len(anna.ratings[0].history) == 1
+        assert [value for _, value in anna.ratings[0].history] == [1500, 1662]
         await shut(service)
 
     run(main())
@@ -443,3 +443,60 @@ def test_a_database_from_before_players_keeps_its_games(tmp_path: Path) -> None:
             (anna_id,),
             (None,),
         ]
+
+
+# ---------------------------------------------------------------------- rated quick pairing
+def test_rated_seekers_are_paired_within_a_range_that_widens_while_they_wait(
+    tmp_path: Path,
+) -> None:
+    from datetime import timedelta
+
+    from senet.service.rated_pairing import RANGE_START, pairing_range
+
+    db = tmp_path / "db.sqlite3"
+
+    async def main() -> None:
+        service = await service_on(db)
+        players, pairing = service.players, service.rated_pairing
+        names = ["Dina", "Carl", "Fedor", "Gleb", "Anna", "Boris"]
+        p = {n: (await players.take_name(n))[0] for n in names}
+        with sqlite3.connect(db) as conn:  # Carl is much stronger than the others
+            conn.execute(
+                "INSERT INTO ratings VALUES (?, 'kendall', 1800, 60, 0.06, 30, '2026-12-01')",
+                (p["Carl"].id,),
+            )
+        # two newcomers: the first waits, the second is paired with it, rated, both linked
+        first = await pairing.pair(p["Anna"], "kendall", "untimed", [])
+        assert first.waiting
+        second = await pairing.pair(p["Boris"], "kendall", "untimed", [])
+        assert (second.waiting, second.game_id) == (False, first.game_id)
+        live = await service.store.load(first.game_id)
+        rated, seated = await players.seat_ratings(live)
+        assert rated and {s.name for s in seated} == {"Anna", "Boris"}
+        assert live.free_seat() is None and not live.stored.listed
+        # Dina (1500) waits; Carl (1800) is out of her range, so he waits too
+        dina = await pairing.pair(p["Dina"], "kendall", "untimed", [])
+        carl = await pairing.pair(p["Carl"], "kendall", "untimed", [])
+        assert dina.waiting and carl.waiting and 300 > RANGE_START
+        listed = {s.game_id: (s.name, round(s.rating)) for s in await players.db.seeks()}
+        assert listed == {dina.game_id: ("Dina", 1500), carl.game_id: ("Carl", 1800)}
+        # Fedor (1500) comes at once: Dina is in range, Carl is not
+        fedor = await pairing.pair(p["Fedor"], "kendall", "untimed", [])
+        assert fedor.game_id == dina.game_id
+        # Gleb (1500) comes once Carl has waited long enough for 300 points
+        carl_since = next(s.since for s in await players.db.seeks() if s.game_id == carl.game_id)
+        assert pairing_range(0) < 300
+        early = carl_since + timedelta(seconds=10)
+        late = carl_since + timedelta(seconds=60)
+        assert pairing_range(10) < 300 <= pairing_range(60)
+        gleb = await pairing.pair(p["Gleb"], "kendall", "untimed", [], now=early)
+        assert gleb.waiting and gleb.game_id != carl.game_id
+        await service.commands.cancel(gleb.game_id, gleb.token)
+        gleb = await pairing.pair(p["Gleb"], "kendall", "untimed", [], now=late)
+        assert gleb.game_id == carl.game_id
+        # another time control is another request
+        other = await pairing.pair(p["Anna"], "kendall", "move:60", [])
+        assert other.waiting
+        await shut(service)
+
+    run(main())

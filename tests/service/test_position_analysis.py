@@ -41,3 +41,35 @@ def test_kendall_1978_throws_again_before_moving_so_a_throw_has_no_estimate() ->
     rethrow = [t for t in judged.throws if Position.from_fen(t.after).is_chance()]
     assert rethrow and all(t.chance is None for t in rethrow)
     assert judged.chance is None
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "standard ........../........../..A..A...B A -",  # solved exactly, a throw due
+        "standard ........../........../..A..A...B A 1",  # solved exactly, a decision
+        "standard ABABABABAB/........../.......... A -",  # too large for either solver
+    ],
+)
+def test_the_compiled_solver_judges_as_the_reference_solver(fen: str) -> None:
+    """The analyses use the compiled solver once it is loaded (found too large in milliseconds
+    instead of a second): the same judgement, to 1e-9, as with the reference solver."""
+    from senet.service import position_analysis
+
+    position = Position.from_fen(fen)
+    saved = position_analysis._compiled_solve
+    try:
+        position_analysis._compiled_solve = None
+        reference = position_analysis._analyse(position, position_analysis.SOLVE_STATES)
+        position_analysis.load_compiled_solver()
+        compiled = position_analysis._analyse(position, position_analysis.SOLVE_STATES)
+    finally:
+        position_analysis._compiled_solve = saved
+    assert compiled.exact == reference.exact == ("ABAB" not in fen)
+    assert [m.move for m in compiled.moves] == [m.move for m in reference.moves]
+    assert [t.throw for t in compiled.throws] == [t.throw for t in reference.throws]
+    pairs = [(compiled.chance, reference.chance)]
+    pairs += [(a.chance, b.chance) for a, b in zip(compiled.moves, reference.moves, strict=True)]
+    pairs += [(a.chance, b.chance) for a, b in zip(compiled.throws, reference.throws, strict=True)]
+    for got, expected in pairs:
+        assert got == pytest.approx(expected, abs=1e-9)

@@ -16,6 +16,7 @@ import pytest
 
 from senet.engine import Game, find_variant
 from senet.web.i18n import error_text
+from senet_testkit.loops import run as run_coroutine
 
 from .conftest import SiteServer
 
@@ -102,7 +103,7 @@ def test_a_client_beyond_its_quota_is_told_busy_and_one_that_hangs_up_gives_its_
             await asyncio.sleep(0.05)  # not all hang-ups seen yet: they will be
         assert again.status_code == 200, again.text
 
-    asyncio.run(main())
+    run_coroutine(main())
 
 
 def test_the_busy_words_say_when_to_try_again_in_both_languages() -> None:

@@ -202,7 +202,7 @@ def test_a_rated_game_changes_both_ratings_once(site) -> None:
     profile = boris.get(f"/api/players/{a_name}").json()
     assert profile["ratings"]["standard"]["text"] == "1662?"
     assert profile["ratings"]["standard"]["provisional"] is True
-    assert [h["rating"] for h in profile["ratings"]["standard"]["history"]] == [1662]
+    assert [h["rating"] for h in profile["ratings"]["standard"]["history"]] == [1500, 1662]
     assert (profile["games"], profile["wins"], profile["losses"]) == (1, 1, 0)
     (game,) = profile["recent"]
     assert (game["opponent"], game["result"], game["termination"]) == (b_name, "win", "resignation")
@@ -260,3 +260,55 @@ def test_the_players_pages_speak_russian(site) -> None:
     for path, html in pages.items():
         assert '<html lang="ru">' in html, path
         assert not untranslated(html), (path, untranslated(html))
+
+
+def test_rated_quick_pairing_and_the_lobby_shows_each_seekers_name_and_rating(site) -> None:
+    anna, boris, anonymous = device(site), device(site), device(site)
+    a_name, b_name = fresh("Seeker"), fresh("Taker")
+    take(anna, a_name)
+    take(boris, b_name)
+    assert 'name="rated"' in anna.get("/").text  # the play-now form offers it to a name
+    assert 'name="rated"' not in anonymous.get("/").text
+    request = {"variant": "piccione", "time_control": "move:30", "rated": "1"}
+    waiting = anna.post("/play-now", data=request)
+    game_id = waiting.headers["location"].rsplit("/", 1)[1]
+    listing = {g["id"]: g for g in anonymous.get("/api/lobby").json()}
+    assert (listing[game_id]["player"], listing[game_id]["rating"]) == (a_name, "1500?")
+    paired = boris.post("/play-now", data=request)
+    assert paired.headers["location"] == f"/g/{game_id}"
+    assert game_id not in {g["id"] for g in anonymous.get("/api/lobby").json()}
+    ratings = anna.get(f"/api/games/{game_id}/ratings").json()
+    assert ratings["rated"] and {s["name"] for s in ratings["seats"]} == {a_name, b_name}
+    # an anonymous player's quick pairing is the casual one, as before
+    casual = anonymous.post("/play-now", data=request)
+    casual_id = casual.headers["location"].rsplit("/", 1)[1]
+    listing = {g["id"]: g for g in anonymous.get("/api/lobby").json()}
+    assert listing[casual_id]["player"] is None
+    assert anonymous.get(f"/api/games/{casual_id}/ratings").json()["rated"] is False
+
+
+def test_a_computer_level_is_a_player_in_the_rating_pool(site) -> None:
+    from senet.service.computer import level_options
+
+    anna = device(site, "ru")
+    anna.cookies.set("lang", "ru")
+    take(anna, fresh("Vs"))
+    made = anna.post(
+        "/games", data={"mode": "computer", "level": "beginner", "colour": "A", "rated": "1"}
+    )
+    game_id = made.headers["location"].rsplit("/", 1)[1]
+    resigned = anna.post(f"/api/games/{game_id}/resign", json={})
+    assert resigned.status_code == 200, resigned.text
+    seats = anna.get(f"/api/games/{game_id}/ratings").json()["seats"]
+    level = next(s for s in seats if s["kind"] == "computer")
+    ru_name = next(name for key, name, _ in level_options("ru") if key == "beginner")
+    assert (level["name"], level["label"]) == ("beginner", ru_name)
+    assert level["change"] > 0  # the level won: Anna resigned
+    profile = anna.get("/api/players/beginner").json()
+    assert profile["kind"] == "computer" and profile["ratings"]["standard"]["games"] >= 1
+    page = anna.get("/@/beginner")
+    assert f'<h1 id="profile-name">{ru_name}' in page.text
+    assert ru_name in anna.get(f"/g/{game_id}").text
+    # the start form says the level's rating ("master ≈ 1850")
+    home = anna.get("/?lang=en").text
+    assert re.search(r'value="beginner"[^>]*data-description="[^"]*rated games: ≈ 1\d{3}\??', home)

@@ -3,11 +3,14 @@
 These functions are plain Python in the subset that Numba compiles: the compiled trainer and
 evaluator register them (:data:`FUNCTIONS`, ``numba.extending.register_jitable``) and compile
 them into their loops (:func:`senet.ai.compiled_network.features`), and the numpy path's
-reference inputs (:func:`senet.ai.network.features_of_states`) call them as they are.  This
-module imports no Numba, so that importing the AI compiles nothing.  (Numba's disk cache of
-the compiled callers does not see a change here: clear ``__pycache__`` after editing.)  The numpy evaluator's folded fast path
-(:meth:`senet.ai.network.NetEvaluator.values_of_states`) computes the same sums in another
-order; the tests hold it, and the compiled evaluation, to the network on these inputs.
+reference inputs (:func:`senet.ai.network.features_of_states`) call them as they are.  The
+numpy evaluator's folded fast path (:meth:`senet.ai.network.NetEvaluator.values_of_states`)
+computes the same sums in another order; the tests hold it, and the compiled evaluation, to
+the network on these inputs.
+
+This module imports no Numba, so that importing the AI compiles nothing.  Numba's disk cache
+of the compiled callers does not see a change made here: after editing, delete the cached
+``senet/ai/__pycache__/compiled_network.*.nbi``/``.nbc`` files (a fresh checkout has none).
 
 The inputs are named and explained in :mod:`senet.ai.network` (:data:`~senet.ai.network.INPUTS`):
 for the seat that acts next (the *mover*), then for its opponent, :data:`N_SEAT` each, then

@@ -7,11 +7,21 @@ rest of the game is small enough, its expectiminimax search elsewhere.  Chances 
 numbers from seat A's side, for the site's winning-chance graph.  "Before" is the value of the
 position with the throw known, i.e. the value of the best move; the loss is best minus played,
 never negative.
+
+Luck is judged with the same values, as backgammon programs do: the luck of a throw is the
+thrower's chance after it minus their chance before it (the average over every throw that could
+have come).  The chance before a throw is the value of the move before it, which the review
+computes anyway, so luck costs one more valuation a game (the start).  Where a seat throws
+several times before it decides (Kendall's 1978 game throws all of a turn first) the throws are
+judged together.  Summed over the game (:func:`account`), the luck of both seats plus the
+chance their decisions lost equals the change in winning chance from the start to the last
+decision — exactly where every value is exact; elsewhere a remainder shows how much the judge
+revised its values as it looked again from nearer.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
 from senet.engine import Game, Move, Position, Throw
@@ -20,7 +30,15 @@ from senet.engine.record import GameRecord, parse_record
 from . import Level, find_level, searcher_for
 from .solver import for_seat
 
-__all__ = ["ReviewRow", "review_game", "classify", "THRESHOLDS"]
+__all__ = [
+    "ReviewRow",
+    "SeatAccount",
+    "Account",
+    "account",
+    "review_game",
+    "classify",
+    "THRESHOLDS",
+]
 
 #: Loss in winning chance from which a move is an inaccuracy, a mistake, a blunder.
 THRESHOLDS = (("blunder", 0.10), ("mistake", 0.04), ("inaccuracy", 0.015))
@@ -49,6 +67,11 @@ class ReviewRow:
     choices: int  # number of legal moves
     exact: bool  # values come from the endgame solver
     verdict: str  # see :func:`classify`
+    #: the luck of the throws since the decision before (from the thrower's side): the
+    #: thrower's chance after them minus before them; 0.0 with no throw between; None in a
+    #: review made before luck was judged
+    luck: float | None = None
+    thrower: int | None = None  # the seat that threw them (None: no throw)
 
     @property
     def chance_a_before(self) -> float:
@@ -68,17 +91,22 @@ class ReviewRow:
 Source = GameRecord | Game | str | Iterable[tuple[Position, object]]
 
 
-def _pairs(source: Source) -> list[tuple[Position, Move]]:
-    """The decisions of a game: (position, move) for every move, throws left out."""
+def _decisions(source: Source) -> list[tuple[Position, Move, Position | None]]:
+    """The decisions of a game: (position, move, the position before the first of the throws
+    since the decision before, None when there was none) for every move."""
     if isinstance(source, str):
         source = parse_record(source)
     if isinstance(source, GameRecord):
         source = source.replay()
-    return [
-        (pos, action)
-        for pos, action in source
-        if isinstance(action, Move) and not isinstance(action, Throw)
-    ]
+    out: list[tuple[Position, Move, Position | None]] = []
+    first_throw: Position | None = None
+    for pos, action in source:
+        if isinstance(action, Throw):
+            first_throw = first_throw or pos
+        elif isinstance(action, Move):
+            out.append((pos, action, first_throw))
+            first_throw = None
+    return out
 
 
 def review_game(source: Source, level: Level | str = "master") -> list[ReviewRow]:
@@ -86,7 +114,8 @@ def review_game(source: Source, level: Level | str = "master") -> list[ReviewRow
     action) pairs as a Game iterates them)."""
     judge = find_level(level)
     rows: list[ReviewRow] = []
-    for ply, (pos, move) in enumerate(_pairs(source), start=1):
+    last_after: float | None = None  # seat A's chance after the decision before
+    for ply, (pos, move, thrown_from) in enumerate(_decisions(source), start=1):
         mover = pos.decider
         if mover is None:
             raise ValueError(f"ply {ply}: {move} was played where no decision is due")
@@ -101,6 +130,13 @@ def review_game(source: Source, level: Level | str = "master") -> list[ReviewRow
         if played is None:
             raise ValueError(f"ply {ply}: {move} is not legal in {pos.fen()}")
         loss = max(0.0, best - played)
+        luck, thrower = 0.0, None
+        if thrown_from is not None:
+            thrower = thrown_from.turn
+            if last_after is None:  # the game's first throw: the start is valued once
+                last_after = searcher.position_value(thrown_from)
+            luck = for_seat(for_seat(best, mover), thrower) - for_seat(last_after, thrower)
+        last_after = for_seat(played, mover)
         rows.append(
             ReviewRow(
                 ply,
@@ -114,9 +150,91 @@ def review_game(source: Source, level: Level | str = "master") -> list[ReviewRow
                 len(legal),
                 exact,
                 classify(loss),
+                luck,
+                thrower,
             )
         )
     return rows
+
+
+@dataclass(frozen=True)
+class SeatAccount:
+    """One player's game in sums: decisions and their errors, and luck, all from the player's
+    own side."""
+
+    seat: int
+    decisions: int  # decisions with a choice (forced moves and passes are not counted)
+    loss: float  # winning chance lost by the player's decisions, summed
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+    luck: float | None  # winning chance the player's throws gave (negative: took), summed
+
+    @property
+    def error_rate(self) -> float:
+        """Mean winning chance lost per decision with a choice."""
+        return self.loss / self.decisions if self.decisions else 0.0
+
+
+@dataclass(frozen=True)
+class Account:
+    """Where a game's result came from, in winning chance: the start, the end, and what each
+    player's throws and decisions did between them."""
+
+    start: float  # seat A's chance before the first throw
+    end: float  # seat A's chance after the last decision (the result, if it ended the game)
+    seats: tuple[SeatAccount, SeatAccount]
+
+    @property
+    def remainder(self) -> float:
+        """Seat A's change of chance that neither luck nor decisions explain: the judge's
+        revisions of its values from one decision to the next (0 where all are exact)."""
+        a, b = self.seats
+        if a.luck is None or b.luck is None:
+            return 0.0
+        return (self.end - self.start) - (a.luck - b.luck) - (b.loss - a.loss)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "start": self.start,
+            "end": self.end,
+            "remainder": self.remainder,
+            "seats": [{**asdict(s), "error_rate": s.error_rate} for s in self.seats],
+        }
+
+
+def account(rows: Sequence[ReviewRow]) -> Account | None:
+    """The sums of a review (None for a game without a decision).  Luck is None where the
+    review was made before luck was judged."""
+    if not rows:
+        return None
+    judged = all(r.luck is not None for r in rows)
+    first = rows[0]
+    start = first.chance_a_before - _seat_a_luck(first)
+    seats = []
+    for seat in (0, 1):
+        own = [r for r in rows if r.mover == seat and r.choices > 1]
+        verdicts = [r.verdict for r in own]
+        luck = sum(r.luck or 0.0 for r in rows if r.thrower == seat) if judged else None
+        seats.append(
+            SeatAccount(
+                seat,
+                len(own),
+                sum(r.loss for r in own),
+                verdicts.count("inaccuracy"),
+                verdicts.count("mistake"),
+                verdicts.count("blunder"),
+                luck,
+            )
+        )
+    return Account(start, rows[-1].chance_a_after, (seats[0], seats[1]))
+
+
+def _seat_a_luck(row: ReviewRow) -> float:
+    """The luck of the throws before ``row`` from seat A's side."""
+    if row.luck is None or row.thrower is None:
+        return 0.0
+    return row.luck if row.thrower == 0 else -row.luck
 
 
 def format_review(rows: list[ReviewRow]) -> str:

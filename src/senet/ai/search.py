@@ -178,6 +178,26 @@ class Searcher:
         self._deadline = float("inf")
         return list(zip(moves, values))
 
+    def position_value(self, position: Position) -> float:
+        """Seat A's value of any position: the result once the game is over; where a decision
+        is due, the decider's best move by :meth:`move_values`; where a throw is due, the
+        average over the throws of the value after each (a throw that leads to another throw,
+        as where all throws come before moving, is valued by a search two levels deep)."""
+        done = self._terminal(position.state)
+        if done is not None:
+            return done
+        if not position.is_chance():
+            values = [v for _, v in self.move_values(position)]
+            return max(values) if decider(self._t, position.state) == 0 else min(values)
+        total = 0.0
+        for n, p in self._outcomes:
+            child = position.apply_throw(n)
+            if child.is_chance():
+                total += p * self._value(child.state, 2, 0.0, 1.0)
+            else:
+                total += p * self.position_value(child)
+        return total
+
     def exact_move_values(self, position: Position) -> list[tuple[Move, float]] | None:
         """The exact value of every legal move (seat A's), from the shipped table or a solve;
         None when the position is out of reach of both."""

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
-from senet.ai.review import ReviewRow, review_game
+from senet.ai.review import Account, ReviewRow, account, review_game
 from senet.engine import Game, Position, Throw, parse_move
 from senet.engine.record import GameRecord, turn_numbers
 
@@ -96,6 +96,11 @@ class GameReview:
         return tuple(d.row for d in self.decisions)
 
     @property
+    def account(self) -> Account | None:
+        """Each player's luck and decisions in sums (None for a game without a decision)."""
+        return account(self.rows)
+
+    @property
     def marked(self) -> tuple[ReviewDecision, ...]:
         return tuple(d for d in self.decisions if d.row.verdict)
 
@@ -149,6 +154,11 @@ class Replay(TypedDict):
 
     steps: list[ReplayStep]
     end: str
+    #: where the result came from (:meth:`senet.ai.review.Account.as_dict`): seat A's chance at
+    #: the start and after the last decision, and per seat the decisions with a choice, the
+    #: chance they lost, the error rate (lost per decision), the inaccuracies, mistakes and
+    #: blunders, and the luck of the seat's throws, each from the seat's own side
+    account: dict[str, object] | None
 
 
 def replay(review: GameReview) -> Replay:
@@ -169,6 +179,7 @@ def replay(review: GameReview) -> Replay:
             for d in review.decisions
         ],
         "end": review.end,
+        "account": summary.as_dict() if (summary := review.account) is not None else None,
     }
 
 

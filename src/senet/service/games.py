@@ -43,6 +43,7 @@ from .lobby import Lobby
 from .messages import Mode, PresenceSummary
 from .players import Players
 from .presence import Presence
+from .rated_pairing import RatedPairing
 from .scheduler import ServerTurns
 from .storage import Storage
 from .store import GameStore
@@ -88,6 +89,7 @@ class GameService:
         self.deadlines = DeadlineWatcher(self.store, self.commands.time_out, self.clock)
         self.lobby = Lobby(self.store, self.commands, broadcast, self.people)
         self.players = Players(storage, self.store)
+        self.rated_pairing = RatedPairing(self.store, self.commands, self.lobby, self.players)
         broadcast.observers.append(self._observe)
 
     async def start(self) -> None:

@@ -46,6 +46,7 @@ __all__ = [
     "PlayedGame",
     "PasskeyRow",
     "PlayerStorage",
+    "Seek",
 ]
 
 _meta = MetaData()
@@ -129,6 +130,8 @@ games = Table(
     Column("updated_at", DateTime(timezone=True)),
     Column("rated", Boolean),
     Column("rating_done", Boolean),
+    Column("listed", Boolean),
+    Column("pairing", String(64)),
 )
 seats = Table(
     "seats",
@@ -176,6 +179,19 @@ class PasskeyRow:
     player_id: str
     public_key: str  # base64url of the COSE key
     sign_count: int
+
+
+@dataclass(frozen=True)
+class Seek:
+    """A rated quick-pairing request waiting for an opponent: its game and who waits."""
+
+    game_id: str
+    seat: int  # the free seat, the taker's
+    since: datetime
+    player_id: str
+    name: str
+    rating: float  # in the game's variant (1500 before any rated game)
+    rd: float
 
 
 @dataclass(frozen=True)
@@ -622,6 +638,57 @@ class PlayerStorage:
         total, wins, draws = int(total or 0), int(wins or 0), int(draws or 0)
         return total, wins, total - wins - draws, draws
 
+    # ------------------------------------------------------------------ rated seeks
+    async def set_pairing(self, game_id: str, key: str) -> None:
+        async def work(conn: AsyncConnection) -> None:
+            await conn.execute(update(games).where(games.c.id == game_id).values(pairing=key))
+
+        await self._write(work)
+
+    async def seeks(self, key: str | None = None, game_ids: Sequence[str] = ()) -> list[Seek]:
+        """Listed games waiting for a taker whose other seat a named player holds (with
+        ``key``: the rated seeks of that pairing request), oldest first."""
+        free = seats.alias("free")
+        held = seats.alias("held")
+        query = (
+            select(
+                games.c.id,
+                free.c.seat,
+                games.c.created_at,
+                players.c.id.label("player_id"),
+                players.c.name,
+                ratings.c.rating,
+                ratings.c.rd,
+                ratings.c.games,
+            )
+            .join(free, and_(free.c.game_id == games.c.id, free.c.claimed.is_(False)))
+            .join(held, and_(held.c.game_id == games.c.id, held.c.seat != free.c.seat))
+            .join(players, players.c.id == held.c.player_id)
+            .outerjoin(
+                ratings,
+                and_(ratings.c.player_id == players.c.id, ratings.c.variant == games.c.variant),
+            )
+            .where(games.c.listed.is_(True))
+            .order_by(games.c.created_at)
+        )
+        if key is not None:
+            query = query.where(games.c.pairing == key)
+        if game_ids:
+            query = query.where(games.c.id.in_(list(game_ids)))
+        async with self._engine.connect() as conn:
+            return [
+                Seek(
+                    r.id,
+                    r.seat,
+                    _aware(r.created_at),
+                    r.player_id,
+                    r.name,
+                    r.rating if r.games else 1500.0,
+                    r.rd if r.games else 350.0,
+                )
+                for r in await conn.execute(query)
+            ]
+
     # ------------------------------------------------------------------ one-time secrets
     async def add_transfer(self, code_hash: str, player_id: str, expires_at: int) -> None:
         async def work(conn: AsyncConnection) -> None:
@@ -740,6 +807,11 @@ class PlayerStorage:
             )
 
         await self._write(work)
+
+
+def _aware(moment: datetime) -> datetime:
+    """A stored time in UTC (SQLite gives it back without its zone)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _change(r: Any) -> RatingChange:

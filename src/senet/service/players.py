@@ -296,11 +296,12 @@ class Players:
         history = await self.db.history_of(player.id)
         views = []
         for row in rows:
-            points = tuple(
-                (h.created_at.isoformat(), round(h.after))
-                for h in history
-                if h.variant == row.variant
+            changes = [h for h in history if h.variant == row.variant]
+            # the line starts where the first rated game started (1500 for a newcomer)
+            start = (
+                [(changes[0].created_at.isoformat(), round(changes[0].before))] if changes else []
             )
+            points = tuple(start + [(h.created_at.isoformat(), round(h.after)) for h in changes])
             views.append(
                 RatingView(
                     row.variant,

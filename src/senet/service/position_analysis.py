@@ -13,11 +13,12 @@ position.  This is search: the site runs it in a worker process
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from threading import Lock
 
 from senet.ai import move_values as estimated_move_values
-from senet.ai.solver import TooLarge, for_seat, solve_many
+from senet.ai.solver import ExactMoves, TooLarge, for_seat, solve_many
 from senet.engine import Position
 
 __all__ = ["MoveChance", "ThrowChance", "Analysis", "analyse", "SOLVE_STATES"]
@@ -88,14 +89,45 @@ def _estimate_after_throw(after: Position, on_turn: int, solve_states: int) -> f
     return judged.chance if judged.decider == on_turn else 1.0 - judged.chance
 
 
+#: The compiled solver, once loaded (:func:`load_compiled_solver`); None until then.
+_compiled_solve: Callable[..., ExactMoves] | None = None
+
+
+def load_compiled_solver() -> None:
+    """Load the compiled solver (Numba's code: from its disk cache in about a second, compiled
+    the first time on a machine) for the analyses that follow; until it is loaded they use the
+    reference solver, which gives the same values (the solvers' tests), only slower."""
+    global _compiled_solve
+    from senet.ai.compiled_solver import solve_compiled  # Numba loads only here
+
+    solve_compiled([Position.from_fen(_SMALL)], max_states=SOLVE_STATES)
+    _compiled_solve = solve_compiled
+
+
+_SMALL = "standard ........../........../..A..A...B A -"
+
+
+def _solved(position: Position, solve_states: int) -> ExactMoves | None:
+    """Every position reachable from ``position`` solved exactly, or None where they are more
+    than ``solve_states``: by the compiled solver once loaded (a too-large future is found out
+    in milliseconds instead of a second of enumeration in Python), else — or for a variant the
+    compiled rules cannot hold — by the reference solver."""
+    try:
+        if _compiled_solve is not None:
+            try:
+                return _compiled_solve([position], max_states=solve_states)
+            except ValueError:
+                pass
+        return solve_many([position], max_states=solve_states)
+    except TooLarge:
+        return None
+
+
 def _analyse(position: Position, solve_states: int) -> Analysis:
     fen = position.fen()
     if position.is_over():
         return Analysis(fen, None, None, True, (), (), True)
-    try:
-        solution = solve_many([position], max_states=solve_states)
-    except TooLarge:
-        solution = None
+    solution = _solved(position, solve_states)
     if position.is_chance():
         on_turn = position.turn
         throws = []

@@ -18,8 +18,8 @@ replaces the task (a task for a ply that has passed can do nothing useful).
 
 The computer's move is searched in a worker process (:mod:`senet.service.jobs`, first of every
 kind of job); a task cancelled because the game moved on gives its job up.  If the job fails
-(its worker died twice, the level raised) the greedy player moves instead, so that no game
-waits for ever.
+(its worker died twice, the level raised) or gets no answer in ``SEARCH_LIMIT`` seconds (no
+worker serves the queue), the greedy player moves instead, so that no game waits for ever.
 
 When this process stored the change (or it is the only process) the turn is played after its
 delay; a game that changed elsewhere (read from the database or absorbed from another
@@ -49,6 +49,10 @@ if TYPE_CHECKING:
 __all__ = ["ServerTurns", "Turn"]
 
 log = logging.getLogger("senet.service")
+
+#: Seconds the computer's move may wait for a worker (none running, all stuck) before the
+#: greedy player moves instead: a move takes well under a second once a worker has it.
+SEARCH_LIMIT = 60.0
 
 
 @dataclass(frozen=True)
@@ -176,9 +180,10 @@ class ServerTurns:
             seed = secrets.randbits(64)
             request = ComputerMoveJob(live.position.fen(), level, seed, game_id, ply)
             try:
-                move = await self.jobs.computer_move(request)
-            except JobFailed as exc:
-                log.error("the computer's move in %s failed (%s): greedy plays", game_id, exc)
+                move = await asyncio.wait_for(self.jobs.computer_move(request), SEARCH_LIMIT)
+            except (JobFailed, TimeoutError) as exc:
+                why = str(exc) or f"no answer in {SEARCH_LIMIT:.0f} s"
+                log.error("the computer's move in %s failed (%s): greedy plays", game_id, why)
                 move = computer.greedy_player(live.position, random.Random(seed)).text()
             await self.commands.play(game_id, (turn.seat,), ply, move)
         except asyncio.CancelledError:

@@ -199,7 +199,10 @@ async def give_seed(request: Request, game_id: str) -> Any:
 async def game_review(request: Request, game_id: str) -> Any:
     """Every decision of a finished game judged by the master: per decision the turn number,
     the seat, the position, the move played, the best move, the verdict and the winning chance
-    lost in percent.  Waits while a worker computes the review (seconds; once, then stored with
+    lost in percent; and under ``account`` where the result came from: seat A's chance at the
+    start and at the end, and per seat the luck of its throws, the chance its decisions lost,
+    its error rate (lost per decision with a choice), its mistakes and blunders, each from the
+    seat's own side.  Waits while a worker computes the review (seconds; once, then stored with
     the game); 409 ``not_over`` while the game goes on; 429 ``busy`` (with ``Retry-After``)
     when too many reviews wait, from everyone or from this client."""
     service = _service(request)

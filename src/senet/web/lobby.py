@@ -128,6 +128,9 @@ def _open_json(game: OpenGame) -> dict[str, Any]:
 async def play_now(request: Request) -> Any:
     form = await form_fields(request)
     service = _service(request)
+    rated = await players.pair_rated(request, form, list(held_tokens(request)))
+    if rated is not None:
+        return to_game(request, rated.game_id, rated.token)
     paired = await service.lobby.pair(
         form.get("variant", "standard"),
         form.get("time_control", "untimed"),
@@ -187,7 +190,7 @@ class SeatTaken(BaseModel):
 async def open_games(request: Request, variant: str | None = None) -> Any:
     """The open games waiting for a taker, oldest first."""
     games = await _service(request).lobby.open_games(variant)
-    return [_open_json(g) for g in games]
+    return await players.with_seekers(_service(request), [_open_json(g) for g in games])
 
 
 @api.post("/lobby/{game_id}/take", response_model=SeatTaken)
@@ -322,7 +325,8 @@ class LobbyFeed:
         listing = self._listings.get(variant)
         if listing is None:
             games = await self.service.lobby.open_games(variant)
-            listing = {"type": "lobby", "games": [_open_json(g) for g in games]}
+            shown = await players.with_seekers(self.service, [_open_json(g) for g in games])
+            listing = {"type": "lobby", "games": shown}
             self._listings[variant] = listing
         return listing
 

@@ -257,7 +257,7 @@ async def home(request: Request) -> Any:
         request,
         "home.html",
         variants=_variants(lang),
-        levels=computer.level_options(lang),
+        levels=await players.level_options(request, lang),
         default_level=computer.default_level(),
         selected=request.query_params.get("variant", "standard"),
     )
@@ -282,7 +282,7 @@ async def variant_page(request: Request, name: str) -> Any:
         rulebook=_rulebook(v.name),
         rows=_differences(v.name, lang),
         standard=find_variant("standard"),
-        levels=computer.level_options(lang),
+        levels=await players.level_options(request, lang),
         default_level=computer.default_level(),
         variants=_variants(lang),
     )

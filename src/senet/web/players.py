@@ -27,10 +27,11 @@ from senet.engine import VARIANTS
 from senet.service import computer
 from senet.service.errors import GameError
 from senet.service.games import GameService
+from senet.service.lobby import Paired
 from senet.service.messages import Mode
 from senet.service.names import MAX_LENGTH, MIN_LENGTH, NameRefused
 from senet.service.player_storage import PlayedGame, PlayerRow
-from senet.service.players import Players, Profile, RatingView, SeatRating
+from senet.service.players import Players, Profile, RatingView, SeatRating, rating_text
 from senet.service.store import LiveGame
 
 from .common import error_json, form_fields, lang_of, render
@@ -302,6 +303,11 @@ async def profile_page(request: Request, name: str) -> Any:
         charts={r.variant: rating_chart(r, lang_of(request)) for r in profile.ratings},
         game_rows=[_game_row(g, profile, lang_of(request)) for g in profile.recent],
         since=_date(player.created_at, lang_of(request)),
+        shown_name=(
+            level_name(player.level, lang_of(request))
+            if player.kind == "computer" and player.level
+            else player.name
+        ),
     )
 
 
@@ -403,6 +409,28 @@ def _game_row(g: PlayedGame, profile: Profile, lang: str) -> dict[str, Any]:
     }
 
 
+async def level_options(request: Request, lang: str) -> list[tuple[str, str, str]]:
+    """The start form's levels (key, name, description), each description followed by the
+    level's rating where it has played rated games (its most played variant's: "rated ≈ 1850
+    in Kendall-style Senet")."""
+    t = translator(lang)
+    players = _players(request)
+    out = []
+    for key, name, description in computer.level_options(lang):
+        level = await players.by_name(key)
+        rows = await players.db.ratings_of(level.id) if level and level.kind == "computer" else []
+        if rows:
+            best = rows[0]
+            said = t(
+                "player.level_rating",
+                rating=rating_text(best.rating, best.rd),
+                variant=variant_title(best.variant, lang),
+            )
+            description = f"{description} {said}".strip()
+        out.append((key, name, description))
+    return out
+
+
 def variant_title(name: str, lang: str) -> str:
     variant = VARIANTS.get(name)
     return variant.title(lang) if variant else name
@@ -450,6 +478,31 @@ def rating_chart(view: RatingView, lang: str) -> Markup:
     )
 
 
+# ---------------------------------------------------------------------- the lobby
+async def with_seekers(service: GameService, listing: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The lobby's open games with the name and rating of each named player waiting
+    (``player``, ``rating``: ``1512?``; None for an anonymous one)."""
+    seeks = {
+        s.game_id: s for s in await service.players.db.seeks(game_ids=[g["id"] for g in listing])
+    }
+    for game in listing:
+        seek = seeks.get(game["id"])
+        game["player"] = seek.name if seek else None
+        game["rating"] = rating_text(seek.rating, seek.rd) if seek else None
+    return listing
+
+
+async def pair_rated(request: Request, form: dict[str, str], avoid: list[str]) -> Paired | None:
+    """Quick pairing for a rated game, asked by a named player (None otherwise: the casual
+    pairing serves the request)."""
+    player = player_of(request)
+    if player is None or form.get("rated") != "1":
+        return None
+    return await _service(request).rated_pairing.pair(
+        player, form.get("variant", "standard"), form.get("time_control", "untimed"), avoid
+    )
+
+
 # ---------------------------------------------------------------------- games
 async def everywhere(request: Request) -> dict[str, Any]:
     """For "my games": a named player's games on every device (``game_rows``), or nothing."""
@@ -478,9 +531,12 @@ async def game_players(request: Request, live: LiveGame, seats: tuple[int, ...])
     whether the game is rated and each named seat's rating (and change once rated)."""
     player = player_of(request)
     players = _players(request)
+    rated, seated = await players.seat_ratings(live)
+    if player is not None and seats and {s.seat for s in seated} >= set(seats):
+        return {"rated": rated, "named_seats": seated}  # linked already (a read, no write)
     if player is not None and seats:
         await players.link(live, seats, player)
-    rated, seated = await players.seat_ratings(live)
+        rated, seated = await players.seat_ratings(live)
     return {"rated": rated, "named_seats": seated}
 
 
@@ -490,13 +546,16 @@ async def game_ratings(request: Request, game_id: str) -> Any:
     (``1500?`` while provisional) and, once the game is rated, the change it made."""
     live = await _service(request).store.load(game_id)
     rated, seated = await _players(request).seat_ratings(live)
-    return {"rated": rated, "over": live.over, "seats": [_seat_json(s) for s in seated]}
+    lang = lang_of(request)
+    return {"rated": rated, "over": live.over, "seats": [_seat_json(s, lang) for s in seated]}
 
 
-def _seat_json(s: SeatRating) -> dict[str, Any]:
+def _seat_json(s: SeatRating, lang: str) -> dict[str, Any]:
     return {
         "seat": "AB"[s.seat],
         "name": s.name,
+        # as a page shows it: a computer level by its name in the page's language
+        "label": level_name(s.name, lang) if s.kind == "computer" else s.name,
         "kind": s.kind,
         "rating": s.rating,
         "change": s.change,
@@ -510,3 +569,10 @@ def install(app: Any) -> None:
     app.include_router(pages)
     app.include_router(api)
     app.add_middleware(PlayerCookie)
+    app.state.templates.env.globals["signed"] = signed
+    app.state.templates.env.globals["level_name"] = level_name
+
+
+def signed(change: int) -> str:
+    """A rating change as shown: ``+14``, ``−14`` (a minus sign), ``+0``."""
+    return f"\u2212{-change}" if change < 0 else f"+{change}"

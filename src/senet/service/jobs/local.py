@@ -54,8 +54,8 @@ def worker_main(fd: int, nice: int, warm: bool) -> None:
     conn = Connection(fd)
     from . import work
 
-    if warm:
-        work.warm_up()
+    if warm:  # beside the first jobs: what a job needs before it is loaded, it loads itself
+        threading.Thread(target=work.warm_up, name="senet-warm-up", daemon=True).start()
     conn.send(("ready", None, None))
     while True:
         try:
@@ -97,7 +97,7 @@ class _Worker:
 
 class LocalJobQueue(JobQueue):
     """``workers`` worker processes on this machine (see the module doc); ``warm``: each
-    loads the compiled search before its first job; ``eager``: the processes start with
+    loads the compiled search as it starts, beside its first jobs; ``eager``: the processes start with
     :meth:`start`, else at the first job."""
 
     def __init__(
@@ -340,6 +340,10 @@ class LocalJobQueue(JobQueue):
             queue.clear()
 
     # ------------------------------------------------------------------ for tests
+    def ready(self) -> bool:
+        """Whether every worker process is up and waiting for jobs."""
+        return all(w.ready for w in self._workers)
+
     def worker_pids(self) -> list[int]:
         """The processes of the workers (a test may kill one)."""
         return [w.process.pid for w in self._workers if w.process is not None]

@@ -12,7 +12,7 @@ from senet.engine import Position
 from senet.engine.record import parse_record
 
 from .. import computer
-from ..position_analysis import analyse
+from ..position_analysis import analyse, load_compiled_solver
 from .messages import (
     AnalysisJob,
     ComputerMoveJob,
@@ -43,7 +43,9 @@ def perform(wire: Wire) -> Wire:
 
 
 def warm_up() -> None:
-    """Load the levels' compiled code now, so that no player's move waits for it."""
+    """Load the levels' compiled code and the compiled solver of the analyses now, so that no
+    player's move and no analysis waits for it."""
     thread = computer.warm_up()
     if thread is not None:
         thread.join()
+    load_compiled_solver()

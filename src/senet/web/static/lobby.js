@@ -23,6 +23,8 @@ if (section) {
       li.querySelector(".og-tc").textContent = texts.tc[g.time_control] || g.time_control;
       li.querySelector(".og-side").textContent = texts[`side_${g.side}`];
       li.querySelector(".og-quick").hidden = !g.quick;
+      // a named player's seek: their name and rating in its variant ("Anna 1512?")
+      li.querySelector(".og-player").textContent = g.player ? `${g.player} ${g.rating}` : "";
       li.querySelector("form").action = `/g/${g.id}/take`;
       list.append(li);
     }

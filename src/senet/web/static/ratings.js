@@ -1,8 +1,35 @@
-// The game page's named players: once the game is over, the rating change each one got
-// ("+14"), read from /api/games/{id}/ratings (the server rates the game as it ends).
+// The game page's named players: once the game is over, each one's rating and the change this
+// game made ("+14"), read from /api/games/{id}/ratings (the server rates the game as it ends).
+// The list is drawn again from the answer: a player who took a seat after this page was loaded
+// is in it too.
 const box = document.getElementById("named-players");
 const root = document.getElementById("game");
 const gameId = root ? root.dataset.game : null;
+
+function signed(change) {
+  return (change < 0 ? "\u2212" : "+") + Math.abs(change);
+}
+
+function draw(seats) {
+  const list = box.querySelector("ul");
+  list.replaceChildren();
+  for (const s of seats) {
+    const row = document.createElement("li");
+    row.dataset.seat = s.seat;
+    const name = document.createElement("a");
+    name.href = `/@/${encodeURIComponent(s.name)}`;
+    name.translate = s.kind === "computer"; // a level's name is a word of the page
+    name.textContent = s.label || s.name;
+    const rating = document.createElement("span");
+    rating.className = "np-rating";
+    rating.textContent = s.rating || "";
+    const change = document.createElement("strong");
+    change.className = "np-change";
+    change.textContent = s.change === null ? "" : signed(s.change);
+    row.append(name, " ", rating, " ", change);
+    list.append(row);
+  }
+}
 
 async function showChanges() {
   for (let attempt = 0; attempt < 8; attempt++) {
@@ -11,17 +38,8 @@ async function showChanges() {
     });
     if (!answer.ok) return;
     const data = await answer.json();
-    const done = !data.rated || data.seats.every((s) => s.change !== null);
-    for (const s of data.seats) {
-      const row = box.querySelector(`[data-seat="${s.seat}"]`);
-      if (!row) continue;
-      row.querySelector(".np-rating").textContent = s.rating || "";
-      if (s.change !== null) {
-        const text = (s.change < 0 ? "\u2212" : "+") + Math.abs(s.change);
-        row.querySelector(".np-change").textContent = text;
-      }
-    }
-    if (done) return;
+    draw(data.seats);
+    if (!data.rated || data.seats.every((s) => s.change !== null)) return;
     await new Promise((resolve) => setTimeout(resolve, 500 * (attempt + 1)));
   }
 }

@@ -1,0 +1,205 @@
+"""Calibration of the yardstick against the truth: rollouts to the end of the game, checked on
+endgames whose exact values the solver knows.
+
+The yardstick is :func:`senet.ai.valuation.value_moves` with ``horizon`` = the end of the game
+and no exact shortcut (``solve_states=0``): the expert's policy plays both seats to the end on
+the compiled simulator, every move of the position rolled out with the same throws (common
+random numbers, the variance reduction the bench has: the difference between two moves is
+measured on the same luck).  It is what ``bench/ai_error.py --check-horizon`` uses as its most
+trustworthy ground truth, so before it judges players it has to be judged itself.
+
+Positions: per variant, three pieces against two (the side to move is drawn) placed at random
+on the last ``--squares`` squares of the track, a throw drawn, kept when at least two moves are
+legal and the solver values the position within ``--solve-states``.  The truth is the exact
+value of every move (:func:`senet.ai.solver.solve_many`).
+
+Printed per variant and overall:
+
+* **best**: the share of positions where the yardstick's best move is truly best (its exact
+  value within 1e-9 of the best); target at least 95%;
+* **charge**: the mean winning chance the yardstick charges perfect play (its own value of its
+  best move minus its value of the truly best move, per decision): what it would wrongly count
+  as the error of a flawless player; target below a tenth of the frozen master's error rate;
+* the frozen master's (``bench/reference_players.py``) and the expert's exact error rates on
+  the same positions (mean winning chance lost per decision), and the yardstick's own exact
+  loss when it is followed as a player.
+
+    nice -n 10 python bench/yardstick.py --positions 40 --rollouts 2048     # a quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from reference_players import reference_move
+
+from senet.ai import choose_move
+from senet.ai.solver import TooLarge, for_seat, solve_many
+from senet.ai.valuation import FULL_GAME, value_moves
+from senet.engine import InvalidPosition, Position, Variant, draw_throw, find_variant
+
+VARIANTS = ("standard", "kendall", "bell")
+#: the targets the yardstick must meet before it judges players
+BEST_TARGET = 0.95
+CHARGE_SHARE = 0.1  # of the frozen master's error rate
+SAME = 1e-9
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One position: exact values and the yardstick's, of every legal move (decider's side)."""
+
+    position: Position
+    exact: tuple[float, ...]
+    rolled: tuple[float, ...]
+    frozen: int  # the frozen master's move (index)
+    expert: int
+
+    @property
+    def truly_best(self) -> int:
+        return max(range(len(self.exact)), key=self.exact.__getitem__)
+
+    @property
+    def yardstick_best(self) -> int:
+        return max(range(len(self.rolled)), key=self.rolled.__getitem__)
+
+    @property
+    def hit(self) -> bool:
+        """The yardstick's best move is truly best."""
+        return self.exact[self.yardstick_best] >= max(self.exact) - SAME
+
+    @property
+    def charge(self) -> float:
+        """What the yardstick charges the perfect move: its best value minus its value of the
+        truly best move (0 when it agrees)."""
+        return max(self.rolled) - self.rolled[self.truly_best]
+
+    def loss(self, move: int) -> float:
+        """The exact winning chance ``move`` gives up against the best move."""
+        return max(self.exact) - self.exact[move]
+
+
+def endgame(variant: Variant, rng: random.Random, squares: int) -> Position | None:
+    """Three pieces against two on the last ``squares`` squares, the mover drawn, a throw made;
+    None when the draw is not a legal position or leaves no choice."""
+    last = 30  # every variant's track ends on square 30
+    cells = rng.sample(range(last - squares + 1, last + 1), 5)
+    mover = rng.randrange(2)
+    three, two = sorted(cells[:3]), sorted(cells[3:])
+    pieces = (three, two) if mover == 0 else (two, three)
+    try:
+        pos = Position.from_parts(variant, (pieces[0], pieces[1]), turn=mover)
+    except InvalidPosition:
+        return None
+    while pos.is_chance():
+        pos = pos.apply_throw(draw_throw(rng, variant.instrument))
+    if pos.is_over() or len(pos.legal_moves()) < 2:
+        return None
+    return pos
+
+
+def judge(pos: Position, rollouts: int, solve_states: int) -> Judged | None:
+    seat = pos.decider
+    assert seat is not None
+    try:
+        solution = solve_many([pos], max_states=solve_states)
+    except TooLarge:
+        return None
+    exact = tuple(for_seat(v, seat) for _, v in solution.move_values(pos))
+    valued = value_moves(
+        pos,
+        horizon=FULL_GAME,
+        min_rollouts=rollouts,
+        max_rollouts=rollouts,
+        solve_states=0,
+    )
+    rolled = tuple(float(v) for v in valued.mine())
+    assert valued.rollouts > 0 and not valued.exact  # the yardstick, not the table
+    legal = pos.legal_moves()
+    frozen = legal.index(reference_move("frozen-master", pos, random.Random(0)))
+    expert = legal.index(choose_move(pos, "expert", random.Random(0)))
+    return Judged(pos, exact, rolled, frozen, expert)
+
+
+def sample(
+    variant_name: str, count: int, seed: int, squares: int, rollouts: int, solve_states: int
+) -> list[Judged]:
+    variant = find_variant(variant_name)
+    rng = random.Random(seed)
+    out: list[Judged] = []
+    tries = 0
+    while len(out) < count and tries < 100 * count:
+        tries += 1
+        pos = endgame(variant, rng, squares)
+        if pos is None:
+            continue
+        judged = judge(pos, rollouts, solve_states)
+        if judged is not None:
+            out.append(judged)
+    return out
+
+
+def summary(judged: list[Judged]) -> dict[str, float]:
+    n = len(judged)
+    return {
+        "positions": n,
+        "best": sum(j.hit for j in judged) / n,
+        "charge": statistics.fmean(j.charge for j in judged),
+        "yardstick_loss": statistics.fmean(j.loss(j.yardstick_best) for j in judged),
+        "frozen": statistics.fmean(j.loss(j.frozen) for j in judged),
+        "expert": statistics.fmean(j.loss(j.expert) for j in judged),
+    }
+
+
+def verdict(s: dict[str, float]) -> tuple[bool, bool]:
+    """(best move target met, charge target met)."""
+    return s["best"] >= BEST_TARGET, s["charge"] <= CHARGE_SHARE * s["frozen"]
+
+
+def line(name: str, s: dict[str, float]) -> str:
+    best_ok, charge_ok = verdict(s)
+    return (
+        f"{name:<10} {s['positions']:>5.0f}  best {s['best']:6.1%} ({'met' if best_ok else 'NOT met'})"
+        f"  charge {s['charge']:.5f} vs {CHARGE_SHARE:.0%} of frozen {CHARGE_SHARE * s['frozen']:.5f}"
+        f" ({'met' if charge_ok else 'NOT met'})  yardstick loss {s['yardstick_loss']:.5f}"
+        f"  frozen {s['frozen']:.5f}  expert {s['expert']:.5f}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", action="append", choices=VARIANTS)
+    parser.add_argument("--positions", type=int, default=40, help="per variant")
+    parser.add_argument("--rollouts", type=int, default=2048, help="per move")
+    parser.add_argument("--squares", type=int, default=9, help="the last squares used")
+    parser.add_argument("--solve-states", type=int, default=200_000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    print(
+        f"yardstick: rollouts of the expert policy to the end of the game, {args.rollouts} per"
+        f" move, common random numbers; truth: the exact solver; three pieces against two on"
+        f" the last {args.squares} squares; targets: best >= {BEST_TARGET:.0%}, charge <"
+        f" {CHARGE_SHARE:.0%} of the frozen master's error rate"
+    )
+    everything: list[Judged] = []
+    for name in args.variant or VARIANTS:
+        began = time.process_time()
+        judged = sample(
+            name, args.positions, args.seed, args.squares, args.rollouts, args.solve_states
+        )
+        everything += judged
+        print(line(name, summary(judged)), f"  {time.process_time() - began:.0f} s CPU", flush=True)
+    print(line("all", summary(everything)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,131 @@
+"""Quick pairing for rated games: a named player is paired with a named player waiting for the
+same variant and time control whose rating is close enough, the range widening the longer the
+waiting one has waited (:func:`pairing_range`).  With nobody in range, the asker's own rated
+seek is listed and waits, shown in the lobby with its player's name and rating.
+
+A seek is a listed friend game, rated, its creator's seat linked to the player, and its
+``pairing`` the request (``rated|variant|time control``).  A seat is taken through the same
+statement as any listed seat (:meth:`~senet.service.storage.Storage.take_listed_seat`: of
+racing takers exactly one gets it).  This module must not import :mod:`senet.web`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+
+from sqlalchemy import text
+
+from .clocks import parse_time_control
+from .commands import GameCommands
+from .errors import GameError, requested_variant
+from .lobby import Lobby, Paired, pairing_key
+from .messages import refresh_message
+from .player_storage import PlayerRow
+from .players import Players
+from .store import GameStore, hash_token, new_token
+
+__all__ = ["RatedPairing", "pairing_range", "RANGE_START", "RANGE_WIDENING", "RANGE_MAX"]
+
+#: a new seek accepts opponents within this many rating points ...
+RANGE_START = 100.0
+#: ... a range that widens by this many points for each second it waits ...
+RANGE_WIDENING = 5.0
+#: ... up to this (after three minutes: nearly anyone)
+RANGE_MAX = 1000.0
+
+
+def pairing_range(waited_seconds: float) -> float:
+    """How far apart two ratings may be for a seek that has waited this long."""
+    return min(RANGE_MAX, RANGE_START + RANGE_WIDENING * max(0.0, waited_seconds))
+
+
+class RatedPairing:
+    def __init__(
+        self, store: GameStore, commands: GameCommands, lobby: Lobby, players: Players
+    ) -> None:
+        self.store = store
+        self.commands = commands
+        self.lobby = lobby
+        self.players = players
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    async def pair(
+        self,
+        player: PlayerRow,
+        variant: str,
+        time_control: str,
+        avoid: list[str],
+        now: datetime | None = None,
+    ) -> Paired:
+        """Take the oldest seek in range, or list the player's own seek and wait."""
+        name = requested_variant(variant).name
+        try:
+            control = parse_time_control(time_control).text()
+        except ValueError as exc:
+            raise GameError("bad_time_control", str(exc), 400) from None
+        key = "rated " + pairing_key(name, control)
+        async with self._one_at_a_time(key):
+            return await self._pair(player, name, control, key, avoid, now)
+
+    @contextlib.asynccontextmanager
+    async def _one_at_a_time(self, key: str) -> AsyncIterator[None]:
+        """One request of ``key`` at a time: in this process (a lock per key) and, on
+        PostgreSQL, over every process (an advisory lock held on a connection of its own), so
+        that two askers arriving at once are paired, never both left waiting."""
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            engine = self.store.storage.engine
+            if engine is None or engine.dialect.name != "postgresql":
+                yield
+                return
+            async with engine.connect() as conn:
+                await conn.execute(text("SELECT pg_advisory_lock(hashtext(:k))"), {"k": key})
+                await conn.commit()
+                try:
+                    yield
+                finally:
+                    await conn.execute(text("SELECT pg_advisory_unlock(hashtext(:k))"), {"k": key})
+                    await conn.commit()
+
+    async def _pair(
+        self,
+        player: PlayerRow,
+        name: str,
+        control: str,
+        key: str,
+        avoid: list[str],
+        now: datetime | None,
+    ) -> Paired:
+        now = now or datetime.now(UTC)
+        mine = await self.players.db.ratings_for([player.id], name)
+        rating = mine[player.id].rating if player.id in mine else 1500.0
+        for seek in await self.players.db.seeks(key):
+            if seek.player_id == player.id or seek.game_id in avoid:
+                continue
+            waited = (now - seek.since).total_seconds()
+            if abs(seek.rating - rating) > pairing_range(waited):
+                continue
+            token = new_token()
+            async with self.store.deciding(seek.game_id) as decision:
+                taken = await decision.take_listed_seat(seek.seat, hash_token(token))
+            if not taken:
+                continue  # someone else was first
+            paired = await self.store.reload(seek.game_id)
+            await self.players.link(paired, (seek.seat,), player)
+            await self.store.publish(seek.game_id, refresh_message(paired.ply))
+            await self.lobby.announce()
+            return Paired(seek.game_id, token, seek.seat, waiting=False)
+        created = await self.commands.create(
+            name, "friend", "random", time_control=control, listed=False, public=True
+        )
+        live = await self.store.load(created.game_id)
+        await self.players.db.set_pairing(created.game_id, key)
+        await self.players.start_rated(live)
+        await self.players.link(live, created.seats, player)
+        await self.store.storage.set_listed(created.game_id, True)
+        await self.store.reload(created.game_id)
+        await self.lobby.announce()
+        return Paired(created.game_id, created.token, created.seats[0], waiting=True)

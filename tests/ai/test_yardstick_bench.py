@@ -1,0 +1,66 @@
+"""``bench/yardstick.py``: the rollout yardstick checked against exact endgame values."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from bench_scripts import bench_module
+
+from senet.ai.solver import for_seat, solve_many
+from senet.engine import find_variant
+
+yardstick = bench_module("yardstick")
+
+
+@pytest.mark.parametrize("variant", ["standard", "kendall", "bell"])
+def test_endgames_are_three_against_two_on_the_last_squares_with_a_choice(variant: str) -> None:
+    rng = random.Random(5)
+    made = [yardstick.endgame(find_variant(variant), rng, 9) for _ in range(40)]
+    positions = [p for p in made if p is not None]
+    assert len(positions) >= 5
+    for pos in positions:
+        seat = pos.decider
+        assert seat is not None and len(pos.legal_moves()) >= 2
+        assert sorted(len(pos.pieces(s)) for s in (0, 1)) == [2, 3]
+        assert len(pos.pieces(seat)) == 3
+        assert all(22 <= sq <= 30 for s in (0, 1) for sq in pos.pieces(s))
+
+
+def test_hit_charge_and_loss_are_measured_against_the_exact_values() -> None:
+    pos = yardstick.endgame(find_variant("standard"), random.Random(1), 9)
+    while pos is None:
+        pos = yardstick.endgame(find_variant("standard"), random.Random(2), 9)
+    # exact: move 1 is best; the yardstick prefers move 0 by 0.03
+    wrong = yardstick.Judged(pos, (0.4, 0.5, 0.2), (0.53, 0.50, 0.1), frozen=2, expert=1)
+    assert wrong.truly_best == 1 and wrong.yardstick_best == 0 and not wrong.hit
+    assert wrong.charge == pytest.approx(0.03)
+    assert wrong.loss(wrong.yardstick_best) == pytest.approx(0.1)
+    right = yardstick.Judged(pos, (0.5, 0.5, 0.2), (0.6, 0.55, 0.1), frozen=0, expert=0)
+    assert right.hit and right.charge == pytest.approx(0.0)  # equal exact values: both best
+    s = yardstick.summary([wrong, right])
+    assert s["best"] == 0.5 and s["frozen"] == pytest.approx(0.15)
+    assert yardstick.verdict(s) == (False, False)
+
+
+def test_a_judged_position_holds_the_solvers_values_and_rollouts_near_them() -> None:
+    rng = random.Random(3)
+    pos = None
+    while pos is None:
+        pos = yardstick.endgame(find_variant("standard"), rng, 9)
+    judged = yardstick.judge(pos, rollouts=512, solve_states=200_000)
+    assert judged is not None
+    seat = pos.decider
+    exact = [for_seat(v, seat) for _, v in solve_many([pos]).move_values(pos)]
+    assert judged.exact == pytest.approx(exact, abs=1e-12)
+    # the expert's rollouts to the end estimate each move well, if not exactly
+    for rolled, true in zip(judged.rolled, judged.exact, strict=True):
+        assert abs(rolled - true) < 0.1
+
+
+def test_the_bench_prints_its_targets_met_or_not(capsys) -> None:
+    assert yardstick.main(["--variant", "standard", "--positions", "2", "--rollouts", "256"]) == 0
+    out = capsys.readouterr().out
+    assert "best >= 95%" in out
+    lines = [line for line in out.splitlines() if line.startswith(("standard", "all"))]
+    assert len(lines) == 2 and all("met" in line for line in lines)
