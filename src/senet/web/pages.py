@@ -235,6 +235,8 @@ def variant_json(name: str, lang: str) -> str:
             "captures": v.capture is Capture.REMOVE,
             "drowns": bool(v.squares_of(HouseKind.DROWN)),
             "hand": v.divided_throws,
+            # kendall-1978: a piece in the House of Water waits there (its "pass" is a wait)
+            "waitSquares": list(v.squares_of(HouseKind.WATER_WAIT)),
         },
         ensure_ascii=False,
     )
