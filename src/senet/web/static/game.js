@@ -519,6 +519,11 @@ function connect() {
       // after the message was missed): it is gone, nothing to reconnect to.
       cancelled = true;
       root.classList.add("cancelled");
+      if (data.reason === "aborted") {
+        // both seats were taken, but a seed did not come in time: called off, no result
+        $("cancelled-h").textContent = t("g.aborted_title");
+        $("cancelled-text").textContent = t("g.aborted_text");
+      }
       $("cancelled").hidden = false;
       $("conn").textContent = "";
     } else if (data.type === "error") {
