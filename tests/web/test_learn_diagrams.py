@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import httpx
 import pytest
 
 from senet.engine import VARIANTS, Position, find_variant
@@ -117,3 +118,15 @@ def test_diagrams_on_every_variant_page_match_legal_moves(browser, site, artifac
                 )
         assert not page.js_errors  # type: ignore[attr-defined]
         page.context.close()
+
+
+def test_the_moves_under_a_diagram_are_written_in_words(site) -> None:
+    # a sentence writes a move in words ("28 → off"), never in notation ("28-off")
+    for name in VARIANTS:
+        for lang in ("en", "ru"):
+            html = httpx.get(f"{site.url}/variants/{name}", params={"lang": lang}).text
+            lines = re.findall(r'<p class="diagram-moves">(.*?)</p>', html, re.S)
+            assert lines, name
+            for line in lines:
+                words = re.sub(r"<[^>]+>", "", re.sub(r'data-move="[^"]*"', "", line))
+                assert not re.search(r"\d+[-x](\d+|off)", words), (name, lang, words)
