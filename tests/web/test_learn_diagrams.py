@@ -12,6 +12,7 @@ from senet.web import board_svg
 from senet.web.diagrams import rule_diagrams
 
 from .conftest import ROOT
+from .helpers import unfold
 from .test_browser import new_page
 
 BOARD_JS = (ROOT / "src/senet/web/static/board.js").read_text(encoding="utf-8")
@@ -96,6 +97,7 @@ def test_diagrams_on_every_variant_page_match_legal_moves(browser, site, artifac
         page = new_page(browser, site, width, height)
         for name in VARIANTS:
             page.goto(f"/variants/{name}?lang={lang}")
+            unfold(page)
             figures = page.eval_on_selector_all(
                 "figure.diagram",
                 """fs => fs.map(f => ({position: f.dataset.position,
