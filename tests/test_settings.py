@@ -61,6 +61,10 @@ def test_every_variable_is_read_and_checked() -> None:
         "SENET_FORCED_PASS_DELAY": "0.25",
         "JOB_QUEUE_URL": "redis://h:6379/1",
         "SENET_WORKERS": "3",
+        "SENET_ABANDON_GRACE": "60",
+        "SENET_LISTING_LIFETIME": "300",
+        "SENET_LISTING_CAP": "2",
+        "SENET_SEEDING_DEADLINE": "90.5",
     }
     assert set(env) == {v.name for v in VARIABLES}
     settings = Settings.from_env(env)
@@ -80,6 +84,10 @@ def test_every_variable_is_read_and_checked() -> None:
         0.25,
         "redis://h:6379/1",
         3,
+        60.0,
+        300.0,
+        2,
+        90.5,
     )
     assert Settings.from_env({}) == Settings()
     assert Settings.from_env({"SENET_RATE_LIMITS": "off"}).rate_limits == RateLimits.off()

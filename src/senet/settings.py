@@ -89,6 +89,11 @@ class Settings:
     job_queue_url: str = LOCAL_JOB_QUEUE
     #: worker processes ``senet serve`` starts with the local job queue
     workers: int = field(default_factory=machine_cores)
+    #: fair play (see :mod:`senet.service.fair_play`), seconds and a count
+    abandon_grace: float = 120.0
+    listing_lifetime: float = 600.0
+    listing_cap: int = 3
+    seeding_deadline: float = 120.0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -212,6 +217,30 @@ VARIABLES: tuple[Variable, ...] = (
         "workers",
         _workers,
         "worker processes serve starts for local:// (default: the machine's cores)",
+    ),
+    Variable(
+        "SENET_ABANDON_GRACE",
+        "abandon_grace",
+        _positive_float,
+        "seconds an opponent must go unseen (no connection, move or read) before a win by claim",
+    ),
+    Variable(
+        "SENET_LISTING_LIFETIME",
+        "listing_lifetime",
+        _positive_float,
+        "seconds an open game stays shown in the lobby",
+    ),
+    Variable(
+        "SENET_LISTING_CAP",
+        "listing_cap",
+        _positive_int,
+        "open games one client (address) may have shown in the lobby at once",
+    ),
+    Variable(
+        "SENET_SEEDING_DEADLINE",
+        "seeding_deadline",
+        _positive_float,
+        "seconds the players have, once both seats are taken, to give their seeds",
     ),
     Variable("SENET_GAME_CACHE", "game_cache", _positive_int, "games each process keeps in memory"),
     Variable(

@@ -94,3 +94,30 @@ def test_a_rated_game_ended_on_two_processes_at_once_moves_each_rating_once(
                 await conn.close()
 
     run_in_thread(main())
+
+
+def test_rated_askers_on_two_processes_are_paired_once_each(cluster) -> None:
+    urls = [p.url for p in cluster[:2]]
+
+    async def main() -> None:
+        clients = [httpx.AsyncClient(timeout=30) for _ in range(12)]
+        try:
+            for i, client in enumerate(clients):
+                await _named(client, urls[i % 2], f"Seeker_{i}")
+            request = {"variant": "kendall", "time_control": "move:45", "rated": "1"}
+            answers = await asyncio.gather(
+                *(c.post(f"{urls[i % 2]}/play-now", data=request) for i, c in enumerate(clients))
+            )
+            games = [r.headers["location"].rsplit("/", 1)[1] for r in answers]
+            # six games of two players each: nobody left waiting, nobody paired twice
+            assert sorted(games.count(g) for g in set(games)) == [2] * 6
+            for game_id in set(games):
+                got = await clients[0].get(f"{urls[0]}/api/games/{game_id}/ratings")
+                assert got.json()["rated"] and len(got.json()["seats"]) == 2
+            lobby = (await clients[0].get(f"{urls[1]}/api/lobby")).json()
+            assert not {g["id"] for g in lobby} & set(games)
+        finally:
+            for client in clients:
+                await client.aclose()
+
+    run_in_thread(main())

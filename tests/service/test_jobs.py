@@ -95,7 +95,7 @@ def long_game_record() -> str:
 
 async def started(queue: LocalJobQueue) -> None:
     await queue.start()
-    await until(lambda: all(w.ready for w in queue._workers), "the workers are ready")
+    await until(lambda: queue.ready(), "the workers are ready")
 
 
 def hold(pids: list[int]) -> None:
@@ -214,7 +214,7 @@ def test_a_job_whose_client_left_is_dropped_before_it_starts_and_stopped_if_it_r
             review.cancel()
             await asyncio.gather(review, return_exceptions=True)
             await until(lambda: pid not in queue.worker_pids(), "the worker stopped")
-            await until(lambda: all(w.ready for w in queue._workers), "a new worker ready")
+            await until(lambda: queue.ready(), "a new worker ready")
             assert queue.running() == [] and sum(queue.waiting().values()) == 0
             await until(lambda: not Path(f"/proc/{pid}").exists(), "the old worker reaped")
             # the new worker serves the next job
@@ -279,7 +279,7 @@ def test_the_computer_still_moves_when_its_worker_is_killed_in_the_move(tmp_path
         service = GameService(storage, MemoryBroadcast(), computer_delay=0.0, jobs=queue)
         await service.start()
         try:
-            await until(lambda: all(w.ready for w in queue._workers), "ready")
+            await until(lambda: queue.ready(), "ready")
             hold(queue.worker_pids())
             created = await service.commands.create("standard", "computer", "B", "master", seed="x")
             await kill_the_running_job(queue, "computer")
@@ -330,7 +330,7 @@ def test_a_review_is_computed_once_stored_and_read_by_another_process(tmp_path: 
             assert reviews[0] == reviews[1] == reviews[2]
             read = await second.ready(live)
             assert read == reviews[0]
-            assert not second_jobs._started  # the second process started no worker
+            assert second_jobs.worker_pids() == []  # the second process started no worker
         finally:
             await first_jobs.close()
             await second_jobs.close()
@@ -355,7 +355,7 @@ def test_the_computers_move_is_given_up_when_its_game_moves_on(tmp_path: Path) -
         service = GameService(storage, MemoryBroadcast(), computer_delay=0.0, jobs=queue)
         await service.start()
         try:
-            await until(lambda: all(w.ready for w in queue._workers), "ready")
+            await until(lambda: queue.ready(), "ready")
             [worker] = queue.worker_pids()
             hold([worker])  # the computer's move is handed over, not searched
             created = await service.commands.create("standard", "computer", "B", "master", seed="x")

@@ -146,3 +146,11 @@ class LiveView:
                 continue
             self.kinds.append(kind)
             return self.state
+
+
+def unfold(page) -> None:
+    """Open every section a variant page folds on a phone (fold.js), to look inside them."""
+    page.wait_for_load_state("load")
+    page.evaluate(
+        "() => { for (const d of document.querySelectorAll('details.fold')) d.open = true; }"
+    )

@@ -4,9 +4,12 @@ written in other scripts' digits."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import httpx
 import pytest
-from websockets.exceptions import WebSocketException
+from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.sync.client import connect
 
 from senet.engine import NotationError, parse_move, parse_position
@@ -114,3 +117,69 @@ def test_the_engine_reads_only_ascii_digits() -> None:
     with pytest.raises(NotationError) as refused:
         parse_position(start + " １")
     assert refused.value.column == len(start) + 2
+
+
+def test_the_lobby_socket_pushes_changes_and_limits_what_a_client_sends(tmp_path: Path) -> None:
+    """Frames from the client bring no listing (it is pushed when it changes); a client that
+    sends faster than the per-connection limit (20 a second, 60 at once) is disconnected."""
+    site = SiteServer(tmp_path / "senet.sqlite3")
+    site.env["SENET_RATE_LIMITS"] = "1000,1000,1000,1000"  # the per-connection limits stay
+    site.start()
+    try:
+        lobby_socket_session(site)
+    finally:
+        site.stop()
+
+
+def lobby_socket_session(site: SiteServer) -> None:
+    with connect(f"{site.ws_url}/ws/lobby?variant=bell") as ws:
+        first = json.loads(ws.recv(timeout=10))
+        assert first["type"] == "lobby"
+        for _ in range(40):  # within the burst
+            ws.send("give me the listing")
+        created = httpx.post(
+            f"{site.url}/api/games", json={"mode": "friend", "variant": "bell", "listed": True}
+        ).json()
+        listings = []
+        while True:  # the change is pushed; the frames brought nothing
+            listing = json.loads(ws.recv(timeout=10))
+            listings.append(listing)
+            if created["id"] in {g["id"] for g in listing["games"]}:
+                break
+        assert len(listings) <= 3, len(listings)
+        with pytest.raises(ConnectionClosed) as closed:
+            for _ in range(500):
+                ws.send("x")
+            while True:
+                ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+
+
+def test_a_flood_of_open_games_leaves_a_real_players_game_in_view(tmp_path: Path) -> None:
+    """One client lists 80 games through the API: after the cap the rest are refused (429);
+    sixty more clients list one each and never come back; a real player's new open game is
+    the first one shown (the lobby lists what a newcomer can take, newest first)."""
+    site = SiteServer(tmp_path / "senet.sqlite3")
+    site.env["SENET_MANUAL_CLOCK"] = "1"  # however slow the machine, no creator's time runs out
+    site.start()
+    try:
+
+        def listed(address: str) -> httpx.Response:
+            return httpx.post(
+                f"{site.url}/api/games",
+                json={"mode": "friend", "listed": True},
+                headers={"X-Forwarded-For": address},  # the server's trusted proxy says who
+            )
+
+        answers = [listed("10.0.0.66").status_code for _ in range(80)]
+        assert answers.count(201) == 3 and answers.count(429) == 77
+        assert listed("10.0.0.66").json()["code"] == "too_many_listed"
+        for i in range(60):
+            assert listed(f"10.0.1.{i}").status_code == 201
+        real = listed("10.0.2.1").json()
+        with connect(f"{site.ws_url}/ws/games/{real['id']}?token={real['token']}") as page:
+            page.recv(timeout=10)
+            shown = httpx.get(f"{site.url}/api/lobby").json()
+            assert shown[0]["id"] == real["id"] and len(shown) == 50
+    finally:
+        site.stop()

@@ -100,6 +100,33 @@ def test_every_way_into_a_rematch_gives_the_opponent_the_seat(browser, site, way
     assert a.js_errors == [] and b.js_errors == []  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_result_speaks_to_each_player_and_of_them_to_a_spectator(browser, site, lang) -> None:
+    # bell is scored in points: a resignation leaves no score to show ("(0:0)")
+    game = friend_game(site.url, "bell")
+    resigned = httpx.post(
+        f"{site.url}/api/games/{game.game_id}/resign",
+        json={},
+        headers={"X-Seat-Token": game.tokens[0]},
+    )
+    assert resigned.status_code == 200
+    words = {
+        "en": ("You lost — you resigned", "You won — the first player resigned",
+               "The second player won — the first player resigned"),
+        "ru": ("Вы проиграли — вы сдались", "Вы победили", "Победил второй игрок"),
+    }[lang]  # fmt: skip
+    loser = seat_context(browser, site, game.game_id, game.tokens[0], 390, 844)
+    winner = seat_context(browser, site, game.game_id, game.tokens[1], 360, 740)
+    spectator = new_page(browser, site)
+    for page, said in zip((loser, winner, spectator), words, strict=True):
+        page.goto(f"/g/{game.game_id}?lang={lang}")
+        page.wait_for_selector("#over:not([hidden])")
+        result = page.text_content("#result")
+        assert result.startswith(said), result
+        assert "(" not in result and ":" not in result, result
+        page.context.close()
+
+
 def test_the_invitation_box_goes_away_when_the_friend_joins(browser, site) -> None:
     host = new_page(browser, site)
     game_id = start_game(host, "standard", "friend", "A")
@@ -114,7 +141,8 @@ def test_the_invitation_box_goes_away_when_the_friend_joins(browser, site) -> No
     host.wait_for_selector("#invite", state="hidden", timeout=10_000)  # no reload
     assert not guest.is_visible("#invite")
     host.wait_for_selector("#resign", state="visible")
-    guest.wait_for_selector("#resign", state="visible")
+    guest.click("#menu-toggle")  # a phone held upright: Resign waits in the title's menu
+    guest.wait_for_selector("#game-menu #resign", state="visible")
 
 
 #: What the throw row shows: its label, and each stick's (or the die's) classes.
@@ -1065,3 +1093,24 @@ def test_with_several_throws_banked_the_status_names_them_all_not_one(browser, s
             steps = {abs(int(m[2]) - int(m[1])) for m in pairs if m}
             assert len(steps) > 1, labels
         assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_long_variant_page_folds_on_a_phone_with_the_rules_open(browser, site, lang) -> None:
+    phone = new_page(browser, site, 390, 844, touch=True)
+    desktop = new_page(browser, site, 1280, 800)
+    for name in ("bell", "adelaida"):
+        phone.goto(f"/variants/{name}?lang={lang}")
+        folded = phone.locator("details.fold")
+        assert folded.count() >= 4 and phone.locator("details.fold[open]").count() == 0
+        assert phone.is_visible("#rules-h") and phone.is_visible(".clauses li")
+        assert phone.is_visible("#diff-h") and not phone.is_visible(".diff-table")
+        # a link of the table of contents opens the section it leads to
+        phone.click("#page-toc a[href='#diff-h']")
+        phone.wait_for_selector(".diff-table", state="visible")
+        assert phone.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        desktop.goto(f"/variants/{name}?lang={lang}")
+        assert desktop.locator("details.fold").count() == 0 and desktop.is_visible(".diff-table")
+    for page in (phone, desktop):
+        assert not page.js_errors  # type: ignore[attr-defined]
+        page.context.close()

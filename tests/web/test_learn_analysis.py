@@ -330,3 +330,21 @@ def test_banked_throws_are_all_named_and_every_line_begins_with_a_capital(
     steps = {abs(int(b) - int(a)) for a, b in (m.replace("x", "-").split("-") for m in moves)}
     assert steps == {1, 3}
     page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "Wait in the House of Water"), ("ru", "Ждать в Доме воды")]
+)
+def test_a_piece_in_kendall_1978s_house_of_water_waits_there(browser, site, lang, words) -> None:
+    # kendall-1978: the piece in the House of Water stays until a 4; its pass is a wait, not
+    # "no move possible"
+    position = Position.from_parts(find_variant("kendall-1978"), ((27, 5), (10,)), throw=2)
+    assert "pass" in {position.move_text(m) for m in position.legal_moves()}
+    page = new_page(browser, site, 390, 844)
+    page.goto(f"/analysis?lang={lang}&position={quote(position.fen())}")
+    wait_ready(page)
+    page.wait_for_selector("#an-moves tr[data-move='pass'] button")
+    assert page.text_content("#an-moves tr[data-move='pass'] button") == words
+    assert not page.js_errors  # type: ignore[attr-defined]
+    page.context.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import httpx
 import pytest
 
 from senet.engine import VARIANTS, Position, find_variant
@@ -12,6 +13,7 @@ from senet.web import board_svg
 from senet.web.diagrams import rule_diagrams
 
 from .conftest import ROOT
+from .helpers import unfold
 from .test_browser import new_page
 
 BOARD_JS = (ROOT / "src/senet/web/static/board.js").read_text(encoding="utf-8")
@@ -96,6 +98,7 @@ def test_diagrams_on_every_variant_page_match_legal_moves(browser, site, artifac
         page = new_page(browser, site, width, height)
         for name in VARIANTS:
             page.goto(f"/variants/{name}?lang={lang}")
+            unfold(page)
             figures = page.eval_on_selector_all(
                 "figure.diagram",
                 """fs => fs.map(f => ({position: f.dataset.position,
@@ -115,3 +118,15 @@ def test_diagrams_on_every_variant_page_match_legal_moves(browser, site, artifac
                 )
         assert not page.js_errors  # type: ignore[attr-defined]
         page.context.close()
+
+
+def test_the_moves_under_a_diagram_are_written_in_words(site) -> None:
+    # a sentence writes a move in words ("28 → off"), never in notation ("28-off")
+    for name in VARIANTS:
+        for lang in ("en", "ru"):
+            html = httpx.get(f"{site.url}/variants/{name}", params={"lang": lang}).text
+            lines = re.findall(r'<p class="diagram-moves">(.*?)</p>', html, re.S)
+            assert lines, name
+            for line in lines:
+                words = re.sub(r"<[^>]+>", "", re.sub(r'data-move="[^"]*"', "", line))
+                assert not re.search(r"\d+[-x](\d+|off)", words), (name, lang, words)

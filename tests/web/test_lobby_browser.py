@@ -192,6 +192,8 @@ def test_resigning_asks_first_and_ends_the_game_for_both(browser, clocked):
     decider = host.get_attribute("#game", "data-decider")
     quitter = host if decider == str(host_seat) else guest
     quitter.wait_for_selector("#moves button[data-move]")
+    if quitter.is_visible("#menu-toggle"):  # a phone held upright: Resign is in the menu
+        quitter.click("#menu-toggle")
     quitter.click("#resign")
     quitter.click("#resign-no")  # changed their mind: nothing happens
     assert quitter.get_attribute("#game", "data-phase") == "playing"
@@ -310,10 +312,16 @@ def test_a_player_whose_time_runs_out_loses_once(browser, clocked):
     loser = state["clock"]["running"]
     clocked.advance(29)
     assert httpx.get(f"{clocked.url}/api/games/{game_id}").json()["phase"] == "playing"
+    for page in (host, guest):  # a note of what happened before, which the end makes old news
+        page.evaluate("document.getElementById('events').textContent = 'Before the end.'")
     clocked.advance(2)
     for page in (host, guest):
         page.wait_for_selector("#over:not([hidden])")
-        assert "time" in page.text_content("#result").lower()
+        result = page.text_content("#result")
+        assert "time" in result.lower()
+        seat = int(page.get_attribute("#game", "data-you").strip("[]"))
+        assert result.startswith("You lost" if seat == loser else "You won"), result
+        assert page.text_content("#events") == ""
         # the clock that ran out reads nothing left; the other the limit of a move
         times = {
             seat: page.text_content(f'.clock[data-seat="{seat}"] .clock-time') for seat in (0, 1)

@@ -309,3 +309,6 @@ def test_a_computer_level_is_a_player_in_the_rating_pool(site) -> None:
     page = anna.get("/@/beginner")
     assert f'<h1 id="profile-name">{ru_name}' in page.text
     assert ru_name in anna.get(f"/g/{game_id}").text
+    # the start form says the level's rating ("master ≈ 1850")
+    home = anna.get("/?lang=en").text
+    assert re.search(r'value="beginner"[^>]*data-description="[^"]*rated games: ≈ 1\d{3}\??', home)

@@ -207,6 +207,20 @@ def test_a_click_on_a_move_or_a_mistake_shows_it_on_the_board_and_keys_step(
         assert step_words(best, "") in page.text_content("#rp-moves")
     for part in ("#board", "#rp-caption", "#rp-moves", "#rp-next"):
         assert in_view(page, part), part  # the board came into view, with its caption
+    # the move played is drawn red where it was a mistake, and only there
+    if parse_move(row.locator("td").nth(2).get_attribute("data-move") or "pass").is_step:
+        assert page.locator("#board .rp-arrow.played").count() == 1
+        assert page.locator("#board .rp-arrow.played.good").count() == 0
+    fine = page.evaluate(
+        """() => JSON.parse(document.getElementById('review').dataset.replay).steps
+             .findIndex((s) => !s[5] && /^\\d+[-x]/.test(s[3]))"""
+    )
+    if fine >= 0:
+        page.evaluate(f"location.hash = '#d={fine + 1}'")
+        page.wait_for_function(f"document.getElementById('review').dataset.step === '{fine}'")
+        assert page.locator("#board .rp-arrow.played.good").count() == 1
+        link.click()  # back to the mistake
+        check_position(page, decisions, index, best)
     page.screenshot(path=str(artifacts / f"review-replay-{lang}-{width}x{height}.png"))
 
     # the on-screen buttons, then the keys

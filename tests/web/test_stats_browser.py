@@ -12,6 +12,7 @@ from senet.engine import VARIANTS
 from senet.sim.dataset import load
 from senet.web.stats import EVENT_ORDER, basis_of
 
+from .helpers import unfold
 from .test_browser import new_page
 
 pytestmark = pytest.mark.browser
@@ -34,8 +35,9 @@ def test_variant_page_shows_how_the_game_plays(browser, site, artifacts, name: s
     assert data is not None, f"no statistics shipped for {name}"
     page = new_page(browser, site, width=PHONE, height=740)
     page.goto(f"/variants/{name}?lang=en")
+    unfold(page)
     section = page.wait_for_selector("#how-it-plays")
-    assert section.query_selector("h2").text_content() == "How the game plays"
+    assert page.text_content("#how-h") == "How the game plays"
     first = data["random"]["first_player"]["share"]
     cells = page.eval_on_selector_all(
         "#stats-first tbody tr:first-child td", "tds => tds.map(td => td.textContent)"
@@ -74,6 +76,7 @@ def test_variant_page_shows_how_the_game_plays(browser, site, artifacts, name: s
 def test_variant_page_in_russian(browser, site, artifacts) -> None:
     page = new_page(browser, site, width=PHONE, height=740)
     page.goto("/variants/kendall?lang=ru")
+    unfold(page)
     assert page.text_content("#how-h") == "Как играется эта игра"
     head = page.eval_on_selector_all("#stats-first thead th", "ths => ths.map(t => t.textContent)")
     assert "Побед первого игрока" in head
@@ -86,6 +89,7 @@ def test_variant_page_in_russian(browser, site, artifacts) -> None:
 def test_comparison_page_puts_the_variants_side_by_side(browser, site, artifacts, width) -> None:
     page = new_page(browser, site, width=width, height=800)
     page.goto("/variants/bell?lang=en")
+    unfold(page)
     page.click("#how-it-plays a[href='/compare']")
     page.wait_for_selector("#compare-table")
     rows = page.eval_on_selector_all(
@@ -112,6 +116,7 @@ def test_a_variant_the_simulator_cannot_play_has_no_figures(browser, site, name:
     the compiled simulator refuses its divided throws)."""
     page = new_page(browser, site, width=PHONE, height=740)
     page.goto(f"/variants/{name}?lang=en")
+    unfold(page)
     page.wait_for_selector("#rules-h")
     assert page.query_selector("#how-it-plays") is None
     page.goto("/compare?lang=en")
@@ -147,6 +152,7 @@ def test_a_table_wider_than_the_phone_shades_the_side_where_more_of_it_lies(
     touched: a shaded edge says where the rest is, and moves as the table is scrolled."""
     page = new_page(browser, site, width=PHONE, height=740, touch=True)
     page.goto(f"/variants/standard?lang={lang}")
+    unfold(page)
     table = "#stats-decisions"
     assert _shaded(page, table, left=False, right=True)
     page.eval_on_selector(

@@ -38,6 +38,7 @@ from senet.engine.moves import PASS
 from . import computer
 from .clocks import parse_time_control
 from .errors import GameError, requested_variant
+from .fair_play import FairPlay
 from .fairness import commitment_of, encode_player_seeds, new_secret
 from .messages import (
     ActionKind,
@@ -48,7 +49,7 @@ from .messages import (
     refresh_message,
 )
 from .seeding import checked_seed, seed_needed, seeds_of
-from .storage import NewGame, NewSeat, StoredAction
+from .storage import ListingCapReached, NewGame, NewSeat, StoredAction
 from .store import Decision, GameStore, LiveGame, hash_token, new_token
 from .unstoppable import Unstoppable
 
@@ -104,10 +105,15 @@ def new_game_rows(
     rematch_of: str | None = None,
     listed: bool = False,
     public: bool = False,
+    now: int | None = None,
+    listed_until: int | None = None,
+    listed_by: str | None = None,
 ) -> tuple[NewGame, int]:
     """A new game (its row and its seats' rows) and the creator's seat: checked (GameError on
     a bad variant, mode, colour, level or time control), not stored.  Only a friend game is
-    ``listed``; a listed game and a game against the computer are always ``public``."""
+    ``listed`` (shown until ``listed_until``, counted for the client ``listed_by``); a listed
+    game and a game against the computer are always ``public``.  In a friend game the
+    creator is seen ``now`` (see :mod:`senet.service.fair_play`)."""
     v = requested_variant(variant)
     if mode not in MODES:
         raise GameError("bad_mode", f"mode must be one of {', '.join(MODES)}, not {mode!r}", 400)
@@ -137,7 +143,8 @@ def new_game_rows(
     seats: list[NewSeat] = []
     for seat in (0, 1):
         if seat == mine or game_mode == Mode.LOCAL:
-            seats.append(NewSeat(seat, SeatKind.HUMAN, token_hash))
+            seen = now if game_mode == Mode.FRIEND else None
+            seats.append(NewSeat(seat, SeatKind.HUMAN, token_hash, left_at=seen))
         elif game_mode == Mode.COMPUTER:
             seats.append(NewSeat(seat, SeatKind.COMPUTER))
         else:
@@ -159,6 +166,8 @@ def new_game_rows(
         rematch_of=rematch_of,
         listed=listed,
         public=public or listed or game_mode == Mode.COMPUTER,
+        listed_until=listed_until if listed else None,
+        listed_by=listed_by if listed else None,
         seats=tuple(seats),
     )
     return game, mine
@@ -167,8 +176,9 @@ def new_game_rows(
 class GameCommands:
     """The commands on the games of one :class:`~senet.service.store.GameStore`."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, fair_play: FairPlay | None = None) -> None:
         self.store = store
+        self.fair_play = fair_play or FairPlay()
         self.actions = Unstoppable("an action")  # the commands running now
 
     async def drain(self) -> None:
@@ -197,13 +207,17 @@ class GameCommands:
         time_control: str = "untimed",
         listed: bool = False,
         public: bool = False,
+        client: str | None = None,
     ) -> Created:
         """A new game, seeding: no throw yet.  ``seed`` (bots) is given for the creator's
-        seats at once.  ``listed``: an open game in the lobby (friend games); ``public``:
-        anyone may find it among the games to watch (open and computer games always are)."""
+        seats at once.  ``listed``: an open game in the lobby (friend games), for
+        :attr:`FairPlay.listing_lifetime`, and at most :attr:`FairPlay.listing_cap` shown at
+        once per ``client`` (else GameError ``too_many_listed``); ``public``: anyone may find
+        it among the games to watch (open and computer games always are)."""
         if seed is not None:
             checked_seed(seed)
         token = new_token()
+        now = self.store.clock.now()
         game, mine = new_game_rows(
             variant,
             mode,
@@ -214,9 +228,17 @@ class GameCommands:
             rematch_of=rematch_of,
             listed=bool(listed),
             public=bool(public),
+            now=now,
+            listed_until=now + self.fair_play.listing_lifetime,
+            listed_by=client,
         )
         invite = next((s.invite_token for s in game.seats if s.invite_token), None)
-        await self.store.storage.create_game(game)
+        try:
+            await self.store.storage.create_game(
+                game, self.fair_play.listing_cap, self.fair_play.listing(now)
+            )
+        except ListingCapReached:
+            raise too_many_listed(self.fair_play.listing_cap) from None
         seats = (0, 1) if game.mode == Mode.LOCAL else (mine,)
         if seed is not None:
             for seat in seats:
@@ -235,8 +257,10 @@ class GameCommands:
         if seat is None or not live.invite_valid(invite):
             return None
         token = new_token()
+        now = self.store.clock.now()
         async with self.store.deciding(game_id) as decision:
-            if not await decision.claim_seat(seat, invite, hash_token(token)):
+            deadline = now + self.fair_play.seeding_deadline
+            if not await decision.claim_seat(seat, invite, hash_token(token), now, deadline):
                 return None
         await self.store.publish(game_id, refresh_message(live.ply))
         return token, seat
@@ -436,11 +460,14 @@ class GameCommands:
 
     @command
     async def claim_abandoned(self, game_id: str, token: str | None) -> LiveGame:
-        """Claim the win of an untimed game whose opponent has had no connection for
-        :attr:`ABANDONED_AFTER` (during the seeding phase too: their seed never came).
+        """Claim the win of an untimed game whose opponent has not been seen (no connection,
+        no move, no read of the state with their secret) for :attr:`FairPlay.abandon_after`.
+        Before the first throw there is nothing to win: a game whose seeds do not come in
+        time is called off (:meth:`abort_unstarted`).
 
         Raises GameError ``forbidden``, ``game_over``, ``not_abandoned`` (the opponent is
-        here, has not been gone long enough, or the game is timed: its clock decides).
+        here, was seen within the grace time, the game has not started, or it is timed: its
+        clock decides).
         """
         seats = await self.seats_of(game_id, token)
         if len(seats) != 1:
@@ -449,11 +476,31 @@ class GameCommands:
             live = await decision.current(seats=True)
             _check_not_over(live)
             opponent = 1 - seats[0]
-            claimable = abandoned_since(live, opponent, self.store.clock.now())
-            if claimable is None or claimable > self.store.clock.now():
+            now = self.store.clock.now()
+            claimable = abandoned_since(live, opponent, now, self.fair_play.abandon_after)
+            if claimable is None or claimable > now:
                 raise GameError("not_abandoned", "your opponent has not been gone long enough", 409)
             await self._end(decision, live, opponent, "abandoned")
         return live
+
+    @command
+    async def abort_unstarted(self, game_id: str) -> bool:
+        """Call off a game whose seeds did not all come by its seeding deadline: it is
+        deleted without a result (nothing was thrown), and everyone showing it is told (a
+        ``cancelled`` message with ``"reason": "aborted"``).  True if this call did it; False
+        if the first throw came first, the deadline is not past, or the game is gone (another
+        process called it off)."""
+        async with self.store.deciding(game_id) as decision:
+            live = await decision.current(seats=True)
+            if not live.seeding:
+                return False
+            if not await decision.delete_unstarted(self.store.clock.now()):
+                return False
+        await self.store.publish(game_id, cancelled_message("aborted"))
+        if live.stored.rematch_of is not None:
+            first = await self.store.reload(live.stored.rematch_of)
+            await self.store.publish(first.id, refresh_message(first.ply))
+        return True
 
     async def time_out(self, game_id: str) -> LiveGame:
         """End the game on time if its timed decision is still due after its deadline (the
@@ -515,19 +562,32 @@ class GameCommands:
         return new_id, claimed[0] if claimed else None
 
 
-#: How long an opponent must be gone before the player who stayed may claim the win (ms).
-ABANDONED_AFTER = 120_000
+#: How long an opponent must be gone before the player who stayed may claim the win (ms), by
+#: default (the setting ``SENET_ABANDON_GRACE``).
+ABANDONED_AFTER = FairPlay.abandon_after
 
 
-def abandoned_since(live: LiveGame, seat: int, now: int) -> int | None:
-    """When the win over ``seat`` may be claimed (ms since the epoch), or None: the game is
-    timed (its clock decides), the seat is not a person's, or its holder is connected."""
-    if live.over or live.clock.control.timed or live.stored.mode != Mode.FRIEND:
+def too_many_listed(cap: int) -> GameError:
+    return GameError(
+        "too_many_listed",
+        f"you have {cap} open games listed already: wait for a taker or cancel one",
+        429,
+    )
+
+
+def abandoned_since(
+    live: LiveGame, seat: int, now: int, after: int = ABANDONED_AFTER
+) -> int | None:
+    """When the win over ``seat`` may be claimed (ms since the epoch), ``after`` ms after its
+    holder was last seen, or None: the game has not started (a game whose seeds do not come
+    is called off instead), is timed (its clock decides), the seat is not a person's, or its
+    holder is connected."""
+    if live.over or live.seeding or live.clock.control.timed or live.stored.mode != Mode.FRIEND:
         return None
     held = next((s for s in live.stored.seats if s.seat == seat), None)
     if held is None or held.kind != SeatKind.HUMAN or not held.claimed or held.left_at is None:
         return None
-    return held.left_at + ABANDONED_AFTER
+    return held.left_at + after
 
 
 def resigning_seat(position: Position, seats: tuple[int, ...]) -> int:

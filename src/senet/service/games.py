@@ -37,9 +37,10 @@ from .clocks import SystemClock
 from .commands import GameCommands
 from .deadlines import DeadlineWatcher
 from .errors import GameError
+from .fair_play import FairPlay
 from .jobs import JobQueue, LocalJobQueue
 from .lobby import Lobby
-from .messages import PresenceSummary
+from .messages import Mode, PresenceSummary
 from .players import Players
 from .presence import Presence
 from .rated_pairing import RatedPairing
@@ -63,6 +64,7 @@ class GameService:
         cache_size: int = 5000,
         clock: SystemClock | None = None,
         jobs: JobQueue | None = None,
+        fair_play: FairPlay | None = None,
     ) -> None:
         self.storage = storage
         # Search runs in worker processes; without a queue given, one worker started when the
@@ -71,7 +73,8 @@ class GameService:
         self.broadcast = broadcast
         self.clock = clock or SystemClock()
         self.store = GameStore(storage, broadcast, cache_size=cache_size, clock=self.clock)
-        self.commands = GameCommands(self.store)
+        self.commands = GameCommands(self.store, fair_play)
+        self._seen: dict[tuple[str, int], int] = {}  # (game, seat) -> last read noted here
         # forced_pass_delay None: the players send their forced passes themselves.
         self.turns = ServerTurns(
             self.store,
@@ -100,6 +103,7 @@ class GameService:
             self.people.start()
         await self.turns.resume()
         await self.deadlines.resume()
+        self.lobby.start()
 
     async def close(self) -> None:
         await self.commands.drain()
@@ -135,6 +139,27 @@ class GameService:
                     raise
                 if left_at is not None:
                     self.lobby.creator_left(live, (seat,))
+
+    async def seen(self, game_id: str, seats: tuple[int, ...], read: bool = False) -> None:
+        """The holder of ``seats`` acted through the API (a move, a seed, or — ``read`` — a
+        read of the state with the seat's secret): they are present, whatever channel they
+        use (see :mod:`senet.service.fair_play`).  A seat connected somewhere is present
+        already; a read is noted at most once per :attr:`FairPlay.seen_resolution`."""
+        live = self.store.cached(game_id)
+        if not seats or live is None or live.stored.mode != Mode.FRIEND or live.over:
+            return
+        online = self.people.summary(game_id)["online"]
+        now = self.clock.now()
+        resolution = self.commands.fair_play.seen_resolution
+        for seat in seats:
+            if online[seat]:
+                continue
+            if read and now - self._seen.get((game_id, seat), -resolution) < resolution:
+                continue
+            if len(self._seen) > 10_000:
+                self._seen.clear()
+            self._seen[(game_id, seat)] = now
+            await self.store.note_seen(game_id, seat, now)
 
     def presence(self, game_id: str) -> PresenceSummary:
         """Seats online and spectators, over every process."""

@@ -3,11 +3,18 @@
 * An **open game** is a friend game whose creator let it be *listed*: anyone may take its free
   seat with one click (:meth:`Lobby.take`); of racing takers exactly one gets it, on every
   server process (the seat's row is taken only while unclaimed), and the listing is withdrawn
-  in the same transaction.  A creator who leaves (no connection for :attr:`Lobby.GRACE`
-  seconds) has the listing withdrawn.
+  in the same transaction.  The listing shows the games a newcomer can take, newest first:
+  an open game is shown while its creator is present (connected, or seen within the
+  creator's grace time) and for a limited time, and a client may have only a few shown at
+  once (:mod:`senet.service.fair_play`).  A creator who leaves (no connection for
+  :attr:`Lobby.GRACE` seconds) has the listing withdrawn.
 * **Quick pairing** (:meth:`Lobby.pair`): two people who ask for the same variant and time
-  control are paired into one game; with nobody waiting, the request becomes an open game
-  that the next asker takes.  One transaction per request, one at a time per request kind.
+  control are paired into one game (a seeker who is connected first); with nobody waiting,
+  the request becomes an open game that the next asker takes.  One transaction per request,
+  one at a time per request kind.
+* **The sweep** (:meth:`Lobby.sweep`, every few seconds on the server's clock): listings no
+  longer shown are withdrawn, and games whose seeds did not come by their seeding deadline
+  are called off.
 * **Games to watch**: games in progress that their players let anyone find (open games and
   pairings are; friend games may opt in; computer games are), with the number watching.
 * **My games**: the games a browser holds a seat in, found from its seat secrets.
@@ -19,19 +26,23 @@ shows the listing reads it again.  This module must not import :mod:`senet.web`.
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
 from .broadcast import MemoryBroadcast
-from .commands import LOBBY_CHANNEL, GameCommands, new_game_rows
+from .clocks import SystemClock
+from .commands import LOBBY_CHANNEL, GameCommands, new_game_rows, too_many_listed
 from .errors import GameError
 from .messages import lobby_changed, refresh_message
 from .presence import Presence
-from .storage import StoredGame
+from .storage import ListingCapReached, StoredGame
 from .store import GameStore, LiveGame, hash_token, new_token
 
 __all__ = ["Lobby", "OpenGame", "WatchedGame", "MyGame", "Taken", "Paired", "LOBBY_CHANNEL"]
+
+log = logging.getLogger("senet.service")
 
 MyState = Literal["your_move", "their_move", "waiting", "seeding", "over"]
 
@@ -94,6 +105,7 @@ class Lobby:
     """Open games, quick pairing and listings over one :class:`GameStore`."""
 
     GRACE = 30.0  # seconds a creator may be gone before the listing is withdrawn
+    SWEEP_EVERY = 5_000  # ms of the server's clock between two sweeps
 
     def __init__(
         self,
@@ -106,11 +118,19 @@ class Lobby:
         self.commands = commands
         self.broadcast = broadcast
         self.people = people
+        self.fair_play = commands.fair_play
         self._withdrawals: dict[str, asyncio.Task[None]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+
+    @property
+    def clock(self) -> SystemClock:
+        return self.store.clock
 
     # ------------------------------------------------------------------ listings
     async def open_games(self, variant: str | None = None) -> list[OpenGame]:
-        games = await self.store.storage.listed_games(variant)
+        """The open games a newcomer can take now, newest first."""
+        listing = self.fair_play.listing(self.clock.now())
+        games = await self.store.storage.listed_games(variant, listing=listing)
         return [_open_game(g) for g in games if any(not s.claimed for s in g.seats)]
 
     async def watchable(self) -> list[WatchedGame]:
@@ -156,26 +176,53 @@ class Lobby:
         if seat is None or not live.stored.listed:
             raise GameError("taken", "this game is no longer open: someone took the seat", 409)
         token = new_token()
+        now = self.clock.now()
         async with self.store.deciding(game_id) as decision:
-            if not await decision.take_listed_seat(seat, hash_token(token)):
+            if not await decision.take_listed_seat(
+                seat,
+                hash_token(token),
+                self.fair_play.listing(now),
+                now + self.fair_play.seeding_deadline,
+            ):
                 raise GameError("taken", "this game is no longer open: someone took the seat", 409)
         await self.store.publish(game_id, refresh_message(live.ply))
         await self.announce()
         return Taken(game_id, token, seat)
 
-    async def pair(self, variant: str, time_control: str, avoid: list[str]) -> Paired:
-        """Pair with whoever waits for the same variant and time control, or wait for the next
-        asker (``avoid``: the asker's own games, never paired with themselves)."""
+    async def pair(
+        self, variant: str, time_control: str, avoid: list[str], client: str | None = None
+    ) -> Paired:
+        """Pair with whoever waits for the same variant and time control (a seeker who is
+        connected first), or wait for the next asker (``avoid``: the asker's own games, never
+        paired with themselves).  A waiting request is an open game of ``client``'s, within
+        its cap (GameError ``too_many_listed``)."""
         token = new_token()
+        now = self.clock.now()
         game, mine = new_game_rows(
-            variant, "friend", "random", None, hash_token(token), time_control, public=True
-        )
-        paired = await self.store.storage.pair(
-            pairing_key(game.variant, game.time_control),
+            variant,
+            "friend",
+            "random",
+            None,
             hash_token(token),
-            [g for g in avoid if isinstance(g, str)][:50],
-            game,
+            time_control,
+            public=True,
+            listed=True,
+            now=now,
+            listed_until=now + self.fair_play.listing_lifetime,
+            listed_by=client,
         )
+        try:
+            paired = await self.store.storage.pair(
+                pairing_key(game.variant, game.time_control),
+                hash_token(token),
+                [g for g in avoid if isinstance(g, str)][:50],
+                game,
+                self.fair_play.listing(now),
+                now + self.fair_play.seeding_deadline,
+                self.fair_play.listing_cap,
+            )
+        except ListingCapReached:
+            raise too_many_listed(self.fair_play.listing_cap) from None
         if paired is None:
             await self.announce()
             return Paired(game.id, token, mine, waiting=True)
@@ -209,11 +256,40 @@ class Lobby:
             if self._withdrawals.get(game_id) is asyncio.current_task():
                 del self._withdrawals[game_id]
 
+    # ------------------------------------------------------------------ the sweep
+    async def sweep(self) -> None:
+        """Withdraw the listings no longer shown, and call off the games whose seeds did not
+        come by their deadline (on every process; each change is made once)."""
+        now = self.clock.now()
+        if await self.store.storage.withdraw_hidden(self.fair_play.listing(now)):
+            await self.announce()
+        for game_id in await self.store.storage.overdue_seeding(now):
+            try:
+                await self.commands.abort_unstarted(game_id)
+            except GameError:  # gone meanwhile
+                continue
+
+    def start(self) -> None:
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep_every(), name="lobby sweep")
+
+    async def _sweep_every(self) -> None:
+        while True:
+            await self.clock.sleep_until(self.clock.now() + self.SWEEP_EVERY)
+            try:
+                await self.sweep()
+            except Exception:  # a database hiccup: the next sweep tries again
+                log.exception("the lobby's sweep failed")
+
     async def settled(self) -> None:
         """Wait for every pending withdrawal (tests, and shutdown)."""
         await asyncio.gather(*self._withdrawals.values(), return_exceptions=True)
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            await asyncio.gather(self._sweeper, return_exceptions=True)
+            self._sweeper = None
         for task in list(self._withdrawals.values()):
             task.cancel()
         await asyncio.gather(*self._withdrawals.values(), return_exceptions=True)

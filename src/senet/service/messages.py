@@ -197,14 +197,18 @@ def lobby_changed() -> LobbyMessage:
 
 
 class CancelledMessage(TypedDict):
-    """The game was cancelled before anyone took its free seat: it no longer exists (on the
-    game's channel, and passed on to every browser showing it)."""
+    """The game was cancelled before anyone took its free seat, or (``reason`` ``aborted``)
+    called off because a seed did not come by the seeding deadline: it no longer exists (on
+    the game's channel, and passed on to every browser showing it)."""
 
     type: Literal["cancelled"]
+    reason: NotRequired[Literal["aborted"]]
 
 
-def cancelled_message() -> CancelledMessage:
-    return {"type": "cancelled"}
+def cancelled_message(reason: Literal["aborted"] | None = None) -> CancelledMessage:
+    if reason is None:
+        return {"type": "cancelled"}
+    return {"type": "cancelled", "reason": reason}
 
 
 class ResyncMessage(TypedDict):

@@ -11,7 +11,12 @@ racing takers exactly one gets it).  This module must not import :mod:`senet.web
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+
+from sqlalchemy import text
 
 from .clocks import parse_time_control
 from .commands import GameCommands
@@ -45,6 +50,7 @@ class RatedPairing:
         self.commands = commands
         self.lobby = lobby
         self.players = players
+        self._locks: dict[str, asyncio.Lock] = {}
 
     async def pair(
         self,
@@ -61,6 +67,38 @@ class RatedPairing:
         except ValueError as exc:
             raise GameError("bad_time_control", str(exc), 400) from None
         key = "rated " + pairing_key(name, control)
+        async with self._one_at_a_time(key):
+            return await self._pair(player, name, control, key, avoid, now)
+
+    @contextlib.asynccontextmanager
+    async def _one_at_a_time(self, key: str) -> AsyncIterator[None]:
+        """One request of ``key`` at a time: in this process (a lock per key) and, on
+        PostgreSQL, over every process (an advisory lock held on a connection of its own), so
+        that two askers arriving at once are paired, never both left waiting."""
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            engine = self.store.storage.engine
+            if engine is None or engine.dialect.name != "postgresql":
+                yield
+                return
+            async with engine.connect() as conn:
+                await conn.execute(text("SELECT pg_advisory_lock(hashtext(:k))"), {"k": key})
+                await conn.commit()
+                try:
+                    yield
+                finally:
+                    await conn.execute(text("SELECT pg_advisory_unlock(hashtext(:k))"), {"k": key})
+                    await conn.commit()
+
+    async def _pair(
+        self,
+        player: PlayerRow,
+        name: str,
+        control: str,
+        key: str,
+        avoid: list[str],
+        now: datetime | None,
+    ) -> Paired:
         now = now or datetime.now(UTC)
         mine = await self.players.db.ratings_for([player.id], name)
         rating = mine[player.id].rating if player.id in mine else 1500.0

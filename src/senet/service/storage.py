@@ -35,10 +35,14 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    and_,
+    case,
     delete,
     event,
     false,
+    func,
     insert,
+    or_,
     select,
     text,
     update,
@@ -57,6 +61,8 @@ __all__ = [
     "ClockColumns",
     "NewGame",
     "NewSeat",
+    "Listing",
+    "ListingCapReached",
     "Storage",
     "StoredAction",
     "StoredGame",
@@ -99,6 +105,9 @@ games = Table(
     Column("pairing", String(64)),  # a quick-pairing seeker's request, while it waits
     Column("colour_choice", String(8), nullable=False, server_default="random"),
     Column("public", Boolean, nullable=False, server_default=false()),  # listed for spectators
+    Column("listed_until", BigInteger),  # ms since the epoch: an open game is shown until then
+    Column("listed_by", String(64)),  # a digest of the client that listed it (the cap per client)
+    Column("seeding_deadline", BigInteger),  # ms since the epoch: both seeds due by then
 )
 
 seats = Table(
@@ -176,6 +185,40 @@ class ConflictError(Exception):
     """Someone else appended first: the expected ply is no longer the current one."""
 
 
+class ListingCapReached(Exception):
+    """The client has as many open games shown in the lobby as it may list."""
+
+
+@dataclass(frozen=True)
+class Listing:
+    """Which open games the lobby shows at ``now`` (ms since the epoch): those listed, not past
+    their ``listed_until``, whose creator was seen within ``grace`` ms (or is connected)."""
+
+    now: int
+    grace: int
+
+    def shown(self) -> Any:
+        """The condition on ``games`` (a listing without an end, from before the column,
+        stays shown)."""
+        held = seats.alias("held")
+        creator_gone = (
+            select(held.c.game_id)
+            .where(
+                held.c.game_id == games.c.id,
+                held.c.claimed.is_(True),
+                held.c.left_at.is_not(None),
+                held.c.left_at < self.now - self.grace,
+            )
+            .correlate_except(held)
+            .exists()
+        )
+        return and_(
+            games.c.listed.is_(True),
+            or_(games.c.listed_until.is_(None), games.c.listed_until > self.now),
+            ~creator_gone,
+        )
+
+
 @dataclass(frozen=True)
 class NewSeat:
     """A ``seats`` row of a game about to be created."""
@@ -185,6 +228,7 @@ class NewSeat:
     token_hash: str | None = None  # sha256 of the holder's seat secret; None while free
     invite_token: str | None = None  # the invitation that takes a free seat
     claimed: bool = True
+    left_at: int | None = None  # ms since the epoch: its holder was last seen then
 
 
 @dataclass(frozen=True)
@@ -207,6 +251,8 @@ class NewGame:
     rematch_of: str | None = None
     listed: bool = False
     public: bool = False
+    listed_until: int | None = None  # ms since the epoch; None: no end (not listed)
+    listed_by: str | None = None  # a digest of the client that listed it
     seats: tuple[NewSeat, ...] = ()
 
     def columns(self) -> dict[str, Any]:
@@ -264,6 +310,9 @@ class StoredGame:
     pairing: str | None = None
     colour_choice: str = "random"
     public: bool = False
+    listed_until: int | None = None
+    listed_by: str | None = None
+    seeding_deadline: int | None = None
     seats: list[StoredSeat] = field(default_factory=list)
     actions: list[StoredAction] = field(default_factory=list)
 
@@ -442,10 +491,35 @@ class Storage:
 
     # ------------------------------------------------------------------ writing
     @_to_the_end(write=True)
-    async def create_game(self, game: NewGame) -> None:
-        """Store a new game and its seats (one transaction)."""
+    async def create_game(
+        self, game: NewGame, cap: int | None = None, listing: Listing | None = None
+    ) -> None:
+        """Store a new game and its seats (one transaction).  A listed game with ``cap`` and
+        ``listing``: refused with :class:`ListingCapReached` if its client (``listed_by``)
+        has ``cap`` open games shown already (counted in the same transaction, one at a time
+        per client on PostgreSQL)."""
         async with self._engine.begin() as conn:
+            if game.listed and cap is not None and listing is not None:
+                await self._check_cap(conn, game.listed_by, cap, listing)
             await self._insert_game(conn, game)
+
+    @staticmethod
+    async def _check_cap(
+        conn: AsyncConnection, client: str | None, cap: int, listing: Listing
+    ) -> None:
+        if client is None:
+            return
+        if conn.dialect.name == "postgresql":
+            await conn.execute(
+                text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": "list:" + client}
+            )
+        shown = (
+            select(func.count())
+            .select_from(games)
+            .where(games.c.listed_by == client, listing.shown())
+        )
+        if (await conn.execute(shown)).scalar_one() >= cap:
+            raise ListingCapReached(f"at most {cap} open games per client")
 
     @staticmethod
     async def _insert_game(conn: AsyncConnection, game: NewGame, **columns: Any) -> None:
@@ -577,8 +651,17 @@ class Storage:
             raise ConflictError(f"game {game_id} is no longer at ply {expected_ply}")
 
     @_to_the_end(write=True)
-    async def claim_seat(self, game_id: str, seat: int, invite_token: str, token_hash: str) -> bool:
-        """Give the free seat to whoever holds the invitation, once.  True if this call took it."""
+    async def claim_seat(
+        self,
+        game_id: str,
+        seat: int,
+        invite_token: str,
+        token_hash: str,
+        now: int | None = None,
+        seeding_deadline: int | None = None,
+    ) -> bool:
+        """Give the free seat to whoever holds the invitation, once (its holder seen ``now``;
+        the seeds due by ``seeding_deadline``).  True if this call took it."""
         async with self._engine.begin() as conn:
             res = await conn.execute(
                 update(seats)
@@ -588,9 +671,21 @@ class Storage:
                     seats.c.invite_token == invite_token,
                     seats.c.claimed.is_(False),
                 )
-                .values(claimed=True, token_hash=token_hash)
+                .values(claimed=True, token_hash=token_hash, left_at=now)
             )
-            return res.rowcount == 1
+            if res.rowcount != 1:
+                return False
+            await self._seeding_due(conn, game_id, seeding_deadline)
+            return True
+
+    @staticmethod
+    async def _seeding_due(conn: AsyncConnection, game_id: str, deadline: int | None) -> None:
+        if deadline is not None:
+            await conn.execute(
+                update(games)
+                .where(games.c.id == game_id, games.c.ply == 0)
+                .values(seeding_deadline=deadline)
+            )
 
     @_to_the_end(write=True)
     async def set_seed(self, game_id: str, seat: int, seed: str) -> bool:
@@ -614,12 +709,22 @@ class Storage:
             return res.rowcount == 1
 
     @_to_the_end(write=True)
-    async def take_listed_seat(self, game_id: str, seat: int, token_hash: str) -> bool:
+    async def take_listed_seat(
+        self,
+        game_id: str,
+        seat: int,
+        token_hash: str,
+        listing: Listing | None = None,
+        seeding_deadline: int | None = None,
+    ) -> bool:
         """Give the free seat of an open game to one taker, once, and withdraw its listing in
         the same transaction.  True if this call took it (of racing takers exactly one does,
-        on every process: the seat's row is updated only while still unclaimed)."""
+        on every process: the seat's row is updated only while still unclaimed).  With
+        ``listing``, only a game the lobby shows then is taken (its taker seen at its
+        ``now``), and the seeds are due by ``seeding_deadline``."""
         async with self._engine.begin() as conn:
-            listed = select(games.c.id).where(games.c.id == game_id, games.c.listed.is_(True))
+            shown = games.c.listed.is_(True) if listing is None else listing.shown()
+            listed = select(games.c.id).where(games.c.id == game_id, shown)
             res = await conn.execute(
                 update(seats)
                 .where(
@@ -628,10 +733,16 @@ class Storage:
                     seats.c.claimed.is_(False),
                     listed.exists(),
                 )
-                .values(claimed=True, token_hash=token_hash, invite_token=None)
+                .values(
+                    claimed=True,
+                    token_hash=token_hash,
+                    invite_token=None,
+                    left_at=None if listing is None else listing.now,
+                )
             )
             if res.rowcount != 1:
                 return False
+            await self._seeding_due(conn, game_id, seeding_deadline)
             await conn.execute(
                 update(games)
                 .where(games.c.id == game_id)
@@ -689,28 +800,41 @@ class Storage:
         token_hash: str,
         avoid: Sequence[str],
         game: NewGame,
+        listing: Listing | None = None,
+        seeding_deadline: int | None = None,
+        cap: int | None = None,
     ) -> tuple[str, int] | None:
-        """Quick pairing for the request ``key``: take the free seat of the oldest game whose
-        seeker asked the same (and is not in ``avoid``: the asker's own games) and return
-        ``(game id, seat)``; with nobody waiting, store ``game`` (listed, with ``pairing =
-        key``) and return None.  One transaction, and on PostgreSQL one at a time per key (an
-        advisory lock): two askers are paired, never both left waiting, no seeker taken twice."""
+        """Quick pairing for the request ``key``: take the free seat of a game whose seeker
+        asked the same (and is not in ``avoid``: the asker's own games) and return ``(game
+        id, seat)``; with nobody waiting, store ``game`` (listed, with ``pairing = key``) and
+        return None.  One transaction, and on PostgreSQL one at a time per key (an advisory
+        lock): two askers are paired, never both left waiting, no seeker taken twice.
+
+        With ``listing`` only a seeker the lobby shows then is taken: a connected one first,
+        then the oldest (the taker is seen at its ``now``, the seeds due by
+        ``seeding_deadline``); a new request counts against ``cap`` (:meth:`create_game`)."""
         now = _now()
+        creator = seats.alias("creator")
         async with self._engine.begin() as conn:
             if conn.dialect.name == "postgresql":
                 await conn.execute(
                     text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": "pair:" + key}
                 )
+            shown = games.c.listed.is_(True) if listing is None else listing.shown()
             waiting = (
                 select(seats.c.game_id, seats.c.seat)
                 .join(games, games.c.id == seats.c.game_id)
+                .join(
+                    creator,
+                    and_(creator.c.game_id == games.c.id, creator.c.claimed.is_(True)),
+                )
                 .where(
                     games.c.pairing == key,
-                    games.c.listed.is_(True),
+                    shown,
                     seats.c.claimed.is_(False),
                     games.c.id.not_in(list(avoid)),
                 )
-                .order_by(games.c.created_at)
+                .order_by(case((creator.c.left_at.is_(None), 0), else_=1), games.c.created_at)
                 .limit(1)
             )
             row = (await conn.execute(waiting)).first()
@@ -719,14 +843,22 @@ class Storage:
                 await conn.execute(
                     update(seats)
                     .where(seats.c.game_id == game_id, seats.c.seat == seat)
-                    .values(claimed=True, token_hash=token_hash, invite_token=None)
+                    .values(
+                        claimed=True,
+                        token_hash=token_hash,
+                        invite_token=None,
+                        left_at=None if listing is None else listing.now,
+                    )
                 )
                 await conn.execute(
                     update(games)
                     .where(games.c.id == game_id)
                     .values(listed=False, pairing=None, updated_at=now)
                 )
+                await self._seeding_due(conn, game_id, seeding_deadline)
                 return game_id, seat
+            if cap is not None and listing is not None:
+                await self._check_cap(conn, game.listed_by, cap, listing)
             await self._insert_game(conn, game, listed=True, pairing=key)
             return None
 
@@ -739,6 +871,78 @@ class Storage:
                 .where(seats.c.game_id == game_id, seats.c.seat == seat)
                 .values(left_at=left_at)
             )
+
+    @_to_the_end(write=True)
+    async def set_seen(self, game_id: str, seat: int, now: int) -> None:
+        """A seat's holder acted at ``now`` without a connection (a move or a read through the
+        API): its ``left_at`` moves on to ``now`` (unless it is connected: None stays)."""
+        async with self._engine.begin() as conn:
+            await conn.execute(
+                update(seats)
+                .where(
+                    seats.c.game_id == game_id,
+                    seats.c.seat == seat,
+                    seats.c.left_at.is_not(None),
+                    seats.c.left_at < now,
+                )
+                .values(left_at=now)
+            )
+
+    @_to_the_end(write=True)
+    async def withdraw_hidden(self, listing: Listing) -> int:
+        """Withdraw every listing the lobby no longer shows (past its end, or its creator
+        gone): the number withdrawn."""
+        async with self._engine.begin() as conn:
+            res = await conn.execute(
+                update(games)
+                .where(games.c.listed.is_(True), ~listing.shown())
+                .values(listed=False, pairing=None, updated_at=_now())
+            )
+            return res.rowcount
+
+    @_to_the_end(write=False)
+    async def overdue_seeding(self, now: int, limit: int = 100) -> list[str]:
+        """Ids of games still waiting for a seed after their seeding deadline."""
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(games.c.id)
+                .where(
+                    games.c.ply == 0,
+                    games.c.seeding_deadline.is_not(None),
+                    games.c.seeding_deadline <= now,
+                )
+                .limit(limit)
+            )
+            return [r[0] for r in rows]
+
+    @_to_the_end(write=True)
+    async def delete_unstarted(self, game_id: str, now: int) -> bool:
+        """Delete a game whose seeds did not come by its seeding deadline (no throw made),
+        with its seats, and unlink it from the game it is a rematch of.  True if this call
+        deleted it; False if the first throw was stored first, the deadline is not past, or
+        the game is gone.  The game's row is changed first (locked on PostgreSQL), so the
+        first throw and this call cannot both succeed."""
+        async with self._engine.begin() as conn:
+            res = await conn.execute(
+                update(games)
+                .where(
+                    games.c.id == game_id,
+                    games.c.ply == 0,
+                    games.c.seeding_deadline <= now,
+                )
+                .values(listed=False)
+            )
+            if res.rowcount != 1:
+                return False
+            await conn.execute(delete(seats).where(seats.c.game_id == game_id))
+            await conn.execute(delete(actions).where(actions.c.game_id == game_id))
+            await conn.execute(delete(games).where(games.c.id == game_id))
+            await conn.execute(
+                update(games)
+                .where(games.c.rematch_id == game_id)
+                .values(rematch_id=None, updated_at=_now())
+            )
+            return True
 
     @_to_the_end(write=True)
     async def set_rematch(self, game_id: str, rematch_id: str) -> bool:
@@ -833,12 +1037,19 @@ class Storage:
             return (row[0], row[1]) if row is not None else None
 
     @_to_the_end(write=False)
-    async def listed_games(self, variant: str | None = None, limit: int = 50) -> list[StoredGame]:
-        """Open games waiting for a taker, oldest first (seats included, no actions)."""
-        query = select(games).where(games.c.listed.is_(True))
+    async def listed_games(
+        self, variant: str | None = None, limit: int = 50, listing: Listing | None = None
+    ) -> list[StoredGame]:
+        """Open games waiting for a taker, newest first (seats included, no actions); with
+        ``listing``, those the lobby shows then."""
+        query = select(games).where(
+            games.c.listed.is_(True) if listing is None else listing.shown()
+        )
         if variant is not None:
             query = query.where(games.c.variant == variant)
-        return await self._games_with_seats(query.order_by(games.c.created_at).limit(limit))
+        return await self._games_with_seats(
+            query.order_by(games.c.created_at.desc(), games.c.id).limit(limit)
+        )
 
     @_to_the_end(write=False)
     async def public_games(self, limit: int = 50) -> list[StoredGame]:

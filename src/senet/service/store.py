@@ -68,7 +68,7 @@ from .messages import (
     unannounced_message,
     update_message,
 )
-from .storage import ConflictError, Storage, StoredAction, StoredGame
+from .storage import ConflictError, Listing, Storage, StoredAction, StoredGame
 
 __all__ = ["Decision", "GameStore", "LiveGame", "hash_token", "is_forced_pass", "new_token"]
 
@@ -347,6 +347,15 @@ class GameStore:
         async with self._lock(game_id):
             return await self._refresh(game_id, min_ply, seats)
 
+    async def note_seen(self, game_id: str, seat: int, now: int) -> None:
+        """A seat's holder acted at ``now`` without a connection: when it was last seen moves
+        on (a connected seat stays connected)."""
+        await self.storage.set_seen(game_id, seat, now)
+        live = self._cache.get(game_id)
+        held = next((s for s in live.stored.seats if s.seat == seat), None) if live else None
+        if held is not None and held.left_at is not None and held.left_at < now:
+            held.left_at = now
+
     async def note_presence(self, game_id: str, seat: int, left_at: int | None) -> LiveGame:
         """Note when a seat's holder left (ms since the epoch), or None: connected again; the
         other processes and every viewer are told to read the seats again."""
@@ -357,7 +366,8 @@ class GameStore:
                 return live  # connected again before anyone noted the absence: nothing to say
             await self.storage.set_left(game_id, seat, left_at)
             held.left_at = left_at
-        await self.publish(game_id, refresh_message(live.ply))
+        if not live.seeding:  # before the first throw nobody is shown who left (or claims)
+            await self.publish(game_id, refresh_message(live.ply))
         return live
 
     async def reload(self, game_id: str) -> LiveGame:
@@ -634,21 +644,39 @@ class Decision:
         """
         await self._check_open()._commit(live, new, player_seeds, free)
 
-    async def take_listed_seat(self, seat: int, token_hash: str) -> bool:
+    async def take_listed_seat(
+        self,
+        seat: int,
+        token_hash: str,
+        listing: Listing | None = None,
+        seeding_deadline: int | None = None,
+    ) -> bool:
         """Give the free seat of an open game to this taker, once, and withdraw the listing;
-        False (and the game read again) if someone took it first."""
+        False (and the game read again) if someone took it first, or (``listing``) the lobby
+        no longer shows it.  The seeds are due by ``seeding_deadline``."""
         store = self._check_open()
-        if not await store.storage.take_listed_seat(self.game_id, seat, token_hash):
+        if not await store.storage.take_listed_seat(
+            self.game_id, seat, token_hash, listing, seeding_deadline
+        ):
             await store.reload(self.game_id)
             return False
         await store.reload(self.game_id)
         return True
 
-    async def claim_seat(self, seat: int, invite: str, token_hash: str) -> bool:
-        """Give the free seat to whoever holds ``invite``, once; False (and the game read
-        again) if it is taken already."""
+    async def claim_seat(
+        self,
+        seat: int,
+        invite: str,
+        token_hash: str,
+        now: int | None = None,
+        seeding_deadline: int | None = None,
+    ) -> bool:
+        """Give the free seat to whoever holds ``invite``, once (seen ``now``; the seeds due
+        by ``seeding_deadline``); False (and the game read again) if it is taken already."""
         store = self._check_open()
-        if not await store.storage.claim_seat(self.game_id, seat, invite, token_hash):
+        if not await store.storage.claim_seat(
+            self.game_id, seat, invite, token_hash, now, seeding_deadline
+        ):
             await store.reload(self.game_id)
             return False
         live = store.cached(self.game_id)
@@ -656,6 +684,9 @@ class Decision:
             taken = next(s for s in live.stored.seats if s.seat == seat)
             taken.claimed = True
             taken.token_hash = token_hash
+            taken.left_at = now
+            if live.seeding and seeding_deadline is not None:
+                live.stored.seeding_deadline = seeding_deadline
         return True
 
     async def set_seed(self, seat: int, seed: str) -> bool:
@@ -668,6 +699,16 @@ class Decision:
         is a rematch of); False (and the game read again) if someone took the seat first."""
         store = self._check_open()
         if not await store.storage.delete_unjoined(self.game_id):
+            await store.reload(self.game_id)
+            return False
+        store.forget(self.game_id)
+        return True
+
+    async def delete_unstarted(self, now: int) -> bool:
+        """Delete the game if it is still before its first throw past its seeding deadline;
+        False (and the game read again) if it started first, or is not due."""
+        store = self._check_open()
+        if not await store.storage.delete_unstarted(self.game_id, now):
             await store.reload(self.game_id)
             return False
         store.forget(self.game_id)

@@ -22,7 +22,7 @@ from senet.service.analysis import replay
 from senet.service.errors import GameError
 from senet.service.games import GameService
 
-from .common import error_json, lang_of, seat_cookie, set_seat_cookie
+from .common import error_json, lang_of, lister_of, seat_cookie, set_seat_cookie
 from .i18n import LANGS, client_catalog
 from .protocol import state_for
 from .security import parse_json
@@ -104,6 +104,7 @@ async def create_game(request: Request, body: NewGame) -> Any:
         time_control=body.time_control,
         listed=body.listed,
         public=body.public,
+        client=lister_of(request),
     )
     base = str(request.base_url).rstrip("/")
     gid = created.game_id
@@ -126,7 +127,9 @@ async def game_state(request: Request, game_id: str) -> Any:
     """The state as the caller may see it (legal moves only for the deciding seat's holder)."""
     service = _service(request)
     live = await service.store.load(game_id)
-    return state_for(service, live, live.seats_of(token_of(request, game_id)))
+    seats = live.seats_of(token_of(request, game_id))
+    await service.seen(game_id, seats, read=True)
+    return state_for(service, live, seats)
 
 
 async def _json_object(request: Request, example: str) -> dict[str, Any] | Any:
@@ -150,7 +153,9 @@ async def play(request: Request, game_id: str) -> Any:
     live = await service.commands.act(
         game_id, token_of(request, game_id), body.get("ply"), body.get("move")
     )
-    return state_for(service, live, live.seats_of(token_of(request, game_id)))
+    seats = live.seats_of(token_of(request, game_id))
+    await service.seen(game_id, seats)
+    return state_for(service, live, seats)
 
 
 _SEED_BODY = {
@@ -186,6 +191,7 @@ async def give_seed(request: Request, game_id: str) -> Any:
     service = _service(request)
     token = token_of(request, game_id)
     live = await service.commands.seed(game_id, token, body.get("seed"), body.get("seat"))
+    await service.seen(game_id, live.seats_of(token))
     return state_for(service, live, live.seats_of(token))
 
 

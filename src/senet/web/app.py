@@ -26,6 +26,7 @@ from senet import __version__
 from senet.service.broadcast import broadcast_from_url
 from senet.service.clocks import ManualClock, SystemClock
 from senet.service.errors import GameError
+from senet.service.fair_play import FairPlay
 from senet.service.games import GameService
 from senet.service.jobs import Busy, job_queue
 from senet.service.storage import Storage
@@ -82,12 +83,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             cache_size=settings.game_cache,
             clock=clock,
             jobs=jobs,
+            fair_play=FairPlay(
+                abandon_after=round(settings.abandon_grace * 1000),
+                listing_lifetime=round(settings.listing_lifetime * 1000),
+                listing_cap=settings.listing_cap,
+                seeding_deadline=round(settings.seeding_deadline * 1000),
+            ),
         )
         app.state.storage, app.state.service = storage, service
         await service.start()
         try:
             yield
         finally:
+            feed = getattr(app.state, "lobby_feed", None)
+            if feed is not None:
+                await feed.close()
             await service.close()
             await broadcast.close()
             await storage.close()

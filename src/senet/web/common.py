@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from senet import __version__
 from senet.service.errors import GameError
+from senet.service.fair_play import client_key
 from senet.service.jobs import Busy
 
 from .i18n import LANG_COOKIE, pick_lang, translator
@@ -26,6 +27,7 @@ __all__ = [
     "form_fields",
     "game_error_json",
     "lang_of",
+    "lister_of",
     "render",
     "seat_cookie",
     "set_seat_cookie",
@@ -34,6 +36,12 @@ __all__ = [
 
 #: How long a browser keeps a game's seat cookie.
 COOKIE_AGE = 180 * 86400
+
+
+def lister_of(request: Request) -> str | None:
+    """Who asks, as the lobby counts open games per client: a digest of the address (behind
+    a trusted proxy, its X-Forwarded-For)."""
+    return client_key(request.client.host if request.client else None)
 
 
 def seat_cookie(game_id: str) -> str:

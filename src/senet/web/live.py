@@ -113,6 +113,8 @@ async def _serve(
         state = state_for(service, current, current.seats_of(token))
         before = shown[0]
         delta = None if whole or before is None else delta_message(before, state, deltas[0] + 1)
+        if delta is not None and not delta["history"] and delta["changed"].keys() <= {"now"}:
+            return  # nothing this viewer sees changed (a seat holder came, as seen by another)
         await send(state if delta is None else delta)
         shown[0], deltas[0] = state, (0 if delta is None else delta["seq"])
 
@@ -159,7 +161,8 @@ async def _serve(
             elif message.get("type") == "presence":  # counts of one process changed: send the sum
                 await send(presence_message(service.presence(game_id)))
             elif message.get("type") == "cancelled":  # the game is gone: say so, and hang up
-                await send(cancelled_message())
+                aborted = message.get("reason") == "aborted"
+                await send(cancelled_message("aborted" if aborted else None))
                 await ws.close(code=4404)
                 return
             if time.monotonic() - started > SLOW_ACTION:

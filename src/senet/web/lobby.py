@@ -5,13 +5,15 @@ Pages: the open games and "play someone now" on the home and variant pages (the
 its seat cookies) and ``/games/live`` (games anyone may watch).  Actions: ``POST /play-now``,
 ``POST /g/{id}/take``, and the same as JSON under ``/api``, with ``resign``, ``cancel`` and
 ``claim``.
-The open games are also pushed live over ``/ws/lobby``: the listing, again after every change.
+The open games are also pushed live over ``/ws/lobby``: the listing, again after every change
+(:class:`LobbyFeed`: one read per change and variant for the whole process).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict
 from typing import Any
 
@@ -27,9 +29,18 @@ from senet.service.games import GameService
 from senet.service.lobby import OpenGame
 
 from . import players
-from .common import form_fields, lang_of, render, seat_cookie, set_seat_cookie, to_game
+from .common import (
+    form_fields,
+    lang_of,
+    lister_of,
+    render,
+    seat_cookie,
+    set_seat_cookie,
+    to_game,
+)
 from .i18n import decimal, translator
 from .protocol import state_for
+from .security import TokenBucket
 
 pages = APIRouter()
 api = APIRouter(prefix="/api", tags=["lobby"])
@@ -124,6 +135,7 @@ async def play_now(request: Request) -> Any:
         form.get("variant", "standard"),
         form.get("time_control", "untimed"),
         list(held_tokens(request)),
+        lister_of(request),
     )
     return to_game(request, paired.game_id, paired.token)
 
@@ -197,7 +209,7 @@ async def pair_api(request: Request, body: PairRequest) -> Any:
     """Be paired with whoever waits for the same variant and time control, or wait for the
     next asker (``waiting``: the game is listed until someone takes the other seat)."""
     paired = await _service(request).lobby.pair(
-        body.variant, body.time_control, list(held_tokens(request))
+        body.variant, body.time_control, list(held_tokens(request)), lister_of(request)
     )
     base = str(request.base_url).rstrip("/")
     data = SeatTaken(
@@ -280,34 +292,109 @@ async def claim(request: Request, game_id: str) -> Any:
 
 
 # ---------------------------------------------------------------------- live listing
+class LobbyFeed:
+    """The open games pushed to every ``/ws/lobby`` connection of this process: one
+    subscription to the ``lobby`` channel, and per change the listing read once per variant
+    shown (however many connections show it), never because a client sent something."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.watchers: dict[asyncio.Queue[dict[str, Any]], str | None] = {}
+        self._listings: dict[str | None, dict[str, Any]] = {}  # valid while subscribed
+        self._subscribed = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    @contextlib.asynccontextmanager
+    async def watch(self, variant: str | None) -> AsyncIterator[asyncio.Queue[dict[str, Any]]]:
+        """A queue holding the latest listing for ``variant`` (None: all), the current one
+        first; only the latest is kept for a slow reader."""
+        if self._task is None or self._task.done():
+            self._subscribed.clear()
+            self._listings.clear()
+            self._task = asyncio.create_task(self._follow(), name="lobby feed")
+        await self._subscribed.wait()
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=1)
+        self.watchers[queue] = variant
+        try:
+            queue.put_nowait(await self._listing(variant))
+            yield queue
+        finally:
+            del self.watchers[queue]
+
+    async def _listing(self, variant: str | None) -> dict[str, Any]:
+        listing = self._listings.get(variant)
+        if listing is None:
+            games = await self.service.lobby.open_games(variant)
+            shown = await players.with_seekers(self.service, [_open_json(g) for g in games])
+            listing = {"type": "lobby", "games": shown}
+            self._listings[variant] = listing
+        return listing
+
+    async def _follow(self) -> None:
+        async with self.service.broadcast.subscribe(LOBBY_CHANNEL) as sub:
+            self._subscribed.set()
+            while True:
+                await sub.get()
+                while not sub.queue.empty():  # changes that came together: one read
+                    sub.queue.get_nowait()
+                self._listings.clear()
+                for variant in set(self.watchers.values()):
+                    listing = await self._listing(variant)
+                    for queue, shown in list(self.watchers.items()):
+                        if shown == variant:
+                            if queue.full():
+                                queue.get_nowait()
+                            queue.put_nowait(listing)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+
+def lobby_feed(app: Any) -> LobbyFeed:
+    feed = getattr(app.state, "lobby_feed", None)
+    if feed is None:
+        feed = app.state.lobby_feed = LobbyFeed(app.state.service)
+    return feed
+
+
 @live.websocket("/ws/lobby")
 async def lobby_socket(ws: WebSocket) -> None:
-    """The open games (``?variant=`` for one variant), sent at once and after every change."""
+    """The open games (``?variant=`` for one variant), sent at once and after every change.
+    The client has nothing to say: its frames are read and dropped, and a client that sends
+    more than the per-connection message limit is disconnected (1008)."""
     await ws.accept()
-    service = _service(ws)
     variant = ws.query_params.get("variant")
     if variant not in VARIANTS:
         variant = None
+    limits = ws.app.state.settings.rate_limits
+    bucket = TokenBucket(rate=limits.message_rate, burst=limits.message_burst)
     try:
-        async with service.broadcast.subscribe(LOBBY_CHANNEL) as sub:
-            while True:
-                games = await service.lobby.open_games(variant)
-                listing = await players.with_seekers(service, [_open_json(g) for g in games])
-                await ws.send_json({"type": "lobby", "games": listing})
-                await _next_change(ws, sub)
+        async with lobby_feed(ws.app).watch(variant) as listings:
+            reader = asyncio.create_task(_drop_frames(ws, bucket))
+            try:
+                while True:
+                    listing = asyncio.ensure_future(listings.get())
+                    await asyncio.wait({listing, reader}, return_when=asyncio.FIRST_COMPLETED)
+                    if reader.done():
+                        listing.cancel()
+                        return
+                    await ws.send_json(listing.result())
+            finally:
+                reader.cancel()
+                await asyncio.gather(reader, return_exceptions=True)
     except (WebSocketDisconnect, RuntimeError):
         return
 
 
-async def _next_change(ws: WebSocket, sub: Any) -> None:
-    """Wait for the listing to change (the socket closing ends the wait with an exception)."""
-    change = asyncio.ensure_future(sub.get())
-    closed = asyncio.ensure_future(ws.receive_text())
-    try:
-        done, _ = await asyncio.wait({change, closed}, return_when=asyncio.FIRST_COMPLETED)
-        if closed in done:
-            closed.result()  # raises WebSocketDisconnect when the client left
-    finally:
-        for task in (change, closed):
-            if not task.done():
-                task.cancel()
+async def _drop_frames(ws: WebSocket, bucket: TokenBucket) -> None:
+    """Read the client's frames until it leaves; close the socket (1008) once it sends faster
+    than its limit."""
+    while True:
+        frame = await ws.receive()
+        if frame["type"] == "websocket.disconnect":
+            return
+        if not bucket.take():
+            await ws.close(code=1008, reason="too many messages")
+            return

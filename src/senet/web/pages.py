@@ -21,7 +21,15 @@ from senet.service.games import GameService
 from senet.service.views import game_record
 
 from . import players
-from .common import form_fields, lang_of, render, seat_cookie, set_seat_cookie, to_game
+from .common import (
+    form_fields,
+    lang_of,
+    lister_of,
+    render,
+    seat_cookie,
+    set_seat_cookie,
+    to_game,
+)
 from .i18n import LANG_COOKIE, LANGS, translator
 
 router = APIRouter(include_in_schema=False)
@@ -227,6 +235,8 @@ def variant_json(name: str, lang: str) -> str:
             "captures": v.capture is Capture.REMOVE,
             "drowns": bool(v.squares_of(HouseKind.DROWN)),
             "hand": v.divided_throws,
+            # kendall-1978: a piece in the House of Water waits there (its "pass" is a wait)
+            "waitSquares": list(v.squares_of(HouseKind.WATER_WAIT)),
         },
         ensure_ascii=False,
     )
@@ -249,7 +259,7 @@ async def home(request: Request) -> Any:
         request,
         "home.html",
         variants=_variants(lang),
-        levels=computer.level_options(lang),
+        levels=await players.level_options(request, lang),
         default_level=computer.default_level(),
         selected=request.query_params.get("variant", "standard"),
     )
@@ -274,7 +284,7 @@ async def variant_page(request: Request, name: str) -> Any:
         rulebook=_rulebook(v.name),
         rows=_differences(v.name, lang),
         standard=find_variant("standard"),
-        levels=computer.level_options(lang),
+        levels=await players.level_options(request, lang),
         default_level=computer.default_level(),
         variants=_variants(lang),
     )
@@ -291,6 +301,7 @@ async def start_game(request: Request) -> Any:
         time_control=form.get("time_control", "untimed"),
         listed=form.get("listed") == "1",
         public=form.get("public") == "1",
+        client=lister_of(request),
     )
     await players.started(request, created.game_id, created.seats, form.get("rated") == "1")
     return to_game(request, created.game_id, created.token)

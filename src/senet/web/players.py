@@ -409,6 +409,28 @@ def _game_row(g: PlayedGame, profile: Profile, lang: str) -> dict[str, Any]:
     }
 
 
+async def level_options(request: Request, lang: str) -> list[tuple[str, str, str]]:
+    """The start form's levels (key, name, description), each description followed by the
+    level's rating where it has played rated games (its most played variant's: "rated ≈ 1850
+    in Kendall-style Senet")."""
+    t = translator(lang)
+    players = _players(request)
+    out = []
+    for key, name, description in computer.level_options(lang):
+        level = await players.by_name(key)
+        rows = await players.db.ratings_of(level.id) if level and level.kind == "computer" else []
+        if rows:
+            best = rows[0]
+            said = t(
+                "player.level_rating",
+                rating=rating_text(best.rating, best.rd),
+                variant=variant_title(best.variant, lang),
+            )
+            description = f"{description} {said}".strip()
+        out.append((key, name, description))
+    return out
+
+
 def variant_title(name: str, lang: str) -> str:
     variant = VARIANTS.get(name)
     return variant.title(lang) if variant else name

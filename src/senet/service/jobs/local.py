@@ -340,6 +340,10 @@ class LocalJobQueue(JobQueue):
             queue.clear()
 
     # ------------------------------------------------------------------ for tests
+    def ready(self) -> bool:
+        """Whether every worker process is up and waiting for jobs."""
+        return all(w.ready for w in self._workers)
+
     def worker_pids(self) -> list[int]:
         """The processes of the workers (a test may kill one)."""
         return [w.process.pid for w in self._workers if w.process is not None]

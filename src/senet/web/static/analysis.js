@@ -4,7 +4,7 @@
 import { drawBoard, setDarkSeat } from "./board.js";
 import { explainTaps } from "./why.js";
 import { errorText, loadTexts, percent, sentence, t } from "./i18n.js";
-import { moveLabel, parseMove } from "./notation.js";
+import { choiceLabel, parseMove } from "./notation.js";
 
 const root = document.getElementById("analysis");
 const lang = root.dataset.lang;
@@ -218,8 +218,9 @@ function renderMoves() {
       if (m.best) tr.className = "best";
       const play = document.createElement("button");
       play.type = "button";
-      play.textContent = moveLabel(m.move);
-      play.setAttribute("aria-label", t("an.play", { move: moveLabel(m.move) }));
+      const words = choiceLabel(m.move, variantOf(), pieces(), result.decider);
+      play.textContent = words;
+      play.setAttribute("aria-label", t("an.play", { move: words }));
       play.addEventListener("click", () => go(m.after));
       const first = document.createElement("td");
       first.appendChild(play);

@@ -253,18 +253,18 @@ export function animateMove(svg, move, swapped) {
 }
 
 // Moves drawn as arrows over a drawn board, from the centre of the origin to the centre of the
-// target (bearing off: the off zone). marks: [{origin, target, kind}], kind "played" (solid,
-// filled head) or "best" (dashed, open head): told apart by shape, not only by colour. The two
+// target (bearing off: the off zone). marks: [{origin, target, kind, good}], kind "played" (solid,
+// filled head; red, blue where good: no mistake) or "best" (dashed, open head): told apart by shape, not only by colour. The two
 // bow to opposite sides, so a move that is both played and best shows as two arrows.
 export function drawMoveMarks(svg, marks) {
   const layer = el("g", { class: "move-marks", "aria-hidden": "true" }, svg);
   const defs = el("defs", {}, layer);
-  for (const kind of ["played", "best"]) {
+  for (const kind of ["played", "best", "good"]) {
     const marker = el("marker", {
       id: `mark-head-${kind}`, viewBox: "0 0 12 12", refX: "9", refY: "6",
       markerWidth: "3.4", markerHeight: "3.4", orient: "auto-start-reverse", markerUnits: "strokeWidth",
     }, defs);
-    el("path", { d: kind === "played" ? "M1 1 L11 6 L1 11 Z" : "M2 1.5 L10 6 L2 10.5", class: `rp-head ${kind}` }, marker);
+    el("path", { d: kind === "best" ? "M2 1.5 L10 6 L2 10.5" : "M1 1 L11 6 L1 11 Z", class: `rp-head ${kind === "good" ? "played good" : kind}` }, marker);
   }
   for (const mark of marks) {
     const [ox, oy] = squareXY(mark.origin).map((v) => v + CELL / 2);
@@ -275,10 +275,12 @@ export function drawMoveMarks(svg, marks) {
     const cx = (ox + tx) / 2 - (dy / length) * bow, cy = (oy + ty) / 2 + (dx / length) * bow;
     // stop short of the target's centre, so that the head does not hide what stands there
     const ex = tx - (tx - cx) * (14 / Math.hypot(tx - cx, ty - cy)), ey = ty - (ty - cy) * (14 / Math.hypot(tx - cx, ty - cy));
-    el("circle", { cx: ox, cy: oy, r: 7, class: `rp-origin ${mark.kind}` }, layer);
+    // the move played is red only where it was a mistake; a good one is drawn in blue
+    const good = mark.kind === "played" && mark.good ? " good" : "";
+    el("circle", { cx: ox, cy: oy, r: 7, class: `rp-origin ${mark.kind}${good}` }, layer);
     el("path", {
-      d: `M${ox} ${oy} Q${cx} ${cy} ${ex} ${ey}`, class: `rp-arrow ${mark.kind}`,
-      "marker-end": `url(#mark-head-${mark.kind})`, "data-move": mark.text,
+      d: `M${ox} ${oy} Q${cx} ${cy} ${ex} ${ey}`, class: `rp-arrow ${mark.kind}${good}`,
+      "marker-end": `url(#mark-head-${good ? "good" : mark.kind})`, "data-move": mark.text,
     }, layer);
   }
 }

@@ -6,7 +6,7 @@ import { hintButton } from "./hint.js";
 import { renderEndings, seatFree, setupEndings, terminationText } from "./endings.js";
 import { DeltaFeed } from "./delta.js";
 import { errorText, loadTexts, sentence, t } from "./i18n.js";
-import { moveLabel, parseMove } from "./notation.js";
+import { choiceLabel, moveLabel, parseMove } from "./notation.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -308,7 +308,7 @@ function renderMoves() {
     const b = document.createElement("button");
     b.type = "button";
     b.dataset.move = text;
-    b.textContent = moveLabel(text);
+    b.textContent = choiceLabel(text, variant, state.pieces, state.decider);
     b.title = text;
     if (i < 9) b.setAttribute("aria-keyshortcuts", String(i + 1));
     b.addEventListener("click", () => play(text));
@@ -401,8 +401,10 @@ function resultText() {
   return resultWords(o);
 }
 
+// "You won" / "You lost" to a player, "The spools won" to anyone else; the score of a points
+// game only where play decided it (a resignation, a loss on time, an abandoned game have none).
 function resultWords(o) {
-  const score = variant.scoring === "points" ? ` (${o.score[0]}:${o.score[1]})` : "";
+  const score = variant.scoring === "points" && !state.termination ? ` (${o.score[0]}:${o.score[1]})` : "";
   if (o.winner === null) return t("g.draw") + score;
   if (state.you.includes(o.winner) && state.mode !== "local") return t("g.you_won") + score;
   if (state.you.length && state.mode !== "local") return t("g.you_lost", { seat: seatName(o.winner) }) + score;
@@ -464,6 +466,8 @@ function announce(before, after) {
   if (!before || before.game !== after.game || after.history.length <= before.history.length) return;
   const { lines, lastMove } = describeEvents(before, after);
   const box = $("events");
+  // a game that ended without a move (on time, by resignation): what happened before is old news
+  if (after.outcome && after.termination) box.textContent = "";
   if (lines.length) {
     box.textContent = sentence(lines.join(" · "));
   }
@@ -515,6 +519,11 @@ function connect() {
       // after the message was missed): it is gone, nothing to reconnect to.
       cancelled = true;
       root.classList.add("cancelled");
+      if (data.reason === "aborted") {
+        // both seats were taken, but a seed did not come in time: called off, no result
+        $("cancelled-h").textContent = t("g.aborted_title");
+        $("cancelled-text").textContent = t("g.aborted_text");
+      }
       $("cancelled").hidden = false;
       $("conn").textContent = "";
     } else if (data.type === "error") {

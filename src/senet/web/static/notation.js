@@ -19,3 +19,11 @@ export function moveLabel(text) {
   const used = step.used ? ` (${step.used})` : "";
   return `${step.origin} → ${step.target === OFF ? t("g.off") : step.target}${used}` + (capture ? " ⚔" : "");
 }
+
+// A decision's words where the position matters: a pass by a player whose piece waits in the
+// House of Water (kendall-1978, variant.waitSquares) is that wait, not "no move possible".
+export function choiceLabel(text, variant, pieces, seat) {
+  const waits = seat !== null && seat !== undefined
+    && (variant.waitSquares || []).some((sq) => pieces[seat].includes(sq));
+  return text === "pass" && waits ? t("move.wait_water") : moveLabel(text);
+}

@@ -59,7 +59,7 @@ function show(index, { record = true, announce = true } = {}) {
     $("rp-moves").className = "rp-moves" + (verdict ? ` ${verdict}` : "");
     for (const [kind, move] of [["best", best], ["played", played]]) {
       const s = parseMove(move);
-      if (s) marks.push({ ...s, kind, text: move });
+      if (s) marks.push({ ...s, kind, text: move, good: !verdict });
     }
   }
   drawBoard($("board"), {

@@ -1,0 +1,52 @@
+"""The limits that keep a game fair to the player who stays, and the lobby to everyone.
+
+* **Presence** is any action by a seat's holder: a WebSocket connection, a move, a seed, a
+  read of the state with the seat's secret.  ``seats.left_at`` says when the holder was last
+  seen (None while connected); a move, a seed or a read through the API moves it on
+  (:meth:`senet.service.games.GameService.seen`).  The win over an opponent may be claimed
+  only once they have not been seen for :attr:`FairPlay.abandon_after` ms, whatever channel
+  they use.
+* **The lobby** shows an open game while its creator is present (connected, or seen within
+  :attr:`FairPlay.creator_grace`) and until :attr:`FairPlay.listing_lifetime` after it was
+  listed; one client may have at most :attr:`FairPlay.listing_cap` open games shown at once.
+* **Seeding** has a deadline: once both seats of a game are taken, the seeds must be given
+  within :attr:`FairPlay.seeding_deadline`, or the game is called off without a result
+  (deleted, as a game nobody joined is: nothing was thrown, nothing is lost).
+
+Read from :class:`senet.settings.Settings` once at startup (:meth:`FairPlay.of`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from .storage import Listing
+
+__all__ = ["FairPlay", "client_key"]
+
+
+@dataclass(frozen=True)
+class FairPlay:
+    """The limits, in ms (the cap a count)."""
+
+    abandon_after: int = 120_000
+    creator_grace: int = 30_000
+    listing_lifetime: int = 600_000
+    listing_cap: int = 3
+    seeding_deadline: int = 120_000
+    #: a read of the state through the API moves ``left_at`` on at most this often (ms): a
+    #: bot polling the state costs a write a second, not one per read
+    seen_resolution: int = 1_000
+
+    def listing(self, now: int) -> Listing:
+        """Which open games the lobby shows at ``now``."""
+        return Listing(now, self.creator_grace)
+
+
+def client_key(address: str | None) -> str | None:
+    """The digest under which a client's listed games are counted (the address itself is not
+    stored)."""
+    if not address:
+        return None
+    return hashlib.sha256(b"senet client:" + address.encode()).hexdigest()[:32]
