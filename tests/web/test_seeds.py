@@ -332,3 +332,14 @@ def test_an_api_client_may_give_its_seed_at_creation(site) -> None:
     assert_error(
         httpx.post(f"{site.url}/api/games", json={"mode": "local", "seed": ""}), 400, "bad_request"
     )
+
+
+def test_the_seed_fields_refusal_is_said_in_the_pages_language_alone(site) -> None:
+    # the message a browser shows for a malformed seed: the catalog's sentence, with no
+    # English appended on the Russian page
+    for lang, said in (
+        ("ru", "Неверное зерно: от 1 до 64 печатных знаков без двоеточия."),
+        ("en", "Not a valid seed: 1 to 64 printable characters without a colon."),
+    ):
+        html = httpx.get(f"{site.url}/", params={"lang": lang}).text
+        assert f'data-invalid="{said}"' in html, lang
