@@ -381,6 +381,37 @@ def test_deleting_a_name_keeps_its_games_anonymous(tmp_path: Path) -> None:
     run(main())
 
 
+def test_a_name_deleted_while_its_game_is_being_rated_leaves_the_game_unrated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race a fuzzer found: a player deletes its name after the rating has read the game's
+    players and before it writes.  The rating sees, inside its own transaction, that a seat is
+    anonymous now and leaves the game unrated (no half-written change, no error)."""
+
+    async def main() -> None:
+        service = await service_on(tmp_path / "db.sqlite3")
+        players = service.players
+        created, b_token, a, b = await rated_friend_game(service, "Anna", "Boris")
+        players.store.on_change.clear()  # the game is rated below, not by the service itself
+        await service.commands.resign(created.game_id, b_token)
+        db = players.db
+        ensure_row = db._ensure_rating_row
+
+        async def ensure_then_delete(player_id: str, variant: str) -> None:
+            await ensure_row(player_id, variant)
+            if player_id == a.id:
+                await db.delete_player(a.id)
+
+        monkeypatch.setattr(db, "_ensure_rating_row", ensure_then_delete)
+        assert await players.rate(created.game_id) == []
+        assert await db.changes_of_game(created.game_id) == []
+        boris = await players.profile(b)
+        assert boris.ratings == ()
+        await shut(service)
+
+    run(main())
+
+
 #: the revision just before the players' tables
 BEFORE_PLAYERS = importlib.import_module(
     "senet.service.migrations.versions.0005_players"

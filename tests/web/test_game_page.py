@@ -620,19 +620,25 @@ def test_no_line_begins_or_ends_with_a_separator_dot_at_360_px(
 @pytest.mark.parametrize("width", [390, 360, 320])
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_on_a_phone_the_header_takes_two_lines(browser, site, lang, width) -> None:
-    """The brand and the languages on the first line, all five links on the second: the
-    Russian links are the longer, and a third line would push the board down."""
+    """The brand, the way to a player name and the languages on the first line, all five links
+    on the second: the Russian links are the longer, and a third line would push the board
+    down."""
     page = new_page(browser, site, width, 740, touch=True)
     page.goto(f"/?lang={lang}")
     lines = page.evaluate(
         """() => {
         const top = e => Math.round(e.getBoundingClientRect().top);
+        const bottom = e => Math.round(e.getBoundingClientRect().bottom);
         const links = [...document.querySelectorAll('.site-header nav a')];
-        return [new Set(links.map(top)).size, links.length,
-                top(document.querySelector('.brand')) < top(links[0])];
+        const brand = document.querySelector('.brand');
+        const player = document.querySelector('#nav-player');
+        const langs = document.querySelector('.lang-switch');
+        return [new Set(links.map(top)).size, links.length, top(brand) < top(links[0]),
+                bottom(player) <= top(links[0]) && bottom(langs) <= top(links[0]),
+                player.getBoundingClientRect().right <= document.documentElement.clientWidth];
     }"""
     )
-    assert lines == [1, 5, True]
+    assert lines == [1, 5, True, True, True]
     page.context.close()
 
 

@@ -442,6 +442,19 @@ class PlayerStorage:
             await self._ensure_rating_row(player_id, variant)
 
         async def work(conn: AsyncConnection) -> list[RatingChange]:
+            # The seats' players as they are inside this transaction, their rows share-locked
+            # until it ends: a player deleted since the look above (its seats now anonymous)
+            # leaves the game unrated, and no deletion can remove a player half-way through.
+            present = (
+                await conn.execute(
+                    select(seats.c.seat, seats.c.player_id)
+                    .select_from(seats.join(players, players.c.id == seats.c.player_id))
+                    .where(seats.c.game_id == game_id)
+                    .with_for_update(of=players, read=True)
+                )
+            ).all()
+            if {r.seat: r.player_id for r in present} != owners:
+                return []
             flipped = await conn.execute(
                 update(games)
                 .where(
