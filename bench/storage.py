@@ -19,8 +19,8 @@ import asyncio
 import time
 from contextlib import ExitStack
 
+from senet.service.game_database import NewGame, Storage, StoredAction
 from senet.service.messages import ActionKind, Mode
-from senet.service.storage import NewGame, Storage, StoredAction
 from senet_testkit.servers import postgres_server
 
 

@@ -12,9 +12,9 @@ from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from senet.service.broadcast import MemoryBroadcast
+from senet.service.game_database import Storage, games, seats, upgrade_schema
 from senet.service.games import GameService
-from senet.service.storage import Storage, games, seats, upgrade_schema
-from senet.service.store import hash_token
+from senet.service.live_games import hash_token
 
 from .test_cluster import _pg
 from .test_storage_pg import run

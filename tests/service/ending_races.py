@@ -10,9 +10,9 @@ import asyncio
 from senet.service.broadcast import MemoryBroadcast
 from senet.service.clocks import ManualClock
 from senet.service.errors import GameError
+from senet.service.game_database import Storage
 from senet.service.games import GameService
 from senet.service.messages import ActionKind
-from senet.service.storage import Storage
 
 
 async def service_on(url: str, clock: ManualClock) -> GameService:

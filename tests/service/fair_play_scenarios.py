@@ -12,8 +12,8 @@ from senet.service.broadcast import MemoryBroadcast
 from senet.service.clocks import ManualClock
 from senet.service.errors import GameError
 from senet.service.fair_play import FairPlay
+from senet.service.game_database import Storage
 from senet.service.games import GameService
-from senet.service.storage import Storage
 
 from .ending_races import ends, friend_game
 

@@ -18,10 +18,10 @@ from senet.service.broadcast import MemoryBroadcast
 from senet.service.clocks import ManualClock
 from senet.service.computer import choose_move
 from senet.service.errors import GameError
+from senet.service.game_database import Storage
 from senet.service.games import GameService
+from senet.service.live_games import LiveGame
 from senet.service.messages import ActionKind
-from senet.service.storage import Storage
-from senet.service.store import LiveGame
 from senet.service.views import game_record
 from senet.web.protocol import state_for
 

@@ -8,8 +8,8 @@ import asyncio
 import secrets
 from typing import Any
 
+from senet.service.game_database import NewGame, NewSeat, Storage
 from senet.service.messages import Mode, SeatKind
-from senet.service.storage import NewGame, NewSeat, Storage
 
 #: a friend game's seats: A taken, B free
 ONE_FREE_SEAT = (

@@ -14,8 +14,8 @@ import pytest
 from senet.engine import Position, find_variant
 from senet.service import computer
 from senet.service.broadcast import MemoryBroadcast
+from senet.service.game_database import Storage
 from senet.service.games import GameService
-from senet.service.storage import Storage
 
 from .test_games_service import run
 

@@ -17,11 +17,11 @@ from senet.service.commands import Created, resigning_seat
 from senet.service.computer import choose_move, levels
 from senet.service.errors import GameError
 from senet.service.fairness import verify_throws
+from senet.service.game_database import ConflictError, Storage, StoredAction
 from senet.service.games import GameService
+from senet.service.live_games import LiveGame
 from senet.service.messages import ActionKind
 from senet.service.seeding import seed_needed
-from senet.service.storage import ConflictError, Storage, StoredAction
-from senet.service.store import LiveGame
 from senet.service.views import game_record
 from senet.web.protocol import state_for
 from senet_testkit.loops import run

@@ -25,6 +25,7 @@ from senet.engine import Game, Position, Throw, find_variant
 from senet.engine.record import GameRecord
 from senet.service.analysis import Reviews
 from senet.service.broadcast import MemoryBroadcast
+from senet.service.game_database import Storage
 from senet.service.games import GameService
 from senet.service.jobs import (
     AnalysisJob,
@@ -37,7 +38,6 @@ from senet.service.jobs import (
     LocalJobQueue,
     ReviewJob,
 )
-from senet.service.storage import Storage
 
 
 def run(coro):

@@ -9,8 +9,8 @@ import pytest
 
 from senet.service.commands import new_game_rows
 from senet.service.errors import GameError
+from senet.service.game_database import NewGame, NewSeat, Storage, StoredGame
 from senet.service.messages import Mode, SeatKind
-from senet.service.storage import NewGame, NewSeat, Storage, StoredGame
 from senet_testkit.loops import run as run_coroutine
 
 

@@ -20,11 +20,11 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from senet.service import glicko2
 from senet.service.broadcast import MemoryBroadcast
 from senet.service.clocks import ManualClock
+from senet.service.game_database import Storage, games, seats, upgrade_schema
 from senet.service.games import GameService
+from senet.service.live_games import hash_token
 from senet.service.names import NameRefused, check_name, name_key
 from senet.service.players import TRANSFER_TTL_MS, SeatRating
-from senet.service.storage import Storage, games, seats, upgrade_schema
-from senet.service.store import hash_token
 
 from .test_games_service import run, shut
 

@@ -22,9 +22,9 @@ from senet.service.fairness import (
     encode_player_seeds,
     new_secret,
 )
+from senet.service.game_database import Storage, games, seats, upgrade_schema
+from senet.service.live_games import hash_token
 from senet.service.seeding import seed_needed, seeds_of
-from senet.service.storage import Storage, games, seats, upgrade_schema
-from senet.service.store import hash_token
 
 from .test_games_service import count_actions, run, service_on, shut
 

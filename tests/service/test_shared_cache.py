@@ -17,8 +17,8 @@ import pytest
 
 from senet.service.broadcast import MemoryBroadcast
 from senet.service.errors import GameError
+from senet.service.game_database import Storage
 from senet.service.games import GameService
-from senet.service.storage import Storage
 
 from .test_games_service import count_actions, run, shut
 

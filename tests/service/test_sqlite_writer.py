@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from senet.service.game_database import ConflictError, NewGame, Storage, StoredAction
 from senet.service.messages import ActionKind, Finish, Mode
-from senet.service.storage import ConflictError, NewGame, Storage, StoredAction
 
 
 def run(coro: Any) -> Any:

@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from senet.service.store import hash_token
+from senet.service.live_games import hash_token
 
 from .conftest import SiteServer
 

@@ -20,8 +20,8 @@ from typing import Any
 import httpx
 import pytest
 
+from senet.service.game_database import NewGame, Storage
 from senet.service.messages import Mode
-from senet.service.storage import NewGame, Storage
 from senet_testkit.wsbots import GameSeats, play_game
 
 from .conftest import SiteServer

@@ -26,11 +26,11 @@ from senet.engine import Game, Position, Throw, parse_move
 from senet.engine.record import GameRecord, turn_numbers
 
 from .errors import GameError
+from .game_database import Storage
 from .jobs import AnalysisJob, Client, JobKind, JobQueue, ReviewJob
 from .jobs.messages import result_from_wire, result_to_wire
+from .live_games import LiveGame
 from .position_analysis import Analysis
-from .storage import Storage
-from .store import LiveGame
 
 __all__ = [
     "Analyses",

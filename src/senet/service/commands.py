@@ -40,6 +40,8 @@ from .clocks import parse_time_control
 from .errors import GameError, requested_variant
 from .fair_play import FairPlay
 from .fairness import commitment_of, encode_player_seeds, new_secret
+from .game_database import ListingCapReached, NewGame, NewSeat, StoredAction
+from .live_games import Decision, GameStore, LiveGame, hash_token, new_token
 from .messages import (
     ActionKind,
     Mode,
@@ -49,8 +51,6 @@ from .messages import (
     refresh_message,
 )
 from .seeding import checked_seed, seed_needed, seeds_of
-from .storage import ListingCapReached, NewGame, NewSeat, StoredAction
-from .store import Decision, GameStore, LiveGame, hash_token, new_token
 from .unstoppable import Unstoppable
 
 __all__ = [
@@ -174,7 +174,7 @@ def new_game_rows(
 
 
 class GameCommands:
-    """The commands on the games of one :class:`~senet.service.store.GameStore`."""
+    """The commands on the games of one :class:`~senet.service.live_games.GameStore`."""
 
     def __init__(self, store: GameStore, fair_play: FairPlay | None = None) -> None:
         self.store = store

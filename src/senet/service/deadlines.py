@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 
 from .clocks import SystemClock
 from .errors import GameError
-from .store import GameStore, LiveGame
+from .live_games import GameStore, LiveGame
 
 __all__ = ["DeadlineWatcher"]
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from .storage import Listing
+from .game_database import Listing
 
 __all__ = ["FairPlay", "client_key"]
 

@@ -2,7 +2,7 @@
 
 :class:`GameService` owns and wires the parts, each in a module of its own:
 
-* :attr:`GameService.store` (:mod:`senet.service.store`): the games held in memory, and the
+* :attr:`GameService.store` (:mod:`senet.service.live_games`): the games held in memory, and the
   only code that changes them (load, refresh, absorb, evict, commit, under the game's lock);
 * :attr:`GameService.commands` (:mod:`senet.service.commands`): what players ask of a game
   (create, act, seed, claim a seat, resign, cancel, rematch), each checked with the engine
@@ -38,15 +38,15 @@ from .commands import GameCommands
 from .deadlines import DeadlineWatcher
 from .errors import GameError
 from .fair_play import FairPlay
+from .game_database import Storage
 from .jobs import JobQueue, LocalJobQueue
+from .live_games import GameStore
 from .lobby import Lobby
 from .messages import Mode, PresenceSummary
 from .players import Players
 from .presence import Presence
 from .rated_pairing import RatedPairing
 from .scheduler import ServerTurns
-from .storage import Storage
-from .store import GameStore
 
 __all__ = ["GameService"]
 

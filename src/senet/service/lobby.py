@@ -35,10 +35,10 @@ from .broadcast import MemoryBroadcast
 from .clocks import SystemClock
 from .commands import LOBBY_CHANNEL, GameCommands, new_game_rows, too_many_listed
 from .errors import GameError
+from .game_database import ListingCapReached, StoredGame
+from .live_games import GameStore, LiveGame, hash_token, new_token
 from .messages import lobby_changed, refresh_message
 from .presence import Presence
-from .storage import ListingCapReached, StoredGame
-from .store import GameStore, LiveGame, hash_token, new_token
 
 __all__ = ["Lobby", "OpenGame", "WatchedGame", "MyGame", "Taken", "Paired", "LOBBY_CHANNEL"]
 

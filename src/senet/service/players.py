@@ -27,17 +27,17 @@ import secrets
 from dataclasses import dataclass
 
 from . import glicko2
+from .game_database import Storage
+from .live_games import GameStore, LiveGame, hash_token, new_token
 from .messages import Mode
 from .names import NameRefused, check_name, name_key
-from .player_storage import (
+from .player_database import (
     PlayedGame,
     PlayerRow,
     PlayerStorage,
     RatingChange,
     RatingRow,
 )
-from .storage import Storage
-from .store import GameStore, LiveGame, hash_token, new_token
 
 __all__ = [
     "Players",

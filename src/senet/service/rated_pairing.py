@@ -5,7 +5,7 @@ seek is listed and waits, shown in the lobby with its player's name and rating.
 
 A seek is a listed friend game, rated, its creator's seat linked to the player, and its
 ``pairing`` the request (``rated|variant|time control``).  A seat is taken through the same
-statement as any listed seat (:meth:`~senet.service.storage.Storage.take_listed_seat`: of
+statement as any listed seat (:meth:`~senet.service.game_database.Storage.take_listed_seat`: of
 racing takers exactly one gets it).  This module must not import :mod:`senet.web`.
 """
 
@@ -21,11 +21,11 @@ from sqlalchemy import text
 from .clocks import parse_time_control
 from .commands import GameCommands
 from .errors import GameError, requested_variant
+from .live_games import GameStore, hash_token, new_token
 from .lobby import Lobby, Paired, pairing_key
 from .messages import refresh_message
-from .player_storage import PlayerRow
+from .player_database import PlayerRow
 from .players import Players
-from .store import GameStore, hash_token, new_token
 
 __all__ = ["RatedPairing", "pairing_range", "RANGE_START", "RANGE_WIDENING", "RANGE_MAX"]
 

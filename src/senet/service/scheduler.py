@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Literal
 from . import computer
 from .errors import GameError
 from .jobs import ComputerMoveJob, JobFailed, JobQueue
-from .store import GameStore, LiveGame
+from .live_games import GameStore, LiveGame
 
 if TYPE_CHECKING:
     from .commands import GameCommands

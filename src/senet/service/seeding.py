@@ -28,7 +28,7 @@ from typing import Any
 
 from .errors import GameError
 from .fairness import check_seed
-from .store import LiveGame
+from .live_games import LiveGame
 
 __all__ = ["checked_seed", "seeds_of", "seed_needed"]
 

@@ -22,6 +22,7 @@ from senet.engine.state import BACKWARD, FORWARD, NO_DIRECTION
 
 from .commands import ABANDONED_AFTER, abandoned_since
 from .fairness import encode_player_seeds
+from .live_games import LiveGame
 from .messages import (
     AbandonRecord,
     ActionKind,
@@ -36,7 +37,6 @@ from .messages import (
     outcome_record,
 )
 from .seeding import seed_needed, seeds_of
-from .store import LiveGame
 
 #: the direction of a turn's moves as the state message names it
 DIRECTION_NAMES = {NO_DIRECTION: "", FORWARD: "forward", BACKWARD: "backward"}

@@ -27,9 +27,9 @@ from senet.service.broadcast import broadcast_from_url
 from senet.service.clocks import ManualClock, SystemClock
 from senet.service.errors import GameError
 from senet.service.fair_play import FairPlay
+from senet.service.game_database import Storage
 from senet.service.games import GameService
 from senet.service.jobs import Busy, job_queue
-from senet.service.storage import Storage
 from senet.settings import Settings
 
 from . import api, learn, live, lobby, pages, passkeys, players, stats

@@ -21,8 +21,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from senet.service.broadcast import Subscription
 from senet.service.errors import GameError
 from senet.service.games import GameService
+from senet.service.live_games import LiveGame
 from senet.service.messages import StateMessage, cancelled_message
-from senet.service.store import LiveGame
 from senet.service.views import delta_message, events_message
 
 from .common import seat_cookie

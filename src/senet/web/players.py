@@ -27,12 +27,12 @@ from senet.engine import VARIANTS
 from senet.service import computer
 from senet.service.errors import GameError
 from senet.service.games import GameService
+from senet.service.live_games import LiveGame
 from senet.service.lobby import Paired
 from senet.service.messages import Mode
 from senet.service.names import MAX_LENGTH, MIN_LENGTH, NameRefused
-from senet.service.player_storage import PlayedGame, PlayerRow
+from senet.service.player_database import PlayedGame, PlayerRow
 from senet.service.players import Players, Profile, RatingView, SeatRating, rating_text
-from senet.service.store import LiveGame
 
 from .common import error_json, form_fields, lang_of, render
 from .i18n import translator

@@ -13,6 +13,7 @@ from typing import Literal, NotRequired, TypedDict
 
 from senet.service.errors import GameError
 from senet.service.games import GameService
+from senet.service.live_games import LiveGame
 from senet.service.messages import (
     CancelledMessage,
     DeltaMessage,
@@ -20,7 +21,6 @@ from senet.service.messages import (
     PresenceSummary,
     StateMessage,
 )
-from senet.service.store import LiveGame
 from senet.service.views import state_message
 
 __all__ = [

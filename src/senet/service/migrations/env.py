@@ -1,6 +1,6 @@
 """Alembic environment: async-aware, the URL from the app's configuration.
 
-Called two ways: by :mod:`senet.service.storage` with an open (sync-facing) connection in
+Called two ways: by :mod:`senet.service.game_database` with an open (sync-facing) connection in
 ``config.attributes["connection"]``, or standalone (``alembic -c .../alembic.ini upgrade head``)
 when it opens its own async engine on ``DATABASE_URL`` (or ``sqlalchemy.url``).
 """

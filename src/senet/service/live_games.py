@@ -57,6 +57,7 @@ from .broadcast import MemoryBroadcast, Message
 from .clocks import ClockState, SystemClock, parse_time_control
 from .errors import GameError
 from .fairness import FairDice
+from .game_database import ConflictError, Listing, Storage, StoredAction, StoredGame
 from .messages import (
     ActionKind,
     ActionRow,
@@ -68,7 +69,6 @@ from .messages import (
     unannounced_message,
     update_message,
 )
-from .storage import ConflictError, Listing, Storage, StoredAction, StoredGame
 
 __all__ = ["Decision", "GameStore", "LiveGame", "hash_token", "is_forced_pass", "new_token"]
 
@@ -286,7 +286,7 @@ ChangeListener = Callable[[LiveGame, bool], None]
 
 
 class GameStore:
-    """The games in memory over :class:`~senet.service.storage.Storage` (see the module doc)."""
+    """The games in memory over :class:`~senet.service.game_database.Storage` (see the module doc)."""
 
     def __init__(
         self,

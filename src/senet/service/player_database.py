@@ -37,7 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from .storage import Storage
+from .game_database import Storage
 
 __all__ = [
     "PlayerRow",
@@ -115,7 +115,7 @@ changes = Table(
     Column("rd", Float, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
-# The columns of the games' tables that concern players (the rest is senet.service.storage's).
+# The columns of the games' tables that concern players (the rest is senet.service.game_database's).
 games = Table(
     "games",
     _meta,
@@ -230,7 +230,7 @@ def _rating(row: Any) -> RatingRow:
 
 
 class PlayerStorage:
-    """The players' tables on the database of a :class:`~senet.service.storage.Storage`."""
+    """The players' tables on the database of a :class:`~senet.service.game_database.Storage`."""
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
