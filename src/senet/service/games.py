@@ -18,7 +18,9 @@
 * :attr:`GameService.jobs` (:mod:`senet.service.jobs`): the worker processes that search
   (the computer's moves, hints, analyses, reviews);
 * :attr:`GameService.players` (:mod:`senet.service.players`): players with a name, their
-  ratings (updated as rated games end) and profiles.
+  ratings (updated as rated games end) and profiles;
+* :attr:`GameService.challenges` (:mod:`senet.service.challenges`): challenges between
+  players, answered within a day.
 
 Messages from other processes arrive through the broadcast's observers: an ``update`` goes to
 the store (:meth:`GameStore.absorb`), a ``cancelled`` game leaves it, a ``presence`` count goes
@@ -33,6 +35,7 @@ from typing import Any
 from . import computer
 from .analysis import Analyses, Reviews
 from .broadcast import MemoryBroadcast, Message
+from .challenges import Challenges
 from .clocks import SystemClock
 from .commands import GameCommands
 from .deadlines import DeadlineWatcher
@@ -90,6 +93,7 @@ class GameService:
         self.lobby = Lobby(self.store, self.commands, broadcast, self.people)
         self.players = Players(storage, self.store)
         self.rated_pairing = RatedPairing(self.store, self.commands, self.lobby, self.players)
+        self.challenges = Challenges(storage, self.commands, self.players, broadcast, self.clock)
         broadcast.observers.append(self._observe)
 
     async def start(self) -> None:
@@ -104,12 +108,14 @@ class GameService:
         await self.turns.resume()
         await self.deadlines.resume()
         self.lobby.start()
+        self.challenges.start()
 
     async def close(self) -> None:
         await self.commands.drain()
         await self.turns.close()
         await self.deadlines.close()
         await self.lobby.close()
+        await self.challenges.close()
         await self.commands.drain()  # a command started while the server's turns stopped
         await self.players.close()  # the ratings of the games that ended last
         await self.people.close()
