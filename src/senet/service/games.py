@@ -18,7 +18,9 @@
 * :attr:`GameService.jobs` (:mod:`senet.service.jobs`): the worker processes that search
   (the computer's moves, hints, analyses, reviews);
 * :attr:`GameService.players` (:mod:`senet.service.players`): players with a name, their
-  ratings (updated as rated games end) and profiles.
+  ratings (updated as rated games end) and profiles;
+* :attr:`GameService.push` (:mod:`senet.service.push`): Web Push notifications to named
+  players' devices (the server's VAPID keys, the subscriptions, sending).
 
 Messages from other processes arrive through the broadcast's observers: an ``update`` goes to
 the store (:meth:`GameStore.absorb`), a ``cancelled`` game leaves it, a ``presence`` count goes
@@ -45,6 +47,7 @@ from .lobby import Lobby
 from .messages import Mode, PresenceSummary
 from .players import Players
 from .presence import Presence
+from .push import Push, PushConfig
 from .rated_pairing import RatedPairing
 from .scheduler import ServerTurns
 
@@ -65,6 +68,7 @@ class GameService:
         clock: SystemClock | None = None,
         jobs: JobQueue | None = None,
         fair_play: FairPlay | None = None,
+        push: PushConfig | None = None,
     ) -> None:
         self.storage = storage
         # Search runs in worker processes; without a queue given, one worker started when the
@@ -90,6 +94,7 @@ class GameService:
         self.lobby = Lobby(self.store, self.commands, broadcast, self.people)
         self.players = Players(storage, self.store)
         self.rated_pairing = RatedPairing(self.store, self.commands, self.lobby, self.players)
+        self.push = Push(storage, self.store, self.players, push, self.clock)
         broadcast.observers.append(self._observe)
 
     async def start(self) -> None:
@@ -99,6 +104,7 @@ class GameService:
         be played: a site without its computer opponent does not start."""
         computer.require_ai()
         await self.jobs.start()  # the workers load the compiled search, not this process
+        await self.push.start()
         if self.store.shared:
             self.people.start()
         await self.turns.resume()
@@ -112,6 +118,7 @@ class GameService:
         await self.lobby.close()
         await self.commands.drain()  # a command started while the server's turns stopped
         await self.players.close()  # the ratings of the games that ended last
+        await self.push.close()  # the notices on their way
         await self.people.close()
         await self.jobs.close()
 
