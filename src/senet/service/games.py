@@ -20,7 +20,9 @@
 * :attr:`GameService.players` (:mod:`senet.service.players`): players with a name, their
   ratings (updated as rated games end) and profiles;
 * :attr:`GameService.push` (:mod:`senet.service.push`): Web Push notifications to named
-  players' devices (the server's VAPID keys, the subscriptions, sending).
+  players' devices (the server's VAPID keys, the subscriptions, sending);
+* :attr:`GameService.challenges` (:mod:`senet.service.challenges`): challenges between
+  players, answered within a day.
 
 Messages from other processes arrive through the broadcast's observers: an ``update`` goes to
 the store (:meth:`GameStore.absorb`), a ``cancelled`` game leaves it, a ``presence`` count goes
@@ -35,6 +37,7 @@ from typing import Any
 from . import computer
 from .analysis import Analyses, Reviews
 from .broadcast import MemoryBroadcast, Message
+from .challenges import Challenges
 from .clocks import SystemClock
 from .commands import GameCommands
 from .deadlines import DeadlineWatcher
@@ -94,6 +97,7 @@ class GameService:
         self.lobby = Lobby(self.store, self.commands, broadcast, self.people)
         self.players = Players(storage, self.store)
         self.rated_pairing = RatedPairing(self.store, self.commands, self.lobby, self.players)
+        self.challenges = Challenges(storage, self.commands, self.players, broadcast, self.clock)
         self.push = Push(storage, self.store, self.players, push, self.clock)
         broadcast.observers.append(self._observe)
 
@@ -110,12 +114,14 @@ class GameService:
         await self.turns.resume()
         await self.deadlines.resume()
         self.lobby.start()
+        self.challenges.start()
 
     async def close(self) -> None:
         await self.commands.drain()
         await self.turns.close()
         await self.deadlines.close()
         await self.lobby.close()
+        await self.challenges.close()
         await self.commands.drain()  # a command started while the server's turns stopped
         await self.players.close()  # the ratings of the games that ended last
         await self.push.close()  # the notices on their way

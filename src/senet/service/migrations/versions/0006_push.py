@@ -9,7 +9,7 @@ the name, forgets its subscriptions), and the language of its notifications.
 whatever processes try, so each is sent once.
 
 Revision ID: 0006_push
-Revises: 0005_fair_play
+Revises: 0006_challenges
 Create Date: 2026-12-06
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006_push"
-down_revision = "0005_fair_play"
+down_revision = "0006_challenges"
 branch_labels = None
 depends_on = None
 
