@@ -22,7 +22,10 @@
 * :attr:`GameService.push` (:mod:`senet.service.push`): Web Push notifications to named
   players' devices (the server's VAPID keys, the subscriptions, sending);
 * :attr:`GameService.challenges` (:mod:`senet.service.challenges`): challenges between
-  players, answered within a day.
+  players, answered within a day;
+* :attr:`GameService.queries` (:mod:`senet.service.queries`): what the front ends read of a
+  game by its id and a seat secret (a viewer's state, the events a client missed, a page's
+  facts, the record, the ratings, the review): they never handle the store's games.
 
 Messages from other processes arrive through the broadcast's observers: an ``update`` goes to
 the store (:meth:`GameStore.absorb`), a ``cancelled`` game leaves it, a ``presence`` count goes
@@ -47,10 +50,11 @@ from .game_database import Storage
 from .jobs import JobQueue, LocalJobQueue
 from .live_games import GameStore
 from .lobby import Lobby
-from .messages import Mode, PresenceSummary
+from .messages import Mode, PresenceSummary, StateMessage
 from .players import Players
 from .presence import Presence
 from .push import Push, PushConfig
+from .queries import GameQueries
 from .rated_pairing import RatedPairing
 from .scheduler import ServerTurns
 
@@ -99,6 +103,9 @@ class GameService:
         self.rated_pairing = RatedPairing(self.store, self.commands, self.lobby, self.players)
         self.challenges = Challenges(storage, self.commands, self.players, broadcast, self.clock)
         self.push = Push(storage, self.store, self.players, push, self.clock)
+        self.queries = GameQueries(
+            self.store, self.people, self.clock, self.turns, self.players, self.reviews
+        )
         broadcast.observers.append(self._observe)
 
     async def start(self) -> None:
@@ -173,6 +180,13 @@ class GameService:
                 self._seen.clear()
             self._seen[(game_id, seat)] = now
             await self.store.note_seen(game_id, seat, now)
+
+    async def view(self, game_id: str, token: str | None, *, read: bool = False) -> StateMessage:
+        """The state the holder of ``token`` sees (:meth:`GameQueries.state`), once noted that
+        they acted through the API: a move or a seed, or (``read``) this read (see
+        :meth:`seen`)."""
+        await self.seen(game_id, await self.queries.seats(game_id, token), read=read)
+        return await self.queries.state(game_id, token)
 
     def presence(self, game_id: str) -> PresenceSummary:
         """Seats online and spectators, over every process."""

@@ -21,9 +21,9 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from senet.service.broadcast import Subscription
 from senet.service.errors import GameError
 from senet.service.games import GameService
-from senet.service.live_games import LiveGame
 from senet.service.messages import StateMessage, cancelled_message
-from senet.service.views import delta_message, events_message
+from senet.service.queries import GameFacts
+from senet.service.views import delta_message
 
 from .common import seat_cookie
 from .protocol import (
@@ -31,7 +31,6 @@ from .protocol import (
     game_error_message,
     pong_message,
     presence_message,
-    state_for,
     unknown_type_message,
 )
 from .security import MAX_WS_MESSAGE_BYTES, TokenBucket, parse_json
@@ -69,24 +68,30 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         await ws.close(code=1008, reason="cross-origin connection refused")
         return
     await ws.accept()
+    token = ws.cookies.get(seat_cookie(game_id)) or ws.query_params.get("token")
     # Listen first, then read the game once: nothing stored in between can be missed, and the
-    # state read here is the one sent (with several processes, one database read a connection).
+    # game read here is the one first sent (with several processes, one database read a
+    # connection: the first message is built from that read, at its ply).
     async with service.subscribe(game_id) as sub:
         try:
-            live = await service.store.load(game_id)
+            game = await service.queries.facts(game_id, token)
         except GameError as exc:
             await ws.send_json(game_error_message(exc))
             await ws.close(code=4404)
             return
-        await _serve(ws, service, game_id, live, sub)
+        await _serve(ws, service, game_id, token, game, sub)
 
 
 async def _serve(
-    ws: WebSocket, service: GameService, game_id: str, live: LiveGame, sub: Subscription
+    ws: WebSocket,
+    service: GameService,
+    game_id: str,
+    token: str | None,
+    game: GameFacts,
+    sub: Subscription,
 ) -> None:
     """The connection's two tasks: ``pump`` (updates to the client) and ``read`` (its messages)."""
-    token = ws.cookies.get(seat_cookie(game_id)) or ws.query_params.get("token")
-    seats = live.seats_of(token)
+    seats = game.seats
     send_lock = asyncio.Lock()
     update_lock = asyncio.Lock()
     since_param = ws.query_params.get("since")
@@ -108,9 +113,8 @@ async def _serve(
     shown: list[StateMessage | None] = [None]
     deltas = [0]
 
-    async def send_view(current: LiveGame, whole: bool = False) -> None:
+    async def send_view(state: StateMessage, whole: bool = False) -> None:
         """The viewer's state: whole the first time (or when asked), else what changed."""
-        state = state_for(service, current, current.seats_of(token))
         before = shown[0]
         delta = None if whole or before is None else delta_message(before, state, deltas[0] + 1)
         if delta is not None and not delta["history"] and delta["changed"].keys() <= {"now"}:
@@ -120,7 +124,7 @@ async def _serve(
 
     async def send_state() -> None:
         async with update_lock:
-            await send_view(await service.store.load(game_id), whole=True)
+            await send_view(await service.queries.state(game_id, token), whole=True)
 
     async def send_update(
         min_ply: int | None = None, force: bool = False, since: int | None = None
@@ -128,21 +132,15 @@ async def _serve(
         """What changed: a delta (the state), or in events mode the events the client has not
         got."""
         async with update_lock:
-            current = await (
-                service.store.refresh(game_id, seats=True)
-                if force
-                else service.store.load(game_id, min_ply)
-            )
+            queries = service.queries
             if not events_mode:
-                await send_view(current)
+                await send_view(await queries.state(game_id, token, min_ply=min_ply, reread=force))
                 return
-            mine = current.seats_of(token)
             start = sent[0] if since is None else since
-            if start is None or not 0 <= start <= current.ply:
-                await send(state_for(service, current, mine))
-            elif start < current.ply or force or since is not None:
-                await send(events_message(current, mine, start, service.turns.plays_forced_passes))
-            sent[0] = current.ply
+            missed = await queries.events(game_id, token, start, min_ply=min_ply, reread=force)
+            if missed["type"] == "state" or missed["events"] or force or since is not None:
+                await send(missed)
+            sent[0] = missed["ply"]
 
     await service.connected(game_id, seats, +1)
 
@@ -230,11 +228,13 @@ async def _serve(
 
     tasks = [asyncio.create_task(pump()), asyncio.create_task(read())]
     try:
-        if events_mode:  # what the client missed, from the state just read (no second read)
-            await send_update(live.ply, since=sent[0] if sent[0] is not None else -1)
+        if events_mode:  # what the client missed, from the game just read (no second read)
+            await send_update(game.ply, since=sent[0] if sent[0] is not None else -1)
         else:
             async with update_lock:
-                await send_view(live, whole=True)
+                await send_view(
+                    await service.queries.state(game_id, token, min_ply=game.ply), whole=True
+                )
         await send(presence_message(service.presence(game_id)))
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         for task in done:

@@ -27,7 +27,6 @@ from senet.engine import VARIANTS
 from senet.service import computer
 from senet.service.errors import GameError
 from senet.service.games import GameService
-from senet.service.live_games import LiveGame
 from senet.service.lobby import Paired
 from senet.service.messages import Mode
 from senet.service.names import MAX_LENGTH, MIN_LENGTH, NameRefused
@@ -519,24 +518,13 @@ async def started(request: Request, game_id: str, seats: tuple[int, ...], rated:
     player = player_of(request)
     if player is None:
         return
-    players = _players(request)
-    live = await _service(request).store.load(game_id)
-    if rated:
-        await players.start_rated(live)
-    await players.link(live, seats, player)
+    await _players(request).link_game(game_id, seats, player, rated=rated)
 
 
-async def game_players(request: Request, live: LiveGame, seats: tuple[int, ...]) -> dict[str, Any]:
+async def game_players(request: Request, game_id: str, seats: tuple[int, ...]) -> dict[str, Any]:
     """The game page's players: the seats this device holds linked to its player first; then
     whether the game is rated and each named seat's rating (and change once rated)."""
-    player = player_of(request)
-    players = _players(request)
-    rated, seated = await players.seat_ratings(live)
-    if player is not None and seats and {s.seat for s in seated} >= set(seats):
-        return {"rated": rated, "named_seats": seated}  # linked already (a read, no write)
-    if player is not None and seats:
-        await players.link(live, seats, player)
-        rated, seated = await players.seat_ratings(live)
+    rated, seated = await _players(request).game_seats(game_id, seats, player_of(request))
     return {"rated": rated, "named_seats": seated}
 
 
@@ -544,10 +532,11 @@ async def game_players(request: Request, live: LiveGame, seats: tuple[int, ...])
 async def game_ratings(request: Request, game_id: str) -> Any:
     """Whether the game is rated, and its named players: name, rating in the game's variant
     (``1500?`` while provisional) and, once the game is rated, the change it made."""
-    live = await _service(request).store.load(game_id)
-    rated, seated = await _players(request).seat_ratings(live)
+    queries = _service(request).queries
+    over = (await queries.facts(game_id)).over
+    rated, seated = await queries.ratings(game_id)
     lang = lang_of(request)
-    return {"rated": rated, "over": live.over, "seats": [_seat_json(s, lang) for s in seated]}
+    return {"rated": rated, "over": over, "seats": [_seat_json(s, lang) for s in seated]}
 
 
 def _seat_json(s: SeatRating, lang: str) -> dict[str, Any]:

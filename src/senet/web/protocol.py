@@ -3,8 +3,8 @@
 docs/protocol.md describes it for people; a test checks that page against these definitions
 (every type listed both ways, every example's fields those of its type).  The state, delta and
 events messages are built by :mod:`senet.service.views` (their types are in
-:mod:`senet.service.messages`; :func:`state_for` gives the state of a game served here); the
-rest here, by the constructors below.  The error message is also the body of every refused
+:mod:`senet.service.messages`; :meth:`GameQueries.state` gives the state of a game served
+here); the rest here, by the constructors below.  The error message is also the body of every refused
 HTTP request (``common.error_json``, the security middleware): one shape, one constructor,
 :func:`error_message`.
 """
@@ -12,8 +12,6 @@ HTTP request (``common.error_json``, the security middleware): one shape, one co
 from typing import Literal, NotRequired, TypedDict
 
 from senet.service.errors import GameError
-from senet.service.games import GameService
-from senet.service.live_games import LiveGame
 from senet.service.messages import (
     CancelledMessage,
     DeltaMessage,
@@ -21,7 +19,6 @@ from senet.service.messages import (
     PresenceSummary,
     StateMessage,
 )
-from senet.service.views import state_message
 
 __all__ = [
     "CLIENT_MESSAGES",
@@ -37,7 +34,6 @@ __all__ = [
     "error_message",
     "pong_message",
     "presence_message",
-    "state_for",
     "unknown_type_message",
 ]
 
@@ -147,15 +143,3 @@ def pong_message() -> PongMessage:
 
 def presence_message(summary: PresenceSummary) -> PresenceMessage:
     return {"type": "presence", "online": summary["online"], "spectators": summary["spectators"]}
-
-
-def state_for(service: GameService, live: LiveGame, seats: tuple[int, ...]) -> StateMessage:
-    """The state of ``live`` for the holder of ``seats``, with the presence summed over every
-    server process, the server's clock and whether it plays forced passes."""
-    return state_message(
-        live,
-        seats,
-        service.presence(live.id),
-        service.store.clock.now(),
-        service.turns.plays_forced_passes,
-    )
