@@ -18,7 +18,9 @@
 * :attr:`GameService.jobs` (:mod:`senet.service.jobs`): the worker processes that search
   (the computer's moves, hints, analyses, reviews);
 * :attr:`GameService.players` (:mod:`senet.service.players`): players with a name, their
-  ratings (updated as rated games end) and profiles.
+  ratings (updated as rated games end) and profiles;
+* :attr:`GameService.bots` (:mod:`senet.service.bots`): BOT accounts, personal API tokens and
+  what a bot asks of its games.
 
 Messages from other processes arrive through the broadcast's observers: an ``update`` goes to
 the store (:meth:`GameStore.absorb`), a ``cancelled`` game leaves it, a ``presence`` count goes
@@ -32,6 +34,7 @@ from typing import Any
 
 from . import computer
 from .analysis import Analyses, Reviews
+from .bots import Bots
 from .broadcast import MemoryBroadcast, Message
 from .clocks import SystemClock
 from .commands import GameCommands
@@ -90,6 +93,7 @@ class GameService:
         self.lobby = Lobby(self.store, self.commands, broadcast, self.people)
         self.players = Players(storage, self.store)
         self.rated_pairing = RatedPairing(self.store, self.commands, self.lobby, self.players)
+        self.bots = Bots(self.store, self.commands, self.players, self.rated_pairing, broadcast)
         broadcast.observers.append(self._observe)
 
     async def start(self) -> None:
@@ -112,6 +116,7 @@ class GameService:
         await self.lobby.close()
         await self.commands.drain()  # a command started while the server's turns stopped
         await self.players.close()  # the ratings of the games that ended last
+        await self.bots.close()
         await self.people.close()
         await self.jobs.close()
 
