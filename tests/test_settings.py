@@ -65,6 +65,8 @@ def test_every_variable_is_read_and_checked() -> None:
         "SENET_LISTING_LIFETIME": "300",
         "SENET_LISTING_CAP": "2",
         "SENET_SEEDING_DEADLINE": "90.5",
+        "SENET_PUSH_SERVICES": "https://push.example, http://127.0.0.1:8123/",
+        "SENET_PUSH_CONTACT": "mailto:ops@senet.example",
         "SENET_BOT_LIMITS": "30,2,5",
     }
     assert set(env) == {v.name for v in VARIABLES}
@@ -89,6 +91,8 @@ def test_every_variable_is_read_and_checked() -> None:
         300.0,
         2,
         90.5,
+        ("https://push.example", "http://127.0.0.1:8123"),
+        "mailto:ops@senet.example",
         BotLimits(30, 2, 5),
     )
     assert Settings.from_env({}) == Settings()
@@ -106,6 +110,10 @@ def test_every_variable_is_read_and_checked() -> None:
         ("FORWARDED_ALLOW_IPS", "10.0.0.1,,10.0.0.2"),
         ("JOB_QUEUE_URL", "amqp://x"),
         ("SENET_WORKERS", "0"),
+        ("SENET_PUSH_SERVICES", "push.example"),
+        ("SENET_PUSH_SERVICES", "https://push.example/path"),
+        ("SENET_PUSH_SERVICES", "https://a.example,,https://b.example"),
+        ("SENET_PUSH_CONTACT", "ops@senet.example"),
         ("SENET_BOT_LIMITS", "30,2"),
         ("SENET_BOT_LIMITS", "30,0,5"),
         ("SENET_BOT_LIMITS", "３０,2,5"),

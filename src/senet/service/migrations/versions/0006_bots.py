@@ -6,7 +6,7 @@ unless they tick it).  ``api_tokens`` holds each personal API token as its SHA-2
 itself is shown once, when it is made), its public id (to revoke it), its label and scopes.
 
 Revision ID: 0006_bots
-Revises: 0005_fair_play
+Revises: 0006_push
 Create Date: 2026-12-06
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006_bots"
-down_revision = "0005_fair_play"
+down_revision = "0006_push"
 branch_labels = None
 depends_on = None
 
