@@ -18,7 +18,9 @@
 * :attr:`GameService.jobs` (:mod:`senet.service.jobs`): the worker processes that search
   (the computer's moves, hints, analyses, reviews);
 * :attr:`GameService.players` (:mod:`senet.service.players`): players with a name, their
-  ratings (updated as rated games end) and profiles.
+  ratings (updated as rated games end) and profiles;
+* :attr:`GameService.your_turn` (:mod:`senet.service.your_turn`): the games waiting for a
+  player's move, by name or by a browser's seat secrets.
 
 Messages from other processes arrive through the broadcast's observers: an ``update`` goes to
 the store (:meth:`GameStore.absorb`), a ``cancelled`` game leaves it, a ``presence`` count goes
@@ -47,6 +49,7 @@ from .players import Players
 from .presence import Presence
 from .rated_pairing import RatedPairing
 from .scheduler import ServerTurns
+from .your_turn import YourTurn
 
 __all__ = ["GameService"]
 
@@ -90,6 +93,7 @@ class GameService:
         self.lobby = Lobby(self.store, self.commands, broadcast, self.people)
         self.players = Players(storage, self.store)
         self.rated_pairing = RatedPairing(self.store, self.commands, self.lobby, self.players)
+        self.your_turn = YourTurn(self.store, self.players.db)
         broadcast.observers.append(self._observe)
 
     async def start(self) -> None:

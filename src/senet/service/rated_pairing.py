@@ -18,9 +18,9 @@ from datetime import UTC, datetime
 
 from sqlalchemy import text
 
-from .clocks import parse_time_control
+from .clocks import TimeControl
 from .commands import GameCommands
-from .errors import GameError, requested_variant
+from .errors import requested_variant
 from .live_games import GameStore, hash_token, new_token
 from .lobby import Lobby, Paired, pairing_key
 from .messages import refresh_message
@@ -56,17 +56,13 @@ class RatedPairing:
         self,
         player: PlayerRow,
         variant: str,
-        time_control: str,
+        control: TimeControl,
         avoid: list[str],
         now: datetime | None = None,
     ) -> Paired:
         """Take the oldest seek in range, or list the player's own seek and wait."""
         name = requested_variant(variant).name
-        try:
-            control = parse_time_control(time_control).text()
-        except ValueError as exc:
-            raise GameError("bad_time_control", str(exc), 400) from None
-        key = "rated " + pairing_key(name, control)
+        key = "rated " + pairing_key(name, control.text())
         async with self._one_at_a_time(key):
             return await self._pair(player, name, control, key, avoid, now)
 
@@ -94,7 +90,7 @@ class RatedPairing:
         self,
         player: PlayerRow,
         name: str,
-        control: str,
+        control: TimeControl,
         key: str,
         avoid: list[str],
         now: datetime | None,
@@ -125,7 +121,10 @@ class RatedPairing:
         await self.players.db.set_pairing(created.game_id, key)
         await self.players.start_rated(live)
         await self.players.link(live, created.seats, player)
-        await self.store.storage.set_listed(created.game_id, True)
+        listed_now = self.store.clock.now()
+        await self.store.storage.set_listed(
+            created.game_id, True, self.commands.fair_play.listed_until(listed_now, control)
+        )
         await self.store.reload(created.game_id)
         await self.lobby.announce()
         return Paired(created.game_id, created.token, created.seats[0], waiting=True)
