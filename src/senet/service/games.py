@@ -20,7 +20,11 @@
 * :attr:`GameService.players` (:mod:`senet.service.players`): players with a name, their
   ratings (updated as rated games end) and profiles;
 * :attr:`GameService.your_turn` (:mod:`senet.service.your_turn`): the games waiting for a
-  player's move, by name or by a browser's seat secrets.
+  player's move, by name or by a browser's seat secrets;
+* :attr:`GameService.push` (:mod:`senet.service.push`): Web Push notifications to named
+  players' devices (the server's VAPID keys, the subscriptions, sending);
+* :attr:`GameService.challenges` (:mod:`senet.service.challenges`): challenges between
+  players, answered within a day.
 
 Messages from other processes arrive through the broadcast's observers: an ``update`` goes to
 the store (:meth:`GameStore.absorb`), a ``cancelled`` game leaves it, a ``presence`` count goes
@@ -35,6 +39,7 @@ from typing import Any
 from . import computer
 from .analysis import Analyses, Reviews
 from .broadcast import MemoryBroadcast, Message
+from .challenges import Challenges
 from .clocks import SystemClock
 from .commands import GameCommands
 from .deadlines import DeadlineWatcher
@@ -47,6 +52,7 @@ from .lobby import Lobby
 from .messages import Mode, PresenceSummary
 from .players import Players
 from .presence import Presence
+from .push import Push, PushConfig
 from .rated_pairing import RatedPairing
 from .scheduler import ServerTurns
 from .your_turn import YourTurn
@@ -68,6 +74,7 @@ class GameService:
         clock: SystemClock | None = None,
         jobs: JobQueue | None = None,
         fair_play: FairPlay | None = None,
+        push: PushConfig | None = None,
     ) -> None:
         self.storage = storage
         # Search runs in worker processes; without a queue given, one worker started when the
@@ -94,6 +101,8 @@ class GameService:
         self.players = Players(storage, self.store)
         self.rated_pairing = RatedPairing(self.store, self.commands, self.lobby, self.players)
         self.your_turn = YourTurn(self.store, self.players.db)
+        self.challenges = Challenges(storage, self.commands, self.players, broadcast, self.clock)
+        self.push = Push(storage, self.store, self.players, push, self.clock)
         broadcast.observers.append(self._observe)
 
     async def start(self) -> None:
@@ -103,19 +112,23 @@ class GameService:
         be played: a site without its computer opponent does not start."""
         computer.require_ai()
         await self.jobs.start()  # the workers load the compiled search, not this process
+        await self.push.start()
         if self.store.shared:
             self.people.start()
         await self.turns.resume()
         await self.deadlines.resume()
         self.lobby.start()
+        self.challenges.start()
 
     async def close(self) -> None:
         await self.commands.drain()
         await self.turns.close()
         await self.deadlines.close()
         await self.lobby.close()
+        await self.challenges.close()
         await self.commands.drain()  # a command started while the server's turns stopped
         await self.players.close()  # the ratings of the games that ended last
+        await self.push.close()  # the notices on their way
         await self.people.close()
         await self.jobs.close()
 
