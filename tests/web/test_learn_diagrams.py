@@ -111,7 +111,10 @@ def test_the_geometry_and_glyphs_are_board_js_ones() -> None:
     query = re.search(r'export const UPRIGHT_QUERY = "([^"]+)";', BOARD_JS)
     assert query and query.group(1) == board_svg.UPRIGHT_QUERY
     learn_css = (ROOT / "src/senet/web/static/learn.css").read_text(encoding="utf-8")
-    assert f"@media {board_svg.UPRIGHT_QUERY} {{\n  .diagram-board.wide {{ display: none; }}" in learn_css
+    assert (
+        f"@media {board_svg.UPRIGHT_QUERY} {{\n  .diagram-board.wide {{ display: none; }}"
+        in learn_css
+    )
 
 
 @pytest.mark.browser

@@ -36,7 +36,9 @@ def reviewed_game(site) -> str:
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
-@pytest.mark.parametrize("size", [(390, 844), (360, 740), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(
+    "size", [(390, 844), (360, 740), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}"
+)
 def test_every_board_stands_upright_on_a_phone_held_upright_and_lies_wide_on_a_desktop(
     browser, site, artifacts, reviewed_game, size, lang
 ) -> None:
