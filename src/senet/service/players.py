@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from . import glicko2
@@ -123,6 +124,8 @@ class Players:
         self.store = store
         self.clock = store.clock
         self._tasks: set[asyncio.Task[None]] = set()
+        #: called with a player's id before the player is deleted (their challenges go too)
+        self.on_delete: list[Callable[[str], Awaitable[None]]] = []
         store.on_change.append(self._changed)
 
     async def close(self) -> None:
@@ -162,6 +165,9 @@ class Players:
         return await self.db.end_sessions(player.id)
 
     async def delete(self, player: PlayerRow) -> None:
+        """Forget the player (and, through :attr:`on_delete`, what other parts keep of them)."""
+        for forget in list(self.on_delete):
+            await forget(player.id)
         await self.db.delete_player(player.id)
 
     async def new_session(self, player: PlayerRow) -> str:
