@@ -33,7 +33,7 @@ from typing import Literal, TypedDict
 from .bot_database import BotStorage, GameOfPlayer, TokenRow
 from .broadcast import MemoryBroadcast
 from .commands import GameCommands
-from .errors import GameError
+from .errors import GameError, requested_time_control
 from .live_games import GameStore, LiveGame, hash_token
 from .lobby import Paired
 from .player_database import PlayerRow
@@ -278,7 +278,8 @@ class Bots:
 
     async def seek(self, player: PlayerRow, variant: str, time_control: str, rated: bool) -> Paired:
         """Take a waiting seek that accepts bots, or list the bot's own (rated or casual)."""
-        return await self.rated_pairing.pair(player, variant, time_control, [], rated=rated)
+        control = requested_time_control(time_control)
+        return await self.rated_pairing.pair(player, variant, control, [], rated=rated)
 
     async def active_games(self, player: PlayerRow) -> list[GameOfPlayer]:
         """The games a bot has going or waiting for a taker (what its games quota counts)."""

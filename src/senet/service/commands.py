@@ -36,8 +36,8 @@ from senet.engine import IllegalMove, Move, NotationError, Position, parse_move
 from senet.engine.moves import PASS
 
 from . import computer
-from .clocks import parse_time_control
-from .errors import GameError, requested_variant
+from .clocks import UNTIMED, TimeControl
+from .errors import GameError, requested_time_control, requested_variant
 from .fair_play import FairPlay
 from .fairness import commitment_of, encode_player_seeds, new_secret
 from .game_database import ListingCapReached, NewGame, NewSeat, StoredAction
@@ -100,7 +100,7 @@ def new_game_rows(
     colour: str,
     level: str | None,
     token_hash: str,
-    time_control: str = "untimed",
+    control: TimeControl = UNTIMED,
     *,
     rematch_of: str | None = None,
     listed: bool = False,
@@ -110,7 +110,7 @@ def new_game_rows(
     listed_by: str | None = None,
 ) -> tuple[NewGame, int]:
     """A new game (its row and its seats' rows) and the creator's seat: checked (GameError on
-    a bad variant, mode, colour, level or time control), not stored.  Only a friend game is
+    a bad variant, mode, colour or level), not stored.  Only a friend game is
     ``listed`` (shown until ``listed_until``, counted for the client ``listed_by``); a listed
     game and a game against the computer are always ``public``.  In a friend game the
     creator is seen ``now`` (see :mod:`senet.service.fair_play`)."""
@@ -135,10 +135,6 @@ def new_game_rows(
             )
     else:
         level = None
-    try:
-        control = parse_time_control(time_control)
-    except ValueError as exc:
-        raise GameError("bad_time_control", str(exc), 400) from None
     invite = new_token() if game_mode == Mode.FRIEND else None
     seats: list[NewSeat] = []
     for seat in (0, 1):
@@ -204,14 +200,16 @@ class GameCommands:
         level: str | None = None,
         seed: str | None = None,
         rematch_of: str | None = None,
-        time_control: str = "untimed",
+        time_control: TimeControl = UNTIMED,
         listed: bool = False,
         public: bool = False,
         client: str | None = None,
     ) -> Created:
         """A new game, seeding: no throw yet.  ``seed`` (bots) is given for the creator's
-        seats at once.  ``listed``: an open game in the lobby (friend games), for
-        :attr:`FairPlay.listing_lifetime`, and at most :attr:`FairPlay.listing_cap` shown at
+        seats at once.  ``time_control``: parsed by the caller
+        (:func:`~senet.service.errors.requested_time_control`); days per move make a
+        turn-based game.  ``listed``: an open game in the lobby (friend games), for
+        :meth:`FairPlay.listed_until`, and at most :attr:`FairPlay.listing_cap` shown at
         once per ``client`` (else GameError ``too_many_listed``); ``public``: anyone may find
         it among the games to watch (open and computer games always are)."""
         if seed is not None:
@@ -229,7 +227,7 @@ class GameCommands:
             listed=bool(listed),
             public=bool(public),
             now=now,
-            listed_until=now + self.fair_play.listing_lifetime,
+            listed_until=self.fair_play.listed_until(now, time_control),
             listed_by=client,
         )
         invite = next((s.invite_token for s in game.seats if s.invite_token), None)
@@ -259,7 +257,7 @@ class GameCommands:
         token = new_token()
         now = self.store.clock.now()
         async with self.store.deciding(game_id) as decision:
-            deadline = now + self.fair_play.seeding_deadline
+            deadline = self.fair_play.seeds_due(now, live.clock.control)
             if not await decision.claim_seat(seat, invite, hash_token(token), now, deadline):
                 return None
         await self.store.publish(game_id, refresh_message(live.ply))
@@ -558,7 +556,7 @@ class GameCommands:
                 "AB"[1 - mine],
                 s.level,
                 rematch_of=s.id,
-                time_control=s.time_control,
+                time_control=requested_time_control(s.time_control),
                 public=s.public,
             )
             async with self.store.deciding(game_id) as decision:

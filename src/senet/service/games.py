@@ -19,6 +19,8 @@
   (the computer's moves, hints, analyses, reviews);
 * :attr:`GameService.players` (:mod:`senet.service.players`): players with a name, their
   ratings (updated as rated games end) and profiles;
+* :attr:`GameService.your_turn` (:mod:`senet.service.your_turn`): the games waiting for a
+  player's move, by name or by a browser's seat secrets;
 * :attr:`GameService.push` (:mod:`senet.service.push`): Web Push notifications to named
   players' devices (the server's VAPID keys, the subscriptions, sending);
 * :attr:`GameService.challenges` (:mod:`senet.service.challenges`): challenges between
@@ -56,6 +58,7 @@ from .presence import Presence
 from .push import Push, PushConfig
 from .rated_pairing import RatedPairing
 from .scheduler import ServerTurns
+from .your_turn import YourTurn
 
 __all__ = ["GameService"]
 
@@ -100,6 +103,7 @@ class GameService:
         self.lobby = Lobby(self.store, self.commands, broadcast, self.people)
         self.players = Players(storage, self.store)
         self.rated_pairing = RatedPairing(self.store, self.commands, self.lobby, self.players)
+        self.your_turn = YourTurn(self.store, self.players.db)
         self.challenges = Challenges(storage, self.commands, self.players, broadcast, self.clock)
         self.push = Push(storage, self.store, self.players, push, self.clock)
         self.bots = Bots(self.store, self.commands, self.players, self.rated_pairing, broadcast)

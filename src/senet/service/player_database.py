@@ -651,6 +651,32 @@ class PlayerStorage:
                 for r in await conn.execute(query)
             ]
 
+    async def unfinished_of(self, player_id: str, limit: int = 100) -> list[tuple[str, int]]:
+        """``(game id, seat)`` of the player's games not over yet, most recently active
+        first."""
+        query = (
+            select(games.c.id, seats.c.seat)
+            .join(seats, seats.c.game_id == games.c.id)
+            .where(seats.c.player_id == player_id, games.c.result.is_(None))
+            .order_by(games.c.updated_at.desc())
+            .limit(limit)
+        )
+        async with self._engine.connect() as conn:
+            return [(r.id, r.seat) for r in await conn.execute(query)]
+
+    async def seat_names(self, game_ids: Sequence[str]) -> dict[tuple[str, int], str]:
+        """The name of the named player (or computer level) holding each seat of these
+        games, by ``(game id, seat)``."""
+        if not game_ids:
+            return {}
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(seats.c.game_id, seats.c.seat, players.c.name)
+                .join(players, players.c.id == seats.c.player_id)
+                .where(seats.c.game_id.in_(list(game_ids)))
+            )
+            return {(r.game_id, r.seat): r.name for r in rows}
+
     async def tally(self, player_id: str) -> tuple[int, int, int, int]:
         """``(games finished, wins, losses, draws)`` over every game of the player."""
         won = func.sum(

@@ -22,9 +22,9 @@ from datetime import UTC, datetime
 
 from sqlalchemy import text
 
-from .clocks import parse_time_control
+from .clocks import TimeControl
 from .commands import GameCommands
-from .errors import GameError, requested_variant
+from .errors import requested_variant
 from .live_games import GameStore, hash_token, new_token
 from .lobby import Lobby, Paired, pairing_key
 from .messages import refresh_message
@@ -75,7 +75,7 @@ class RatedPairing:
         self,
         player: PlayerRow,
         variant: str,
-        time_control: str,
+        control: TimeControl,
         avoid: list[str],
         now: datetime | None = None,
         *,
@@ -84,11 +84,7 @@ class RatedPairing:
         """Take the oldest seek in range that :func:`may_pair` allows, or list the player's own
         seek and wait.  ``rated`` False: a bot's casual seek (a pool of bots' own)."""
         name = requested_variant(variant).name
-        try:
-            control = parse_time_control(time_control).text()
-        except ValueError as exc:
-            raise GameError("bad_time_control", str(exc), 400) from None
-        key = ("rated " if rated else "casual ") + pairing_key(name, control)
+        key = ("rated " if rated else "casual ") + pairing_key(name, control.text())
         async with self._one_at_a_time(key):
             return await self._pair(player, name, control, key, avoid, now, rated)
 
@@ -116,7 +112,7 @@ class RatedPairing:
         self,
         player: PlayerRow,
         name: str,
-        control: str,
+        control: TimeControl,
         key: str,
         avoid: list[str],
         now: datetime | None,
@@ -151,7 +147,10 @@ class RatedPairing:
         if rated:
             await self.players.start_rated(live)
         await self.players.link(live, created.seats, player, as_bot=player.bot)
-        await self.store.storage.set_listed(created.game_id, True)
+        listed_now = self.store.clock.now()
+        await self.store.storage.set_listed(
+            created.game_id, True, self.commands.fair_play.listed_until(listed_now, control)
+        )
         await self.store.reload(created.game_id)
         await self.lobby.announce()
         return Paired(created.game_id, created.token, created.seats[0], waiting=True)

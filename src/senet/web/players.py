@@ -25,7 +25,7 @@ from markupsafe import Markup
 
 from senet.engine import VARIANTS
 from senet.service import computer
-from senet.service.errors import GameError
+from senet.service.errors import GameError, requested_time_control
 from senet.service.games import GameService
 from senet.service.live_games import LiveGame
 from senet.service.lobby import Paired
@@ -516,7 +516,10 @@ async def pair_rated(request: Request, form: dict[str, str], avoid: list[str]) -
     if player is None or form.get("rated") != "1":
         return None
     return await _service(request).rated_pairing.pair(
-        player, form.get("variant", "standard"), form.get("time_control", "untimed"), avoid
+        player,
+        form.get("variant", "standard"),
+        requested_time_control(form.get("time_control")),
+        avoid,
     )
 
 
