@@ -19,10 +19,14 @@
   (the computer's moves, hints, analyses, reviews);
 * :attr:`GameService.players` (:mod:`senet.service.players`): players with a name, their
   ratings (updated as rated games end) and profiles;
+* :attr:`GameService.your_turn` (:mod:`senet.service.your_turn`): the games waiting for a
+  player's move, by name or by a browser's seat secrets;
 * :attr:`GameService.push` (:mod:`senet.service.push`): Web Push notifications to named
   players' devices (the server's VAPID keys, the subscriptions, sending);
 * :attr:`GameService.challenges` (:mod:`senet.service.challenges`): challenges between
   players, answered within a day;
+* :attr:`GameService.bots` (:mod:`senet.service.bots`): BOT accounts, personal API tokens and
+  what a bot asks of its games;
 * :attr:`GameService.queries` (:mod:`senet.service.queries`): what the front ends read of a
   game by its id and a seat secret (a viewer's state, the events a client missed, a page's
   facts, the record, the ratings, the review): they never handle the store's games.
@@ -39,6 +43,7 @@ from typing import Any
 
 from . import computer
 from .analysis import Analyses, Reviews
+from .bots import Bots
 from .broadcast import MemoryBroadcast, Message
 from .challenges import Challenges
 from .clocks import SystemClock
@@ -57,6 +62,7 @@ from .push import Push, PushConfig
 from .queries import GameQueries
 from .rated_pairing import RatedPairing
 from .scheduler import ServerTurns
+from .your_turn import YourTurn
 
 __all__ = ["GameService"]
 
@@ -101,8 +107,10 @@ class GameService:
         self.lobby = Lobby(self.store, self.commands, broadcast, self.people)
         self.players = Players(storage, self.store)
         self.rated_pairing = RatedPairing(self.store, self.commands, self.lobby, self.players)
+        self.your_turn = YourTurn(self.store, self.players.db)
         self.challenges = Challenges(storage, self.commands, self.players, broadcast, self.clock)
         self.push = Push(storage, self.store, self.players, push, self.clock)
+        self.bots = Bots(self.store, self.commands, self.players, self.rated_pairing, broadcast)
         self.queries = GameQueries(
             self.store, self.people, self.clock, self.turns, self.players, self.reviews
         )
@@ -132,6 +140,7 @@ class GameService:
         await self.commands.drain()  # a command started while the server's turns stopped
         await self.players.close()  # the ratings of the games that ended last
         await self.push.close()  # the notices on their way
+        await self.bots.close()
         await self.people.close()
         await self.jobs.close()
 

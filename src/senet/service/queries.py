@@ -123,8 +123,9 @@ class GameQueries:
     async def state(
         self,
         game_id: str,
-        token: str | None,
+        token: str | None = None,
         *,
+        seats: tuple[int, ...] | None = None,
         min_ply: int | None = None,
         reread: bool = False,
     ) -> StateMessage:
@@ -132,13 +133,14 @@ class GameQueries:
         for the seat that decides), with the presence summed over every server process, the
         server's clock and whether it plays forced passes.
 
-        ``min_ply``: an update message's ply (a copy that has it is current enough);
-        ``reread``: read the game again from the database, its seats too (messages may have
-        been lost, or something besides its actions changed)."""
+        ``seats``: the viewer's seats when they are known otherwise than by a secret (a bot's,
+        by its player), instead of ``token``'s; ``min_ply``: an update message's ply (a copy
+        that has it is current enough); ``reread``: read the game again from the database, its
+        seats too (messages may have been lost, or something besides its actions changed)."""
         live = await self._read(game_id, min_ply, reread)
         return state_message(
             live,
-            live.seats_of(token),
+            live.seats_of(token) if seats is None else seats,
             self._people.summary(game_id),
             self._clock.now(),
             self._turns.plays_forced_passes,
@@ -150,14 +152,17 @@ class GameQueries:
         token: str | None,
         since: int | None,
         *,
+        seats: tuple[int, ...] | None = None,
         min_ply: int | None = None,
         reread: bool = False,
     ) -> StateMessage | EventsMessage:
         """What a client in events mode that has seen ``since`` events missed: the events
         from ``since`` on (none if it has them all), or the whole state when ``since`` is None
-        or not an event number of the game.  ``min_ply``, ``reread``: as for :meth:`state`."""
+        or not an event number of the game.  ``seats``, ``min_ply``, ``reread``: as for
+        :meth:`state`."""
         live = await self._read(game_id, min_ply, reread)
-        seats = live.seats_of(token)
+        if seats is None:
+            seats = live.seats_of(token)
         if since is None or not 0 <= since <= live.ply:
             return state_message(
                 live,
