@@ -12,8 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Mapping
-from typing import Any
+from typing import assert_never
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -27,11 +26,13 @@ from senet.service.views import delta_message
 
 from .common import seat_cookie
 from .protocol import (
+    ClientMessage,
+    ServerMessage,
     error_message,
     game_error_message,
+    parse_client_message,
     pong_message,
     presence_message,
-    unknown_type_message,
 )
 from .security import MAX_WS_MESSAGE_BYTES, TokenBucket, parse_json
 
@@ -100,7 +101,7 @@ async def _serve(
         _int_or_none(since_param) if events_mode else None
     ]  # events the client has (events mode)
 
-    async def send(message: Mapping[str, Any]) -> None:
+    async def send(message: ServerMessage) -> None:
         async with send_lock:
             try:
                 await ws.send_json(message)
@@ -194,37 +195,38 @@ async def _serve(
             except ValueError as exc:
                 await send(error_message("bad_json", f"the message is not valid JSON ({exc})"))
                 continue
-            if not isinstance(data, dict):
-                await send(error_message("bad_request", "a message is a JSON object with a type"))
+            try:  # parsed at the edge: a broken message is refused here, and nothing is done
+                message = parse_client_message(data)
+            except GameError as exc:
+                await send(game_error_message(exc))
                 continue
-            kind = data.get("type")
-            if kind == "ping":
-                await send(pong_message())
-            elif kind == "state":
-                await send_state()
-            elif kind == "sync":
-                since = data.get("since")
-                await send_update(
-                    force=True, since=since if isinstance(since, int) and since >= 0 else -1
-                )
-            elif kind == "move":
-                started = time.monotonic()
-                try:
-                    await service.commands.act(game_id, token, data.get("ply"), data.get("move"))
-                except GameError as exc:
-                    await send(game_error_message(exc))
-                finally:
-                    if time.monotonic() - started > SLOW_ACTION:
-                        log.warning(
-                            "a move in game %s took %.1f s", game_id, time.monotonic() - started
-                        )
-            elif kind == "seed":
-                try:
-                    await service.commands.seed(game_id, token, data.get("seed"), data.get("seat"))
-                except GameError as exc:
-                    await send(game_error_message(exc))
-            else:
-                await send(unknown_type_message(kind))
+            await answer(message)
+
+    async def answer(message: ClientMessage) -> None:
+        if message["type"] == "ping":
+            await send(pong_message())
+        elif message["type"] == "state":
+            await send_state()
+        elif message["type"] == "sync":
+            await send_update(force=True, since=message["since"])
+        elif message["type"] == "move":
+            started = time.monotonic()
+            try:
+                await service.commands.act(game_id, token, message["ply"], message["move"])
+            except GameError as exc:
+                await send(game_error_message(exc))
+            finally:
+                if time.monotonic() - started > SLOW_ACTION:
+                    log.warning(
+                        "a move in game %s took %.1f s", game_id, time.monotonic() - started
+                    )
+        elif message["type"] == "seed":
+            try:
+                await service.commands.seed(game_id, token, message["seed"], message.get("seat"))
+            except GameError as exc:
+                await send(game_error_message(exc))
+        else:
+            assert_never(message)
 
     tasks = [asyncio.create_task(pump()), asyncio.create_task(read())]
     try:

@@ -19,10 +19,14 @@ from senet.service.messages import (
     PresenceSummary,
     StateMessage,
 )
+from senet.service.requests import checked_move, checked_ply, checked_seat
+from senet.service.seeding import checked_seed
 
 __all__ = [
     "CLIENT_MESSAGES",
     "SERVER_MESSAGES",
+    "ClientMessage",
+    "ServerMessage",
     "ErrorMessage",
     "MoveRequest",
     "PingRequest",
@@ -32,6 +36,7 @@ __all__ = [
     "StateRequest",
     "SyncRequest",
     "error_message",
+    "parse_client_message",
     "pong_message",
     "presence_message",
     "unknown_type_message",
@@ -72,6 +77,10 @@ class PingRequest(TypedDict):
     type: Literal["ping"]
 
 
+#: A message from a client, parsed and checked (:func:`parse_client_message`): the type says
+#: which, and its fields are of their types.
+ClientMessage = MoveRequest | SeedRequest | StateRequest | SyncRequest | PingRequest
+
 #: Every message a client may send, by type, in the order the error message names them.
 CLIENT_MESSAGES: dict[str, type] = {
     "move": MoveRequest,
@@ -80,6 +89,39 @@ CLIENT_MESSAGES: dict[str, type] = {
     "sync": SyncRequest,
     "ping": PingRequest,
 }
+
+
+def parse_client_message(data: object) -> ClientMessage:
+    """A client's message (its JSON decoded) as the typed message of its type, with only its
+    own fields; GameError otherwise, and nothing is done: ``bad_request`` (not an object, or a
+    field of the wrong type or range: the one the HTTP API gives for the same field),
+    ``bad_seed``, ``unknown_type``.  A ``sync`` whose ``since`` is no event number asks for
+    the whole state (``since`` -1): it is never refused."""
+    if not isinstance(data, dict):
+        raise GameError("bad_request", "a message is a JSON object with a type")
+    kind = data.get("type")
+    if kind == "move":
+        return {
+            "type": "move",
+            "ply": checked_ply(data.get("ply")),
+            "move": checked_move(data.get("move")),
+        }
+    if kind == "seed":
+        seed: SeedRequest = {"type": "seed", "seed": checked_seed(data.get("seed"))}
+        seat = checked_seat(data.get("seat"))
+        if seat is not None:
+            seed["seat"] = seat
+        return seed
+    if kind == "state":
+        return {"type": "state"}
+    if kind == "sync":
+        since = data.get("since")
+        if not isinstance(since, int) or isinstance(since, bool) or since < 0:
+            since = -1
+        return {"type": "sync", "since": since}
+    if kind == "ping":
+        return {"type": "ping"}
+    raise GameError("unknown_type", _unknown_type(kind))
 
 
 # ---------------------------------------------------------------------- server to client
@@ -101,6 +143,17 @@ class ErrorMessage(TypedDict):
     line: NotRequired[int]  # where refused text (a position, a move, a record) went wrong
     column: NotRequired[int]
 
+
+#: A message the server sends to a client.
+ServerMessage = (
+    StateMessage
+    | DeltaMessage
+    | EventsMessage
+    | PresenceMessage
+    | PongMessage
+    | CancelledMessage
+    | ErrorMessage
+)
 
 #: Every message the server sends, by type.
 SERVER_MESSAGES: dict[str, type] = {
@@ -131,10 +184,14 @@ def game_error_message(exc: GameError) -> ErrorMessage:
     return error_message(exc.code, exc.message, line=exc.line, column=exc.column)
 
 
-def unknown_type_message(kind: object) -> ErrorMessage:
+def _unknown_type(kind: object) -> str:
     names = list(CLIENT_MESSAGES)
     listed = ", ".join(names[:-1]) + " or " + names[-1]
-    return error_message("unknown_type", f"unknown message type {kind!r}: use {listed}")
+    return f"unknown message type {kind!r}: use {listed}"
+
+
+def unknown_type_message(kind: object) -> ErrorMessage:
+    return error_message("unknown_type", _unknown_type(kind))
 
 
 def pong_message() -> PongMessage:
