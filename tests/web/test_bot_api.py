@@ -281,6 +281,9 @@ def test_an_illegal_move_is_refused_with_the_engines_reason_and_changes_nothing(
     assert refused.status_code == 400
     body = refused.json()
     assert body["code"] == "illegal" and body["message"], body
+    # a slash is notation (a banked throw's move), not another path: the engine refuses it
+    banked = bot_api.post(f"/api/bot/game/{seek['id']}/move/29-30/3")
+    assert banked.status_code == 400 and banked.json()["code"] in ("illegal", "bad_move")
     garbled = bot_api.post(f"/api/bot/game/{seek['id']}/move/twelve")
     assert garbled.status_code == 400 and garbled.json()["code"] == "bad_move"
     # the person may not move for the bot, nor the bot in a game it holds no seat of
