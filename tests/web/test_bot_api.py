@@ -437,3 +437,21 @@ def test_two_bots_play_a_whole_rated_game_over_the_api(site) -> None:
     assert changes[0] < 0 < changes[1]
     profile = httpx.get(f"{site.url}/api/players/{first_name}").json()
     assert profile["recent"][0]["id"] == game_id and profile["recent"][0]["opponent_kind"] == "bot"
+
+
+# ---------------------------------------------------------------------- words
+def test_the_bots_part_of_the_profile_is_all_russian_in_russian(site) -> None:
+    from .test_russian import untranslated
+
+    client, name = named(site, "Ru")
+    client.cookies.set("lang", "ru")
+    made = client.post("/account/tokens?lang=ru", data={"label": "бот", "scope": ALL_SCOPES})
+    assert "Ваш новый ключ «бот»" in made.text
+    pages = [made.text, client.get(f"/@/{name}?lang=ru").text]
+    client.post("/account/accept-bots", data={"accept": "1"})
+    pages.append(client.get(f"/@/{name}?lang=ru").text)
+    bot_name, token = bot(site, "Ru")
+    pages.append(httpx.get(f"{site.url}/@/{bot_name}?lang=ru").text)
+    for page in pages:
+        assert 'id="bots-h"' in page or "БОТ" in page
+        assert untranslated(page) == []
