@@ -23,6 +23,7 @@ from senet.service.messages import (
     UpdateMessage,
 )
 from senet.service.presence import PresenceCounts
+from senet.service.quick_chat import ChatMessage
 from senet.service.views import apply_delta
 from senet.web.protocol import CLIENT_MESSAGES, SERVER_MESSAGES, unknown_type_message
 
@@ -39,6 +40,7 @@ BETWEEN_PROCESSES: dict[str, type] = {
     "cancelled": CancelledMessage,
     "resync": ResyncMessage,
     "presence": PresenceCounts,
+    "chat": ChatMessage,
 }
 
 

@@ -20,7 +20,8 @@
 * :attr:`GameService.players` (:mod:`senet.service.players`): players with a name, their
   ratings (updated as rated games end) and profiles;
 * :attr:`GameService.challenges` (:mod:`senet.service.challenges`): challenges between
-  players, answered within a day.
+  players, answered within a day;
+* :attr:`GameService.chat` (:mod:`senet.service.quick_chat`): the players' set phrases.
 
 Messages from other processes arrive through the broadcast's observers: an ``update`` goes to
 the store (:meth:`GameStore.absorb`), a ``cancelled`` game leaves it, a ``presence`` count goes
@@ -48,6 +49,7 @@ from .lobby import Lobby
 from .messages import Mode, PresenceSummary
 from .players import Players
 from .presence import Presence
+from .quick_chat import QuickChat
 from .rated_pairing import RatedPairing
 from .scheduler import ServerTurns
 
@@ -93,6 +95,7 @@ class GameService:
         self.lobby = Lobby(self.store, self.commands, broadcast, self.people)
         self.players = Players(storage, self.store)
         self.rated_pairing = RatedPairing(self.store, self.commands, self.lobby, self.players)
+        self.chat = QuickChat(broadcast)
         self.challenges = Challenges(storage, self.commands, self.players, broadcast, self.clock)
         broadcast.observers.append(self._observe)
 

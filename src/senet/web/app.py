@@ -32,7 +32,7 @@ from senet.service.games import GameService
 from senet.service.jobs import Busy, job_queue
 from senet.settings import Settings
 
-from . import api, learn, live, lobby, pages, passkeys, players, stats
+from . import api, challenges, learn, live, lobby, pages, passkeys, players, stats
 from .common import error_json, game_error_json, lang_of, render
 from .i18n import error_text, percent, translator
 from .move_words import review_words
@@ -183,6 +183,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.templates.env.globals["review_words"] = review_words
     lobby.install(app)
     players.install(app)
+    challenges.install(app)
     app.include_router(passkeys.router)
     if isinstance(clock, ManualClock):
         lobby.install_test_clock(app, clock)
