@@ -19,6 +19,8 @@
   (the computer's moves, hints, analyses, reviews);
 * :attr:`GameService.players` (:mod:`senet.service.players`): players with a name, their
   ratings (updated as rated games end) and profiles;
+* :attr:`GameService.push` (:mod:`senet.service.push`): Web Push notifications to named
+  players' devices (the server's VAPID keys, the subscriptions, sending);
 * :attr:`GameService.challenges` (:mod:`senet.service.challenges`): challenges between
   players, answered within a day;
 * :attr:`GameService.chat` (:mod:`senet.service.quick_chat`): the players' set phrases.
@@ -49,6 +51,7 @@ from .lobby import Lobby
 from .messages import Mode, PresenceSummary
 from .players import Players
 from .presence import Presence
+from .push import Push, PushConfig
 from .quick_chat import QuickChat
 from .rated_pairing import RatedPairing
 from .scheduler import ServerTurns
@@ -70,6 +73,7 @@ class GameService:
         clock: SystemClock | None = None,
         jobs: JobQueue | None = None,
         fair_play: FairPlay | None = None,
+        push: PushConfig | None = None,
     ) -> None:
         self.storage = storage
         # Search runs in worker processes; without a queue given, one worker started when the
@@ -97,6 +101,7 @@ class GameService:
         self.rated_pairing = RatedPairing(self.store, self.commands, self.lobby, self.players)
         self.chat = QuickChat(broadcast)
         self.challenges = Challenges(storage, self.commands, self.players, broadcast, self.clock)
+        self.push = Push(storage, self.store, self.players, push, self.clock)
         broadcast.observers.append(self._observe)
 
     async def start(self) -> None:
@@ -106,6 +111,7 @@ class GameService:
         be played: a site without its computer opponent does not start."""
         computer.require_ai()
         await self.jobs.start()  # the workers load the compiled search, not this process
+        await self.push.start()
         if self.store.shared:
             self.people.start()
         await self.turns.resume()
@@ -121,6 +127,7 @@ class GameService:
         await self.challenges.close()
         await self.commands.drain()  # a command started while the server's turns stopped
         await self.players.close()  # the ratings of the games that ended last
+        await self.push.close()  # the notices on their way
         await self.people.close()
         await self.jobs.close()
 
