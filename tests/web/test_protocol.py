@@ -22,6 +22,7 @@ from senet.service.messages import (
     StateMessage,
     UpdateMessage,
 )
+from senet.service.challenges import ChallengeJson, ChallengeMessage
 from senet.service.presence import PresenceCounts
 from senet.service.quick_chat import ChatMessage
 from senet.service.views import apply_delta
@@ -41,6 +42,7 @@ BETWEEN_PROCESSES: dict[str, type] = {
     "resync": ResyncMessage,
     "presence": PresenceCounts,
     "chat": ChatMessage,
+    "challenge": ChallengeMessage,
 }
 
 
@@ -102,6 +104,11 @@ def test_the_history_entries_of_the_examples_are_typed_too() -> None:
         delta["changed"]["last_throw"],
     ]:
         assert_fields(entry, HistoryEntry, f"history entry {entry}")
+
+
+def test_the_challenge_example_carries_a_whole_challenge() -> None:
+    (example,) = SECTIONS["Between server processes"]["challenge"]
+    assert_fields(example["challenge"], ChallengeJson, "challenge")
 
 
 def test_the_delta_example_changes_fields_of_the_state_and_applies_to_the_state_example() -> None:
