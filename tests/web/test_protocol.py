@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
+from senet.service.challenges import ChallengeJson, ChallengeMessage
 from senet.service.messages import (
     CancelledMessage,
     DeltaMessage,
@@ -22,7 +23,6 @@ from senet.service.messages import (
     StateMessage,
     UpdateMessage,
 )
-from senet.service.challenges import ChallengeJson, ChallengeMessage
 from senet.service.presence import PresenceCounts
 from senet.service.quick_chat import ChatMessage
 from senet.service.views import apply_delta
