@@ -109,7 +109,14 @@ class GameService:
         self.your_turn = YourTurn(self.store, self.players.db)
         self.challenges = Challenges(storage, self.commands, self.players, broadcast, self.clock)
         self.push = Push(storage, self.store, self.players, push, self.clock)
-        self.bots = Bots(self.store, self.commands, self.players, self.rated_pairing, broadcast)
+        self.bots = Bots(
+            self.store,
+            self.commands,
+            self.players,
+            self.rated_pairing,
+            self.challenges,
+            broadcast,
+        )
         broadcast.observers.append(self._observe)
 
     async def start(self) -> None:
