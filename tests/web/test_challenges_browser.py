@@ -40,10 +40,13 @@ def home_live(page) -> None:
     page.wait_for_selector("body[data-challenges-live='1']")
 
 
-def send_challenge(page, name: str, variant: str = "kendall", colour: str = "A") -> str:
+def send_challenge(
+    page, name: str, variant: str = "kendall", colour: str = "A", time_control: str = "untimed"
+) -> str:
     page.goto(f"/@/{name}")
     page.click("#challenge-link")
     page.select_option("#ch-variant", variant)
+    page.select_option("#ch-tc", time_control)
     page.check(f"input[name=colour][value={colour}]")
     page.click("#send-challenge")
     page.wait_for_selector("#challenge[data-status='open']")
@@ -103,8 +106,11 @@ def test_a_declined_challenge_tells_the_challenger(browser, clocked) -> None:
     take_name(anna, "Anna_dc")
     take_name(boris, "Boris_dc")
     home_live(boris)
-    challenge = send_challenge(anna, "Boris_dc")
-    boris.locator(f'#incoming [data-challenge="{challenge}"] .ch-decline').click()
+    challenge = send_challenge(anna, "Boris_dc", time_control="days:3")  # turn-based
+    assert anna.inner_text(".ch-tc") == "3 days a move", anna.inner_text(".ch-tc")
+    item = boris.locator(f'#incoming [data-challenge="{challenge}"]')
+    assert item.locator(".ch-tc").inner_text() == "3 days a move"
+    item.locator(".ch-decline").click()
     anna.wait_for_selector("#challenge[data-status='declined']")  # told at once
     assert anna.inner_text("#challenge-status") == "Declined"
     boris.wait_for_selector("body[data-challenges-live='1']")
