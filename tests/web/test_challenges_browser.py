@@ -60,7 +60,7 @@ def close_all(*pages) -> None:
         page.context.close()
 
 
-def test_a_challenge_is_sent_seen_live_accepted_and_played(browser, site) -> None:
+def test_a_challenge_is_sent_seen_live_accepted_and_played(browser, site, artifacts) -> None:
     # the site whose clock runs (the server's forced passes wait on it)
     anna = new_page(browser, site)
     boris = new_page(browser, site, 390, 844, touch=True)
@@ -75,6 +75,7 @@ def test_a_challenge_is_sent_seen_live_accepted_and_played(browser, site) -> Non
     text = item.inner_text()
     assert "Anna_ch" in text and "Kendall" in text and "you play second" in text, text
     assert "expires in 24 hours" in text
+    boris.screenshot(path=str(artifacts / "challenge-received-phone-en.png"))
     # Anna's own home page lists it as sent
     anna_home = new_page(browser, site)
     anna_home.context.add_cookies(anna.context.cookies())
