@@ -29,6 +29,8 @@ from .test_api import BROKEN_FRAMES
         ({"type": "sync", "since": True}, {"type": "sync", "since": -1}),
         ({"type": "sync"}, {"type": "sync", "since": -1}),
         ({"type": "ping"}, {"type": "ping"}),
+        ({"type": "chat", "phrase": "good_game"}, {"type": "chat", "phrase": "good_game"}),
+        ({"type": "mute", "muted": False}, {"type": "mute", "muted": False}),
     ],
 )
 def test_each_kind_is_parsed_into_its_typed_message(

@@ -25,6 +25,7 @@
   players' devices (the server's VAPID keys, the subscriptions, sending);
 * :attr:`GameService.challenges` (:mod:`senet.service.challenges`): challenges between
   players, answered within a day;
+* :attr:`GameService.chat` (:mod:`senet.service.quick_chat`): the players' set phrases;
 * :attr:`GameService.bots` (:mod:`senet.service.bots`): BOT accounts, personal API tokens and
   what a bot asks of its games;
 * :attr:`GameService.queries` (:mod:`senet.service.queries`): what the front ends read of a
@@ -60,6 +61,7 @@ from .players import Players
 from .presence import Presence
 from .push import Push, PushConfig
 from .queries import GameQueries
+from .quick_chat import ChatMessage, QuickChat
 from .rated_pairing import RatedPairing
 from .scheduler import ServerTurns
 from .your_turn import YourTurn
@@ -107,10 +109,18 @@ class GameService:
         self.lobby = Lobby(self.store, self.commands, broadcast, self.people)
         self.players = Players(storage, self.store)
         self.rated_pairing = RatedPairing(self.store, self.commands, self.lobby, self.players)
+        self.chat = QuickChat(broadcast)
         self.your_turn = YourTurn(self.store, self.players.db)
         self.challenges = Challenges(storage, self.commands, self.players, broadcast, self.clock)
         self.push = Push(storage, self.store, self.players, push, self.clock)
-        self.bots = Bots(self.store, self.commands, self.players, self.rated_pairing, broadcast)
+        self.bots = Bots(
+            self.store,
+            self.commands,
+            self.players,
+            self.rated_pairing,
+            self.challenges,
+            broadcast,
+        )
         self.queries = GameQueries(
             self.store, self.people, self.clock, self.turns, self.players, self.reviews
         )
@@ -196,6 +206,11 @@ class GameService:
         :meth:`seen`)."""
         await self.seen(game_id, await self.queries.seats(game_id, token), read=read)
         return await self.queries.state(game_id, token)
+
+    async def say(self, game_id: str, seats: tuple[int, ...], phrase: object) -> ChatMessage:
+        """The holder of ``seats`` says a set phrase in the game (see :meth:`QuickChat.say`)."""
+        live = self.store.cached(game_id) or await self.store.load(game_id)
+        return await self.chat.say(live, seats, phrase)
 
     def presence(self, game_id: str) -> PresenceSummary:
         """Seats online and spectators, over every process."""

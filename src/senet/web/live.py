@@ -22,6 +22,7 @@ from senet.service.errors import GameError
 from senet.service.games import GameService
 from senet.service.messages import StateMessage, cancelled_message
 from senet.service.queries import GameFacts
+from senet.service.quick_chat import chat_message
 from senet.service.views import delta_message
 
 from .common import seat_cookie
@@ -93,6 +94,7 @@ async def _serve(
 ) -> None:
     """The connection's two tasks: ``pump`` (updates to the client) and ``read`` (its messages)."""
     seats = game.seats
+    muted = [False]  # the player muted the opponent's phrases
     send_lock = asyncio.Lock()
     update_lock = asyncio.Lock()
     since_param = ws.query_params.get("since")
@@ -159,6 +161,11 @@ async def _serve(
                 await send_update(force=True)
             elif message.get("type") == "presence":  # counts of one process changed: send the sum
                 await send(presence_message(service.presence(game_id)))
+            elif message.get("type") == "chat":  # players only; not the muted opponent's
+                seat, phrase = message.get("seat"), message.get("phrase")
+                mine = seat in seats or not muted[0]
+                if seats and isinstance(seat, int) and isinstance(phrase, str) and mine:
+                    await send(chat_message(seat, phrase))
             elif message.get("type") == "cancelled":  # the game is gone: say so, and hang up
                 aborted = message.get("reason") == "aborted"
                 await send(cancelled_message("aborted" if aborted else None))
@@ -225,6 +232,13 @@ async def _serve(
                 await service.commands.seed(game_id, token, message["seed"], message.get("seat"))
             except GameError as exc:
                 await send(game_error_message(exc))
+        elif message["type"] == "chat":
+            try:
+                await service.say(game_id, seats, message["phrase"])
+            except GameError as exc:
+                await send(game_error_message(exc))
+        elif message["type"] == "mute":
+            muted[0] = message["muted"]
         else:
             assert_never(message)
 

@@ -19,7 +19,7 @@ from senet.service.analysis import chart, replay
 from senet.service.errors import GameError, requested_time_control, requested_variant
 from senet.service.games import GameService
 
-from . import players
+from . import challenges, players
 from .common import (
     form_fields,
     lang_of,
@@ -261,6 +261,7 @@ async def home(request: Request) -> Any:
         levels=await players.level_options(request, lang),
         default_level=computer.default_level(),
         selected=request.query_params.get("variant", "standard"),
+        **await challenges.home_box(request),
     )
 
 

@@ -19,11 +19,14 @@ from senet.service.messages import (
     PresenceSummary,
     StateMessage,
 )
+from senet.service.quick_chat import ChatMessage, checked_phrase
 from senet.service.requests import checked_move, checked_ply, checked_seat
 from senet.service.seeding import checked_seed
 
 __all__ = [
     "CLIENT_MESSAGES",
+    "ChatRequest",
+    "MuteRequest",
     "SERVER_MESSAGES",
     "ClientMessage",
     "ServerMessage",
@@ -77,9 +80,25 @@ class PingRequest(TypedDict):
     type: Literal["ping"]
 
 
+class ChatRequest(TypedDict):
+    """Say a set phrase, by its id (players only)."""
+
+    type: Literal["chat"]
+    phrase: str
+
+
+class MuteRequest(TypedDict):
+    """Stop (or start again) passing the opponent's phrases to this connection."""
+
+    type: Literal["mute"]
+    muted: bool
+
+
 #: A message from a client, parsed and checked (:func:`parse_client_message`): the type says
 #: which, and its fields are of their types.
-ClientMessage = MoveRequest | SeedRequest | StateRequest | SyncRequest | PingRequest
+ClientMessage = (
+    MoveRequest | SeedRequest | StateRequest | SyncRequest | PingRequest | ChatRequest | MuteRequest
+)
 
 #: Every message a client may send, by type, in the order the error message names them.
 CLIENT_MESSAGES: dict[str, type] = {
@@ -88,6 +107,8 @@ CLIENT_MESSAGES: dict[str, type] = {
     "state": StateRequest,
     "sync": SyncRequest,
     "ping": PingRequest,
+    "chat": ChatRequest,
+    "mute": MuteRequest,
 }
 
 
@@ -95,7 +116,7 @@ def parse_client_message(data: object) -> ClientMessage:
     """A client's message (its JSON decoded) as the typed message of its type, with only its
     own fields; GameError otherwise, and nothing is done: ``bad_request`` (not an object, or a
     field of the wrong type or range: the one the HTTP API gives for the same field),
-    ``bad_seed``, ``unknown_type``.  A ``sync`` whose ``since`` is no event number asks for
+    ``bad_seed``, ``bad_phrase`` (not one of the set phrases), ``unknown_type``.  A ``sync`` whose ``since`` is no event number asks for
     the whole state (``since`` -1): it is never refused."""
     if not isinstance(data, dict):
         raise GameError("bad_request", "a message is a JSON object with a type")
@@ -121,6 +142,13 @@ def parse_client_message(data: object) -> ClientMessage:
         return {"type": "sync", "since": since}
     if kind == "ping":
         return {"type": "ping"}
+    if kind == "chat":
+        return {"type": "chat", "phrase": checked_phrase(data.get("phrase"))}
+    if kind == "mute":
+        muted = data.get("muted")
+        if not isinstance(muted, bool):
+            raise GameError("bad_request", "muted must be true or false")
+        return {"type": "mute", "muted": muted}
     raise GameError("unknown_type", _unknown_type(kind))
 
 
@@ -142,6 +170,9 @@ class ErrorMessage(TypedDict):
     message: str
     line: NotRequired[int]  # where refused text (a position, a move, a record) went wrong
     column: NotRequired[int]
+    # why a well-written position is impossible: the engine's code and its message's parameters
+    reason: NotRequired[str]
+    params: NotRequired[dict[str, str | int]]
 
 
 #: A message the server sends to a client.
@@ -152,6 +183,7 @@ ServerMessage = (
     | PresenceMessage
     | PongMessage
     | CancelledMessage
+    | ChatMessage
     | ErrorMessage
 )
 
@@ -163,6 +195,7 @@ SERVER_MESSAGES: dict[str, type] = {
     "presence": PresenceMessage,
     "pong": PongMessage,
     "cancelled": CancelledMessage,
+    "chat": ChatMessage,
     "error": ErrorMessage,
 }
 
@@ -181,7 +214,11 @@ def error_message(
 
 def game_error_message(exc: GameError) -> ErrorMessage:
     """The error message of a refused request."""
-    return error_message(exc.code, exc.message, line=exc.line, column=exc.column)
+    answer = error_message(exc.code, exc.message, line=exc.line, column=exc.column)
+    if exc.reason is not None:
+        answer["reason"] = exc.reason
+        answer["params"] = exc.params
+    return answer
 
 
 def _unknown_type(kind: object) -> str:
