@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from senet.service.broadcast import MemoryBroadcast
+from senet.service.challenges import ChallengeTerms
 from senet.service.errors import GameError
 from senet.service.game_database import Storage
 from senet.service.games import GameService
@@ -121,6 +122,7 @@ def test_two_services_sending_one_notice_send_it_once_and_share_one_key(tmp_path
             assert sorted(sent) == [0, 0, 0, 0, 0, 1]
             payload = opened(receiver, phone, second.push.public_key)
             assert payload["body"] == "Anna challenges you to Senet (standard)"
+            assert payload["url"] == "/"
             assert receiver.count == 1
             key = first.push.public_key
             await shut(first)
@@ -128,6 +130,30 @@ def test_two_services_sending_one_notice_send_it_once_and_share_one_key(tmp_path
             again = await service_on(db, receiver)  # a restart keeps the key pair
             assert again.push.public_key == key
             await shut(again)
+
+    run(main())
+
+
+def test_a_challenge_received_is_notified_once_and_nothing_else_is(tmp_path: Path) -> None:
+    async def main() -> None:
+        with PushReceiver() as receiver:
+            service = await service_on(tmp_path / "db.sqlite3", receiver)
+            phone = receiver.device("boris-challenged")
+            await named(service, "Boris", phone, lang="ru")
+            anna, _ = await service.players.take_name("Anna")
+            terms = ChallengeTerms.checked("kendall", "untimed", "A", False)
+            sent = await service.challenges.create("Boris", terms, challenger=anna)
+            await service.challenges.settle()
+            payload = opened(receiver, phone, service.push.public_key)
+            assert payload["body"] == "Anna вызывает вас на игру «Сенет в духе Кендалла»"
+            assert payload["url"] == f"/challenges/{sent.challenge.id}"
+            # declining it tells the challenger's page, not the challenged player's devices
+            boris = await service.players.by_name("Boris")
+            assert boris is not None
+            await service.challenges.decline(sent.challenge.id, boris)
+            await service.challenges.settle()
+            assert receiver.count == 1
+            await shut(service)
 
     run(main())
 

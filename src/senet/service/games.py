@@ -99,6 +99,7 @@ class GameService:
         self.rated_pairing = RatedPairing(self.store, self.commands, self.lobby, self.players)
         self.challenges = Challenges(storage, self.commands, self.players, broadcast, self.clock)
         self.push = Push(storage, self.store, self.players, push, self.clock)
+        self.challenges.on_event(self.push.challenged)
         broadcast.observers.append(self._observe)
 
     async def start(self) -> None:

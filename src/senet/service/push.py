@@ -42,6 +42,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from senet.settings import DEFAULT_PUSH_CONTACT, DEFAULT_PUSH_SERVICES
 
+from .challenges import ChallengeEvent, ChallengeEventKind
 from .clocks import SystemClock
 from .errors import GameError
 from .game_database import Storage
@@ -393,3 +394,20 @@ class Push:
         ttl = (deadline - self.clock.now()) // 1000 if deadline is not None else DEFAULT_TTL
         notice = Notice(NoticeKind.TURN, f"/g/{live.id}", live.stored.variant, name, kind, ttl)
         await self.notify(player.id, notice, f"turn:{live.id}:{ply}")
+
+    # ------------------------------------------------------------------ a challenge
+    async def challenged(self, event: ChallengeEvent) -> None:
+        """A listener of :meth:`Challenges.on_event` (called in the process that stored the
+        challenge, off the request's path): tell the challenged player."""
+        if event.kind != ChallengeEventKind.RECEIVED:
+            return
+        c = event.challenge
+        notice = Notice(
+            NoticeKind.CHALLENGE,
+            f"/challenges/{c.id}",
+            c.terms.variant,
+            c.challenger,
+            SeatKind.HUMAN,
+            (c.expires_at - self.clock.now()) // 1000,
+        )
+        await self.notify(c.challenged_id, notice, f"challenge:{c.id}")
