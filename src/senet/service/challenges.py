@@ -483,7 +483,10 @@ class Challenges:
             raise GameError("not_yours", "only the challenged player can accept", 403)
         theirs = row.colour if row.colour in ("A", "B") else "AB"[secrets.randbelow(2)]
         created = await self.commands.create(
-            row.variant, "friend", "B" if theirs == "A" else "A", time_control=row.time_control
+            row.variant,
+            "friend",
+            "B" if theirs == "A" else "A",
+            time_control=parse_time_control(row.time_control),  # checked when it was stored
         )
         if not await self.db.close(
             row.id, ChallengeStatus.ACCEPTED, self.clock.now(), game_id=created.game_id

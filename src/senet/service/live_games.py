@@ -151,6 +151,11 @@ class LiveGame:
         return ClockState(control, (s.clock_a or 0, s.clock_b or 0), s.clock_seat, s.deadline)
 
     @property
+    def turn_based(self) -> bool:
+        """Days per move: the players need not be on the page; each move's deadline decides."""
+        return self.stored.days_per_move is not None
+
+    @property
     def forced_pass(self) -> bool:
         """Is the decision due a pass, the only legal one (no piece can move, or a throw of
         fate's move is impossible)?  The server plays it for the player: nothing to choose."""
