@@ -2,8 +2,9 @@
 
     python examples/bot.py http://127.0.0.1:8000 senet_TOKEN [--seek] [--games N] [--level L]
 
-It follows its event stream, lists a rated seek if asked, and plays every game that starts
-(its seed, then a move whenever the game's stream lists legal moves for it), one thread a game.
+It follows its event stream, lists a rated seek if asked, accepts every challenge, and plays
+every game that starts (its seed, then a move whenever the game's stream lists legal moves
+for it), one thread a game.
 """
 
 import json
@@ -56,7 +57,9 @@ def main():
     if "--seek" in ARGS:
         call("POST", "/api/bot/seek", {"variant": "standard", "rated": True}).close()
     for event in stream("/api/bot/stream/event"):
-        if event["type"] == "gameStart":
+        if event["type"] == "challenge":  # a challenge made to this bot: take it
+            call("POST", f"/api/challenge/{event['challenge']['id']}/accept").close()
+        elif event["type"] == "gameStart":
             threading.Thread(target=play, args=(event["game"]["id"],), daemon=True).start()
         elif event["type"] == "gameFinish":
             print(json.dumps(event["game"]), flush=True)

@@ -304,6 +304,17 @@ def _state_of_bot(site: SiteServer, token: str, game_id: str) -> dict:
         stream.close()
 
 
+def test_answering_challenges_needs_the_scope_and_a_challenge(site) -> None:
+    name, token = bot(site, "Answers")
+    client, _ = named(site, "Reader")
+    reader = make_token(client, ["challenge:read"])
+    for action in ("accept", "decline"):
+        refused = api(site, reader).post(f"/api/challenge/nosuch/{action}")
+        assert refused.status_code == 403 and refused.json()["code"] == "missing_scope"
+        unknown = api(site, token).post(f"/api/challenge/nosuch/{action}")
+        assert unknown.status_code == 404 and unknown.json()["code"] == "unknown_challenge"
+
+
 # ---------------------------------------------------------------------- pools
 def test_people_are_paired_with_bots_only_if_they_accept_them(site) -> None:
     name, token = bot(site, "Seeker")

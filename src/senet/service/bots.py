@@ -16,7 +16,8 @@
 * **Events** (:class:`EventFeed`): which of a bot's games started or finished, read from the
   database whenever its channel (``player:ID``), the lobby's channel or the keep-alive wakes
   the stream; a game's end is announced on the channels of its bots by the process that
-  stored it.
+  stored it.  Challenges come from :mod:`senet.service.challenges` (its events on the
+  player's challenge channel), and are answered through it: no second challenge model.
 
 This module must not import :mod:`senet.web`.
 """
@@ -32,6 +33,14 @@ from typing import Literal, TypedDict
 
 from .bot_database import BotStorage, GameOfPlayer, TokenRow
 from .broadcast import MemoryBroadcast
+from .challenges import (
+    Accepted,
+    Challenge,
+    ChallengeJson,
+    ChallengeMessage,
+    Challenges,
+    challenge_json,
+)
 from .commands import GameCommands
 from .errors import GameError, requested_time_control
 from .live_games import GameStore, LiveGame, hash_token
@@ -45,6 +54,7 @@ __all__ = [
     "BotEvent",
     "Bots",
     "EventFeed",
+    "ChallengeBotEvent",
     "GameFinishEvent",
     "GameStartEvent",
     "SCOPES",
@@ -117,7 +127,23 @@ class GameFinishEvent(TypedDict):
     game: FinishedGame
 
 
-BotEvent = GameStartEvent | GameFinishEvent
+class ChallengeBotEvent(TypedDict):
+    """A challenge made to the bot (``challenge``: accept or decline it), withdrawn or expired
+    (``challengeCanceled``), or declined (``challengeDeclined``)."""
+
+    type: Literal["challenge", "challengeCanceled", "challengeDeclined"]
+    challenge: ChallengeJson
+
+
+BotEvent = GameStartEvent | GameFinishEvent | ChallengeBotEvent
+
+#: a challenge's event (senet.service.challenges) as the bot's event stream names it
+_CHALLENGE_EVENTS: dict[str, Literal["challenge", "challengeCanceled", "challengeDeclined"]] = {
+    "received": "challenge",
+    "cancelled": "challengeCanceled",
+    "expired": "challengeCanceled",
+    "declined": "challengeDeclined",
+}
 
 
 class EventFeed:
@@ -125,14 +151,41 @@ class EventFeed:
     seats taken) or finished (over, or called off).  The first look reports every game going
     on, so a bot that reconnects finds its games again."""
 
-    def __init__(self, bots: Bots, player: PlayerRow) -> None:
+    def __init__(self, bots: Bots, player: PlayerRow, challenges: bool = False) -> None:
         self.bots = bots
         self.player = player
+        self.challenges = challenges  # the token may read the player's challenges
         self.started: set[str] = set()
+        #: games made by accepted challenges: started for the bot at once (the challenger
+        #: takes the other seat when they come)
+        self.accepted: set[str] = set()
+
+    async def opening(self) -> list[BotEvent]:
+        """The first lines of a stream: the challenges waiting for the bot's answer, then
+        every game it has going."""
+        events: list[BotEvent] = []
+        if self.challenges:
+            for challenge in await self.bots.challenges.incoming(self.player):
+                events.append({"type": "challenge", "challenge": challenge_json(challenge)})
+        return events + await self.changes()
+
+    def challenge(self, message: ChallengeMessage) -> BotEvent | None:
+        """A message of the player's challenge channel as a bot event (None: not one a bot is
+        told of, or the token may not read challenges)."""
+        challenge = message["challenge"]
+        if message["event"] == "accepted" and challenge["game"] is not None:
+            self.accepted.add(challenge["game"])  # a gameStart follows
+            return None
+        kind = _CHALLENGE_EVENTS.get(message["event"])
+        if kind is None or not self.challenges:
+            return None
+        if kind == "challenge" and challenge["challenged"] != self.player.name:
+            return None  # the bot's own challenge, made elsewhere: nothing to answer
+        return {"type": kind, "challenge": challenge}
 
     async def changes(self) -> list[BotEvent]:
         games = await self.bots.db.unfinished_games(self.player.id)
-        going = {g.id: g for g in games if g.started}
+        going = {g.id: g for g in games if g.started or g.id in self.accepted}
         events: list[BotEvent] = []
         for game_id in sorted(self.started - going.keys()):
             found = await self.bots.db.result_of(game_id)
@@ -167,9 +220,11 @@ class Bots:
         commands: GameCommands,
         players: Players,
         rated_pairing: RatedPairing,
+        challenges: Challenges,
         broadcast: MemoryBroadcast,
     ) -> None:
         self.db = BotStorage(players.db)
+        self.challenges = challenges
         self.store = store
         self.commands = commands
         self.players = players
@@ -280,6 +335,15 @@ class Bots:
         """Take a waiting seek that accepts bots, or list the bot's own (rated or casual)."""
         control = requested_time_control(time_control)
         return await self.rated_pairing.pair(player, variant, control, [], rated=rated)
+
+    async def accept(self, challenge_id: str, player: PlayerRow) -> Accepted:
+        """Accept a challenge made to ``player``: the game is made with the challenge's terms,
+        the player seated (a bot's seat linked to its account).  GameError as
+        :meth:`senet.service.challenges.Challenges.accept`."""
+        return await self.challenges.accept(challenge_id, player)
+
+    async def decline(self, challenge_id: str, player: PlayerRow) -> Challenge:
+        return await self.challenges.decline(challenge_id, player)
 
     async def active_games(self, player: PlayerRow) -> list[GameOfPlayer]:
         """The games a bot has going or waiting for a taker (what its games quota counts)."""

@@ -25,6 +25,7 @@
   players' devices (the server's VAPID keys, the subscriptions, sending);
 * :attr:`GameService.challenges` (:mod:`senet.service.challenges`): challenges between
   players, answered within a day;
+* :attr:`GameService.chat` (:mod:`senet.service.quick_chat`): the players' set phrases;
 * :attr:`GameService.bots` (:mod:`senet.service.bots`): BOT accounts, personal API tokens and
   what a bot asks of its games.
 
@@ -56,6 +57,7 @@ from .messages import Mode, PresenceSummary
 from .players import Players
 from .presence import Presence
 from .push import Push, PushConfig
+from .quick_chat import QuickChat
 from .rated_pairing import RatedPairing
 from .scheduler import ServerTurns
 from .your_turn import YourTurn
@@ -103,10 +105,18 @@ class GameService:
         self.lobby = Lobby(self.store, self.commands, broadcast, self.people)
         self.players = Players(storage, self.store)
         self.rated_pairing = RatedPairing(self.store, self.commands, self.lobby, self.players)
+        self.chat = QuickChat(broadcast)
         self.your_turn = YourTurn(self.store, self.players.db)
         self.challenges = Challenges(storage, self.commands, self.players, broadcast, self.clock)
         self.push = Push(storage, self.store, self.players, push, self.clock)
-        self.bots = Bots(self.store, self.commands, self.players, self.rated_pairing, broadcast)
+        self.bots = Bots(
+            self.store,
+            self.commands,
+            self.players,
+            self.rated_pairing,
+            self.challenges,
+            broadcast,
+        )
         self.challenges.on_event(self.push.challenged)
         broadcast.observers.append(self._observe)
 

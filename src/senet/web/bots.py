@@ -8,13 +8,15 @@ open at once, unfinished games of its player; beyond them, 429 with ``Retry-Afte
 
 * ``GET /api/account``: who the token is (name, kind, scopes).
 * ``POST /api/bot/account/upgrade``: make the token's player a BOT account, for good.
-* ``GET /api/bot/stream/event``: NDJSON, the bot's events (``gameStart``, ``gameFinish``),
-  a newline every few seconds to keep the connection alive.
+* ``GET /api/bot/stream/event``: NDJSON, the bot's events (``challenge``,
+  ``challengeCanceled``, ``challengeDeclined``, ``gameStart``, ``gameFinish``), a newline
+  every few seconds to keep the connection alive.
 * ``GET /api/bot/game/stream/{id}``: NDJSON, first the game's whole ``state`` message (as
   the WebSocket sends it), then one ``events`` message per change, ``cancelled`` if the game
   is called off; it ends with the game.  While it is open the bot's seat is connected.
 * ``POST /api/bot/game/{id}/move/{move}`` (``?ply=N`` optional), ``/resign``, ``/seed``;
-  ``POST /api/bot/seek``.
+  ``POST /api/bot/seek``; ``POST /api/challenge/{id}/accept`` and ``/decline`` (the
+  challenges of :mod:`senet.service.challenges`).
 
 Every line of a stream is built by :mod:`senet.service.views` (the state and events
 messages of the live protocol) or :mod:`senet.service.bots` (the events); nothing is rendered
@@ -37,6 +39,7 @@ from pydantic import BaseModel, Field
 from starlette.background import BackgroundTask
 
 from senet.service.bots import SCOPES, Authenticated, EventFeed, player_channel
+from senet.service.challenges import ChallengeMessage
 from senet.service.commands import LOBBY_CHANNEL
 from senet.service.errors import GameError
 from senet.service.games import GameService
@@ -218,33 +221,42 @@ def _stream(request: Request, token_id: str, lines: Callable[[], AsyncIterator[b
 
 @api.get("/bot/stream/event")
 async def event_stream(request: Request) -> Any:
-    """NDJSON: the bot's events, one JSON object a line — ``gameStart`` (both seats of a game
-    are taken: every game going on is announced again when the stream opens) and
-    ``gameFinish`` — and an empty line every few seconds.  While it is open, the bot's listed
-    seeks stay shown in the lobby."""
+    """NDJSON: the bot's events, one JSON object a line — ``challenge`` (a challenge made to
+    it: accept or decline it), ``challengeCanceled``, ``challengeDeclined`` (with the token's
+    ``challenge:read``), ``gameStart`` (a game of its own started: every game going on is
+    announced again when the stream opens) and ``gameFinish`` — and an empty line every few
+    seconds.  While it is open, the bot's listed seeks stay shown in the lobby."""
     auth = await bot_of(request)
     service = _service(request)
-    feed = EventFeed(service.bots, auth.player)
+    feed = EventFeed(service.bots, auth.player, challenges=auth.allows("challenge:read"))
 
     async def lines() -> AsyncIterator[bytes]:
         wake = asyncio.Event()
+        told: list[ChallengeMessage] = []  # the challenge channel's messages, in order
         broadcast = service.broadcast
         async with (
             broadcast.subscribe(player_channel(auth.player.id)) as mine,
             broadcast.subscribe(LOBBY_CHANNEL) as lobby,
+            service.challenges.subscribe(auth.player.id) as challenges,
         ):
 
-            async def relay(sub: Any) -> None:
-                async for _ in sub:
+            async def relay(sub: Any, keep: bool) -> None:
+                async for message in sub:
+                    if keep and message.get("type") == "challenge":
+                        told.append(message)
                     wake.set()
 
-            relays = [asyncio.create_task(relay(mine)), asyncio.create_task(relay(lobby))]
+            relays = [
+                asyncio.create_task(relay(mine, False)),
+                asyncio.create_task(relay(lobby, False)),
+                asyncio.create_task(relay(challenges, True)),
+            ]
             try:
                 loop = asyncio.get_running_loop()
                 kept = loop.time()
                 await feed.keep_seeks()
+                events = await feed.opening()
                 while True:
-                    events = await feed.changes()
                     for event in events:
                         yield _line(event)
                     try:
@@ -256,6 +268,9 @@ async def event_stream(request: Request) -> Any:
                     if loop.time() - kept >= KEEPALIVE_SECONDS:
                         kept = loop.time()
                         await feed.keep_seeks()
+                    answered = [feed.challenge(message) for message in told]
+                    told.clear()
+                    events = [e for e in answered if e is not None] + await feed.changes()
             finally:
                 for task in relays:
                     task.cancel()
@@ -327,6 +342,34 @@ async def bot_resign(request: Request, game_id: str) -> Any:
     auth = await bot_of(request)
     live = await _service(request).bots.resign(game_id, auth.player)
     return {"ok": True, "ply": live.ply}
+
+
+@api.post("/challenge/{challenge_id}/accept")
+async def accept_challenge(request: Request, challenge_id: str) -> Any:
+    """Accept a challenge made to the token's player (scope ``challenge:write``): the game
+    is made with its terms and the player seated in it; a bot gets its ``gameStart`` (its
+    games quota counts: 429 ``too_many_games``).  A person's token gets its seat's secret
+    (``token``, for the game API); a bot plays its seat through the bot API."""
+    auth = await authenticated(request, "challenge:write")
+    if auth.player.bot:
+        await check_games_quota(request, auth.player)
+    accepted = await _service(request).bots.accept(challenge_id, auth.player)
+    answer: dict[str, Any] = {
+        "ok": True,
+        "game": accepted.game_id,
+        "seat": "AB"[accepted.seat],
+    }
+    if not auth.player.bot:
+        answer["token"] = accepted.token
+    return answer
+
+
+@api.post("/challenge/{challenge_id}/decline")
+async def decline_challenge(request: Request, challenge_id: str) -> Any:
+    """Decline a challenge made to the token's player (scope ``challenge:write``)."""
+    auth = await authenticated(request, "challenge:write")
+    await _service(request).bots.decline(challenge_id, auth.player)
+    return {"ok": True}
 
 
 class SeedBody(BaseModel):

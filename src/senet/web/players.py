@@ -155,6 +155,7 @@ async def name_page(request: Request) -> Any:
         refused=None,
         typed="",
         deleted=request.query_params.get("deleted") == "1",
+        accepting=(await _service(request).challenges.acceptance(player)).value if player else None,
     )
     response.headers["Cache-Control"] = "no-store"
     return response
