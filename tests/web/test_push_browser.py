@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -117,25 +118,38 @@ def registration_id(page, site: SiteServer) -> str:
     return found[0]
 
 
-def deliver(page, site: SiteServer, payload: bytes) -> list[dict]:
+NOTIFICATIONS = """async () => (await (await navigator.serviceWorker.ready).getNotifications())
+    .map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data.url }))"""
+
+
+def deliver(page, site: SiteServer, payload: bytes, tag: str) -> list[dict]:
     """Deliver ``payload`` as a push message to the page's service worker; the notifications
-    it shows then (title, body, tag, the page a click opens)."""
+    it shows then with ``tag`` (title, body, tag, the page a click opens)."""
     registration = registration_id(page, site)
     page.evaluate(
         "async () => { for (const n of await (await navigator.serviceWorker.ready).getNotifications()) n.close(); }"
     )
+    until(page, f"(await ({NOTIFICATIONS})()).length === 0")
     page.cdp.send(  # type: ignore[attr-defined]
         "ServiceWorker.deliverPushMessage",
         {"origin": site.url, "registrationId": registration, "data": payload.decode()},
     )
-    page.wait_for_function(
-        "async () => (await (await navigator.serviceWorker.ready).getNotifications()).length > 0"
-    )
-    shown: list[dict] = page.evaluate(
-        """async () => (await (await navigator.serviceWorker.ready).getNotifications())
-             .map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data.url }))"""
+    shown: list[dict] = until(
+        page,
+        f"(await ({NOTIFICATIONS})()).filter((n) => n.tag === {json.dumps(tag)})",
     )
     return shown
+
+
+def until(page, expression: str) -> Any:
+    """The value of an async ``expression`` in the page once it is truthy (a non-empty list):
+    asked again while the service worker works, for at most 30 seconds."""
+    for _ in range(600):
+        value = page.evaluate(f"async () => {{ const v = {expression}; return v; }}")
+        if value:
+            return value
+        page.wait_for_timeout(50)
+    raise AssertionError(f"never true: {expression}")
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -174,7 +188,7 @@ def test_the_name_page_turns_notifications_on_and_off_and_the_worker_shows_them(
         },
         ensure_ascii=False,
     ).encode()
-    shown = deliver(page, push_site, payload)
+    shown = deliver(page, push_site, payload, "senet-/g/abc123")
     expected = {
         "en": ("Senet", "Your move in Kendall-style Senet against Anna"),
         "ru": ("Сенет", "Ваш ход в игре «Сенет в духе Кендалла» против Anna"),
@@ -183,7 +197,8 @@ def test_the_name_page_turns_notifications_on_and_off_and_the_worker_shows_them(
     assert shown[0]["url"] == f"{push_site.url}/g/abc123" and shown[0]["tag"] == "senet-/g/abc123"
     # a notice naming another site opens this site's home page instead
     stray = json.dumps({"title": "x", "body": "y", "url": "https://elsewhere.example/"}).encode()
-    assert [n["url"] for n in deliver(page, push_site, stray)] == [f"{push_site.url}/"]
+    home = f"{push_site.url}/"
+    assert [n["url"] for n in deliver(page, push_site, stray, home)] == [home]
 
     section.locator("[data-push=off]").click()
     page.wait_for_selector("#push-settings[data-state=off]")
