@@ -15,6 +15,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from queue import Queue
@@ -26,6 +27,7 @@ from senet.service.live_games import hash_token
 from senet.service.messages import StateMessage
 
 from .conftest import ROOT, SiteServer
+from .helpers import best_move, state, wait_past
 
 EXAMPLE = ROOT / "examples" / "bot.py"
 ALL_SCOPES = ["bot:play", "challenge:read", "challenge:write"]
@@ -281,6 +283,9 @@ def test_an_illegal_move_is_refused_with_the_engines_reason_and_changes_nothing(
     assert refused.status_code == 400
     body = refused.json()
     assert body["code"] == "illegal" and body["message"], body
+    # a slash is notation (a banked throw's move), not another path: the engine refuses it
+    banked = bot_api.post(f"/api/bot/game/{seek['id']}/move/29-30/3")
+    assert banked.status_code == 400 and banked.json()["code"] in ("illegal", "bad_move")
     garbled = bot_api.post(f"/api/bot/game/{seek['id']}/move/twelve")
     assert garbled.status_code == 400 and garbled.json()["code"] == "bad_move"
     # the person may not move for the bot, nor the bot in a game it holds no seat of
@@ -434,3 +439,77 @@ def test_two_bots_play_a_whole_rated_game_over_the_api(site) -> None:
     assert changes[0] < 0 < changes[1]
     profile = httpx.get(f"{site.url}/api/players/{first_name}").json()
     assert profile["recent"][0]["id"] == game_id and profile["recent"][0]["opponent_kind"] == "bot"
+
+
+# ---------------------------------------------------------------------- words
+def test_the_bots_part_of_the_profile_is_all_russian_in_russian(site) -> None:
+    from .test_russian import untranslated
+
+    client, name = named(site, "Ru")
+    client.cookies.set("lang", "ru")
+    made = client.post("/account/tokens?lang=ru", data={"label": "бот", "scope": ALL_SCOPES})
+    assert "Ваш новый ключ «бот»" in made.text
+    pages = [made.text, client.get(f"/@/{name}?lang=ru").text]
+    client.post("/account/accept-bots", data={"accept": "1"})
+    pages.append(client.get(f"/@/{name}?lang=ru").text)
+    bot_name, token = bot(site, "Ru")
+    pages.append(httpx.get(f"{site.url}/@/{bot_name}?lang=ru").text)
+    for page in pages:
+        assert 'id="bots-h"' in page or "БОТ" in page
+        assert untranslated(page) == []
+
+
+@pytest.mark.slow
+def test_the_example_bot_accepts_a_persons_challenge_and_plays_it_rated_to_the_end(site) -> None:
+    """A person challenges the bot on the site (senet.web.challenges); examples/bot.py hears
+    of it on its event stream, accepts it over the API and plays; the person plays through
+    the game API with the seat the challenge gave them; the game is rated."""
+    bot_name, token = bot(site, "Challenged")
+    process = run_example(site, token, "--games", "1")
+    try:
+        person, person_name = named(site, "Challenger")
+        sent = person.post(
+            f"/challenge/{bot_name}",
+            data={"variant": "standard", "time_control": "untimed", "colour": "A", "rated": "1"},
+        )
+        assert sent.status_code == 303, sent.text
+        challenge_id = sent.headers["location"].rsplit("/", 1)[-1]
+        deadline = time.monotonic() + 120
+        while True:  # the challenger's seat, once the bot has accepted
+            seated = person.post(f"/challenges/{challenge_id}/play")
+            if seated.status_code == 303:
+                break
+            assert seated.status_code == 409 and time.monotonic() < deadline, seated.text[:200]
+            time.sleep(0.05)
+        game_id = seated.headers["location"].rsplit("/", 1)[-1]
+        seat = {"X-Seat-Token": person.cookies[f"senet_seat_{game_id}"]}
+        given = httpx.post(f"{site.url}/api/games/{game_id}/seed", json={"seed": "p"}, headers=seat)
+        assert given.status_code == 200, given.text
+        seen = state(site.url, game_id, seat["X-Seat-Token"])
+        for _ in range(5000):
+            if seen["outcome"]:
+                break
+            if seen["legal"] and not seen["forced_pass"]:
+                answer = httpx.post(
+                    f"{site.url}/api/games/{game_id}/moves",
+                    json={"ply": seen["ply"], "move": best_move(seen["legal"])},
+                    headers=seat,
+                )
+                assert answer.status_code == 200, answer.text
+                seen = answer.json()
+            else:  # the bot's turn, or a forced pass the server plays
+                wait_past(site.url, game_id, seen["ply"], timeout=120)
+                seen = state(site.url, game_id, seat["X-Seat-Token"])
+        assert seen["outcome"] is not None
+        out, err = process.communicate(timeout=120)
+        assert process.returncode == 0, err
+        assert json.loads(out.strip().splitlines()[-1])["id"] == game_id
+        ratings = httpx.get(f"{site.url}/api/games/{game_id}/ratings").json()
+        assert ratings["rated"]
+        kinds = {s["name"]: s["kind"] for s in ratings["seats"]}
+        assert kinds == {person_name: "human", bot_name: "bot"}
+        assert all(s["change"] is not None for s in ratings["seats"])
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()

@@ -123,6 +123,9 @@ class ErrorMessage(TypedDict):
     message: str
     line: NotRequired[int]  # where refused text (a position, a move, a record) went wrong
     column: NotRequired[int]
+    # why a well-written position is impossible: the engine's code and its message's parameters
+    reason: NotRequired[str]
+    params: NotRequired[dict[str, str | int]]
 
 
 #: Every message the server sends, by type.
@@ -152,7 +155,11 @@ def error_message(
 
 def game_error_message(exc: GameError) -> ErrorMessage:
     """The error message of a refused request."""
-    return error_message(exc.code, exc.message, line=exc.line, column=exc.column)
+    answer = error_message(exc.code, exc.message, line=exc.line, column=exc.column)
+    if exc.reason is not None:
+        answer["reason"] = exc.reason
+        answer["params"] = exc.params
+    return answer
 
 
 def unknown_type_message(kind: object) -> ErrorMessage:
