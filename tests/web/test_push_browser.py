@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,6 +25,9 @@ from senet.web.push import notice_text
 from senet_testkit.push_receiver import Device, PushReceiver, unb64url
 
 from .conftest import SiteServer
+from .helpers import state
+from .test_browser import click_move, legal_buttons
+from .test_turn_based_browser import start_turn_based
 
 pytestmark = pytest.mark.browser
 
@@ -82,6 +86,7 @@ def device_page(browser, site: SiteServer, device: Device, lang: str):
         lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None,
     )
     page.js_errors = errors  # type: ignore[attr-defined]
+    page.frames_log = []  # type: ignore[attr-defined]
     return page
 
 
@@ -222,3 +227,95 @@ def test_signing_out_drops_the_devices_subscription_in_the_browser_and_on_the_se
     assert device.endpoint not in stored(push_site)
     assert page.evaluate("localStorage.getItem('fake-push')") is None
     page.context.close()
+
+
+def person_decides(site: SiteServer, game_id: str) -> int:
+    """The seat whose player decides now (the server's forced passes played first)."""
+    end = time.monotonic() + 30
+    while True:
+        now = state(site.url, game_id)
+        assert now["phase"] != "over", "the game ended"
+        if now["decider"] is not None and now["forced_pass"] is None:
+            return int(now["decider"])
+        assert time.monotonic() < end, f"no player's decision came: {now}"
+        time.sleep(0.05)  # polling the server's state for the condition above
+
+
+def play_turn(pages: dict[int, object], site: SiteServer, game_id: str, seat: int) -> int:
+    """``seat``'s player moves until the turn is the other's; how many moves."""
+    moves = 0
+    while person_decides(site, game_id) == seat:
+        page = pages[seat]
+        page.wait_for_selector("#moves button[data-move]")  # type: ignore[attr-defined]
+        click_move(page, legal_buttons(page)[0])
+        moves += 1
+    return moves
+
+
+def offered_and_taken(page, site: SiteServer, device: Device, lang: str) -> None:
+    """After the player's move: the offer is shown, nothing asked yet; a click on it asks the
+    browser's permission once and gives the server this device's subscription."""
+    page.wait_for_selector("#push-offer:not([hidden])")
+    assert page.evaluate("window.__permissionAsked") == 0
+    page.click("#push-offer [data-push=yes]")
+    page.wait_for_selector("#push-offer[hidden]", state="attached")
+    assert page.evaluate("window.__permissionAsked") == 1
+    for _ in range(200):
+        if stored(site).get(device.endpoint) == lang:
+            break
+        page.wait_for_timeout(50)
+    assert stored(site).get(device.endpoint) == lang
+
+
+def pushed(page, site: SiteServer, receiver: PushReceiver, device: Device, game_id: str) -> dict:
+    """The server's next push: for ``device``, decrypted with its keys and delivered to the
+    page's service worker; the notification it shows."""
+    delivery = receiver.next()
+    assert receiver.origin + delivery.path == device.endpoint
+    payload = device.decrypt(delivery.body)
+    [shown] = deliver(page, site, payload, f"senet-/g/{game_id}")
+    return shown
+
+
+def test_a_turn_based_game_offers_notifications_after_a_move_and_each_turn_reaches_the_device(
+    browser, push_site: SiteServer, receiver: PushReceiver
+) -> None:
+    """Anna (English) and Борис (Russian) start a turn-based game: no page asks anything on
+    loading; after each one's first move the page offers notifications, and a click turns
+    them on; then the opponent's move makes the server push "your move" to the device, and its
+    service worker shows it with the game's page to open."""
+    devices = {0: receiver.device("game-anna"), 1: receiver.device("game-boris")}
+    langs = {0: "en", 1: "ru"}
+    pages = {seat: device_page(browser, push_site, devices[seat], langs[seat]) for seat in (0, 1)}
+    take_name(pages[0], "Anna_turns")
+    take_name(pages[1], "Борис_ходы")
+    game_id = start_turn_based(pages[0], pages[1], days=1)
+    for page in pages.values():
+        assert page.evaluate("window.__permissionAsked") == 0
+        assert page.locator("#push-offer").is_hidden()
+    first = person_decides(push_site, game_id)
+    second = 1 - first
+    play_turn(pages, push_site, game_id, first)
+    offered_and_taken(pages[first], push_site, devices[first], langs[first])
+    assert pages[second].locator("#push-offer").is_hidden()  # no move of theirs yet
+    play_turn(pages, push_site, game_id, second)
+    offered_and_taken(pages[second], push_site, devices[second], langs[second])
+    words = {
+        0: ("Senet", "Your move in Kendall-style Senet against Борис_ходы"),
+        1: ("Сенет", "Ваш ход в игре «Сенет в духе Кендалла» против Anna_turns"),
+    }
+    # the turn passed to the first player as the second moved (they had subscribed by then)
+    shown = pushed(pages[first], push_site, receiver, devices[first], game_id)
+    assert (shown["title"], shown["body"]) == words[first]
+    assert shown["url"] == f"{push_site.url}/g/{game_id}"
+    play_turn(pages, push_site, game_id, first)
+    shown = pushed(pages[second], push_site, receiver, devices[second], game_id)
+    assert (shown["title"], shown["body"]) == words[second]
+    assert shown["url"] == f"{push_site.url}/g/{game_id}"
+    assert receiver.pending() == 0
+    # the offer is not made again once notifications are on
+    play_turn(pages, push_site, game_id, second)
+    assert pages[second].locator("#push-offer").is_hidden()
+    for page in pages.values():
+        assert page.js_errors == []  # type: ignore[attr-defined]
+        page.context.close()
