@@ -78,6 +78,29 @@ class RateLimits:
 
 
 @dataclass(frozen=True)
+class BotLimits:
+    """Per personal API token: requests a minute (the burst is the same number), streams
+    open at once, and unfinished games (seeks and challenges included) of its player."""
+
+    requests_per_minute: int = 120
+    streams: int = 4
+    games: int = 8
+
+    @classmethod
+    def parse(cls, spec: str) -> BotLimits:
+        """``requests_per_minute,streams,games``, three whole numbers, 1 or more."""
+        if not spec.isascii():
+            raise ValueError("numbers in ASCII digits")
+        try:
+            parts = [int(part) for part in spec.split(",")]
+        except ValueError:
+            raise ValueError("three whole numbers: requests_per_minute,streams,games") from None
+        if len(parts) != 3 or any(p < 1 for p in parts):
+            raise ValueError("three whole numbers, 1 or more: requests_per_minute,streams,games")
+        return cls(*parts)
+
+
+@dataclass(frozen=True)
 class Settings:
     """What an operator may set (see :data:`VARIABLES` for the variables and their meaning)."""
 
@@ -109,6 +132,8 @@ class Settings:
     #: (origins, ``*.`` for any subdomain) and the contact in the VAPID claims
     push_services: tuple[str, ...] = DEFAULT_PUSH_SERVICES
     push_contact: str = DEFAULT_PUSH_CONTACT
+    #: the bot API's limits per token (see :mod:`senet.web.bots`)
+    bot_limits: BotLimits = field(default_factory=BotLimits)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -285,6 +310,12 @@ VARIABLES: tuple[Variable, ...] = (
         "push_contact",
         _contact,
         "mailto: or https: contact of the server's operator, sent to the push services",
+    ),
+    Variable(
+        "SENET_BOT_LIMITS",
+        "bot_limits",
+        BotLimits.parse,
+        "per API token: requests_per_minute,streams,games",
     ),
     Variable("SENET_GAME_CACHE", "game_cache", _positive_int, "games each process keeps in memory"),
     Variable(

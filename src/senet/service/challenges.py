@@ -497,7 +497,7 @@ class Challenges:
         live = await self.store.load(created.game_id)
         if row.rated:
             await self.players.start_rated(live)
-        await self.players.link(live, created.seats, player)
+        await self.players.link(live, created.seats, player, as_bot=player.bot)
         challenge = await self.get(row.id)
         await self._announce(ChallengeEventKind.ACCEPTED, challenge)
         return Accepted(challenge, created.game_id, created.seats[0], created.token)
@@ -559,7 +559,8 @@ class Challenges:
         if claimed is None:
             return game_id, None
         if player is not None and player.id == challenge.challenger_id:
-            await self.players.link(await self.store.load(game_id), (claimed[1],), player)
+            live = await self.store.load(game_id)
+            await self.players.link(live, (claimed[1],), player, as_bot=player.bot)
         return game_id, claimed[0]
 
     # ------------------------------------------------------------------ settings

@@ -286,6 +286,15 @@ class GameCommands:
                 "you hold no such seat in this game (a missing or wrong seat secret)",
                 403,
             )
+        return await self.seed_seats(game_id, seats, seed, seat)
+
+    @command
+    async def seed_seats(
+        self, game_id: str, seats: tuple[int, ...], seed: str, seat: int | None = None
+    ) -> LiveGame:
+        """What :meth:`seed` does once the seats are known (a bot's seats are found from its
+        account, not from a seat secret)."""
+        checked_seed(seed)
         not_seeding = GameError(
             "not_seeding", "the first throw is made: seeds are taken only before it", 409
         )
@@ -413,6 +422,13 @@ class GameCommands:
         seats = await self.seats_of(game_id, token)
         if not seats or (seat is not None and seat not in seats):
             raise GameError("forbidden", "only a player can resign, for their own seat", 403)
+        return await self.resign_seats(game_id, seats, seat)
+
+    @command
+    async def resign_seats(
+        self, game_id: str, seats: tuple[int, ...], seat: int | None = None
+    ) -> LiveGame:
+        """What :meth:`resign` does once the seats are known."""
         async with self.store.deciding(game_id) as decision:
             live = await decision.current(seats=True)
             _check_not_over(live)

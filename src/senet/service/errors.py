@@ -11,7 +11,9 @@ __all__ = ["GameError", "requested_variant", "requested_time_control"]
 
 class GameError(Exception):
     """A refused request: ``code`` for programs, ``message`` for people, ``status`` for HTTP;
-    ``line`` and ``column`` (1-based) point into refused text (a position, a move, a record)."""
+    ``line`` and ``column`` (1-based) point into refused text (a position, a move, a record);
+    ``reason`` and ``params``, an impossible position's reason (the engine's stable code of
+    :data:`senet.engine.errors.POSITION_REASONS`) and what its message is written from."""
 
     def __init__(
         self,
@@ -21,6 +23,8 @@ class GameError(Exception):
         *,
         line: int | None = None,
         column: int | None = None,
+        reason: str | None = None,
+        params: dict[str, str | int] | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -28,6 +32,8 @@ class GameError(Exception):
         self.status = status
         self.line = line
         self.column = column
+        self.reason = reason
+        self.params = params or {}
 
     @classmethod
     def unknown_game(cls, game_id: str) -> GameError:

@@ -24,7 +24,10 @@
 * :attr:`GameService.push` (:mod:`senet.service.push`): Web Push notifications to named
   players' devices (the server's VAPID keys, the subscriptions, sending);
 * :attr:`GameService.challenges` (:mod:`senet.service.challenges`): challenges between
-  players, answered within a day.
+  players, answered within a day;
+* :attr:`GameService.chat` (:mod:`senet.service.quick_chat`): the players' set phrases;
+* :attr:`GameService.bots` (:mod:`senet.service.bots`): BOT accounts, personal API tokens and
+  what a bot asks of its games.
 
 Messages from other processes arrive through the broadcast's observers: an ``update`` goes to
 the store (:meth:`GameStore.absorb`), a ``cancelled`` game leaves it, a ``presence`` count goes
@@ -38,6 +41,7 @@ from typing import Any
 
 from . import computer
 from .analysis import Analyses, Reviews
+from .bots import Bots
 from .broadcast import MemoryBroadcast, Message
 from .challenges import Challenges
 from .clocks import SystemClock
@@ -53,6 +57,7 @@ from .messages import Mode, PresenceSummary
 from .players import Players
 from .presence import Presence
 from .push import Push, PushConfig
+from .quick_chat import QuickChat
 from .rated_pairing import RatedPairing
 from .scheduler import ServerTurns
 from .your_turn import YourTurn
@@ -100,9 +105,18 @@ class GameService:
         self.lobby = Lobby(self.store, self.commands, broadcast, self.people)
         self.players = Players(storage, self.store)
         self.rated_pairing = RatedPairing(self.store, self.commands, self.lobby, self.players)
+        self.chat = QuickChat(broadcast)
         self.your_turn = YourTurn(self.store, self.players.db)
         self.challenges = Challenges(storage, self.commands, self.players, broadcast, self.clock)
         self.push = Push(storage, self.store, self.players, push, self.clock)
+        self.bots = Bots(
+            self.store,
+            self.commands,
+            self.players,
+            self.rated_pairing,
+            self.challenges,
+            broadcast,
+        )
         broadcast.observers.append(self._observe)
 
     async def start(self) -> None:
@@ -129,6 +143,7 @@ class GameService:
         await self.commands.drain()  # a command started while the server's turns stopped
         await self.players.close()  # the ratings of the games that ended last
         await self.push.close()  # the notices on their way
+        await self.bots.close()
         await self.people.close()
         await self.jobs.close()
 

@@ -107,7 +107,7 @@ class SeatRating:
 
     seat: int
     name: str
-    kind: str  # human | computer
+    kind: str  # human | computer | bot
     rating: str | None  # "1500?" in the game's variant, None before any rated game
     change: int | None  # the rating change this game made, once it is rated
 
@@ -224,9 +224,15 @@ class Players:
         return await self.db.spend_challenge(challenge.hex(), purpose, self.clock.now())
 
     # ------------------------------------------------------------------ seats and games
-    async def link(self, live: LiveGame, seats: tuple[int, ...], player: PlayerRow) -> None:
-        """Link the seats ``player`` holds in a game to the player (not on one screen)."""
-        if not seats or live.stored.mode == Mode.LOCAL or player.kind != "human":
+    async def link(
+        self, live: LiveGame, seats: tuple[int, ...], player: PlayerRow, *, as_bot: bool = False
+    ) -> None:
+        """Link the seats ``player`` holds in a game to the player (not on one screen).  A bot
+        account's seats are linked only by the bot API (``as_bot``): a browser signed in with
+        a bot's name plays as an anonymous player."""
+        if not seats or live.stored.mode == Mode.LOCAL:
+            return
+        if player.kind != ("bot" if as_bot else "human"):
             return
         if await self.db.link_seats(live.id, seats, player.id):
             await self._link_computer(live)

@@ -33,7 +33,7 @@ from senet.service.jobs import Busy, job_queue
 from senet.service.push import PushConfig
 from senet.settings import Settings
 
-from . import api, learn, live, lobby, pages, passkeys, players, push, stats
+from . import api, bots, challenges, learn, live, lobby, pages, passkeys, players, push, stats
 from .common import error_json, game_error_json, lang_of, render
 from .i18n import error_text, percent, translator
 from .move_words import review_words
@@ -186,6 +186,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.templates.env.globals["review_words"] = review_words
     lobby.install(app)
     players.install(app)
+    challenges.install(app)
+    bots.install(app)
     app.include_router(passkeys.router)
     push.install(app)
     if isinstance(clock, ManualClock):

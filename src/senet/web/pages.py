@@ -20,7 +20,7 @@ from senet.service.errors import GameError, requested_time_control, requested_va
 from senet.service.games import GameService
 from senet.service.views import game_record
 
-from . import players
+from . import challenges, players
 from .common import (
     form_fields,
     lang_of,
@@ -262,6 +262,7 @@ async def home(request: Request) -> Any:
         levels=await players.level_options(request, lang),
         default_level=computer.default_level(),
         selected=request.query_params.get("variant", "standard"),
+        **await challenges.home_box(request),
     )
 
 
