@@ -153,6 +153,12 @@ def test_a_token_is_shown_once_stored_hashed_and_refused_once_revoked(site) -> N
     }
     assert revoked.headers["www-authenticate"].startswith("Bearer")
     assert 'id="no-tokens"' in client.get(f"/@/{name}").text
+    # deleting the name deletes its tokens
+    second = make_token(client)
+    assert api(site, second).get("/api/account").status_code == 200
+    assert client.post("/name/delete", data={"confirm": name}).status_code == 303
+    gone = api(site, second).get("/api/account")
+    assert gone.status_code == 401 and gone.json()["code"] == "bad_token"
 
 
 def test_a_revoked_or_forged_token_changes_nothing(site) -> None:
