@@ -121,6 +121,7 @@ class GameService:
             self.challenges,
             broadcast,
         )
+        self.challenges.on_event(self.push.challenged)
         self.queries = GameQueries(
             self.store, self.people, self.clock, self.turns, self.players, self.reviews
         )

@@ -38,7 +38,7 @@ class GameFacts:
 
     ``seats``: the seats the viewer's secret holds (() for a spectator); ``invite``: the
     invitation secret, shown only to a seat holder of a game by invitation while the other seat
-    is free; ``termination``: how a player ended the game (a resignation, a loss on time, an
+    is free; ``listed``: shown in the lobby's open games; ``termination``: how a player ended the game (a resignation, a loss on time, an
     abandoned game), None while it goes on or when the rules ended it.
     """
 
@@ -54,6 +54,7 @@ class GameFacts:
     seats: tuple[int, ...]
     invite: str | None
     free_seat: int | None
+    listed: bool
     rematch_of: str | None
     rematch_id: str | None
 
@@ -77,6 +78,7 @@ def facts_of(live: LiveGame, seats: tuple[int, ...]) -> GameFacts:
         seats=seats,
         invite=live.invite_for(seats),
         free_seat=live.free_seat(),
+        listed=s.listed,
         rematch_of=s.rematch_of,
         rematch_id=s.rematch_id,
     )

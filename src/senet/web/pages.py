@@ -337,7 +337,7 @@ async def game_page(request: Request, game_id: str) -> Any:
         invite_url=f"{base}/g/{game_id}/join/{invite}" if invite else None,
         private_url=f"{base}/g/{game_id}/seat/{token}" if seats else None,
         public_url=f"{base}/g/{game_id}",
-        **await players.game_players(request, game_id, seats),
+        **await players.game_players(request, game, seats),
     )
     response.headers["Cache-Control"] = "no-store"  # it may show the seat's private link
     return response

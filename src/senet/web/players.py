@@ -32,6 +32,7 @@ from senet.service.messages import Mode
 from senet.service.names import MAX_LENGTH, MIN_LENGTH, NameRefused
 from senet.service.player_database import PlayedGame, PlayerRow
 from senet.service.players import Players, Profile, RatingView, SeatRating, rating_text
+from senet.service.queries import GameFacts
 
 from .common import error_json, form_fields, lang_of, render
 from .i18n import translator
@@ -542,11 +543,18 @@ async def started(request: Request, game_id: str, seats: tuple[int, ...], rated:
     await _players(request).link_game(game_id, seats, player, rated=rated)
 
 
-async def game_players(request: Request, game_id: str, seats: tuple[int, ...]) -> dict[str, Any]:
+async def game_players(request: Request, game: GameFacts, seats: tuple[int, ...]) -> dict[str, Any]:
     """The game page's players: the seats this device holds linked to its player first; then
-    whether the game is rated and each named seat's rating (and change once rated)."""
-    rated, seated = await _players(request).game_seats(game_id, seats, player_of(request))
-    return {"rated": rated, "named_seats": seated}
+    whether the game is rated and each named seat's rating (and change once rated); and, to
+    the holder of an open game nobody has taken yet, the computer's level to play meanwhile
+    (``computer_level``: near the player's rating, a middle level for an anonymous one)."""
+    player = player_of(request)
+    players = _players(request)
+    extra: dict[str, Any] = {}
+    if seats and game.listed and game.free_seat is not None:
+        extra["computer_level"] = await players.level_near(player, game.variant.name)
+    rated, seated = await players.game_seats(game.id, seats, player)
+    return {"rated": rated, "named_seats": seated, **extra}
 
 
 @api.get("/games/{game_id}/ratings")
