@@ -24,15 +24,17 @@ from senet.service.push import Notice, NoticeKind, PushConfig, service_allowed, 
 from senet.web.push import notice_text
 from senet_testkit.loops import run
 from senet_testkit.push_receiver import Delivery, Device, PushReceiver, verify_vapid
+from senet_testkit.servers import postgres_server
 
 from .test_games_service import shut
 from .test_turn_based import decision_due
 
 
 async def service_on(
-    db: Path, receiver: PushReceiver, clock: ManualClock | None = None
+    db: Path | str, receiver: PushReceiver, clock: ManualClock | None = None
 ) -> GameService:
-    storage = Storage(f"sqlite+aiosqlite:///{db}")
+    """A service on the SQLite file ``db``, or on the database URL ``db``."""
+    storage = Storage(db if isinstance(db, str) else f"sqlite+aiosqlite:///{db}")
     await storage.init()
     service = GameService(
         storage,
@@ -163,6 +165,38 @@ def test_a_challenge_received_is_notified_once_and_nothing_else_is(tmp_path: Pat
             await shut(service)
 
     run(main())
+
+
+@pytest.mark.slow
+def test_on_postgresql_two_processes_share_the_key_send_once_and_cascade() -> None:
+    """The same on PostgreSQL, as several server processes use it: one key pair whichever
+    starts first, a notice raced by both sent once, a signed-out device's subscription gone
+    with its session (the foreign key's cascade)."""
+
+    async def main(url: str) -> None:
+        with PushReceiver() as receiver:
+            first, second = await asyncio.gather(
+                service_on(url, receiver), service_on(url, receiver)
+            )
+            assert first.push.public_key == second.push.public_key
+            phone = receiver.device("pg-phone")
+            player, secret = await first.players.take_name("Pavel")
+            sub = phone.subscription()
+            await first.push.subscribe(player, secret, sub["endpoint"], **sub["keys"], lang="en")
+            notice = Notice(NoticeKind.TURN, "/g/pg", "kendall", "Anna")
+            sent = await asyncio.gather(
+                *(s.push.notify(player.id, notice, "turn:pg:9") for s in (first, second) * 4)
+            )
+            assert sorted(sent) == [0] * 7 + [1]
+            assert opened(receiver, phone, first.push.public_key)["url"] == "/g/pg"
+            assert receiver.count == 1
+            await second.players.sign_out(secret)
+            assert await first.push.db.count() == 0
+            await shut(first)
+            await shut(second)
+
+    with postgres_server() as url:
+        run(main(url))
 
 
 @pytest.mark.parametrize("status", [404, 410])
