@@ -1,6 +1,6 @@
 """A bot for the site: the built-in expert's moves over the bot API (docs/bots.md).
 
-    python examples/bot.py http://127.0.0.1:8000 senet_TOKEN [--seek] [--games N] [--level L]
+    python examples/bot.py http://127.0.0.1:8000 senet_TOKEN [--seek] [--games N]
 
 It follows its event stream, lists a rated seek if asked, accepts every challenge, and plays
 every game that starts (its seed, then a move whenever the game's stream lists legal moves
@@ -18,7 +18,6 @@ from senet.engine import Position
 from senet.service.computer import choose_move
 
 BASE, TOKEN, ARGS = sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3:]
-LEVEL = ARGS[ARGS.index("--level") + 1] if "--level" in ARGS else "expert"
 
 
 def call(method, path, body=None):
@@ -45,7 +44,7 @@ def play(game_id):
             seeded = True
         if message.get("legal"):  # listed only when this bot decides now
             position = Position.from_fen(message["fen"])
-            move = position.move_text(choose_move(position, LEVEL, rng))
+            move = position.move_text(choose_move(position, "expert", rng))
             try:
                 call("POST", f"/api/bot/game/{game_id}/move/{move}?ply={message['ply']}").close()
             except urllib.error.HTTPError as refused:  # stale: the next line says what changed

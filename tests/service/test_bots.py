@@ -1,4 +1,4 @@
-"""Bots in the service layer, on real SQLite storage: a BOT account may only be a name with no
+"""Bots in the service layer, on real SQLite and PostgreSQL storage: a BOT account may only be a name with no
 rated game; its event feed tells it of the challenges made to it (from
 senet.service.challenges, no second model), of the game an accepted challenge made (at once,
 before the challenger sits) and of its end; withdrawn and declined challenges; a token without
@@ -7,20 +7,48 @@ before the challenger sits) and of its end; withdrawn and declined challenges; a
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
+
+import pytest
 
 from senet.service.bots import EventFeed
+from senet.service.broadcast import MemoryBroadcast
 from senet.service.challenges import ChallengeMessage, ChallengeTerms
 from senet.service.clocks import ManualClock
+from senet.service.game_database import Storage
+from senet.service.games import GameService
 from senet.service.player_database import PlayerRow, Seek
 from senet.service.rated_pairing import may_pair
 from senet_testkit.loops import run
+from senet_testkit.servers import postgres_server
 
-from .test_challenges import refused, service_on
+from .test_challenges import refused
 from .test_games_service import shut
 
 TERMS = ChallengeTerms.checked("standard", "untimed", "A", True)
+
+
+@pytest.fixture(
+    scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)]
+)
+def database(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A database of the module's own: SQLite, and PostgreSQL in the slow run."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('bots') / 'senet.sqlite3'}"
+    else:
+        with postgres_server() as url:
+            yield url
+
+
+async def service_at(url: str) -> GameService:
+    storage = Storage(url)
+    await storage.init()
+    service = GameService(storage, MemoryBroadcast(), computer_delay=0.0, clock=ManualClock())
+    await service.start()
+    return service
 
 
 async def next_message(inbox) -> ChallengeMessage:
@@ -28,13 +56,13 @@ async def next_message(inbox) -> ChallengeMessage:
 
 
 def test_the_event_feed_tells_a_bot_of_challenges_and_of_the_game_accepting_makes(
-    tmp_path: Path,
+    database: str,
 ) -> None:
     async def main() -> None:
-        service = await service_on(tmp_path / "b.sqlite3", ManualClock())
+        service = await service_at(database)
         bots, challenges = service.bots, service.challenges
         anna, _ = await service.players.take_name("Anna")
-        robot, _ = await service.players.take_name("Robot")
+        robot, _ = await service.players.take_name("Robot")  # once per database: one test
         await bots.upgrade(robot)
         robot = await service.players.by_name("Robot")
         assert robot is not None and robot.bot
@@ -89,11 +117,15 @@ def test_the_event_feed_tells_a_bot_of_challenges_and_of_the_game_accepting_make
     run(main())
 
 
-def test_only_a_name_without_rated_games_becomes_a_bot(tmp_path: Path) -> None:
+def test_only_a_name_without_rated_games_becomes_a_bot(database: str) -> None:
     async def main() -> None:
-        service = await service_on(tmp_path / "u.sqlite3", ManualClock())
+        service = await service_at(database)
         bots = service.bots
         vera, _ = await service.players.take_name("Vera")
+        token, row = await bots.new_token(vera, "mine", ["bot:play"])
+        found = await bots.authenticate(token)
+        assert found is not None and found.player.id == vera.id and found.allows("bot:play")
+        assert not found.allows("challenge:write") and row.scopes == ("bot:play",)
         created = await service.commands.create("standard", "computer", "A", "beginner")
         live = await service.store.load(created.game_id)
         await service.players.start_rated(live)

@@ -111,6 +111,23 @@ def test_a_challenge_is_received_accepted_and_both_players_are_seated(tmp_path: 
     run(main())
 
 
+def test_a_turn_based_challenge_makes_a_turn_based_game(tmp_path: Path) -> None:
+    async def main() -> None:
+        service = await service_on(tmp_path / "c.sqlite3", ManualClock())
+        challenges = service.challenges
+        anna, _ = await service.players.take_name("Anna")
+        boris, _ = await service.players.take_name("Boris")
+        terms = ChallengeTerms.checked("standard", "days:3", "B", False)
+        assert terms.time_control == "days:3"
+        sent = await challenges.create("Boris", terms, challenger=anna)
+        accepted = await challenges.accept(sent.challenge.id, boris)
+        live = await service.store.load(accepted.game_id)
+        assert live.stored.time_control == "days:3" and accepted.seat == 0
+        await shut(service)
+
+    run(main())
+
+
 def test_declined_and_cancelled_challenges_make_no_game(tmp_path: Path) -> None:
     async def main() -> None:
         service = await service_on(tmp_path / "c.sqlite3", ManualClock())

@@ -117,6 +117,7 @@ class GameService:
             self.challenges,
             broadcast,
         )
+        self.challenges.on_event(self.push.challenged)
         broadcast.observers.append(self._observe)
 
     async def start(self) -> None:

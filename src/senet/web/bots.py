@@ -327,10 +327,10 @@ async def game_stream(request: Request, game_id: str) -> Any:
 
 
 # ---------------------------------------------------------------------- acting
-@api.post("/bot/game/{game_id}/move/{move}")
+@api.post("/bot/game/{game_id}/move/{move:path}")  # a banked throw's move: 12-15/3
 async def bot_move(request: Request, game_id: str, move: str, ply: int | None = None) -> Any:
-    """Play ``move`` in the game's notation (``12-15``, ``28-off``, ``pass``, ...) for the
-    bot's seat; ``ply`` (optional): the ply the bot decided at, refused as ``stale`` if the
+    """Play ``move`` in the game's notation (``12-15``, ``28-off``, ``pass``, ``12-15/3``
+    where every throw of a turn is made first, ...) for the bot's seat; ``ply`` (optional): the ply the bot decided at, refused as ``stale`` if the
     game has moved on.  An illegal move is 400 ``illegal`` with the engine's reason."""
     auth = await bot_of(request)
     live = await _service(request).bots.move(game_id, auth.player, move, ply)

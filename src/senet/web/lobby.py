@@ -297,6 +297,21 @@ async def your_turn(request: Request) -> Any:
     return {"now": service.clock.now(), "count": len(rows), "games": rows}
 
 
+@api.get("/activity")
+async def activity(request: Request) -> Any:
+    """How many players are at a board now (over every process) and how many games are being
+    played (with a player here, or turn-based), with the line the home page shows."""
+    now = await _service(request).lobby.activity()
+    t = translator(lang_of(request))
+    players_text = t("activity.players", n=now.players_online)
+    games_text = t("activity.games", n=now.games_playing)
+    return {
+        "players_online": now.players_online,
+        "games_playing": now.games_playing,
+        "text": f"{players_text} · {games_text}",
+    }
+
+
 def _my_label(state: str, won: bool | None, t: Callable[..., str]) -> str:
     if state == "over" and won is not None:
         return t("mine.won") if won else t("mine.lost")

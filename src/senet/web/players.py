@@ -549,16 +549,21 @@ async def started(request: Request, game_id: str, seats: tuple[int, ...], rated:
 
 async def game_players(request: Request, live: LiveGame, seats: tuple[int, ...]) -> dict[str, Any]:
     """The game page's players: the seats this device holds linked to its player first; then
-    whether the game is rated and each named seat's rating (and change once rated)."""
+    whether the game is rated and each named seat's rating (and change once rated); and, to
+    the holder of an open game nobody has taken yet, the computer's level to play meanwhile
+    (``computer_level``: near the player's rating, a middle level for an anonymous one)."""
     player = player_of(request)
     players = _players(request)
+    extra: dict[str, Any] = {}
+    if seats and live.stored.listed and live.free_seat() is not None:
+        extra["computer_level"] = await players.level_near(player, live.stored.variant)
     rated, seated = await players.seat_ratings(live)
     if player is not None and seats and {s.seat for s in seated} >= set(seats):
-        return {"rated": rated, "named_seats": seated}  # linked already (a read, no write)
+        return {"rated": rated, "named_seats": seated, **extra}  # linked already (a read)
     if player is not None and seats:
         await players.link(live, seats, player)
         rated, seated = await players.seat_ratings(live)
-    return {"rated": rated, "named_seats": seated}
+    return {"rated": rated, "named_seats": seated, **extra}
 
 
 @api.get("/games/{game_id}/ratings")
