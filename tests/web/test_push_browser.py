@@ -268,10 +268,12 @@ def offered_and_taken(page, site: SiteServer, device: Device, lang: str) -> None
 
 
 def pushed(page, site: SiteServer, receiver: PushReceiver, device: Device, game_id: str) -> dict:
-    """The server's next push: for ``device``, decrypted with its keys and delivered to the
-    page's service worker; the notification it shows."""
+    """The server's next push to ``device`` (any other device's before it passed over),
+    decrypted with its keys and delivered to the page's service worker; the notification it
+    shows."""
     delivery = receiver.next()
-    assert receiver.origin + delivery.path == device.endpoint
+    while receiver.origin + delivery.path != device.endpoint:
+        delivery = receiver.next()
     payload = device.decrypt(delivery.body)
     [shown] = deliver(page, site, payload, f"senet-/g/{game_id}")
     return shown
@@ -293,18 +295,24 @@ def test_a_turn_based_game_offers_notifications_after_a_move_and_each_turn_reach
     for page in pages.values():
         assert page.evaluate("window.__permissionAsked") == 0
         assert page.locator("#push-offer").is_hidden()
-    first = person_decides(push_site, game_id)
-    second = 1 - first
-    play_turn(pages, push_site, game_id, first)
-    offered_and_taken(pages[first], push_site, devices[first], langs[first])
-    assert pages[second].locator("#push-offer").is_hidden()  # no move of theirs yet
-    play_turn(pages, push_site, game_id, second)
-    offered_and_taken(pages[second], push_site, devices[second], langs[second])
+    # each player is offered notifications after their own first move, and takes them
+    subscribed: list[int] = []
+    while len(subscribed) < 2:
+        seat = person_decides(push_site, game_id)
+        if seat not in subscribed:
+            assert pages[seat].locator("#push-offer").is_hidden()  # no move of theirs yet
+        play_turn(pages, push_site, game_id, seat)
+        if seat not in subscribed:
+            offered_and_taken(pages[seat], push_site, devices[seat], langs[seat])
+            subscribed.append(seat)
+    first, second = subscribed
     words = {
         0: ("Senet", "Your move in Kendall-style Senet against Борис_ходы"),
         1: ("Сенет", "Ваш ход в игре «Сенет в духе Кендалла» против Anna_turns"),
     }
     # the turn passed to the first player as the second moved (they had subscribed by then)
+    if person_decides(push_site, game_id) == second:
+        play_turn(pages, push_site, game_id, second)
     shown = pushed(pages[first], push_site, receiver, devices[first], game_id)
     assert (shown["title"], shown["body"]) == words[first]
     assert shown["url"] == f"{push_site.url}/g/{game_id}"
@@ -312,7 +320,6 @@ def test_a_turn_based_game_offers_notifications_after_a_move_and_each_turn_reach
     shown = pushed(pages[second], push_site, receiver, devices[second], game_id)
     assert (shown["title"], shown["body"]) == words[second]
     assert shown["url"] == f"{push_site.url}/g/{game_id}"
-    assert receiver.pending() == 0
     # the offer is not made again once notifications are on
     play_turn(pages, push_site, game_id, second)
     assert pages[second].locator("#push-offer").is_hidden()

@@ -237,6 +237,29 @@ class Players:
         if await self.db.link_seats(live.id, seats, player.id):
             await self._link_computer(live)
 
+    async def link_game(
+        self, game_id: str, seats: tuple[int, ...], player: PlayerRow, *, rated: bool = False
+    ) -> None:
+        """A game was just made on ``player``'s device: link the seats it holds to the player,
+        and make the game rated if asked (and possible: see :meth:`start_rated`)."""
+        live = await self.store.load(game_id)
+        if rated:
+            await self.start_rated(live)
+        await self.link(live, seats, player)
+
+    async def game_seats(
+        self, game_id: str, seats: tuple[int, ...], player: PlayerRow | None
+    ) -> tuple[bool, list[SeatRating]]:
+        """A game page's players: the ``seats`` a device holds linked to its ``player`` first
+        (if they are not yet: a read, no write, when they are); then ``(rated, the named
+        seats)`` (see :meth:`seat_ratings`)."""
+        live = await self.store.load(game_id)
+        rated, seated = await self.seat_ratings(live)
+        if player is not None and seats and not {s.seat for s in seated} >= set(seats):
+            await self.link(live, seats, player)
+            rated, seated = await self.seat_ratings(live)
+        return rated, seated
+
     async def start_rated(self, live: LiveGame) -> bool:
         """Make a new game rated (before its first throw); the computer's seat is its level's
         player.  False if the game had started (it stays casual)."""
