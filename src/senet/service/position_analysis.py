@@ -18,14 +18,21 @@ from dataclasses import dataclass
 from threading import Lock
 
 from senet.ai import move_values as estimated_move_values
+from senet.ai.search import small_endgame
 from senet.ai.solver import ExactMoves, TooLarge, for_seat, solve_many
 from senet.engine import Position
 
-__all__ = ["MoveChance", "ThrowChance", "Analysis", "analyse", "SOLVE_STATES"]
+__all__ = ["MoveChance", "ThrowChance", "Analysis", "analyse", "forget", "SOLVE_STATES"]
 
 #: Positions the solver may enumerate for one request (the master level's own bound is 30,000;
 #: ``senet solve`` allows 400,000 but takes seconds to find a position too large).
 SOLVE_STATES = 60_000
+#: The bound where only the reference solver can solve (a variant the compiled rules cannot
+#: hold: Piccione's divided throws): it learns that a future is too large only by enumerating
+#: it to the bound in Python, about a second for 60,000 positions, paid again for every throw of
+#: a throw-due position.  There it tries only endgames of at most four pieces left
+#: (:func:`senet.ai.search.small_endgame`, the master's own filter) and the master's own bound.
+REFERENCE_SOLVE_STATES = 6_000
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,12 @@ def analyse(position: Position, solve_states: int = SOLVE_STATES) -> Analysis:
     return result
 
 
+def forget() -> None:
+    """Empty the cache of analyses (a benchmark measures fresh positions)."""
+    with _lock:
+        _CACHE.clear()
+
+
 def _estimate_after_throw(after: Position, on_turn: int, solve_states: int) -> float | None:
     """The chance of the seat on turn once this throw is made: the master's value of the best
     move after it (the analysis of that position, cached, so that the board shows the same
@@ -110,14 +123,17 @@ _SMALL = "standard ........../........../..A..A...B A -"
 def _solved(position: Position, solve_states: int) -> ExactMoves | None:
     """Every position reachable from ``position`` solved exactly, or None where they are more
     than ``solve_states``: by the compiled solver once loaded (a too-large future is found out
-    in milliseconds instead of a second of enumeration in Python), else — or for a variant the
-    compiled rules cannot hold — by the reference solver."""
+    in milliseconds instead of a second of enumeration in Python), else by the reference
+    solver; for a variant the compiled rules cannot hold, only a small endgame, within
+    :data:`REFERENCE_SOLVE_STATES`."""
     try:
         if _compiled_solve is not None:
             try:
                 return _compiled_solve([position], max_states=solve_states)
-            except ValueError:
-                pass
+            except ValueError:  # not compiled: the reference solver, on small endgames only
+                if not small_endgame(position):
+                    return None
+                solve_states = min(solve_states, REFERENCE_SOLVE_STATES)
         return solve_many([position], max_states=solve_states)
     except TooLarge:
         return None
