@@ -2,7 +2,11 @@
 after it, exact where the endgame solver reaches (the values of ``senet solve``), else the
 master level's estimate; for a position where a throw is due, the chance of each throw (where
 no exact solution reaches: the master's value of the best move after each throw, and their
-mean weighted by the throws' probabilities).
+mean weighted by the throws' probabilities).  The throws' positions are judged by the review's
+search (:func:`senet.ai.review.review_searcher`: three decisions deep, no time budget), not the
+master's, so that a throw-due position costs one search of a few milliseconds per throw rather
+than up to the master's 0.3 s each; that judgement is kept as the throw's position's analysis,
+so the board shows the same numbers when the throw is picked.
 
 Chances are always the deciding seat's (for a throw: the seat on turn's), as fractions 0..1
 (Bell's points game: the expected result, a draw counting one half).  Answers are cached per
@@ -15,12 +19,13 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from threading import Lock
+from threading import Lock, get_ident
 
 from senet.ai import move_values as estimated_move_values
-from senet.ai.search import small_endgame
+from senet.ai.review import review_searcher
+from senet.ai.search import Searcher, small_endgame
 from senet.ai.solver import ExactMoves, TooLarge, for_seat, solve_many
-from senet.engine import Position
+from senet.engine import Move, Position
 
 __all__ = ["MoveChance", "ThrowChance", "Analysis", "analyse", "forget", "SOLVE_STATES"]
 
@@ -68,14 +73,16 @@ _CACHE_SIZE = 512
 _lock = Lock()
 
 
-def analyse(position: Position, solve_states: int = SOLVE_STATES) -> Analysis:
+def analyse(position: Position, solve_states: int = SOLVE_STATES, quick: bool = False) -> Analysis:
+    """The judgement of ``position`` (kept: a position judged once is answered from memory);
+    ``quick``: its moves valued by the review's search instead of the master's."""
     key = f"{position.fen()}|{solve_states}"
     with _lock:
         cached = _CACHE.get(key)
         if cached is not None:
             _CACHE.move_to_end(key)
             return cached
-    result = _analyse(position, solve_states)
+    result = _analyse(position, solve_states, quick)
     with _lock:
         _CACHE[key] = result
         while len(_CACHE) > _CACHE_SIZE:
@@ -96,7 +103,7 @@ def _estimate_after_throw(after: Position, on_turn: int, solve_states: int) -> f
     (kendall-1978 throws again before moving)."""
     if after.decider is None:  # another throw first: estimating it would recurse throw by throw
         return None
-    judged = analyse(after, solve_states)
+    judged = analyse(after, solve_states, quick=True)
     if judged.decider is None or judged.chance is None:
         return None
     return judged.chance if judged.decider == on_turn else 1.0 - judged.chance
@@ -139,7 +146,22 @@ def _solved(position: Position, solve_states: int) -> ExactMoves | None:
         return None
 
 
-def _analyse(position: Position, solve_states: int) -> Analysis:
+_quick_searchers: dict[tuple[str, int], Searcher] = {}
+
+
+def _quick_values(position: Position) -> list[tuple[Move, float]]:
+    """Every legal move with the decider's chance after it, by the review's search (one
+    searcher per variant and thread, its table kept between positions)."""
+    key = (position.variant.name, get_ident())
+    with _lock:
+        searcher = _quick_searchers.get(key)
+        if searcher is None:
+            searcher = _quick_searchers[key] = review_searcher(position)
+    seat = position.decider
+    return [(m, for_seat(v, seat)) for m, v in searcher.move_values(position)]  # type: ignore[arg-type]
+
+
+def _analyse(position: Position, solve_states: int, quick: bool = False) -> Analysis:
     fen = position.fen()
     if position.is_over():
         return Analysis(fen, None, None, True, (), (), True)
@@ -167,7 +189,7 @@ def _analyse(position: Position, solve_states: int) -> Analysis:
     if solution is not None:
         scored = [(m, for_seat(v, seat)) for m, v in solution.move_values(position)]
     else:
-        scored = estimated_move_values(position, "master")
+        scored = _quick_values(position) if quick else estimated_move_values(position, "master")
     top = max(v for _, v in scored)
     moves = tuple(
         MoveChance(position.move_text(m), v, v >= top - 1e-9, position.apply(m).fen())
