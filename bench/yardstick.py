@@ -1,18 +1,21 @@
 """Calibration of the yardstick against the truth: rollouts to the end of the game, checked on
-endgames whose exact values the solver knows.
+endgames whose exact values are known.
 
-The yardstick is :func:`senet.ai.valuation.value_moves` with ``horizon`` = the end of the game
-and no exact shortcut (``solve_states=0``): the expert's policy plays both seats to the end on
-the compiled simulator, every move of the position rolled out with the same throws (common
-random numbers, the variance reduction the bench has: the difference between two moves is
-measured on the same luck).  It is what ``bench/ai_error.py --check-horizon`` uses as its most
-trustworthy ground truth, so before it judges players it has to be judged itself.
+The yardstick is :func:`senet.ai.valuation.value_moves` rolled out to the end of the game: the
+expert's policy plays both seats on the compiled simulator, every move of the position rolled
+out with the same throws (common random numbers: the difference between two moves is measured
+on the same luck).  By default (``--stop table``) a rollout stops at the first chance position
+the variant's shipped two-a-side table holds and takes its exact value there
+(:func:`senet.ai.rollout.exact_rollout_sums`): from there on neither the policy's mistakes nor
+the throws' noise enter.  ``--stop none`` is the older yardstick, to the end with no table.
 
 Positions: per variant, three pieces against two (the side to move is drawn) placed at random
-on the last ``--squares`` squares of the track, a throw drawn, kept when at least two moves are
-legal, the solver values the position within ``--solve-states`` and not every move leads into
-a shipped table (there the yardstick would read the table, not roll out).  The truth is the exact
-value of every move (:func:`senet.ai.solver.solve_many`).
+on the last ``--squares`` squares of the track (30: the whole board), a throw drawn, kept when at
+least two moves are legal, their truth is known and not every move leads into the shipped
+two-a-side table (there the yardstick would read the table, not roll out).  The truth is the
+exact value of every move: from the three-against-two table where one ships
+(:data:`senet.ai.tables.LARGE_TABLE_SPECS`), else from the solver
+(:func:`senet.ai.solver.solve_many`, within ``--solve-states``).
 
 Printed per variant and overall:
 
@@ -25,7 +28,7 @@ Printed per variant and overall:
   the same positions (mean winning chance lost per decision), and the yardstick's own exact
   loss when it is followed as a player.
 
-    nice -n 10 python bench/yardstick.py --positions 30 --rollouts 4096 --variant standard  # measured
+    nice -n 10 python bench/yardstick.py --positions 200 --rollouts 1024 --squares 30  # measured
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from reference_players import reference_move
 
 from senet.ai import choose_move
 from senet.ai.solver import TooLarge, for_seat, solve_many
+from senet.ai.tables import LARGE_TABLE_SPECS, large_table_for, table_for
 from senet.ai.valuation import FULL_GAME, value_moves
 from senet.engine import InvalidPosition, Position, Variant, draw_throw, find_variant
 
@@ -107,23 +111,41 @@ def endgame(variant: Variant, rng: random.Random, squares: int) -> Position | No
     return pos
 
 
-def judge(pos: Position, rollouts: int, solve_states: int) -> Judged | None:
+def truth(pos: Position, solve_states: int) -> tuple[float, ...] | None:
+    """The decider's exact value after every legal move: from the three-against-two table
+    where one ships, else by a solve of at most ``solve_states`` positions (None beyond)."""
     seat = pos.decider
     assert seat is not None
-    try:
-        solution = solve_many([pos], max_states=solve_states)
-    except TooLarge:
+    values = None
+    if pos.variant.name in LARGE_TABLE_SPECS:
+        table = large_table_for(pos.variant)
+        values = table.move_values(pos) if table is not None else None
+    if values is None:
+        try:
+            values = solve_many([pos], max_states=solve_states).move_values(pos)
+        except TooLarge:
+            return None
+    return tuple(for_seat(v, seat) for _, v in values)
+
+
+def judge(pos: Position, rollouts: int, solve_states: int, stop: str = "table") -> Judged | None:
+    seat = pos.decider
+    assert seat is not None
+    small = table_for(pos.variant)
+    if small is not None and small.move_values(pos) is not None:
+        return None  # every move leads into the shipped table: nothing to roll out
+    exact = truth(pos, solve_states)
+    if exact is None:
         return None
-    exact = tuple(for_seat(v, seat) for _, v in solution.move_values(pos))
     valued = value_moves(
         pos,
         horizon=FULL_GAME,
         min_rollouts=rollouts,
         max_rollouts=rollouts,
         solve_states=0,
+        stop_in=small if stop == "table" else None,
+        exact_first=False,
     )
-    if valued.exact:  # every move leads into a shipped table: no rollout to judge here
-        return None
     rolled = tuple(float(v) for v in valued.mine())
     legal = pos.legal_moves()
     frozen = legal.index(reference_move("frozen-master", pos, random.Random(0)))
@@ -132,7 +154,13 @@ def judge(pos: Position, rollouts: int, solve_states: int) -> Judged | None:
 
 
 def sample(
-    variant_name: str, count: int, seed: int, squares: int, rollouts: int, solve_states: int
+    variant_name: str,
+    count: int,
+    seed: int,
+    squares: int,
+    rollouts: int,
+    solve_states: int,
+    stop: str = "table",
 ) -> list[Judged]:
     variant = find_variant(variant_name)
     rng = random.Random(seed)
@@ -143,7 +171,7 @@ def sample(
         pos = endgame(variant, rng, squares)
         if pos is None:
             continue
-        judged = judge(pos, rollouts, solve_states)
+        judged = judge(pos, rollouts, solve_states, stop)
         if judged is not None:
             out.append(judged)
     return out
@@ -184,18 +212,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--squares", type=int, default=9, help="the last squares used")
     parser.add_argument("--solve-states", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--stop",
+        choices=("table", "none"),
+        default="table",
+        help="table: rollouts stop, exact, inside the shipped two-a-side table; none: to the end",
+    )
     args = parser.parse_args(argv)
+    where = "stopping exactly in the shipped two-a-side table" if args.stop == "table" else ""
     print(
-        f"yardstick: rollouts of the expert policy to the end of the game, {args.rollouts} per"
-        f" move, common random numbers; truth: the exact solver; three pieces against two on"
-        f" the last {args.squares} squares; targets: best >= {BEST_TARGET:.0%}, charge <"
-        f" {CHARGE_SHARE:.0%} of the frozen master's error rate"
+        f"yardstick: rollouts of the expert policy to the end of the game {where}, "
+        f"{args.rollouts} per move, common random numbers; truth: the three-against-two table or"
+        f" the solver; three pieces against two on the last {args.squares} squares; targets:"
+        f" best >= {BEST_TARGET:.0%}, charge < {CHARGE_SHARE:.0%} of the frozen master's error"
+        " rate"
     )
     everything: list[Judged] = []
     for name in args.variant or VARIANTS:
         began = time.process_time()
         judged = sample(
-            name, args.positions, args.seed, args.squares, args.rollouts, args.solve_states
+            name,
+            args.positions,
+            args.seed,
+            args.squares,
+            args.rollouts,
+            args.solve_states,
+            args.stop,
         )
         everything += judged
         print(line(name, summary(judged)), f"  {time.process_time() - began:.0f} s CPU", flush=True)

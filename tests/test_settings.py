@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from senet.settings import VARIABLES, RateLimits, SettingError, Settings
+from senet.settings import VARIABLES, BotLimits, RateLimits, SettingError, Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -65,6 +65,9 @@ def test_every_variable_is_read_and_checked() -> None:
         "SENET_LISTING_LIFETIME": "300",
         "SENET_LISTING_CAP": "2",
         "SENET_SEEDING_DEADLINE": "90.5",
+        "SENET_PUSH_SERVICES": "https://push.example, http://127.0.0.1:8123/",
+        "SENET_PUSH_CONTACT": "mailto:ops@senet.example",
+        "SENET_BOT_LIMITS": "30,2,5",
     }
     assert set(env) == {v.name for v in VARIABLES}
     settings = Settings.from_env(env)
@@ -88,6 +91,9 @@ def test_every_variable_is_read_and_checked() -> None:
         300.0,
         2,
         90.5,
+        ("https://push.example", "http://127.0.0.1:8123"),
+        "mailto:ops@senet.example",
+        BotLimits(30, 2, 5),
     )
     assert Settings.from_env({}) == Settings()
     assert Settings.from_env({"SENET_RATE_LIMITS": "off"}).rate_limits == RateLimits.off()
@@ -104,6 +110,13 @@ def test_every_variable_is_read_and_checked() -> None:
         ("FORWARDED_ALLOW_IPS", "10.0.0.1,,10.0.0.2"),
         ("JOB_QUEUE_URL", "amqp://x"),
         ("SENET_WORKERS", "0"),
+        ("SENET_PUSH_SERVICES", "push.example"),
+        ("SENET_PUSH_SERVICES", "https://push.example/path"),
+        ("SENET_PUSH_SERVICES", "https://a.example,,https://b.example"),
+        ("SENET_PUSH_CONTACT", "ops@senet.example"),
+        ("SENET_BOT_LIMITS", "30,2"),
+        ("SENET_BOT_LIMITS", "30,0,5"),
+        ("SENET_BOT_LIMITS", "３０,2,5"),
     ]:
         with pytest.raises(SettingError, match=name):
             Settings.from_env({name: bad})

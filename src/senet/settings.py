@@ -20,6 +20,17 @@ DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./var/senet.sqlite3"
 DEFAULT_BROADCAST_URL = "memory://"
 #: Jobs (the computer's moves, hints, analyses, reviews) in worker processes of the server.
 LOCAL_JOB_QUEUE = "local://"
+#: The push services of the browsers people use (Chrome and its kin, Firefox, Safari, Edge):
+#: origins, ``*.`` standing for any subdomain.
+DEFAULT_PUSH_SERVICES = (
+    "https://fcm.googleapis.com",
+    "https://updates.push.services.mozilla.com",
+    "https://web.push.apple.com",
+    "https://*.push.apple.com",
+    "https://*.notify.windows.com",
+)
+#: the VAPID ``sub`` claim without a setting: a push service may write to it about this server
+DEFAULT_PUSH_CONTACT = "mailto:senet@localhost"
 
 
 def machine_cores() -> int:
@@ -67,6 +78,29 @@ class RateLimits:
 
 
 @dataclass(frozen=True)
+class BotLimits:
+    """Per personal API token: requests a minute (the burst is the same number), streams
+    open at once, and unfinished games (seeks and challenges included) of its player."""
+
+    requests_per_minute: int = 120
+    streams: int = 4
+    games: int = 8
+
+    @classmethod
+    def parse(cls, spec: str) -> BotLimits:
+        """``requests_per_minute,streams,games``, three whole numbers, 1 or more."""
+        if not spec.isascii():
+            raise ValueError("numbers in ASCII digits")
+        try:
+            parts = [int(part) for part in spec.split(",")]
+        except ValueError:
+            raise ValueError("three whole numbers: requests_per_minute,streams,games") from None
+        if len(parts) != 3 or any(p < 1 for p in parts):
+            raise ValueError("three whole numbers, 1 or more: requests_per_minute,streams,games")
+        return cls(*parts)
+
+
+@dataclass(frozen=True)
 class Settings:
     """What an operator may set (see :data:`VARIABLES` for the variables and their meaning)."""
 
@@ -94,6 +128,12 @@ class Settings:
     listing_lifetime: float = 600.0
     listing_cap: int = 3
     seeding_deadline: float = 120.0
+    #: Web Push (see :mod:`senet.service.push`): the push services a subscription may name
+    #: (origins, ``*.`` for any subdomain) and the contact in the VAPID claims
+    push_services: tuple[str, ...] = DEFAULT_PUSH_SERVICES
+    push_contact: str = DEFAULT_PUSH_CONTACT
+    #: the bot API's limits per token (see :mod:`senet.web.bots`)
+    bot_limits: BotLimits = field(default_factory=BotLimits)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -161,6 +201,23 @@ def _address_list(text: str) -> str:
     if not all(parts):
         raise ValueError("addresses or networks separated by commas, or *")
     return ",".join(parts)
+
+
+def _origins(text: str) -> tuple[str, ...]:
+    parts = tuple(part.strip().rstrip("/") for part in text.split(","))
+    for part in parts:
+        scheme, sep, host = part.partition("://")
+        if scheme not in ("https", "http") or not sep or not host or "/" in host:
+            raise ValueError(
+                "origins separated by commas: https://HOST[:PORT] (*.HOST for any subdomain)"
+            )
+    return parts
+
+
+def _contact(text: str) -> str:
+    if not (text.startswith("mailto:") and "@" in text) and not text.startswith("https://"):
+        raise ValueError("mailto:ADDRESS or an https:// URL")
+    return text
 
 
 def _url(*schemes: str) -> Callable[[str], str]:
@@ -241,6 +298,24 @@ VARIABLES: tuple[Variable, ...] = (
         "seeding_deadline",
         _positive_float,
         "seconds the players have, once both seats are taken, to give their seeds",
+    ),
+    Variable(
+        "SENET_PUSH_SERVICES",
+        "push_services",
+        _origins,
+        "the push services (origins) a device's subscription may name",
+    ),
+    Variable(
+        "SENET_PUSH_CONTACT",
+        "push_contact",
+        _contact,
+        "mailto: or https: contact of the server's operator, sent to the push services",
+    ),
+    Variable(
+        "SENET_BOT_LIMITS",
+        "bot_limits",
+        BotLimits.parse,
+        "per API token: requests_per_minute,streams,games",
     ),
     Variable("SENET_GAME_CACHE", "game_cache", _positive_int, "games each process keeps in memory"),
     Variable(

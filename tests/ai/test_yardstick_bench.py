@@ -52,7 +52,8 @@ def test_a_judged_position_holds_the_solvers_values_and_rollouts_near_them() -> 
     assert judged is not None
     seat = pos.decider
     exact = [for_seat(v, seat) for _, v in solve_many([pos]).move_values(pos)]
-    assert judged.exact == pytest.approx(exact, abs=1e-12)
+    # (standard's truth is read from its three-against-two table: values kept to 32 bits)
+    assert judged.exact == pytest.approx(exact, abs=1e-9)
     # the expert's rollouts to the end estimate each move well, if not exactly
     for rolled, true in zip(judged.rolled, judged.exact, strict=True):
         assert abs(rolled - true) < 0.1

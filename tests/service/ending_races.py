@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 
 from senet.service.broadcast import MemoryBroadcast
-from senet.service.clocks import ManualClock
+from senet.service.clocks import ManualClock, parse_time_control
 from senet.service.errors import GameError
 from senet.service.game_database import Storage
 from senet.service.games import GameService
@@ -24,7 +24,9 @@ async def service_on(url: str, clock: ManualClock) -> GameService:
 
 
 async def friend_game(service: GameService, time_control: str = "untimed") -> tuple[str, dict]:
-    created = await service.commands.create("standard", "friend", "A", time_control=time_control)
+    created = await service.commands.create(
+        "standard", "friend", "A", time_control=parse_time_control(time_control)
+    )
     claimed = await service.commands.claim(created.game_id, created.invite or "")
     assert claimed is not None
     tokens = {0: created.token, 1: claimed[0]}

@@ -9,7 +9,7 @@ import asyncio
 import secrets
 
 from senet.service.broadcast import MemoryBroadcast
-from senet.service.clocks import ManualClock
+from senet.service.clocks import ManualClock, parse_time_control
 from senet.service.errors import GameError
 from senet.service.fair_play import FairPlay
 from senet.service.game_database import Storage
@@ -176,18 +176,22 @@ async def pairing_prefers_a_seeker_who_is_here(url: str) -> None:
     clock = ManualClock()
     service = await service_on(url, clock)
     try:
-        gone = await service.lobby.pair("kendall", "untimed", [], client="gone")
+        gone = await service.lobby.pair("kendall", parse_time_control("untimed"), [], client="gone")
         await service.connected(gone.game_id, (gone.seat,), +1)
         await service.connected(gone.game_id, (gone.seat,), -1)
         await clock.advance(1_000)
         # (avoiding the first seeker's game, as one browser's own games are, so both wait)
-        here = await service.lobby.pair("kendall", "untimed", [gone.game_id], client="here")
+        here = await service.lobby.pair(
+            "kendall", parse_time_control("untimed"), [gone.game_id], client="here"
+        )
         await service.connected(here.game_id, (here.seat,), +1)
         assert gone.waiting and here.waiting
-        asker = await service.lobby.pair("kendall", "untimed", [], client="asker")
+        asker = await service.lobby.pair(
+            "kendall", parse_time_control("untimed"), [], client="asker"
+        )
         assert not asker.waiting and asker.game_id == here.game_id
         await clock.advance(PLAY.creator_grace + 1)
-        late = await service.lobby.pair("kendall", "untimed", [], client="late")
+        late = await service.lobby.pair("kendall", parse_time_control("untimed"), [], client="late")
         assert late.waiting and late.game_id != gone.game_id  # gone too long: not paired
     finally:
         await service.close()

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 
 from senet.service.broadcast import MemoryBroadcast
-from senet.service.clocks import ManualClock
+from senet.service.clocks import ManualClock, parse_time_control
 from senet.service.computer import choose_move
 from senet.service.errors import GameError
 from senet.service.game_database import Storage
@@ -79,7 +79,9 @@ async def forced_pass_game(
     is a pass; with a ManualClock that does not move, the server has not played it yet."""
     rng = random.Random(5)
     for _ in range(20):  # the throws are the game's own: try another game if one ends first
-        created = await service.commands.create(variant, "friend", "A", time_control=time_control)
+        created = await service.commands.create(
+            variant, "friend", "A", time_control=parse_time_control(time_control)
+        )
         claimed = await service.commands.claim(created.game_id, created.invite or "")
         assert claimed is not None
         tokens = {0: created.token, 1: claimed[0]}

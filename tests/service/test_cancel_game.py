@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from senet.service.clocks import ManualClock
+from senet.service.clocks import UNTIMED, ManualClock
 from senet.service.computer import choose_move
 from senet.service.errors import GameError
 from senet.service.games import GameService
@@ -81,11 +81,11 @@ def test_cancelling_an_open_game_withdraws_it_from_the_lobby(tmp_path: Path) -> 
 def test_quick_pairing_stops_looking_when_the_seeker_cancels(tmp_path: Path) -> None:
     async def main() -> None:
         service = await service_on(tmp_path / "db.sqlite3")
-        seeker = await service.lobby.pair("standard", "untimed", [])
+        seeker = await service.lobby.pair("standard", UNTIMED, [])
         assert seeker.waiting
         await service.commands.cancel(seeker.game_id, seeker.token)
         # the next asker is not paired into the cancelled game: they wait in a game of their own
-        asker = await service.lobby.pair("standard", "untimed", [])
+        asker = await service.lobby.pair("standard", UNTIMED, [])
         assert asker.waiting and asker.game_id != seeker.game_id
         await shut(service)
 

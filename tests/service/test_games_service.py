@@ -12,7 +12,7 @@ import pytest
 
 from senet.engine import Position, find_variant
 from senet.service.broadcast import MemoryBroadcast
-from senet.service.clocks import ManualClock
+from senet.service.clocks import ManualClock, parse_time_control
 from senet.service.commands import Created, resigning_seat
 from senet.service.computer import choose_move, levels
 from senet.service.errors import GameError
@@ -192,7 +192,7 @@ async def timed_friend_game(
     service = GameService(storage, MemoryBroadcast(), computer_delay=0.0, clock=clock)
     await service.start()
     created = await service.commands.create(
-        "standard", "friend", "A", seed="a", time_control=time_control
+        "standard", "friend", "A", seed="a", time_control=parse_time_control(time_control)
     )
     claimed = await service.commands.claim(created.game_id, created.invite or "")
     assert claimed is not None

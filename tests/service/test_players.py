@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from senet.service import glicko2
 from senet.service.broadcast import MemoryBroadcast
-from senet.service.clocks import ManualClock
+from senet.service.clocks import ManualClock, parse_time_control
 from senet.service.game_database import Storage, games, seats, upgrade_schema
 from senet.service.games import GameService
 from senet.service.live_games import hash_token
@@ -497,22 +497,22 @@ def test_rated_seekers_are_paired_within_a_range_that_widens_while_they_wait(
                 (p["Carl"].id,),
             )
         # two newcomers: the first waits, the second is paired with it, rated, both linked
-        first = await pairing.pair(p["Anna"], "kendall", "untimed", [])
+        first = await pairing.pair(p["Anna"], "kendall", parse_time_control("untimed"), [])
         assert first.waiting
-        second = await pairing.pair(p["Boris"], "kendall", "untimed", [])
+        second = await pairing.pair(p["Boris"], "kendall", parse_time_control("untimed"), [])
         assert (second.waiting, second.game_id) == (False, first.game_id)
         live = await service.store.load(first.game_id)
         rated, seated = await players.seat_ratings(live)
         assert rated and {s.name for s in seated} == {"Anna", "Boris"}
         assert live.free_seat() is None and not live.stored.listed
         # Dina (1500) waits; Carl (1800) is out of her range, so he waits too
-        dina = await pairing.pair(p["Dina"], "kendall", "untimed", [])
-        carl = await pairing.pair(p["Carl"], "kendall", "untimed", [])
+        dina = await pairing.pair(p["Dina"], "kendall", parse_time_control("untimed"), [])
+        carl = await pairing.pair(p["Carl"], "kendall", parse_time_control("untimed"), [])
         assert dina.waiting and carl.waiting and 300 > RANGE_START
         listed = {s.game_id: (s.name, round(s.rating)) for s in await players.db.seeks()}
         assert listed == {dina.game_id: ("Dina", 1500), carl.game_id: ("Carl", 1800)}
         # Fedor (1500) comes at once: Dina is in range, Carl is not
-        fedor = await pairing.pair(p["Fedor"], "kendall", "untimed", [])
+        fedor = await pairing.pair(p["Fedor"], "kendall", parse_time_control("untimed"), [])
         assert fedor.game_id == dina.game_id
         # Gleb (1500) comes once Carl has waited long enough for 300 points
         carl_since = next(s.since for s in await players.db.seeks() if s.game_id == carl.game_id)
@@ -520,13 +520,15 @@ def test_rated_seekers_are_paired_within_a_range_that_widens_while_they_wait(
         early = carl_since + timedelta(seconds=10)
         late = carl_since + timedelta(seconds=60)
         assert pairing_range(10) < 300 <= pairing_range(60)
-        gleb = await pairing.pair(p["Gleb"], "kendall", "untimed", [], now=early)
+        gleb = await pairing.pair(
+            p["Gleb"], "kendall", parse_time_control("untimed"), [], now=early
+        )
         assert gleb.waiting and gleb.game_id != carl.game_id
         await service.commands.cancel(gleb.game_id, gleb.token)
-        gleb = await pairing.pair(p["Gleb"], "kendall", "untimed", [], now=late)
+        gleb = await pairing.pair(p["Gleb"], "kendall", parse_time_control("untimed"), [], now=late)
         assert gleb.game_id == carl.game_id
         # another time control is another request
-        other = await pairing.pair(p["Anna"], "kendall", "move:60", [])
+        other = await pairing.pair(p["Anna"], "kendall", parse_time_control("move:60"), [])
         assert other.waiting
         await shut(service)
 

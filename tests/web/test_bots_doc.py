@@ -34,3 +34,10 @@ def test_the_documented_bot_plays_a_whole_game(site: SiteServer, tmp_path: Path)
     assert done.returncode == 0, done.stderr
     outcome = done.stdout.strip().splitlines()[-1]
     assert re.search(r"'result': '[AB]'", outcome), outcome
+
+
+def test_the_bot_api_page_shows_examples_bot_py_as_it_is() -> None:
+    """docs/bots.md prints examples/bot.py whole; the example is what the tests run."""
+    shown = re.search(r'```python title="examples/bot.py"\n(.*?)```', PAGE.read_text(), re.S)
+    assert shown is not None
+    assert shown.group(1) == (ROOT / "examples" / "bot.py").read_text()

@@ -8,7 +8,7 @@ import re
 import httpx
 import pytest
 
-from senet.engine import VARIANTS, Position, find_variant
+from senet.engine import OFF, VARIANTS, Position, find_variant
 from senet.web import board_svg
 from senet.web.diagrams import rule_diagrams
 
@@ -17,6 +17,13 @@ from .helpers import unfold
 from .test_browser import new_page
 
 BOARD_JS = (ROOT / "src/senet/web/static/board.js").read_text(encoding="utf-8")
+
+
+def drawings(svg: str) -> dict[str, str]:
+    """A diagram's drawings by layout (the wide one, the upright one)."""
+    found = re.findall(r'(<svg class="diagram-board (wide|upright)".*?</svg>)', svg, re.S)
+    assert len(found) == len({layout for _, layout in found}), "a layout drawn twice"
+    return {layout: drawing for drawing, layout in found}
 
 
 def svg_moves(svg: str) -> list[str]:
@@ -34,8 +41,11 @@ def test_every_arrow_is_a_legal_move_and_every_legal_move_an_arrow(name, lang) -
     assert diagrams
     for d in diagrams:
         position = Position.from_fen(d.position)
-        assert f'data-position="{d.position}"' in d.svg
-        assert sorted(svg_moves(d.svg)) == sorted(legal_steps(position)), d.key
+        # drawn twice, wide and upright (a phone held upright), each with every legal move
+        assert set(drawings(d.svg)) == {"wide", "upright"}
+        for layout, svg in drawings(d.svg).items():
+            assert f'data-position="{d.position}"' in svg
+            assert sorted(svg_moves(svg)) == sorted(legal_steps(position)), (d.key, layout)
         assert list(d.moves) == [position.move_text(m) for m in position.legal_moves()]
         assert d.title and d.text and "{" not in d.text + d.title, (d.key, d.text)
 
@@ -89,6 +99,22 @@ def test_the_geometry_and_glyphs_are_board_js_ones() -> None:
     # the snake: the middle row runs right to left, as board.js's squareXY
     assert board_svg.square_xy(11)[0] == board_svg.square_xy(10)[0]
     assert board_svg.square_xy(20)[0] == board_svg.square_xy(1)[0]
+    # upright, as board.js on a phone held upright: the rows run down as three columns of ten
+    cell, x0, y0 = board_svg.CELL, board_svg.X0, board_svg.Y0
+    assert board_svg.square_xy(1, upright=True) == (x0, y0)
+    assert board_svg.square_xy(10, upright=True) == (x0, y0 + 9 * cell)
+    assert board_svg.square_xy(11, upright=True) == (x0 + cell, y0 + 9 * cell)
+    assert board_svg.square_xy(30, upright=True) == (x0 + 2 * cell, y0 + 9 * cell)
+    off = board_svg.square_xy(OFF, upright=True)
+    assert off == (x0 + 2 * cell, y0 + 10 * cell + board_svg.OFF_GAP)
+    # and the screens that show the upright drawing are the ones board.js draws upright on
+    query = re.search(r'export const UPRIGHT_QUERY = "([^"]+)";', BOARD_JS)
+    assert query and query.group(1) == board_svg.UPRIGHT_QUERY
+    learn_css = (ROOT / "src/senet/web/static/learn.css").read_text(encoding="utf-8")
+    assert (
+        f"@media {board_svg.UPRIGHT_QUERY} {{\n  .diagram-board.wide {{ display: none; }}"
+        in learn_css
+    )
 
 
 @pytest.mark.browser
@@ -101,15 +127,22 @@ def test_diagrams_on_every_variant_page_match_legal_moves(browser, site, artifac
             unfold(page)
             figures = page.eval_on_selector_all(
                 "figure.diagram",
-                """fs => fs.map(f => ({position: f.dataset.position,
-                    box: f.querySelector('svg').getBoundingClientRect().width,
-                    moves: [...f.querySelectorAll('.diag-move')].map(a => a.dataset.move)}))""",
+                """fs => fs.map(f => {
+                  // the drawing shown: upright on a phone held upright, wide elsewhere
+                  const [svg, ...more] = [...f.querySelectorAll('svg.diagram-board')]
+                    .filter((s) => s.getBoundingClientRect().width > 0);
+                  return {position: f.dataset.position, shown: 1 + more.length,
+                    upright: svg.classList.contains('upright'),
+                    box: svg.getBoundingClientRect().width,
+                    moves: [...svg.querySelectorAll('.diag-move')].map(a => a.dataset.move)};
+                })""",
             )
             assert len(figures) == len(rule_diagrams(name, lang))
             for figure in figures:
                 position = Position.from_fen(figure["position"])
                 assert sorted(figure["moves"]) == sorted(legal_steps(position)), figure
                 assert 0 < figure["box"] <= width
+                assert figure["shown"] == 1 and figure["upright"] == (size == "phone")
             no_sideways = page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
             assert no_sideways, f"{name} scrolls sideways at {width}px"
             if name in ("standard", "adelaida"):

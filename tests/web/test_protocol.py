@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
+from senet.service.challenges import ChallengeJson, ChallengeMessage
 from senet.service.messages import (
     CancelledMessage,
     DeltaMessage,
@@ -23,6 +24,7 @@ from senet.service.messages import (
     UpdateMessage,
 )
 from senet.service.presence import PresenceCounts
+from senet.service.quick_chat import ChatMessage
 from senet.service.views import apply_delta
 from senet.web.protocol import CLIENT_MESSAGES, SERVER_MESSAGES, unknown_type_message
 
@@ -39,6 +41,8 @@ BETWEEN_PROCESSES: dict[str, type] = {
     "cancelled": CancelledMessage,
     "resync": ResyncMessage,
     "presence": PresenceCounts,
+    "chat": ChatMessage,
+    "challenge": ChallengeMessage,
 }
 
 
@@ -100,6 +104,11 @@ def test_the_history_entries_of_the_examples_are_typed_too() -> None:
         delta["changed"]["last_throw"],
     ]:
         assert_fields(entry, HistoryEntry, f"history entry {entry}")
+
+
+def test_the_challenge_example_carries_a_whole_challenge() -> None:
+    (example,) = SECTIONS["Between server processes"]["challenge"]
+    assert_fields(example["challenge"], ChallengeJson, "challenge")
 
 
 def test_the_delta_example_changes_fields_of_the_state_and_applies_to_the_state_example() -> None:

@@ -181,6 +181,22 @@ def russian_pages(site) -> dict[str, str]:
         pages["/api/mine"] = "".join(
             f"<p>{g['title']} · {g['time_label']} · {g['label']}</p>" for g in mine
         )
+    # two named players: one challenges the other (the form, the challenge on both sides, the
+    # home page that lists it, the setting of whom one takes challenges from)
+    named = {}
+    for name in ("Вера", "Гоша"):
+        client = httpx.Client(base_url=base, cookies={"lang": "ru"}, timeout=120)
+        assert client.post("/name", data={"name": name}).status_code == 303
+        named[name] = client
+    vera, gosha = named["Вера"], named["Гоша"]
+    pages["/challenge/Вера"] = gosha.get("/challenge/Вера").text
+    sent = gosha.post("/challenge/Вера", data={"variant": "kendall", "time_control": "days:3"})
+    challenge = sent.headers["location"]
+    pages[f"{challenge} (challenger)"] = gosha.get(challenge).text
+    for path in ("/", challenge, "/name", "/@/Гоша"):
+        pages[f"{path} (challenged)"] = vera.get(path).text
+    for client in (vera, gosha):
+        client.close()
     return pages
 
 
@@ -198,6 +214,8 @@ def test_the_walk_reaches_every_kind_of_page(russian_pages: dict[str, str]) -> N
     assert ru("err.not_over") in texts  # a review asked for before the end: 409
     assert ru("review.wait") in texts and ru("review.caption") in texts  # judged, then ready
     assert ru("err.not_found") in texts and ru("err.unknown_variant") in texts  # 404s
+    assert ru("challenge.challenges_you") in texts and ru("challenge.accept") in texts
+    assert ru("challenge.form_title", name="Вера") in texts and ru("challenge.cancel") in texts
     assert ru("err.bad_position") in texts  # the analysis board given a malformed position
     assert sum(1 for path in russian_pages if path.startswith("/variants/")) == len(VARIANTS) + 1
 

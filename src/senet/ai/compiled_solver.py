@@ -66,7 +66,7 @@ from .packing import (
 )
 from .solver import DEFAULT_MAX_STATES, ExactMoves, TooLarge
 
-__all__ = ["CompiledSolution", "solve_compiled"]
+__all__ = ["CompiledSolution", "solve_compiled", "pack_key", "canonical_in_place"]
 
 _TERMINAL, _CHANCE, _MAX, _MIN = 0, 1, 2, 3
 _FIRST_SMALL, _LAST_SMALL = FIRST_SMALL, LAST_SMALL
@@ -106,6 +106,10 @@ def _pack(s: np.ndarray) -> tuple[np.int64, np.int64, bool]:
         if s[f]:
             fits = False
     return hi, lo, fits
+
+
+#: :func:`_pack` for other compiled code (the rollouts that stop inside a table)
+pack_key = _pack
 
 
 @_compiled
@@ -279,6 +283,10 @@ def _iterate(
         if change < tol:
             return sweep, change
     return max_sweeps, change
+
+
+#: :func:`_canonical` for other compiled code
+canonical_in_place = _canonical
 
 
 def canonical_state(variant: Variant, s: Sequence[int]) -> tuple[int, ...]:

@@ -41,6 +41,7 @@ from senet.compiled.kernel import (
     game_seed,
     legal,
     play,
+    popcount,
     throw,
     track_start,
     winner,
@@ -48,11 +49,32 @@ from senet.compiled.kernel import (
 from senet.compiled.tables import CompiledRules, compile_rules
 from senet.engine import Move, Position, Variant
 from senet.engine.rules import tables_for
-from senet.engine.state import DROWNED, PENDING, PENDING_WATER, THROW
+from senet.engine.state import (
+    BORNE_OFF,
+    CAPTURED,
+    DROWNED,
+    EXTRA,
+    MASK,
+    PENDING,
+    PENDING_WATER,
+    SKIP,
+    THROW,
+    TURN,
+)
 
 from . import search
+from .compiled_solver import canonical_in_place, pack_key
 
-__all__ = ["RolloutPlayer", "rollout_sums", "settled", "supports", "warm_up", "position_seed"]
+__all__ = [
+    "RolloutPlayer",
+    "rollout_sums",
+    "exact_rollout_sums",
+    "table_value",
+    "settled",
+    "supports",
+    "warm_up",
+    "position_seed",
+]
 
 #: Rollouts played per candidate move between two looks at the clock.
 BATCH = 8
@@ -126,6 +148,128 @@ def rollout_sums(
                 play(T, path, s, moves[i], ev, trk, 0)
                 decisions += 1
             v = evaluate(T, lo, hi, w, s)
+            sums[c] += v
+            last[c] = v
+        for c in range(m):
+            for d in range(c):
+                diff = last[c] - last[d]
+                pair_squares[c, d] += diff * diff
+                pair_squares[d, c] += diff * diff
+
+
+_PAIRED = (MASK, EXTRA, SKIP, BORNE_OFF, CAPTURED, DROWNED)
+
+
+@njit(cache=True, nogil=True)
+def table_value(
+    keys_hi: np.ndarray,
+    keys_lo: np.ndarray,
+    values: np.ndarray,
+    s: np.ndarray,
+    image: np.ndarray,
+    per_side: int,
+    total: int,
+    canonical_pieces: int,
+    both_seats: bool,
+) -> float:
+    """Seat A's exact value of the chance state ``s`` from an endgame table's sorted keys and
+    values (:meth:`senet.ai.tables.EndgameTable.arrays`), or -1.0 when the table does not hold
+    it: the compiled twin of :meth:`senet.ai.tables.EndgameTable.value_of_state` on a chance
+    position (read through its mirror image when seat B is on turn, unless the table holds
+    both seats; the representative of its lead in a points game).  ``image``: working space."""
+    a = popcount(s[MASK])
+    b = popcount(s[MASK + 1])
+    if a > per_side or b > per_side or a + b > total or s[DROWNED] or s[DROWNED + 1]:
+        return -1.0
+    image[:] = s
+    if canonical_pieces:
+        canonical_in_place(image, canonical_pieces)
+    flip = image[TURN] == 1 and not both_seats
+    if flip:
+        image[TURN] = 0
+        for f in _PAIRED:
+            image[f], image[f + 1] = image[f + 1], image[f]
+    hi, lo, fits = pack_key(image)
+    if not fits:
+        return -1.0
+    first, last = 0, keys_hi.shape[0]
+    while first < last:
+        mid = (first + last) // 2
+        if keys_hi[mid] < hi or (keys_hi[mid] == hi and keys_lo[mid] < lo):
+            first = mid + 1
+        else:
+            last = mid
+    if first == keys_hi.shape[0] or keys_hi[first] != hi or keys_lo[first] != lo:
+        return -1.0
+    return 1.0 - values[first] if flip else values[first]
+
+
+@njit(cache=True, nogil=True)
+def exact_rollout_sums(
+    T: np.ndarray,
+    path: np.ndarray,
+    children: np.ndarray,
+    seed: int,
+    first: int,
+    count: int,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    w: np.ndarray,
+    keys_hi: np.ndarray,
+    keys_lo: np.ndarray,
+    table: np.ndarray,
+    per_side: int,
+    total: int,
+    canonical_pieces: int,
+    both_seats: bool,
+    sums: np.ndarray,
+    pair_squares: np.ndarray,
+    decisions_played: np.ndarray,
+) -> None:
+    """:func:`rollout_sums` played to the end of the game, except that a rollout stops at the
+    first chance position an endgame table holds and takes its exact value there (the rest of
+    the game is known, so no policy's mistakes and no throws' noise enter after it).
+    ``decisions_played[0]`` counts the decisions the policy played."""
+    m, width = children.shape
+    s = np.zeros(width, dtype=np.int64)
+    image = np.zeros(width, dtype=np.int64)
+    scratch = np.zeros(width, dtype=np.int64)
+    moves = np.zeros(MAX_MOVES, dtype=np.int64)
+    trk = np.zeros((2, TR_WIDTH), dtype=np.int64)
+    scratch_trk = np.zeros((2, TR_WIDTH), dtype=np.int64)
+    ev = np.zeros(N_EVENTS, dtype=np.int64)
+    scratch_ev = np.zeros(N_EVENTS, dtype=np.int64)
+    values = np.zeros(MAX_MOVES)
+    rng = np.zeros(1, dtype=np.uint64)
+    last = np.zeros(m)
+    for r in range(first, first + count):
+        for c in range(m):
+            rng[0] = game_seed(seed, r)
+            s[:] = children[c]
+            _track(s, trk)
+            v = -1.0
+            while True:
+                won = winner(T, s)
+                if won >= 0:
+                    v = evaluate(T, lo, hi, w, s)
+                    break
+                if not s[THROW] and s[PENDING] != PENDING_WATER:
+                    v = table_value(
+                        keys_hi, keys_lo, table, s, image, per_side, total,
+                        canonical_pieces, both_seats,
+                    )  # fmt: skip
+                    if v >= 0.0:
+                        break
+                    s[THROW] = throw(T, rng)
+                k = legal(T, path, s, moves)
+                i = 0
+                if k > 1:
+                    i = choose(
+                        T, path, s, moves, k, EXPERT, rng, lo, hi, w,
+                        scratch, trk, scratch_trk, scratch_ev, values,
+                    )  # fmt: skip
+                    decisions_played[0] += 1
+                play(T, path, s, moves[i], ev, trk, 0)
             sums[c] += v
             last[c] = v
         for c in range(m):

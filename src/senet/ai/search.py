@@ -50,7 +50,7 @@ from senet.engine.state import decider, throw_due
 
 from .evaluation import StateEvaluation
 from .solver import Solution, TooLarge, solve_many
-from .tables import TABLE_SPECS, table_for
+from .tables import LARGE_TABLE_SPECS, TABLE_SPECS, EndgameTable, large_table_for, table_for, within
 
 __all__ = ["CompiledLastChance", "Searcher", "small_endgame"]
 
@@ -207,8 +207,24 @@ class Searcher:
             values = self._table.move_values(position)
             if values is not None:
                 return values
+        large = self._large_table(position)
+        if large is not None:
+            values = large.move_values(position)
+            if values is not None:
+                return values
         solution = self.exact(position)
         return solution.move_values(position) if solution is not None else None
+
+    def _large_table(self, position: Position) -> EndgameTable | None:
+        """The variant's three-against-two table (:data:`LARGE_TABLE_SPECS`), read from disk
+        the first time a position of its material is met (never for a level that does not
+        solve, nor in a variant without one)."""
+        regions = LARGE_TABLE_SPECS.get(self.evaluator.variant.name)
+        if not self.solve_states or regions is None:
+            return None
+        if not within(position.variant, position.state, regions):
+            return None
+        return large_table_for(self.evaluator.variant)
 
     def exact(self, position: Position) -> Solution | None:
         """The exact solution covering ``position``, if it is small enough to solve."""

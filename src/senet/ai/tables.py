@@ -35,6 +35,7 @@ or layout is refused with :class:`StaleTable`: rebuild it with ``scripts/endgame
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -65,6 +66,12 @@ __all__ = [
     "EndgameTable",
     "StaleTable",
     "table_for",
+    "large_table_for",
+    "loaded_tables",
+    "forget_tables",
+    "table_file",
+    "LARGE_TABLE_SPECS",
+    "within",
     "build",
     "seeds",
     "resting_squares",
@@ -95,6 +102,20 @@ TABLE_SPECS: dict[str, tuple[Region, ...]] = {
     "kendall": ((1, 2, 4),),
     "bell": ((1, 2, 4),),
     "jequier": ((1, 2, 3),),
+}
+#: Larger closed sets, shipped beside the two-a-side tables and read only when a game first
+#: reaches their material (:func:`large_table_for`): every position with at most three pieces a
+#: side and five in all — three against two, and every smaller class — anywhere on the board.
+#: Standard's is 32.8 million positions (5.46 million chance positions, exactly the seeds;
+#: 2.73 million stored, seat A on turn), solved compiled in about three minutes of CPU and
+#: 5.2 GB; the file is 10.4 MB (its values, 32 bits each, do not compress), read in 0.23 s of
+#: CPU into 65 MB.  They ship rather than being built at first use: a build needs gigabytes and
+#: minutes, which a web process must not spend, and the tests must read the same bytes the
+#: master plays from.  Bell's would be larger (the score multiplies it), and three against
+#: three (about 100 million positions, some 16 GB with this solver) does not fit the shared
+#: machine.
+LARGE_TABLE_SPECS: dict[str, tuple[Region, ...]] = {
+    "standard": ((1, 3, 5),),
 }
 #: Variants whose rules are not the same for both seats: their tables store the chance
 #: positions of both seats, not one seat's and its mirror images.  In Jéquier's game mirror
@@ -284,7 +305,15 @@ def load(variant: Variant, file: IO[bytes], name: str) -> EndgameTable:
         planes = data["value_bytes"]
         quantised = planes.T.copy().view("<u4").reshape(-1)
         both = bool(data["both_seats"]) if "both_seats" in data else False
-        return EndgameTable(variant, hi, data["lo"], quantised / SCALE, both_seats=both)
+        regions = tuple(tuple(int(x) for x in r) for r in data["regions"])
+        return EndgameTable(
+            variant,
+            hi,
+            data["lo"],
+            quantised / SCALE,
+            both_seats=both,
+            regions=regions,  # type: ignore[arg-type]
+        )
 
 
 class EndgameTable:
@@ -297,8 +326,11 @@ class EndgameTable:
         lo: np.ndarray,
         values: np.ndarray,
         both_seats: bool = False,
+        regions: Sequence[Region] = (),
     ) -> None:
         self.variant = variant
+        #: the seed regions it was built from (:func:`within` says which positions may be in it)
+        self.regions = tuple(regions)
         self._t = tables_for(variant)
         self._hi, self._lo, self._v = hi, lo, values
         self._points = variant.scoring is Scoring.POINTS
@@ -306,6 +338,11 @@ class EndgameTable:
 
     def __len__(self) -> int:
         return len(self._v)
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The sorted keys (masks, counters) and values of the stored positions, for compiled
+        readers (:func:`senet.ai.rollout.table_value`)."""
+        return self._hi, self._lo, self._v
 
     def stored_states(self) -> list[tuple[int, ...]]:
         """Every stored chance position (seat A on turn, unless the table holds both seats), as
@@ -369,24 +406,67 @@ class EndgameTable:
         return out
 
 
-_loaded: dict[str, EndgameTable | None] = {}
+_loaded: dict[tuple[str, bool], EndgameTable | None] = {}
+_loading = threading.Lock()
+
+
+def table_file(name: str, large: bool = False) -> str:
+    """The file name of a variant's table: ``<variant>.endgame.npz`` (two pieces a side, or
+    three in all) or ``<variant>.endgame-3v2.npz`` (:data:`LARGE_TABLE_SPECS`)."""
+    return f"{name}.endgame-3v2.npz" if large else f"{name}.endgame.npz"
+
+
+def _shipped(variant: Variant, large: bool) -> EndgameTable | None:
+    specs = LARGE_TABLE_SPECS if large else TABLE_SPECS
+    key = (variant.name, large)
+    if key not in _loaded:
+        with _loading:  # a large table is read once even when two games reach it together
+            if key not in _loaded:
+                table = None
+                if variant.name in specs and find_variant(variant.name) is variant:
+                    file = table_file(variant.name, large)
+                    ref = resources.files("senet.ai").joinpath("weights", file)
+                    try:
+                        with ref.open("rb") as fh:
+                            table = load(variant, fh, file)
+                    except (FileNotFoundError, OSError):
+                        table = None
+                _loaded[key] = table
+    return _loaded[key]
+
+
+def loaded_tables() -> set[tuple[str, bool]]:
+    """The (variant, large) tables this process has read so far (None when none ships)."""
+    return {key for key, table in _loaded.items() if table is not None}
+
+
+def forget_tables() -> None:
+    """Drop every table read so far (they are read again when next asked for)."""
+    with _loading:
+        _loaded.clear()
 
 
 def table_for(variant: Variant) -> EndgameTable | None:
     """The shipped table of ``variant`` (loaded once per process), or None if there is none.
     Raises :class:`StaleTable` when the shipped file is of another format or layout."""
-    name = variant.name
-    if name not in _loaded:
-        table = None
-        if name in TABLE_SPECS and find_variant(name) is variant:
-            ref = resources.files("senet.ai").joinpath("weights", f"{name}.endgame.npz")
-            try:
-                with ref.open("rb") as fh:
-                    table = load(variant, fh, f"{name}.endgame.npz")
-            except (FileNotFoundError, OSError):
-                table = None
-        _loaded[name] = table
-    return _loaded[name]
+    return _shipped(variant, False)
+
+
+def large_table_for(variant: Variant) -> EndgameTable | None:
+    """The shipped three-against-two table of ``variant`` (:data:`LARGE_TABLE_SPECS`), read
+    the first time it is asked for (about a second and 60 MB: callers ask only once a position
+    is :func:`within` it), or None where none ships."""
+    return _shipped(variant, True)
+
+
+def within(variant: Variant, s: Sequence[int], regions: Sequence[Region]) -> bool:
+    """Whether raw state ``s`` has no more pieces on the board than one of ``regions`` allows
+    (a side, and in all), none drowned: the material of the table's positions (whether the
+    position itself is stored, the lookup says)."""
+    if s[DROWNED] or s[DROWNED + 1]:
+        return False
+    a, b = s[MASK].bit_count(), s[MASK + 1].bit_count()
+    return any(a <= side and b <= side and a + b <= total for _, side, total in regions)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -395,15 +475,21 @@ def main(argv: list[str] | None = None) -> int:
     import time
 
     parser = argparse.ArgumentParser(description="Rebuild the shipped endgame tables.")
-    parser.add_argument("--variant", action="append", help="default: every variant of TABLE_SPECS")
+    parser.add_argument("--variant", action="append", help="default: every variant of the specs")
+    parser.add_argument(
+        "--large",
+        action="store_true",
+        help="the three-against-two tables (LARGE_TABLE_SPECS: minutes and 5 GB each)",
+    )
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "weights")
     args = parser.parse_args(argv)
-    for name in args.variant or list(TABLE_SPECS):
-        regions = TABLE_SPECS[name]
+    specs = LARGE_TABLE_SPECS if args.large else TABLE_SPECS
+    for name in args.variant or list(specs):
+        regions = specs[name]
         start = time.time()
         both = name in BOTH_SEATS
-        hi, lo, values = build(find_variant(name), regions, both_seats=both)
-        path = args.out / f"{name}.endgame.npz"
+        hi, lo, values = build(find_variant(name), regions, max_states=60_000_000, both_seats=both)
+        path = args.out / table_file(name, args.large)
         save(path, hi, lo, values, regions, both_seats=both)
         print(
             f"{name}: {len(values)} chance positions, {path.stat().st_size:,} bytes, "

@@ -30,12 +30,12 @@ import numpy as np
 from senet.ai.evaluation import weights_for
 from senet.compiled.expert import Weights
 from senet.compiled.tables import CompiledRules, compile_rules
-from senet.engine import Move, Position, Variant
+from senet.engine import Move, Position, Scoring, Variant
 
-from .rollout import position_seed, rollout_sums
+from .rollout import exact_rollout_sums, position_seed, rollout_sums
 from .search import small_endgame
 from .solver import TooLarge, solve_many
-from .tables import table_for
+from .tables import EndgameTable, table_for
 
 __all__ = ["MoveValuation", "exact_move_values", "value_moves", "FULL_GAME"]
 
@@ -129,19 +129,27 @@ def value_moves(
     watch: Sequence[int] | None = None,
     solve_states: int = 20_000,
     seed: int | None = None,
+    stop_in: EndgameTable | None = None,
+    exact_first: bool = True,
 ) -> MoveValuation:
     """Every legal move of ``position`` valued exactly where a table or solve covers it, else
     by rollouts of ``horizon`` decisions (:data:`FULL_GAME`: to the end).  Rollouts are doubled
     from ``min_rollouts`` until the standard error of the difference between the decider's best
     move and each move in ``watch`` (indices; all moves by default) is at most ``precision``,
     or ``max_rollouts`` are reached.  ``seed`` (default: the position's own) fixes the throws,
-    so the same call gives the same values."""
+    so the same call gives the same values.
+
+    With ``stop_in`` (an endgame table) the rollouts are played to the end of the game but stop
+    at the first chance position the table holds, taking its exact value
+    (:func:`senet.ai.rollout.exact_rollout_sums`; ``horizon`` is then unused).  With
+    ``exact_first`` False the position is rolled out even where a table or solve would value
+    it exactly (to measure the rollouts against the truth)."""
     seat = position.decider
     if seat is None:
         raise ValueError("no decision is due in this position (a throw is due or the game is over)")
     moves = tuple(position.legal_moves())
     m = len(moves)
-    exact = exact_move_values(position, solve_states)
+    exact = exact_move_values(position, solve_states) if exact_first else None
     if exact is not None:
         zero = np.zeros((m, m))
         return MoveValuation(moves, np.array(exact), zero, None, 0, True, seat)
@@ -151,6 +159,12 @@ def value_moves(
     sums = np.zeros((2, m))
     pairs = np.zeros((m, m))
     watched = list(range(m)) if watch is None else list(watch)
+    played = np.zeros(1, dtype=np.int64)
+    if stop_in is not None:
+        keys_hi, keys_lo, table = stop_in.arrays()
+        per_side = max(side for _, side, _ in stop_in.regions)
+        total = max(all_ for _, _, all_ in stop_in.regions)
+        points = position.variant.pieces if stop_in.variant.scoring is Scoring.POINTS else 0
     batches = 0  # per half
     target = max(1, -(-min_rollouts // (2 * BATCH)))
     limit = max(target, max_rollouts // (2 * BATCH))
@@ -158,10 +172,17 @@ def value_moves(
         while batches < target:
             for half in range(2):
                 first = (2 * batches + half) * BATCH
-                rollout_sums(
-                    rules.table, rules.path, rows, seed, first, BATCH, horizon,
-                    lo, hi, w, sums[half], pairs,
-                )  # fmt: skip
+                if stop_in is None:
+                    rollout_sums(
+                        rules.table, rules.path, rows, seed, first, BATCH, horizon,
+                        lo, hi, w, sums[half], pairs,
+                    )  # fmt: skip
+                else:
+                    exact_rollout_sums(
+                        rules.table, rules.path, rows, seed, first, BATCH, lo, hi, w,
+                        keys_hi, keys_lo, table, per_side, total, points,
+                        stop_in.both_seats, sums[half], pairs, played,
+                    )  # fmt: skip
             batches += 1
         n = 2 * batches * BATCH
         mean = sums.sum(axis=0) / n

@@ -242,11 +242,15 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
         variant.pieces - len(pieces[s]) - captured[s] - drowned[s] - hand[s] for s in (0, 1)
     )
     if min(off) < 0:
+        reason = InvalidPosition(
+            "too_many_pieces", field="board", variant=variant.name, pieces=variant.pieces
+        )
         raise NotationError(
-            f"more pieces than {variant.name} has ({variant.pieces} a side)",
+            reason.message,
             line,
             c_board,
             f"at most {variant.pieces} pieces a side",
+            reason=reason,
         )
     try:
         return Position.from_parts(
@@ -274,5 +278,5 @@ def parse_position(text: str, *, line: int = 1, column: int = 1) -> Position:
         if exc.square is not None:
             where = c_board + exc.square - 1 + (exc.square - 1) // 10  # '/' after 10 and 20
         raise NotationError(
-            f"impossible position: {exc}", line, where, "a position the rules allow"
+            f"impossible position: {exc}", line, where, "a position the rules allow", reason=exc
         ) from None

@@ -135,9 +135,9 @@ class Position:
             mask = 0
             for sq in squares:
                 if not 1 <= sq <= 30:
-                    raise InvalidPosition(f"square {sq} is not on the track (1-30)", field="board")
+                    raise InvalidPosition("off_track", field="board", number=sq)
                 if mask & bit(sq):
-                    raise InvalidPosition(f"square {sq} is listed twice", field="board", square=sq)
+                    raise InvalidPosition("listed_twice", field="board", square=sq)
                 mask |= bit(sq)
             masks.append(mask)
         if off is None:
@@ -148,10 +148,10 @@ class Position:
         returned_mask = 0
         for sq in returned:
             if not 1 <= sq <= 30:
-                raise InvalidPosition(f"square {sq} is not on the track (1-30)", field="returned")
+                raise InvalidPosition("off_track", field="returned", number=sq)
             returned_mask |= bit(sq)
         if any(not 1 <= n <= 6 for n in bank):
-            raise InvalidPosition("a banked throw is 1 to 6", field="bank")
+            raise InvalidPosition("bank_range", field="bank")
         state = raw_state(
             (masks[0], masks[1]),
             turn=turn,
@@ -180,19 +180,19 @@ class Position:
         a, b = s[raw.MASK], s[raw.MASK + 1]
         if both := a & b:
             raise InvalidPosition(
-                "two pieces on one square", field="board", square=(both & -both).bit_length()
+                "two_on_square", field="board", square=(both & -both).bit_length()
             )
         # a piece passes through these Houses, never stays on them
         for sq, house in v.houses.items():
             if house.kind in _TRANSIT and (a | b) & bit(sq):
                 raise InvalidPosition(
-                    f"no piece can stand on {sq}, the {house.name_en}", field="board", square=sq
+                    "transit_house", field="board", square=sq, house=house.name_en, variant=v.name
                 )
         if s[raw.TURN] not in SEATS:
-            raise InvalidPosition("the side on turn must be A or B", field="turn")
+            raise InvalidPosition("turn", field="turn")
         if s[raw.THROW] and s[raw.THROW] not in t.throws:
             raise InvalidPosition(
-                f"a throw of {s[raw.THROW]} is impossible in {v.name}", field="throw"
+                "impossible_throw", field="throw", throw=s[raw.THROW], variant=v.name
             )
         for seat in SEATS:
             total = (
@@ -204,57 +204,48 @@ class Position:
             )
             if total != v.pieces:
                 raise InvalidPosition(
-                    f"{seat_letter(seat)} has {total} pieces in all (board, off, captured, drowned, "
-                    "hand); "
-                    f"{v.name} has {v.pieces}",
+                    "piece_count",
                     field="board",
+                    side=seat_letter(seat),
+                    total=total,
+                    variant=v.name,
+                    pieces=v.pieces,
                 )
             for counter, name in ((raw.EXTRA, "extra"), (raw.SKIP, "skip")):
                 if s[counter + seat] < 0:
-                    raise InvalidPosition("negative counter", field=name)
+                    raise InvalidPosition("negative_counter", field=name)
             if s[raw.CAPTURED + seat] and not t.capture_remove:
-                raise InvalidPosition(f"no piece is ever captured in {v.name}", field="captured")
+                raise InvalidPosition("never_captured", field="captured", variant=v.name)
             if s[raw.HAND + seat] < 0 or s[raw.HAND + seat] and not t.divided:
-                raise InvalidPosition(f"no piece is ever in the hand in {v.name}", field="hand")
+                raise InvalidPosition("never_in_hand", field="hand", variant=v.name)
             if s[raw.DROWNED + seat] and not t.revival:
-                raise InvalidPosition(f"no piece is ever drowned in {v.name}", field="drowned")
+                raise InvalidPosition("never_drowned", field="drowned", variant=v.name)
             if s[raw.EXTRA + seat] and not v.extra_throws:
-                raise InvalidPosition(f"no extra throw is ever owed in {v.name}", field="extra")
+                raise InvalidPosition("never_extra", field="extra", variant=v.name)
             if s[raw.SKIP + seat] and not (t.wait_bit or v.squares_of(HouseKind.NET)):
-                raise InvalidPosition(f"no turn is ever skipped in {v.name}", field="skip")
+                raise InvalidPosition("never_skipped", field="skip", variant=v.name)
         pending = s[raw.PENDING]
         if pending == raw.PENDING_FATE and not (t.fate_bit and (a | b) & t.fate_bit):
-            raise InvalidPosition(
-                "a fate throw is pending but no piece stands on the House of Rejuvenation",
-                field="pending",
-            )
+            raise InvalidPosition("fate_without_piece", field="pending")
         if pending == raw.PENDING_WATER and not (t.water_bit and (a | b) & t.water_bit):
-            raise InvalidPosition(
-                "a House of Water choice is pending but no piece stands there", field="pending"
-            )
+            raise InvalidPosition("water_without_piece", field="pending")
         if pending == raw.PENDING_WATER and s[raw.THROW]:
-            raise InvalidPosition(
-                "a House of Water choice is made before the next throw", field="throw"
-            )
+            raise InvalidPosition("water_before_throw", field="throw")
         if pending not in _PENDING_NAMES:
-            raise InvalidPosition("unknown pending decision", field="pending")
+            raise InvalidPosition("unknown_pending", field="pending")
         bank = bank_values(s[raw.BANK])
         if bank and not t.throws_first:
-            raise InvalidPosition(f"no throw is ever banked in {v.name}", field="bank")
+            raise InvalidPosition("never_banked", field="bank", variant=v.name)
         if any(n not in t.throws for n in bank):
-            raise InvalidPosition(f"a banked throw is impossible in {v.name}", field="bank")
+            raise InvalidPosition("impossible_bank", field="bank", variant=v.name)
         if bank and not s[raw.THROW] and any(n not in v.extra_throws for n in bank):
-            raise InvalidPosition(
-                "while throwing, only throws that earn another are banked", field="bank"
-            )
+            raise InvalidPosition("bank_while_throwing", field="bank")
         if s[raw.THROW] and bank and bank[0] < s[raw.THROW]:
-            raise InvalidPosition("the lowest throw of the turn waits as the throw", field="bank")
+            raise InvalidPosition("bank_lowest", field="bank")
         if s[raw.RETURNED] and not t.wait_bit:
-            raise InvalidPosition(f"no piece is ever returned in {v.name}", field="returned")
+            raise InvalidPosition("never_returned", field="returned", variant=v.name)
         if stray := s[raw.RETURNED] & ~(a | b):
-            raise InvalidPosition(
-                "no piece stands there", field="returned", square=stray.bit_length()
-            )
+            raise InvalidPosition("returned_empty", field="returned", square=stray.bit_length())
         self._validate_divided()
 
     def _validate_divided(self) -> None:
@@ -264,22 +255,20 @@ class Position:
         if not t.divided:
             if direction or divided or entered:
                 field = "direction" if direction else "divided" if divided else "entered"
-                raise InvalidPosition(f"no throw is ever divided in {v.name}", field=field)
+                raise InvalidPosition("never_divided", field=field, variant=v.name)
             return
         if direction not in (raw.NO_DIRECTION, raw.FORWARD, raw.BACKWARD):
-            raise InvalidPosition("unknown direction", field="direction")
+            raise InvalidPosition("unknown_direction", field="direction")
         if divided not in (0, 1) or entered not in (0, 1):
-            raise InvalidPosition("a flag is 0 or 1", field="divided" if divided > 1 else "entered")
+            raise InvalidPosition("flag_range", field="divided" if divided > 1 else "entered")
         if divided and not s[raw.THROW]:
-            raise InvalidPosition("the rest of a divided throw needs points left", field="divided")
+            raise InvalidPosition("divided_needs_points", field="divided")
         if divided and direction == raw.NO_DIRECTION:
-            raise InvalidPosition("a divided throw has moved a piece one way", field="divided")
+            raise InvalidPosition("divided_one_way", field="divided")
         if entered and not s[raw.MASK + s[raw.TURN]] & 1:
-            raise InvalidPosition("the entered piece stands on square 1", field="entered", square=1)
+            raise InvalidPosition("entered_on_1", field="entered", square=1)
         if entered and (divided or direction != raw.FORWARD):
-            raise InvalidPosition(
-                "the entered piece moves first, forward, with a whole throw", field="entered"
-            )
+            raise InvalidPosition("entered_moves_first", field="entered")
 
     # ----------------------------------------------------------------- reading the state
     @property

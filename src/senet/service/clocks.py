@@ -8,7 +8,11 @@ Three kinds, chosen when the game is created and written as text:
 
 * ``untimed``: no clock (the default);
 * ``move:S``: S seconds for every decision, whatever was left from the last one;
-* ``clock:S+I``: S seconds for the whole game, I seconds added after each decision.
+* ``clock:S+I``: S seconds for the whole game, I seconds added after each decision;
+* ``days:D``: a *turn-based* game: D days for every decision (1, 2, 3 or 7 on the site),
+  whatever was left from the last one, so that a game lasts days and each player moves when
+  they can.  Its deadline is enforced like any other: a move after it is refused and the game
+  is lost on time.
 
 Only decisions cost time: while a throw is due or a computer seat decides, no clock runs.
 A decision that the server plays for a player (a forced pass) costs that player nothing.
@@ -25,6 +29,8 @@ from typing import Literal
 __all__ = [
     "TimeControl",
     "ClockState",
+    "DAY",
+    "TURN_BASED",
     "UNTIMED",
     "PRESETS",
     "parse_time_control",
@@ -32,9 +38,14 @@ __all__ = [
     "ManualClock",
 ]
 
-Kind = Literal["untimed", "move", "clock"]
+Kind = Literal["untimed", "move", "clock", "days"]
 
-_FORM = re.compile(r"untimed|move:([0-9]{1,4})|clock:([0-9]{1,5})\+([0-9]{1,3})")  # ASCII digits
+#: seconds in a day: a turn-based game's limit per decision is a whole number of days
+DAY = 86_400
+
+_FORM = re.compile(
+    r"untimed|move:([0-9]{1,4})|clock:([0-9]{1,5})\+([0-9]{1,3})|days:([0-9]{1,2})"
+)  # ASCII digits only
 
 
 @dataclass(frozen=True)
@@ -47,7 +58,24 @@ class TimeControl:
     def timed(self) -> bool:
         return self.kind != "untimed"
 
+    @property
+    def per_decision(self) -> bool:
+        """Each decision has the same time, whatever was left from the last one."""
+        return self.kind in ("move", "days")
+
+    @property
+    def turn_based(self) -> bool:
+        """Days per move: nobody need stay on the page, the deadline alone decides."""
+        return self.kind == "days"
+
+    @property
+    def days(self) -> int | None:
+        """The days per move of a turn-based game (None for any other)."""
+        return self.seconds // DAY if self.kind == "days" else None
+
     def text(self) -> str:
+        if self.kind == "days":
+            return f"days:{self.seconds // DAY}"
         if self.kind == "move":
             return f"move:{self.seconds}"
         if self.kind == "clock":
@@ -73,16 +101,21 @@ PRESETS = (
     TimeControl("clock", 600, 10),
 )
 
+#: The turn-based choices: 1, 2, 3 and 7 days per move.
+TURN_BASED = tuple(TimeControl("days", days * DAY) for days in (1, 2, 3, 7))
+
 
 def parse_time_control(text: str | None) -> TimeControl:
-    """``untimed``, ``move:30`` or ``clock:300+5``; ValueError naming the form otherwise."""
+    """``untimed``, ``move:30``, ``clock:300+5`` or ``days:3``; ValueError naming the form
+    otherwise."""
     text = (text or "untimed").strip()
     if not text.isascii():
         raise ValueError(f"time control {text!r}: numbers are written in the ASCII digits 0-9")
     match = _FORM.fullmatch(text)
     if not match:
         raise ValueError(
-            f"time control {text!r}: expected untimed, move:SECONDS or clock:SECONDS+INCREMENT"
+            f"time control {text!r}: expected untimed, move:SECONDS, clock:SECONDS+INCREMENT"
+            " or days:DAYS"
         )
     if match.group(1):
         seconds = int(match.group(1))
@@ -96,6 +129,11 @@ def parse_time_control(text: str | None) -> TimeControl:
                 f"time control {text!r}: clock:SECONDS+INCREMENT takes 30 to 36000 s, +0 to 600 s"
             )
         return TimeControl("clock", seconds, increment)
+    if match.group(4):
+        days = int(match.group(4))
+        if not 1 <= days <= 14:
+            raise ValueError(f"time control {text!r}: days:DAYS takes 1 to 14 days")
+        return TimeControl("days", days * DAY)
     return UNTIMED
 
 
@@ -116,7 +154,7 @@ class ClockState:
         """The time ``seat`` has left at ``now`` (ms; never below 0)."""
         if seat == self.running and self.deadline is not None:
             return max(0, self.deadline - now)
-        if self.control.kind == "move":
+        if self.control.per_decision:
             return self.control.seconds * 1000
         return self.remaining[seat]
 
@@ -159,7 +197,7 @@ class ClockState:
         if next_decider is None:
             return ClockState(self.control, (remaining[0], remaining[1]), None, None)
         allowance = (
-            self.control.seconds * 1000 if self.control.kind == "move" else remaining[next_decider]
+            self.control.seconds * 1000 if self.control.per_decision else remaining[next_decider]
         )
         return ClockState(self.control, (remaining[0], remaining[1]), next_decider, now + allowance)
 

@@ -36,8 +36,8 @@ from senet.engine import IllegalMove, Move, NotationError, Position, parse_move
 from senet.engine.moves import PASS
 
 from . import computer
-from .clocks import parse_time_control
-from .errors import GameError, requested_variant
+from .clocks import UNTIMED, TimeControl
+from .errors import GameError, requested_time_control, requested_variant
 from .fair_play import FairPlay
 from .fairness import commitment_of, encode_player_seeds, new_secret
 from .game_database import ListingCapReached, NewGame, NewSeat, StoredAction
@@ -100,7 +100,7 @@ def new_game_rows(
     colour: str,
     level: str | None,
     token_hash: str,
-    time_control: str = "untimed",
+    control: TimeControl = UNTIMED,
     *,
     rematch_of: str | None = None,
     listed: bool = False,
@@ -110,7 +110,7 @@ def new_game_rows(
     listed_by: str | None = None,
 ) -> tuple[NewGame, int]:
     """A new game (its row and its seats' rows) and the creator's seat: checked (GameError on
-    a bad variant, mode, colour, level or time control), not stored.  Only a friend game is
+    a bad variant, mode, colour or level), not stored.  Only a friend game is
     ``listed`` (shown until ``listed_until``, counted for the client ``listed_by``); a listed
     game and a game against the computer are always ``public``.  In a friend game the
     creator is seen ``now`` (see :mod:`senet.service.fair_play`)."""
@@ -135,10 +135,6 @@ def new_game_rows(
             )
     else:
         level = None
-    try:
-        control = parse_time_control(time_control)
-    except ValueError as exc:
-        raise GameError("bad_time_control", str(exc), 400) from None
     invite = new_token() if game_mode == Mode.FRIEND else None
     seats: list[NewSeat] = []
     for seat in (0, 1):
@@ -204,14 +200,16 @@ class GameCommands:
         level: str | None = None,
         seed: str | None = None,
         rematch_of: str | None = None,
-        time_control: str = "untimed",
+        time_control: TimeControl = UNTIMED,
         listed: bool = False,
         public: bool = False,
         client: str | None = None,
     ) -> Created:
         """A new game, seeding: no throw yet.  ``seed`` (bots) is given for the creator's
-        seats at once.  ``listed``: an open game in the lobby (friend games), for
-        :attr:`FairPlay.listing_lifetime`, and at most :attr:`FairPlay.listing_cap` shown at
+        seats at once.  ``time_control``: parsed by the caller
+        (:func:`~senet.service.errors.requested_time_control`); days per move make a
+        turn-based game.  ``listed``: an open game in the lobby (friend games), for
+        :meth:`FairPlay.listed_until`, and at most :attr:`FairPlay.listing_cap` shown at
         once per ``client`` (else GameError ``too_many_listed``); ``public``: anyone may find
         it among the games to watch (open and computer games always are)."""
         if seed is not None:
@@ -229,7 +227,7 @@ class GameCommands:
             listed=bool(listed),
             public=bool(public),
             now=now,
-            listed_until=now + self.fair_play.listing_lifetime,
+            listed_until=self.fair_play.listed_until(now, time_control),
             listed_by=client,
         )
         invite = next((s.invite_token for s in game.seats if s.invite_token), None)
@@ -259,7 +257,7 @@ class GameCommands:
         token = new_token()
         now = self.store.clock.now()
         async with self.store.deciding(game_id) as decision:
-            deadline = now + self.fair_play.seeding_deadline
+            deadline = self.fair_play.seeds_due(now, live.clock.control)
             if not await decision.claim_seat(seat, invite, hash_token(token), now, deadline):
                 return None
         await self.store.publish(game_id, refresh_message(live.ply))
@@ -288,6 +286,15 @@ class GameCommands:
                 "you hold no such seat in this game (a missing or wrong seat secret)",
                 403,
             )
+        return await self.seed_seats(game_id, seats, seed, seat)
+
+    @command
+    async def seed_seats(
+        self, game_id: str, seats: tuple[int, ...], seed: str, seat: int | None = None
+    ) -> LiveGame:
+        """What :meth:`seed` does once the seats are known (a bot's seats are found from its
+        account, not from a seat secret)."""
+        checked_seed(seed)
         not_seeding = GameError(
             "not_seeding", "the first throw is made: seeds are taken only before it", 409
         )
@@ -415,6 +422,13 @@ class GameCommands:
         seats = await self.seats_of(game_id, token)
         if not seats or (seat is not None and seat not in seats):
             raise GameError("forbidden", "only a player can resign, for their own seat", 403)
+        return await self.resign_seats(game_id, seats, seat)
+
+    @command
+    async def resign_seats(
+        self, game_id: str, seats: tuple[int, ...], seat: int | None = None
+    ) -> LiveGame:
+        """What :meth:`resign` does once the seats are known."""
         async with self.store.deciding(game_id) as decision:
             live = await decision.current(seats=True)
             _check_not_over(live)
@@ -542,7 +556,7 @@ class GameCommands:
                 "AB"[1 - mine],
                 s.level,
                 rematch_of=s.id,
-                time_control=s.time_control,
+                time_control=requested_time_control(s.time_control),
                 public=s.public,
             )
             async with self.store.deciding(game_id) as decision:

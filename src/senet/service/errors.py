@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from senet.engine import UnknownVariant, Variant, find_variant
 
-__all__ = ["GameError", "requested_variant"]
+from .clocks import TimeControl, parse_time_control
+
+__all__ = ["GameError", "requested_variant", "requested_time_control"]
 
 
 class GameError(Exception):
     """A refused request: ``code`` for programs, ``message`` for people, ``status`` for HTTP;
-    ``line`` and ``column`` (1-based) point into refused text (a position, a move, a record)."""
+    ``line`` and ``column`` (1-based) point into refused text (a position, a move, a record);
+    ``reason`` and ``params``, an impossible position's reason (the engine's stable code of
+    :data:`senet.engine.errors.POSITION_REASONS`) and what its message is written from."""
 
     def __init__(
         self,
@@ -19,6 +23,8 @@ class GameError(Exception):
         *,
         line: int | None = None,
         column: int | None = None,
+        reason: str | None = None,
+        params: dict[str, str | int] | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -26,6 +32,8 @@ class GameError(Exception):
         self.status = status
         self.line = line
         self.column = column
+        self.reason = reason
+        self.params = params or {}
 
     @classmethod
     def unknown_game(cls, game_id: str) -> GameError:
@@ -43,3 +51,12 @@ def requested_variant(name: str, status: int = 400) -> Variant:
         return find_variant(name)
     except UnknownVariant as exc:
         raise GameError("unknown_variant", str(exc), status) from None
+
+
+def requested_time_control(text: str | None) -> TimeControl:
+    """The time control a request names (``untimed``, ``move:30``, ``clock:300+5``,
+    ``days:3``); GameError ``bad_time_control`` naming the form otherwise."""
+    try:
+        return parse_time_control(text)
+    except ValueError as exc:
+        raise GameError("bad_time_control", str(exc), 400) from None

@@ -12,6 +12,10 @@
 * **Seeding** has a deadline: once both seats of a game are taken, the seeds must be given
   within :attr:`FairPlay.seeding_deadline`, or the game is called off without a result
   (deleted, as a game nobody joined is: nothing was thrown, nothing is lost).
+* **Turn-based games** (days per move) need nobody on the page: the deadline of each move is
+  what counts.  Their open games are shown for :attr:`FairPlay.turn_based_listing` whether
+  their creator is here or not, the seeds are due within a move's days, and the win is never
+  claimed for an absence (the clock decides, as in every timed game).
 
 Read from :class:`senet.settings.Settings` once at startup (:meth:`FairPlay.of`).
 """
@@ -21,6 +25,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from .clocks import TimeControl
 from .game_database import Listing
 
 __all__ = ["FairPlay", "client_key"]
@@ -38,6 +43,19 @@ class FairPlay:
     #: a read of the state through the API moves ``left_at`` on at most this often (ms): a
     #: bot polling the state costs a write a second, not one per read
     seen_resolution: int = 1_000
+    #: a turn-based open game (days per move) is shown this long, its creator here or not
+    turn_based_listing: int = 86_400_000
+
+    def listed_until(self, now: int, control: TimeControl) -> int:
+        """Until when a game listed ``now`` is shown."""
+        return now + (self.turn_based_listing if control.turn_based else self.listing_lifetime)
+
+    def seeds_due(self, now: int, control: TimeControl) -> int:
+        """When the seeds of a game whose seats are all taken ``now`` are due: a turn-based
+        game's players have a move's days, as for any decision."""
+        if control.turn_based:
+            return now + max(self.seeding_deadline, control.seconds * 1000)
+        return now + self.seeding_deadline
 
     def listing(self, now: int) -> Listing:
         """Which open games the lobby shows at ``now``."""

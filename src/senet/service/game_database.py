@@ -53,6 +53,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from senet.settings import DEFAULT_DATABASE_URL
 
+from .clocks import parse_time_control
 from .messages import ActionKind, ClockColumns, Finish, Mode, SeatKind
 from .sqlite_writer import Append, Conflict, SqliteAppender
 from .unstoppable import Unstoppable
@@ -192,7 +193,8 @@ class ListingCapReached(Exception):
 @dataclass(frozen=True)
 class Listing:
     """Which open games the lobby shows at ``now`` (ms since the epoch): those listed, not past
-    their ``listed_until``, whose creator was seen within ``grace`` ms (or is connected)."""
+    their ``listed_until``, whose creator was seen within ``grace`` ms (or is connected) —
+    or turn-based (days per move: nobody need wait on its page)."""
 
     now: int
     grace: int
@@ -215,7 +217,7 @@ class Listing:
         return and_(
             games.c.listed.is_(True),
             or_(games.c.listed_until.is_(None), games.c.listed_until > self.now),
-            ~creator_gone,
+            or_(games.c.time_control.like("days:%"), ~creator_gone),
         )
 
 
@@ -315,6 +317,11 @@ class StoredGame:
     seeding_deadline: int | None = None
     seats: list[StoredSeat] = field(default_factory=list)
     actions: list[StoredAction] = field(default_factory=list)
+
+    @property
+    def days_per_move(self) -> int | None:
+        """A turn-based game's days per move (``time_control`` ``days:D``); None otherwise."""
+        return parse_time_control(self.time_control).days
 
 
 def _game_of(row: RowMapping) -> StoredGame:
@@ -751,9 +758,9 @@ class Storage:
             return True
 
     @_to_the_end(write=True)
-    async def set_listed(self, game_id: str, listed: bool) -> bool:
-        """List an open game in the lobby or withdraw it (only while its free seat waits).
-        True if the listing changed."""
+    async def set_listed(self, game_id: str, listed: bool, until: int | None = None) -> bool:
+        """List an open game in the lobby (shown until ``until``, ms since the epoch, if given)
+        or withdraw it (only while its free seat waits).  True if the listing changed."""
         free = (
             select(seats.c.game_id)
             .where(seats.c.game_id == game_id, seats.c.claimed.is_(False))
@@ -762,6 +769,8 @@ class Storage:
         values: dict[str, Any] = {"listed": listed, "updated_at": _now()}
         if not listed:
             values["pairing"] = None
+        elif until is not None:
+            values["listed_until"] = until
         async with self._engine.begin() as conn:
             res = await conn.execute(
                 update(games)

@@ -18,7 +18,16 @@
 * :attr:`GameService.jobs` (:mod:`senet.service.jobs`): the worker processes that search
   (the computer's moves, hints, analyses, reviews);
 * :attr:`GameService.players` (:mod:`senet.service.players`): players with a name, their
-  ratings (updated as rated games end) and profiles.
+  ratings (updated as rated games end) and profiles;
+* :attr:`GameService.your_turn` (:mod:`senet.service.your_turn`): the games waiting for a
+  player's move, by name or by a browser's seat secrets;
+* :attr:`GameService.push` (:mod:`senet.service.push`): Web Push notifications to named
+  players' devices (the server's VAPID keys, the subscriptions, sending);
+* :attr:`GameService.challenges` (:mod:`senet.service.challenges`): challenges between
+  players, answered within a day;
+* :attr:`GameService.chat` (:mod:`senet.service.quick_chat`): the players' set phrases;
+* :attr:`GameService.bots` (:mod:`senet.service.bots`): BOT accounts, personal API tokens and
+  what a bot asks of its games.
 
 Messages from other processes arrive through the broadcast's observers: an ``update`` goes to
 the store (:meth:`GameStore.absorb`), a ``cancelled`` game leaves it, a ``presence`` count goes
@@ -32,7 +41,9 @@ from typing import Any
 
 from . import computer
 from .analysis import Analyses, Reviews
+from .bots import Bots
 from .broadcast import MemoryBroadcast, Message
+from .challenges import Challenges
 from .clocks import SystemClock
 from .commands import GameCommands
 from .deadlines import DeadlineWatcher
@@ -45,8 +56,11 @@ from .lobby import Lobby
 from .messages import Mode, PresenceSummary
 from .players import Players
 from .presence import Presence
+from .push import Push, PushConfig
+from .quick_chat import QuickChat
 from .rated_pairing import RatedPairing
 from .scheduler import ServerTurns
+from .your_turn import YourTurn
 
 __all__ = ["GameService"]
 
@@ -65,6 +79,7 @@ class GameService:
         clock: SystemClock | None = None,
         jobs: JobQueue | None = None,
         fair_play: FairPlay | None = None,
+        push: PushConfig | None = None,
     ) -> None:
         self.storage = storage
         # Search runs in worker processes; without a queue given, one worker started when the
@@ -90,6 +105,18 @@ class GameService:
         self.lobby = Lobby(self.store, self.commands, broadcast, self.people)
         self.players = Players(storage, self.store)
         self.rated_pairing = RatedPairing(self.store, self.commands, self.lobby, self.players)
+        self.chat = QuickChat(broadcast)
+        self.your_turn = YourTurn(self.store, self.players.db)
+        self.challenges = Challenges(storage, self.commands, self.players, broadcast, self.clock)
+        self.push = Push(storage, self.store, self.players, push, self.clock)
+        self.bots = Bots(
+            self.store,
+            self.commands,
+            self.players,
+            self.rated_pairing,
+            self.challenges,
+            broadcast,
+        )
         broadcast.observers.append(self._observe)
 
     async def start(self) -> None:
@@ -99,19 +126,24 @@ class GameService:
         be played: a site without its computer opponent does not start."""
         computer.require_ai()
         await self.jobs.start()  # the workers load the compiled search, not this process
+        await self.push.start()
         if self.store.shared:
             self.people.start()
         await self.turns.resume()
         await self.deadlines.resume()
         self.lobby.start()
+        self.challenges.start()
 
     async def close(self) -> None:
         await self.commands.drain()
         await self.turns.close()
         await self.deadlines.close()
         await self.lobby.close()
+        await self.challenges.close()
         await self.commands.drain()  # a command started while the server's turns stopped
         await self.players.close()  # the ratings of the games that ended last
+        await self.push.close()  # the notices on their way
+        await self.bots.close()
         await self.people.close()
         await self.jobs.close()
 

@@ -8,8 +8,9 @@ recently used ones (at most ``cache_size``) and changes a cached game in exactly
   ply by any process, the seats and the result;
 * **absorb**: brought up to date from another process's ``update`` message, which carries the
   new actions themselves (no database read);
-* **commit**: new actions and the throws that follow them stored in one transaction, then
-  applied to the cached game and announced;
+* **commit**: what one action changes — the action, the throws that follow it, the result
+  and the clock, computed by the pure :func:`~senet.service.step.step` — stored in one
+  transaction, then applied to the cached game and announced;
 * **claim_seat / set_seed / set_rematch**: the seat and game columns a command changes;
 * **evict**: dropped (the least recently loaded game that nobody here watches or decides).
 
@@ -47,9 +48,7 @@ from senet.engine import (
     Outcome,
     Position,
     find_variant,
-    parse_move,
 )
-from senet.engine.moves import PASS
 from senet.engine.position import seat_letter
 from senet.engine.record import TERMINATIONS
 
@@ -62,15 +61,15 @@ from .messages import (
     ActionKind,
     ActionRow,
     ClockColumns,
-    Finish,
     Mode,
     SeatKind,
     refresh_message,
     unannounced_message,
     update_message,
 )
+from .step import GameState, finish_of, is_forced_pass, replay, step, timed_seat
 
-__all__ = ["Decision", "GameStore", "LiveGame", "hash_token", "is_forced_pass", "new_token"]
+__all__ = ["Decision", "GameStore", "LiveGame", "hash_token", "new_token"]
 
 
 def new_token() -> str:
@@ -152,20 +151,24 @@ class LiveGame:
         return ClockState(control, (s.clock_a or 0, s.clock_b or 0), s.clock_seat, s.deadline)
 
     @property
+    def turn_based(self) -> bool:
+        """Days per move: the players need not be on the page; each move's deadline decides."""
+        return self.stored.days_per_move is not None
+
+    @property
     def forced_pass(self) -> bool:
         """Is the decision due a pass, the only legal one (no piece can move, or a throw of
         fate's move is impossible)?  The server plays it for the player: nothing to choose."""
         return not self.over and not self.seeding and is_forced_pass(self.position)
 
     def timed_seat(self, position: Position) -> int | None:
-        """The seat whose clock runs in ``position``: a person's decision in a timed game
-        (not a forced pass, which the server plays and which costs the player no time)."""
-        if not parse_time_control(self.stored.time_control).timed or position.is_over():
-            return None
-        decider = position.decider
-        if decider is None or decider == self.computer_seat() or is_forced_pass(position):
-            return None
-        return decider
+        """The seat whose clock runs in ``position`` (see :func:`~senet.service.step.timed_seat`)."""
+        return timed_seat(self.clock, self.computer_seat(), position)
+
+    @property
+    def state(self) -> GameState:
+        """What a step reads of the game now (:func:`~senet.service.step.step`)."""
+        return GameState(self.position, self.ply, self.throws, self.clock, self.computer_seat())
 
     def dice(self, player_seeds: str | None = None) -> FairDice:
         """The game's fair dice: derived from its secret and the players' seeds (those stored,
@@ -215,14 +218,6 @@ class LiveGame:
         return next(s.invite_token for s in self.stored.seats if s.seat == free)
 
 
-def is_forced_pass(position: Position) -> bool:
-    """Is ``position``'s only legal decision a pass?"""
-    if position.decider is None:
-        return False
-    legal = position.legal_moves()
-    return len(legal) == 1 and legal[0].kind == PASS
-
-
 def _int_or_none(value: object) -> int | None:
     if value is None:
         return None
@@ -231,40 +226,15 @@ def _int_or_none(value: object) -> int | None:
     return value
 
 
-def _replay(game: Game, action: StoredAction) -> None:
-    if action.kind == ActionKind.THROW:
-        game.push_throw(int(action.notation))
-    elif action.kind == ActionKind.MOVE:
-        game.push(parse_move(action.notation))
-    elif action.notation not in TERMINATIONS or action.seat not in (0, 1) or game.is_over():
-        raise ValueError(f"not an ending of a game in progress: {action.notation!r}")
-    # an ending changes no position: the game simply stops
-
-
-def ending_finish(position: Position, loser: int, termination: str) -> Finish:
-    """The result columns of a game that ``loser`` lost by ``termination``."""
-    reason = TERMINATIONS[termination].format(seat_letter(loser))
-    outcome = Outcome(1 - loser, (position.off(0), position.off(1)), reason)
-    return Finish.of(outcome, termination)
-
-
-def _finish_of(game: Game, new: list[StoredAction]) -> Finish | None:
-    last = new[-1] if new else None
-    if last is not None and last.kind == ActionKind.END and last.seat is not None:
-        return ending_finish(game.position, last.seat, last.notation)
-    outcome = game.outcome()
-    return Finish.of(outcome) if outcome is not None else None
-
-
 def _apply(
     live: LiveGame,
     continuation: Game,
-    new: list[StoredAction],
+    new: list[StoredAction] | tuple[StoredAction, ...],
     clock: ClockColumns | None = None,
 ) -> None:
     """Extend the cached game by ``new`` (already replayed on ``continuation``), without
     awaiting: no reader sees a position ahead of the history, or a result ahead of either."""
-    finish = _finish_of(continuation, new)
+    finish = finish_of(continuation, new)
     live.game.extend(continuation)
     live.history.extend(new)
     live.stored.ply = live.ply
@@ -433,7 +403,7 @@ class GameStore:
                     if dice.throw(n) != (action.pattern, int(action.notation)):
                         return False
                     n += 1
-                _replay(game, action)
+                replay(game, action)
             columns: ClockColumns | None = None
             if isinstance(clock, dict):
                 columns = {
@@ -466,7 +436,7 @@ class GameStore:
             raise GameError.unknown_game(game_id)
         game = Game(find_variant(stored.variant))
         for action in stored.actions:
-            _replay(game, action)
+            replay(game, action)
         live = LiveGame(stored, game, list(stored.actions))
         current = self._cache.get(game_id)
         if current is not None and current.ply >= live.ply:
@@ -520,7 +490,7 @@ class GameStore:
         if stored.ply < live.ply or plies != list(range(live.ply, live.ply + len(plies))):
             return await self.reload(game_id)  # not a continuation of what we hold: start over
         for action in stored.actions:
-            _replay(live.game, action)
+            replay(live.game, action)
             live.history.append(action)
         for f in fields(stored):
             if f.name not in ("actions", "seats"):
@@ -542,57 +512,35 @@ class GameStore:
         player_seeds: str | None,
         free: bool = False,
     ) -> None:
-        # Work on a scratch game so that readers never see a position ahead of the stored history.
-        game = Game(live.game.position)
+        if len(new) > 1:
+            raise ValueError("one action at a time: the throws that follow are the step's")
+        # The step works on a scratch game, so readers never see a position ahead of the
+        # stored history; the store only stores, adopts and announces what it returns.
+        result = step(
+            live.state,
+            new[0] if new else None,
+            live.dice(player_seeds),
+            self.clock.now(),
+            free=free,
+        )
+        clock = result.clock_columns
         try:
-            for action in new:
-                _replay(game, action)
-            ended = bool(new) and new[-1].kind == ActionKind.END
-            dice = live.dice(player_seeds)
-            n = live.throws + sum(1 for a in new if a.kind == ActionKind.THROW)
-            while game.position.is_chance() and not ended:
-                pattern, value = dice.throw(n)
-                turn = game.position.turn
-                new.append(
-                    StoredAction(live.ply + len(new), ActionKind.THROW, turn, str(value), pattern)
+            if result.actions:
+                await self.storage.append(
+                    live.id, live.ply, list(result.actions), result.finish, player_seeds, clock
                 )
-                game.push_throw(value)
-                n += 1
-            finish = _finish_of(game, new)
-            clock = self._clock_after(live, game, new, free)
-            if new:
-                await self.storage.append(live.id, live.ply, new, finish, player_seeds, clock)
         except ConflictError:
             await self.reload(live.id)
             raise GameError.stale() from None
         if player_seeds is not None:
             live.stored.player_seeds = player_seeds
-        _apply(live, game, new, clock)
-        if new:
-            rows: list[ActionRow] = [[a.kind, a.seat, a.notation, a.pattern] for a in new]
-            await self.publish(live.id, update_message(live.ply - len(new), rows, clock))
+        _apply(live, result.continuation, result.actions, clock)
+        if result.actions:
+            rows: list[ActionRow] = [
+                [a.kind, a.seat, a.notation, a.pattern] for a in result.actions
+            ]
+            await self.publish(live.id, update_message(live.ply - len(result.actions), rows, clock))
         self._changed(live, here=True)
-
-    def _clock_after(
-        self, live: LiveGame, game: Game, new: list[StoredAction], free: bool
-    ) -> ClockColumns | None:
-        """The server's clock once ``new`` is stored (None in an untimed game)."""
-        before = live.clock
-        if not before.control.timed:
-            return None
-        decided = next((a.seat for a in reversed(new) if a.kind == ActionKind.MOVE), None)
-        if new and new[-1].kind == ActionKind.END:
-            after = before.stopped(self.clock.now())
-        else:
-            after = before.after(
-                self.clock.now(), decided, live.timed_seat(game.position), free=free
-            )
-        return {
-            "clock_a": after.remaining[0],
-            "clock_b": after.remaining[1],
-            "clock_seat": after.running,
-            "deadline": after.deadline,
-        }
 
 
 class Decision:
@@ -631,10 +579,11 @@ class Decision:
         *,
         free: bool = False,
     ) -> None:
-        """Append the moves ``new`` and the throws that follow them (drawn from the game's fair
-        dice), store them in one transaction with the server's clock, apply them to ``live``
-        and publish them.  An ``end`` action (a resignation, a loss on time, an abandoned
-        game) ends the game there: no throw follows it.
+        """Take the action ``new`` (one move or ``end``, or none: the first throw) as one pure
+        step (:func:`~senet.service.step.step`: the throws that follow it, drawn from the
+        game's fair dice, the result and the server's clock), store what the step returned in
+        one transaction, apply it to ``live`` and publish it.  An ``end`` action (a
+        resignation, a loss on time, an abandoned game) ends the game there: no throw follows.
 
         ``player_seeds`` (with the first throw) are the encoded seeds that throw and every
         later one derive from, stored with it.  ``free``: the move was played for its player

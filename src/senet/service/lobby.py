@@ -32,7 +32,7 @@ from datetime import datetime
 from typing import Literal
 
 from .broadcast import MemoryBroadcast
-from .clocks import SystemClock
+from .clocks import SystemClock, TimeControl
 from .commands import LOBBY_CHANNEL, GameCommands, new_game_rows, too_many_listed
 from .errors import GameError
 from .game_database import ListingCapReached, StoredGame
@@ -40,7 +40,15 @@ from .live_games import GameStore, LiveGame, hash_token, new_token
 from .messages import lobby_changed, refresh_message
 from .presence import Presence
 
-__all__ = ["Lobby", "OpenGame", "WatchedGame", "MyGame", "Taken", "Paired", "LOBBY_CHANNEL"]
+__all__ = [
+    "Lobby",
+    "OpenGame",
+    "WatchedGame",
+    "MyGame",
+    "Taken",
+    "Paired",
+    "LOBBY_CHANNEL",
+]
 
 log = logging.getLogger("senet.service")
 
@@ -182,7 +190,7 @@ class Lobby:
                 seat,
                 hash_token(token),
                 self.fair_play.listing(now),
-                now + self.fair_play.seeding_deadline,
+                self.fair_play.seeds_due(now, live.clock.control),
             ):
                 raise GameError("taken", "this game is no longer open: someone took the seat", 409)
         await self.store.publish(game_id, refresh_message(live.ply))
@@ -190,7 +198,7 @@ class Lobby:
         return Taken(game_id, token, seat)
 
     async def pair(
-        self, variant: str, time_control: str, avoid: list[str], client: str | None = None
+        self, variant: str, control: TimeControl, avoid: list[str], client: str | None = None
     ) -> Paired:
         """Pair with whoever waits for the same variant and time control (a seeker who is
         connected first), or wait for the next asker (``avoid``: the asker's own games, never
@@ -204,11 +212,11 @@ class Lobby:
             "random",
             None,
             hash_token(token),
-            time_control,
+            control,
             public=True,
             listed=True,
             now=now,
-            listed_until=now + self.fair_play.listing_lifetime,
+            listed_until=self.fair_play.listed_until(now, control),
             listed_by=client,
         )
         try:
@@ -218,7 +226,7 @@ class Lobby:
                 [g for g in avoid if isinstance(g, str)][:50],
                 game,
                 self.fair_play.listing(now),
-                now + self.fair_play.seeding_deadline,
+                self.fair_play.seeds_due(now, control),
                 self.fair_play.listing_cap,
             )
         except ListingCapReached:
@@ -235,8 +243,11 @@ class Lobby:
     # ------------------------------------------------------------------ creators who leave
     def creator_left(self, live: LiveGame, seats: tuple[int, ...]) -> None:
         """A seat holder's last connection closed: withdraw the listing after the grace time
-        unless they are back by then."""
+        unless they are back by then.  A turn-based game's listing stays: nobody need wait on
+        its page."""
         if not live.stored.listed or not seats or live.free_seat() is None:
+            return
+        if live.clock.control.turn_based:
             return
         task = self._withdrawals.get(live.id)
         if task is not None and not task.done():

@@ -263,7 +263,7 @@ class FairnessRecord(TypedDict):
 class ClockRecord(TypedDict):
     """The server's clock as a viewer sees it (times in ms; ``deadline`` since the epoch)."""
 
-    kind: str  # move | clock
+    kind: str  # move | clock | days (turn-based: ``seconds`` is the days per move in seconds)
     seconds: int
     increment: int
     remaining: list[int]

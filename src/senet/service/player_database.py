@@ -57,9 +57,10 @@ players = Table(
     Column("id", String(32), primary_key=True),
     Column("name", String(40), nullable=False),
     Column("name_key", String(80), nullable=False, unique=True),
-    Column("kind", String(16), nullable=False),  # human | computer
+    Column("kind", String(16), nullable=False),  # human | computer | bot
     Column("level", String(16)),  # a computer level's name
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("accepts_bots", Boolean),  # a person who lets quick pairing give them a bot
 )
 sessions = Table(
     "player_sessions",
@@ -91,6 +92,16 @@ challenges = Table(
     Column("purpose", String(16), nullable=False),
     Column("player_id", String(32)),
     Column("expires_at", BigInteger, nullable=False),
+)
+api_tokens = Table(
+    "api_tokens",
+    _meta,
+    Column("token_hash", String(64), primary_key=True),
+    Column("id", String(16), nullable=False),
+    Column("player_id", String(32), nullable=False),
+    Column("label", String(40), nullable=False),
+    Column("scopes", String(200), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
 )
 ratings = Table(
     "ratings",
@@ -132,6 +143,7 @@ games = Table(
     Column("rating_done", Boolean),
     Column("listed", Boolean),
     Column("pairing", String(64)),
+    Column("time_control", String(24)),
 )
 seats = Table(
     "seats",
@@ -148,9 +160,14 @@ seats = Table(
 class PlayerRow:
     id: str
     name: str
-    kind: str  # human | computer
+    kind: str  # human | computer | bot
     level: str | None
     created_at: datetime
+    accepts_bots: bool = False  # a person who lets quick pairing give them a bot
+
+    @property
+    def bot(self) -> bool:
+        return self.kind == "bot"
 
 
 @dataclass(frozen=True)
@@ -192,6 +209,8 @@ class Seek:
     name: str
     rating: float  # in the game's variant (1500 before any rated game)
     rd: float
+    kind: str = "human"  # human | bot
+    accepts_bots: bool = False
 
 
 @dataclass(frozen=True)
@@ -222,7 +241,7 @@ def _now() -> datetime:
 
 
 def _player(row: Any) -> PlayerRow:
-    return PlayerRow(row.id, row.name, row.kind, row.level, row.created_at)
+    return PlayerRow(row.id, row.name, row.kind, row.level, row.created_at, bool(row.accepts_bots))
 
 
 def _rating(row: Any) -> RatingRow:
@@ -335,7 +354,7 @@ class PlayerStorage:
             await conn.execute(
                 update(seats).where(seats.c.player_id == player_id).values(player_id=None)
             )
-            for table in (sessions, transfers, passkeys, challenges, ratings, changes):
+            for table in (sessions, transfers, passkeys, challenges, api_tokens, ratings, changes):
                 await conn.execute(delete(table).where(table.c.player_id == player_id))
             await conn.execute(delete(players).where(players.c.id == player_id))
 
@@ -632,6 +651,32 @@ class PlayerStorage:
                 for r in await conn.execute(query)
             ]
 
+    async def unfinished_of(self, player_id: str, limit: int = 100) -> list[tuple[str, int]]:
+        """``(game id, seat)`` of the player's games not over yet, most recently active
+        first."""
+        query = (
+            select(games.c.id, seats.c.seat)
+            .join(seats, seats.c.game_id == games.c.id)
+            .where(seats.c.player_id == player_id, games.c.result.is_(None))
+            .order_by(games.c.updated_at.desc())
+            .limit(limit)
+        )
+        async with self._engine.connect() as conn:
+            return [(r.id, r.seat) for r in await conn.execute(query)]
+
+    async def seat_names(self, game_ids: Sequence[str]) -> dict[tuple[str, int], str]:
+        """The name of the named player (or computer level) holding each seat of these
+        games, by ``(game id, seat)``."""
+        if not game_ids:
+            return {}
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(seats.c.game_id, seats.c.seat, players.c.name)
+                .join(players, players.c.id == seats.c.player_id)
+                .where(seats.c.game_id.in_(list(game_ids)))
+            )
+            return {(r.game_id, r.seat): r.name for r in rows}
+
     async def tally(self, player_id: str) -> tuple[int, int, int, int]:
         """``(games finished, wins, losses, draws)`` over every game of the player."""
         won = func.sum(
@@ -670,6 +715,8 @@ class PlayerStorage:
                 games.c.created_at,
                 players.c.id.label("player_id"),
                 players.c.name,
+                players.c.kind,
+                players.c.accepts_bots,
                 ratings.c.rating,
                 ratings.c.rd,
                 ratings.c.games,
@@ -698,6 +745,8 @@ class PlayerStorage:
                     r.name,
                     r.rating if r.games else 1500.0,
                     r.rd if r.games else 350.0,
+                    r.kind,
+                    bool(r.accepts_bots),
                 )
                 for r in await conn.execute(query)
             ]

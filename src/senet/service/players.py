@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from . import glicko2
@@ -100,7 +101,7 @@ class SeatRating:
 
     seat: int
     name: str
-    kind: str  # human | computer
+    kind: str  # human | computer | bot
     rating: str | None  # "1500?" in the game's variant, None before any rated game
     change: int | None  # the rating change this game made, once it is rated
 
@@ -123,6 +124,8 @@ class Players:
         self.store = store
         self.clock = store.clock
         self._tasks: set[asyncio.Task[None]] = set()
+        #: called with a player's id before the player is deleted (their challenges go too)
+        self.on_delete: list[Callable[[str], Awaitable[None]]] = []
         store.on_change.append(self._changed)
 
     async def close(self) -> None:
@@ -162,6 +165,9 @@ class Players:
         return await self.db.end_sessions(player.id)
 
     async def delete(self, player: PlayerRow) -> None:
+        """Forget the player (and, through :attr:`on_delete`, what other parts keep of them)."""
+        for forget in list(self.on_delete):
+            await forget(player.id)
         await self.db.delete_player(player.id)
 
     async def new_session(self, player: PlayerRow) -> str:
@@ -212,9 +218,15 @@ class Players:
         return await self.db.spend_challenge(challenge.hex(), purpose, self.clock.now())
 
     # ------------------------------------------------------------------ seats and games
-    async def link(self, live: LiveGame, seats: tuple[int, ...], player: PlayerRow) -> None:
-        """Link the seats ``player`` holds in a game to the player (not on one screen)."""
-        if not seats or live.stored.mode == Mode.LOCAL or player.kind != "human":
+    async def link(
+        self, live: LiveGame, seats: tuple[int, ...], player: PlayerRow, *, as_bot: bool = False
+    ) -> None:
+        """Link the seats ``player`` holds in a game to the player (not on one screen).  A bot
+        account's seats are linked only by the bot API (``as_bot``): a browser signed in with
+        a bot's name plays as an anonymous player."""
+        if not seats or live.stored.mode == Mode.LOCAL:
+            return
+        if player.kind != ("bot" if as_bot else "human"):
             return
         if await self.db.link_seats(live.id, seats, player.id):
             await self._link_computer(live)

@@ -3,6 +3,10 @@ same variant and time control whose rating is close enough, the range widening t
 waiting one has waited (:func:`pairing_range`).  With nobody in range, the asker's own rated
 seek is listed and waits, shown in the lobby with its player's name and rating.
 
+Bots seek here too (rated, or casual: a pool of their own that people's casual quick pairing
+never looks at), and :func:`may_pair` keeps people and bots apart: a person is given a bot,
+and a bot a person, only if that person has ticked *accept games against bots*.
+
 A seek is a listed friend game, rated, its creator's seat linked to the player, and its
 ``pairing`` the request (``rated|variant|time control``).  A seat is taken through the same
 statement as any listed seat (:meth:`~senet.service.game_database.Storage.take_listed_seat`: of
@@ -18,16 +22,23 @@ from datetime import UTC, datetime
 
 from sqlalchemy import text
 
-from .clocks import parse_time_control
+from .clocks import TimeControl
 from .commands import GameCommands
-from .errors import GameError, requested_variant
+from .errors import requested_variant
 from .live_games import GameStore, hash_token, new_token
 from .lobby import Lobby, Paired, pairing_key
 from .messages import refresh_message
-from .player_database import PlayerRow
+from .player_database import PlayerRow, Seek
 from .players import Players
 
-__all__ = ["RatedPairing", "pairing_range", "RANGE_START", "RANGE_WIDENING", "RANGE_MAX"]
+__all__ = [
+    "RatedPairing",
+    "may_pair",
+    "pairing_range",
+    "RANGE_START",
+    "RANGE_WIDENING",
+    "RANGE_MAX",
+]
 
 #: a new seek accepts opponents within this many rating points ...
 RANGE_START = 100.0
@@ -40,6 +51,14 @@ RANGE_MAX = 1000.0
 def pairing_range(waited_seconds: float) -> float:
     """How far apart two ratings may be for a seek that has waited this long."""
     return min(RANGE_MAX, RANGE_START + RANGE_WIDENING * max(0.0, waited_seconds))
+
+
+def may_pair(asker: PlayerRow, seek: Seek) -> bool:
+    """May ``asker`` take ``seek``?  Two people, or two bots, always; a person and a bot only
+    if the person accepts games against bots."""
+    if seek.kind == "bot" and not (asker.bot or asker.accepts_bots):
+        return False
+    return not (asker.bot and not (seek.kind == "bot" or seek.accepts_bots))
 
 
 class RatedPairing:
@@ -56,19 +75,18 @@ class RatedPairing:
         self,
         player: PlayerRow,
         variant: str,
-        time_control: str,
+        control: TimeControl,
         avoid: list[str],
         now: datetime | None = None,
+        *,
+        rated: bool = True,
     ) -> Paired:
-        """Take the oldest seek in range, or list the player's own seek and wait."""
+        """Take the oldest seek in range that :func:`may_pair` allows, or list the player's own
+        seek and wait.  ``rated`` False: a bot's casual seek (a pool of bots' own)."""
         name = requested_variant(variant).name
-        try:
-            control = parse_time_control(time_control).text()
-        except ValueError as exc:
-            raise GameError("bad_time_control", str(exc), 400) from None
-        key = "rated " + pairing_key(name, control)
+        key = ("rated " if rated else "casual ") + pairing_key(name, control.text())
         async with self._one_at_a_time(key):
-            return await self._pair(player, name, control, key, avoid, now)
+            return await self._pair(player, name, control, key, avoid, now, rated)
 
     @contextlib.asynccontextmanager
     async def _one_at_a_time(self, key: str) -> AsyncIterator[None]:
@@ -94,16 +112,19 @@ class RatedPairing:
         self,
         player: PlayerRow,
         name: str,
-        control: str,
+        control: TimeControl,
         key: str,
         avoid: list[str],
         now: datetime | None,
+        rated: bool = True,
     ) -> Paired:
         now = now or datetime.now(UTC)
         mine = await self.players.db.ratings_for([player.id], name)
         rating = mine[player.id].rating if player.id in mine else 1500.0
         for seek in await self.players.db.seeks(key):
             if seek.player_id == player.id or seek.game_id in avoid:
+                continue
+            if not may_pair(player, seek):
                 continue
             waited = (now - seek.since).total_seconds()
             if abs(seek.rating - rating) > pairing_range(waited):
@@ -114,7 +135,7 @@ class RatedPairing:
             if not taken:
                 continue  # someone else was first
             paired = await self.store.reload(seek.game_id)
-            await self.players.link(paired, (seek.seat,), player)
+            await self.players.link(paired, (seek.seat,), player, as_bot=player.bot)
             await self.store.publish(seek.game_id, refresh_message(paired.ply))
             await self.lobby.announce()
             return Paired(seek.game_id, token, seek.seat, waiting=False)
@@ -123,9 +144,13 @@ class RatedPairing:
         )
         live = await self.store.load(created.game_id)
         await self.players.db.set_pairing(created.game_id, key)
-        await self.players.start_rated(live)
-        await self.players.link(live, created.seats, player)
-        await self.store.storage.set_listed(created.game_id, True)
+        if rated:
+            await self.players.start_rated(live)
+        await self.players.link(live, created.seats, player, as_bot=player.bot)
+        listed_now = self.store.clock.now()
+        await self.store.storage.set_listed(
+            created.game_id, True, self.commands.fair_play.listed_until(listed_now, control)
+        )
         await self.store.reload(created.game_id)
         await self.lobby.announce()
         return Paired(created.game_id, created.token, created.seats[0], waiting=True)

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from senet.engine import VARIANTS
 from senet.service import computer
 from senet.service.analysis import replay
-from senet.service.errors import GameError
+from senet.service.errors import GameError, requested_time_control
 from senet.service.games import GameService
 
 from .common import error_json, lang_of, lister_of, seat_cookie, set_seat_cookie
@@ -46,7 +46,8 @@ class NewGame(BaseModel):
     time_control: str = Field(
         "untimed",
         max_length=24,
-        description="untimed, move:SECONDS (a limit per decision) or clock:SECONDS+INCREMENT",
+        description="untimed, move:SECONDS (a limit per decision), clock:SECONDS+INCREMENT or"
+        " days:DAYS (a turn-based game: 1 to 14 days per move)",
     )
     listed: bool = Field(False, description="friend games: list it among the open games")
     public: bool = Field(False, description="let anyone find it among the games to watch")
@@ -101,7 +102,7 @@ async def create_game(request: Request, body: NewGame) -> Any:
         body.colour,
         body.level,
         body.seed,
-        time_control=body.time_control,
+        time_control=requested_time_control(body.time_control),
         listed=body.listed,
         public=body.public,
         client=lister_of(request),

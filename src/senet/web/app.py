@@ -30,9 +30,10 @@ from senet.service.fair_play import FairPlay
 from senet.service.game_database import Storage
 from senet.service.games import GameService
 from senet.service.jobs import Busy, job_queue
+from senet.service.push import PushConfig
 from senet.settings import Settings
 
-from . import api, learn, live, lobby, pages, passkeys, players, stats
+from . import api, bots, challenges, learn, live, lobby, pages, passkeys, players, push, stats
 from .common import error_json, game_error_json, lang_of, render
 from .i18n import error_text, percent, translator
 from .move_words import review_words
@@ -89,7 +90,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 listing_cap=settings.listing_cap,
                 seeding_deadline=round(settings.seeding_deadline * 1000),
             ),
+            push=PushConfig(settings.push_services, settings.push_contact),
         )
+        service.push.compose = push.notice_text
         app.state.storage, app.state.service = storage, service
         await service.start()
         try:
@@ -183,7 +186,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.templates.env.globals["review_words"] = review_words
     lobby.install(app)
     players.install(app)
+    challenges.install(app)
+    bots.install(app)
     app.include_router(passkeys.router)
+    push.install(app)
     if isinstance(clock, ManualClock):
         lobby.install_test_clock(app, clock)
     app.add_middleware(GZipMiddleware, minimum_size=1000)  # pages, scripts, JSON: not WebSockets

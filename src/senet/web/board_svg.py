@@ -3,10 +3,13 @@
 The geometry (cell size, margins, the snake track with its middle row right to left, the
 bearing-off cell), the Houses' glyphs and the CSS classes are the same as board.js's wide
 layout, so that a rule diagram looks like the board the player will play on; a test compares
-the constants and glyphs with board.js.  A diagram may be cropped to the columns that matter
-(a narrow picture stays readable on a phone), names its Houses whole in a key under the
-picture, and carries arrows for moves: green for every
-legal move (``data-move`` holds its notation), red and dashed for a move that is not allowed.
+the constants and glyphs with board.js.  Each diagram is drawn twice, as board.js draws its
+board: wide (the rows across) and upright (the rows down, three columns of ten: the board of a
+phone held upright, whose squares a finger can tap); the page's CSS shows the one that fits the
+screen (board.js's UPRIGHT_QUERY), no script needed.  A diagram may be cropped to the part of
+the track that matters, names its Houses whole in a key under the picture, and carries arrows
+for moves: green for every legal move (``data-move`` holds its notation), red and dashed for a
+move that is not allowed.
 """
 
 from __future__ import annotations
@@ -21,9 +24,22 @@ from senet.engine import OFF, Position
 
 from .i18n import translator
 
-__all__ = ["CELL", "X0", "Y0", "OFF_GAP", "GLYPHS", "Arrow", "square_xy", "board_svg", "house_key"]
+__all__ = [
+    "CELL",
+    "X0",
+    "Y0",
+    "OFF_GAP",
+    "GLYPHS",
+    "UPRIGHT_QUERY",
+    "Arrow",
+    "square_xy",
+    "board_svg",
+    "house_key",
+]
 
 CELL, X0, Y0, OFF_GAP = 64, 12, 14, 16
+#: The screens that show the upright drawing: board.js's UPRIGHT_QUERY, learn.css's media query.
+UPRIGHT_QUERY = "(orientation: portrait) and (max-width: 600px)"
 
 # Hieroglyphs drawn as simple strokes (many systems have no font for Egyptian hieroglyphs).
 GLYPHS = {
@@ -53,12 +69,23 @@ def column(square: int) -> int:
     return 9 - k if row == 1 else k
 
 
-def square_xy(square: int) -> tuple[float, float]:
-    """Top-left corner of a square's cell, as board.js's squareXY in its wide layout."""
+def square_xy(square: int, upright: bool = False) -> tuple[float, float]:
+    """Top-left corner of a square's cell, as board.js's squareXY in its wide or upright layout."""
+    x, y = _wide_xy(square)
+    return _turned(x, y) if upright else (x, y)
+
+
+def _wide_xy(square: int) -> tuple[float, float]:
     if square == OFF:
         return X0 + 10 * CELL + OFF_GAP, Y0 + 2 * CELL
     row = (square - 1) // 10
     return X0 + column(square) * CELL, Y0 + row * CELL
+
+
+def _turned(x: float, y: float) -> tuple[float, float]:
+    """A point of the wide drawing in the upright one: the rows become columns (the board
+    mirrored along its diagonal through the first square, as board.js's squareXY)."""
+    return X0 + (y - Y0), Y0 + (x - X0)
 
 
 def _attrs(**attrs: object) -> str:
@@ -90,11 +117,13 @@ def _piece(seat: int, cx: float, cy: float, dark_seat: int) -> str:
 
 
 def _centre(square: int) -> tuple[float, float]:
-    x, y = square_xy(square)
+    x, y = _wide_xy(square)
     return x + CELL / 2, y + CELL / 2
 
 
-def _arrow(arrow: Arrow, marker: str) -> str:
+def _arrow(arrow: Arrow, marker: str, upright: bool) -> str:
+    """The arrow's curve, laid out on the wide board and mirrored with it when upright (a bow
+    upwards there is a bow to the left here)."""
     (x1, y1), (x2, y2) = _centre(arrow.origin), _centre(arrow.target)
     # bend every arrow upwards (to the left going down) so that it never hides the pieces' faces
     mx, my = (x1 + x2) / 2, (y1 + y2) / 2
@@ -106,6 +135,8 @@ def _arrow(arrow: Arrow, marker: str) -> str:
     ux, uy = x2 - cx, y2 - cy
     norm = max((ux * ux + uy * uy) ** 0.5, 1.0)
     tx, ty = x2 - ux / norm * 12, y2 - uy / norm * 12
+    if upright:
+        (x1, y1), (cx, cy), (tx, ty) = _turned(x1, y1), _turned(cx, cy), _turned(tx, ty)
     cls = "diag-move" if arrow.legal else "diag-illegal"
     data = (
         f' data-move="{escape(arrow.text)}"'
@@ -128,7 +159,8 @@ def board_svg(
     ident: str = "board",
     label: str = "",
 ) -> Markup:
-    """The board of ``position`` with ``arrows`` and a cross on each square of ``stuck``."""
+    """The board of ``position`` with ``arrows`` and a cross on each square of ``stuck``: the
+    wide drawing, the upright one (CSS shows one of them) and the key of the Houses shown."""
     v = position.variant
     arrows = list(arrows)
     stuck = list(stuck)
@@ -136,12 +168,49 @@ def board_svg(
     involved = [sq for _, sq in pieces] + [a.target for a in arrows] + stuck
     columns = [column(sq) for sq in involved] or [0, 9]
     first, last = (max(0, min(columns) - 1), min(10, max(columns) + 1)) if crop else (0, 10)
-    left = X0 + first * CELL - 8
-    right = X0 + (last + 1) * CELL + 8 + (OFF_GAP if last == 10 else 0)
-    width, height = right - left, 3 * CELL + 2 * Y0 - 4
+    shown = _Shown(position, arrows, stuck, first, last, ident, label)
+    houses = [
+        (sq, house.symbol, house.name(lang))
+        for sq, house in sorted(v.houses.items())
+        if first <= column(sq) <= last
+    ]
+    return Markup(_drawing(shown, lang, False) + _drawing(shown, lang, True) + house_key(houses))
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """What a diagram shows: the position, its marks and the columns of the track in view."""
+
+    position: Position
+    arrows: list[Arrow]
+    stuck: list[int]
+    first: int
+    last: int
+    ident: str
+    label: str
+
+
+def _drawing(shown: _Shown, lang: str, upright: bool) -> str:
+    """One SVG of a diagram, wide or upright; the upright one names its arrows' markers apart."""
+    position, first, last = shown.position, shown.first, shown.last
+    v = position.variant
+    along = (X0 + first * CELL - 8, X0 + (last + 1) * CELL + 8 + (OFF_GAP if last == 10 else 0))
+    across = (Y0 - 10, Y0 - 10 + 3 * CELL + 2 * Y0 - 4)
+    if upright:
+        # the rows down: x across the three columns (board.js's 216 units), y along the track
+        left, right = 0, 3 * CELL + 2 * X0
+        top, bottom = (_turned(x, Y0)[1] for x in along)
+    else:
+        (left, right), (top, bottom) = along, across
+    ident = f"{shown.ident}-u" if upright else shown.ident
+    layout = "upright" if upright else "wide"
+
+    def xy(square: int) -> tuple[float, float]:
+        return square_xy(square, upright)
+
     out = [
-        f'<svg class="diagram-board" xmlns="http://www.w3.org/2000/svg" role="img"'
-        f"{_attrs(viewBox=f'{left} {Y0 - 10} {width} {height}', aria_label=label, data_position=position.fen())}>",
+        f'<svg class="diagram-board {layout}" xmlns="http://www.w3.org/2000/svg" role="img"'
+        f"{_attrs(viewBox=f'{left} {top} {right - left} {bottom - top}', aria_label=shown.label, data_position=position.fen())}>",
         "<defs>",
     ]
     for kind in ("ok", "no"):
@@ -151,15 +220,15 @@ def board_svg(
             f' d="M0 0 L10 5 L0 10 z"/></marker>'
         )
     out.append("</defs>")
+    frame_w, frame_h = (3 * CELL, 10 * CELL) if upright else (10 * CELL, 3 * CELL)
     out.append(
-        f'<rect class="board-frame" x="{X0 - 6}" y="{Y0 - 6}" width="{10 * CELL + 12}"'
-        f' height="{3 * CELL + 12}" rx="8"/>'
+        f'<rect class="board-frame" x="{X0 - 6}" y="{Y0 - 6}" width="{frame_w + 12}"'
+        f' height="{frame_h + 12}" rx="8"/>'
     )
-    shown_houses: list[tuple[int, str, str]] = []
     for sq in range(1, 31):
         if not first <= column(sq) <= last:
             continue
-        x, y = square_xy(sq)
+        x, y = xy(sq)
         house = v.houses.get(sq)
         cls = "square house" if house else "square"
         out.append(f'<g class="{cls}" data-square="{sq}">')
@@ -183,30 +252,29 @@ def board_svg(
             # the symbol on the square, the name whole in the key under the board (a name
             # written on a square would have to be cut short)
             out.append(f"<title>{sq}: {escape(name)}</title>")
-            shown_houses.append((sq, house.symbol, name))
         out.append("</g>")
     if last == 10:
-        ox, oy = square_xy(OFF)
+        ox, oy = xy(OFF)
         out.append(
             f'<g class="off-zone"><rect class="cell off" x="{ox + 1}" y="{oy + 1}" width="{CELL - 2}"'
             f' height="{CELL - 2}" rx="6"/><text class="off-label" x="{ox + CELL / 2}" y="{oy + 36}"'
             f' text-anchor="middle">{escape(translator(lang)("g.off"))}</text></g>'
         )
-    for seat, sq in pieces:
-        x, y = square_xy(sq)
-        out.append(f'<g class="piece" data-square="{sq}" data-seat="{seat}">')
-        out.append(_piece(seat, x + CELL / 2, y + CELL / 2 + 2, v.dark_seat))
-        out.append("</g>")
-    for sq in stuck:
-        x, y = square_xy(sq)
+    for seat in (0, 1):
+        for sq in position.pieces(seat):
+            x, y = xy(sq)
+            out.append(f'<g class="piece" data-square="{sq}" data-seat="{seat}">')
+            out.append(_piece(seat, x + CELL / 2, y + CELL / 2 + 2, v.dark_seat))
+            out.append("</g>")
+    for sq in shown.stuck:
+        x, y = xy(sq)
         out.append(
             f'<path class="diag-stuck" data-square="{sq}" d="M{x + 44} {y + 6} l14 14 m0 -14 l-14 14"/>'
         )
-    for arrow in arrows:
-        out.append(_arrow(arrow, f"{ident}-{'ok' if arrow.legal else 'no'}"))
+    for arrow in shown.arrows:
+        out.append(_arrow(arrow, f"{ident}-{'ok' if arrow.legal else 'no'}", upright))
     out.append("</svg>")
-    out.append(house_key(shown_houses))
-    return Markup("".join(out))
+    return "".join(out)
 
 
 def house_icon(symbol: str) -> str:

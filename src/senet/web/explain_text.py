@@ -6,12 +6,14 @@ The engine names the rule and its squares; this module picks the catalog text (`
 
 from __future__ import annotations
 
-from senet.engine import Variant
+from collections.abc import Mapping
+
+from senet.engine import UnknownVariant, Variant, find_variant
 from senet.engine.explain import Reason
 
 from .i18n import translator
 
-__all__ = ["reason_text", "place"]
+__all__ = ["reason_text", "place", "position_reason_text"]
 
 
 def place(variant: Variant, square: int, lang: str) -> str:
@@ -95,3 +97,20 @@ def reason_text(reason: Reason, variant: Variant, lang: str, throw: int = 0) -> 
         back = _capital(_sentence(reason.back, variant, lang, throw))
         text += " " + translator(lang)("why.back", reason=back)
     return text
+
+
+def position_reason_text(reason: str, params: Mapping[str, str | int], lang: str) -> str:
+    """Why a position is impossible, from the engine's code and params (``pos.*`` in
+    ``locales/<lang>/positions.json``): its variant by its title, a House by its name."""
+    t = translator(lang)
+    words: dict[str, str | int] = dict(params)
+    try:
+        variant = find_variant(str(params["variant"])) if "variant" in params else None
+    except UnknownVariant:
+        variant = None
+    if variant is not None:
+        words["variant"] = variant.title(lang)
+        house = variant.houses.get(int(params.get("square", 0)))
+        if house is not None:
+            words["house"] = house.name(lang)
+    return t("err.impossible", reason=t(f"pos.{reason}", **words))

@@ -42,7 +42,7 @@ from senet.service.position_analysis import Analysis
 
 from .common import lang_of, render, seat_cookie
 from .diagrams import mistake_board, rule_diagrams
-from .explain_text import place, reason_text
+from .explain_text import place, position_reason_text, reason_text
 from .i18n import error_text, percent, translator
 from .move_words import step_words
 from .pages import variant_json
@@ -65,11 +65,21 @@ PositionText = Annotated[
 
 
 def read_position(text: str) -> Position:
-    """The position of ``text``, or a 400 error naming the column and what was expected."""
+    """The position of ``text``, or a 400 error naming the column and what was expected, and
+    for a well-written but impossible position the engine's reason (its code and params)."""
     try:
         return parse_position(" ".join(text.split()))
     except NotationError as exc:
-        raise GameError("bad_position", str(exc), 400, line=exc.line, column=exc.column) from None
+        reason = exc.reason
+        raise GameError(
+            "bad_position",
+            str(exc),
+            400,
+            line=exc.line,
+            column=exc.column,
+            reason=reason.code if reason else None,
+            params=reason.params if reason else None,
+        ) from None
 
 
 class WhyAnswer(BaseModel):
@@ -226,7 +236,11 @@ async def analysis_page(request: Request) -> Any:
         try:
             start = read_position(text[:300])
         except GameError as exc:
-            error = error_text(lang, exc.code)
+            error = (
+                position_reason_text(exc.reason, exc.params, lang)
+                if exc.reason
+                else error_text(lang, exc.code)
+            )
     elif request.query_params.get("variant"):
         try:
             start = Position.initial(find_variant(request.query_params["variant"][:40]))

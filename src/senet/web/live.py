@@ -87,6 +87,7 @@ async def _serve(
     """The connection's two tasks: ``pump`` (updates to the client) and ``read`` (its messages)."""
     token = ws.cookies.get(seat_cookie(game_id)) or ws.query_params.get("token")
     seats = live.seats_of(token)
+    muted = [False]  # the player muted the opponent's phrases
     send_lock = asyncio.Lock()
     update_lock = asyncio.Lock()
     since_param = ws.query_params.get("since")
@@ -160,6 +161,9 @@ async def _serve(
                 await send_update(force=True)
             elif message.get("type") == "presence":  # counts of one process changed: send the sum
                 await send(presence_message(service.presence(game_id)))
+            elif message.get("type") == "chat":  # players only; not the muted opponent's
+                if seats and (message.get("seat") in seats or not muted[0]):
+                    await send(message)
             elif message.get("type") == "cancelled":  # the game is gone: say so, and hang up
                 aborted = message.get("reason") == "aborted"
                 await send(cancelled_message("aborted" if aborted else None))
@@ -225,6 +229,17 @@ async def _serve(
                     await service.commands.seed(game_id, token, data.get("seed"), data.get("seat"))
                 except GameError as exc:
                     await send(game_error_message(exc))
+            elif kind == "chat":
+                try:
+                    current = service.store.cached(game_id) or await service.store.load(game_id)
+                    await service.chat.say(current, seats, data.get("phrase"))
+                except GameError as exc:
+                    await send(game_error_message(exc))
+            elif kind == "mute":
+                if isinstance(data.get("muted"), bool):
+                    muted[0] = data["muted"]
+                else:
+                    await send(error_message("bad_request", "muted must be true or false"))
             else:
                 await send(unknown_type_message(kind))
 

@@ -22,9 +22,9 @@ from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, Field
 
 from senet.engine import VARIANTS
-from senet.service.clocks import PRESETS, ManualClock, parse_time_control
+from senet.service.clocks import PRESETS, TURN_BASED, ManualClock, parse_time_control
 from senet.service.commands import LOBBY_CHANNEL
-from senet.service.errors import GameError
+from senet.service.errors import GameError, requested_time_control
 from senet.service.games import GameService
 from senet.service.lobby import OpenGame
 
@@ -60,6 +60,8 @@ def time_control_label(text: str, lang: str) -> str:
         control = parse_time_control(text)
     except ValueError:
         return text
+    if control.days is not None:
+        return t("tc.days", n=control.days)
     if control.kind == "move":
         if control.seconds % 60 == 0:
             return t("tc.move_min", m=control.seconds // 60)
@@ -72,7 +74,17 @@ def time_control_label(text: str, lang: str) -> str:
 
 
 def time_control_options(lang: str) -> list[tuple[str, str]]:
-    return [(c.text(), time_control_label(c.text(), lang)) for c in PRESETS]
+    return [(c.text(), time_control_label(c.text(), lang)) for c in PRESETS + TURN_BASED]
+
+
+def time_control_groups(lang: str) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The choices in two groups, live and turn-based (days per move)."""
+    t = translator(lang)
+    label = time_control_label
+    return [
+        (t("tc.live"), [(c.text(), label(c.text(), lang)) for c in PRESETS]),
+        (t("tc.turn_based"), [(c.text(), label(c.text(), lang)) for c in TURN_BASED]),
+    ]
 
 
 def variant_title(name: str, lang: str) -> str:
@@ -88,6 +100,7 @@ def install(app: Any) -> None:
     """Give every template the time controls and variant titles, and mount the routes."""
     env = app.state.templates.env
     env.globals["time_control_options"] = time_control_options
+    env.globals["time_control_groups"] = time_control_groups
     env.globals["time_control_label"] = time_control_label
     env.globals["variant_title"] = variant_title
     env.globals["lobby_variant_titles"] = variant_titles
@@ -97,7 +110,7 @@ def install(app: Any) -> None:
 
 
 class ClockAdvance(BaseModel):
-    advance_ms: int = Field(ge=0, le=86_400_000)
+    advance_ms: int = Field(ge=0, le=30 * 86_400_000)
 
 
 def install_test_clock(app: Any, clock: ManualClock) -> None:
@@ -133,7 +146,7 @@ async def play_now(request: Request) -> Any:
         return to_game(request, rated.game_id, rated.token)
     paired = await service.lobby.pair(
         form.get("variant", "standard"),
-        form.get("time_control", "untimed"),
+        requested_time_control(form.get("time_control")),
         list(held_tokens(request)),
         lister_of(request),
     )
@@ -175,7 +188,9 @@ async def watch_page(request: Request) -> Any:
 # ---------------------------------------------------------------------- API
 class PairRequest(BaseModel):
     variant: str = Field("standard", description="the variant to play")
-    time_control: str = Field("untimed", description="untimed, move:SECONDS or clock:S+I")
+    time_control: str = Field(
+        "untimed", description="untimed, move:SECONDS, clock:S+I or days:DAYS (turn-based)"
+    )
 
 
 class SeatTaken(BaseModel):
@@ -209,7 +224,10 @@ async def pair_api(request: Request, body: PairRequest) -> Any:
     """Be paired with whoever waits for the same variant and time control, or wait for the
     next asker (``waiting``: the game is listed until someone takes the other seat)."""
     paired = await _service(request).lobby.pair(
-        body.variant, body.time_control, list(held_tokens(request)), lister_of(request)
+        body.variant,
+        requested_time_control(body.time_control),
+        list(held_tokens(request)),
+        lister_of(request),
     )
     base = str(request.base_url).rstrip("/")
     data = SeatTaken(
@@ -247,6 +265,36 @@ async def mine(request: Request) -> Any:
         }
         for g in games
     ]
+
+
+@api.get("/turns")
+async def your_turn(request: Request) -> Any:
+    """The games waiting for your move (a named player's on every device, and those this
+    browser's seat cookies hold), those with a deadline first, the nearest first; ``now``
+    is the server's time (ms) to count the time left from."""
+    service = _service(request)
+    player = players.player_of(request)
+    games = await service.your_turn.waiting(held_tokens(request), player)
+    lang = lang_of(request)
+    t = translator(lang)
+    rows = []
+    for g in games:
+        opponent = None
+        if g.opponent is not None:
+            name = players.level_name(g.opponent, lang) if g.mode == "computer" else g.opponent
+            opponent = t("turns.against", name=name)
+        rows.append(
+            {
+                "id": g.id,
+                "url": f"/g/{g.id}",
+                "title": variant_title(g.variant, lang),
+                "time_label": time_control_label(g.time_control, lang),
+                "turn_based": parse_time_control(g.time_control).turn_based,
+                "deadline": g.deadline,
+                "opponent": opponent,
+            }
+        )
+    return {"now": service.clock.now(), "count": len(rows), "games": rows}
 
 
 def _my_label(state: str, won: bool | None, t: Callable[..., str]) -> str:

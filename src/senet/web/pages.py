@@ -16,11 +16,11 @@ from markupsafe import Markup, escape
 from senet.engine import VARIANTS, Capture, HouseKind, find_variant
 from senet.service import computer
 from senet.service.analysis import chart, replay
-from senet.service.errors import GameError, requested_variant
+from senet.service.errors import GameError, requested_time_control, requested_variant
 from senet.service.games import GameService
 from senet.service.views import game_record
 
-from . import players
+from . import challenges, players
 from .common import (
     form_fields,
     lang_of,
@@ -262,6 +262,7 @@ async def home(request: Request) -> Any:
         levels=await players.level_options(request, lang),
         default_level=computer.default_level(),
         selected=request.query_params.get("variant", "standard"),
+        **await challenges.home_box(request),
     )
 
 
@@ -298,7 +299,7 @@ async def start_game(request: Request) -> Any:
         form.get("mode", "friend"),
         form.get("colour", "random"),
         form.get("level") or None,
-        time_control=form.get("time_control", "untimed"),
+        time_control=requested_time_control(form.get("time_control")),
         listed=form.get("listed") == "1",
         public=form.get("public") == "1",
         client=lister_of(request),

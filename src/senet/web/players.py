@@ -25,7 +25,7 @@ from markupsafe import Markup
 
 from senet.engine import VARIANTS
 from senet.service import computer
-from senet.service.errors import GameError
+from senet.service.errors import GameError, requested_time_control
 from senet.service.games import GameService
 from senet.service.live_games import LiveGame
 from senet.service.lobby import Paired
@@ -40,6 +40,7 @@ from .security import AddressLimiter
 
 __all__ = [
     "PLAYER_COOKIE",
+    "profile_response",
     "PlayerCookie",
     "install",
     "player_of",
@@ -154,6 +155,7 @@ async def name_page(request: Request) -> Any:
         refused=None,
         typed="",
         deleted=request.query_params.get("deleted") == "1",
+        accepting=(await _service(request).challenges.acceptance(player)).value if player else None,
     )
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -293,13 +295,26 @@ async def profile_page(request: Request, name: str) -> Any:
         raise GameError("unknown_player", f"no player is named {name!r}", 404)
     if player.name != name:
         return RedirectResponse(f"/@/{player.name}", status_code=301)
-    profile = await players.profile(player)
+    return await profile_response(request, player)
+
+
+async def profile_response(request: Request, player: PlayerRow, **extra: Any) -> Any:
+    """The profile page of ``player``; its own player also gets the parts that other routers
+    add (``app.state.profile_sections``: the bots' tokens and settings), and ``extra``."""
+    profile = await _players(request).profile(player)
     me = player_of(request)
+    own = me is not None and me.id == player.id
+    sections: dict[str, Any] = {}
+    if own:
+        for section in getattr(request.app.state, "profile_sections", ()):
+            sections.update(await section(request, me))
+    sections.update(extra)
     return render(
         request,
         "profile.html",
         profile=profile,
-        own=me is not None and me.id == player.id,
+        own=own,
+        me=me,
         charts={r.variant: rating_chart(r, lang_of(request)) for r in profile.ratings},
         game_rows=[_game_row(g, profile, lang_of(request)) for g in profile.recent],
         since=_date(player.created_at, lang_of(request)),
@@ -308,6 +323,7 @@ async def profile_page(request: Request, name: str) -> Any:
             if player.kind == "computer" and player.level
             else player.name
         ),
+        **sections,
     )
 
 
@@ -398,7 +414,8 @@ def _game_row(g: PlayedGame, profile: Profile, lang: str) -> dict[str, Any]:
         "id": g.id,
         "title": variant_title(g.variant, lang),
         "opponent": opponent,
-        "opponent_link": g.opponent if g.opponent_kind == "human" else None,
+        "opponent_link": g.opponent if g.opponent_kind in ("human", "bot") else None,
+        "opponent_bot": g.opponent_kind == "bot",
         "date": _date(g.updated_at, lang),
         "outcome": t(f"player.outcome.{outcome}"),
         "outcome_key": outcome,
@@ -489,6 +506,7 @@ async def with_seekers(service: GameService, listing: list[dict[str, Any]]) -> l
         seek = seeks.get(game["id"])
         game["player"] = seek.name if seek else None
         game["rating"] = rating_text(seek.rating, seek.rd) if seek else None
+        game["bot"] = bool(seek and seek.kind == "bot")  # shown marked BOT
     return listing
 
 
@@ -499,7 +517,10 @@ async def pair_rated(request: Request, form: dict[str, str], avoid: list[str]) -
     if player is None or form.get("rated") != "1":
         return None
     return await _service(request).rated_pairing.pair(
-        player, form.get("variant", "standard"), form.get("time_control", "untimed"), avoid
+        player,
+        form.get("variant", "standard"),
+        requested_time_control(form.get("time_control")),
+        avoid,
     )
 
 

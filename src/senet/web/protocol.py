@@ -21,10 +21,13 @@ from senet.service.messages import (
     PresenceSummary,
     StateMessage,
 )
+from senet.service.quick_chat import ChatMessage
 from senet.service.views import state_message
 
 __all__ = [
     "CLIENT_MESSAGES",
+    "ChatRequest",
+    "MuteRequest",
     "SERVER_MESSAGES",
     "ErrorMessage",
     "MoveRequest",
@@ -76,6 +79,20 @@ class PingRequest(TypedDict):
     type: Literal["ping"]
 
 
+class ChatRequest(TypedDict):
+    """Say a set phrase, by its id (players only)."""
+
+    type: Literal["chat"]
+    phrase: str
+
+
+class MuteRequest(TypedDict):
+    """Stop (or start again) passing the opponent's phrases to this connection."""
+
+    type: Literal["mute"]
+    muted: bool
+
+
 #: Every message a client may send, by type, in the order the error message names them.
 CLIENT_MESSAGES: dict[str, type] = {
     "move": MoveRequest,
@@ -83,6 +100,8 @@ CLIENT_MESSAGES: dict[str, type] = {
     "state": StateRequest,
     "sync": SyncRequest,
     "ping": PingRequest,
+    "chat": ChatRequest,
+    "mute": MuteRequest,
 }
 
 
@@ -104,6 +123,9 @@ class ErrorMessage(TypedDict):
     message: str
     line: NotRequired[int]  # where refused text (a position, a move, a record) went wrong
     column: NotRequired[int]
+    # why a well-written position is impossible: the engine's code and its message's parameters
+    reason: NotRequired[str]
+    params: NotRequired[dict[str, str | int]]
 
 
 #: Every message the server sends, by type.
@@ -114,6 +136,7 @@ SERVER_MESSAGES: dict[str, type] = {
     "presence": PresenceMessage,
     "pong": PongMessage,
     "cancelled": CancelledMessage,
+    "chat": ChatMessage,
     "error": ErrorMessage,
 }
 
@@ -132,7 +155,11 @@ def error_message(
 
 def game_error_message(exc: GameError) -> ErrorMessage:
     """The error message of a refused request."""
-    return error_message(exc.code, exc.message, line=exc.line, column=exc.column)
+    answer = error_message(exc.code, exc.message, line=exc.line, column=exc.column)
+    if exc.reason is not None:
+        answer["reason"] = exc.reason
+        answer["params"] = exc.params
+    return answer
 
 
 def unknown_type_message(kind: object) -> ErrorMessage:

@@ -24,7 +24,8 @@ framework's request objects.  The policies:
   ``application/json`` bodies (415 otherwise), which no HTML form and no ``no-cors`` fetch can
   send.  A request with neither header is not a browser's (a script, a bot), so it carries
   only the secrets it was given, and a request that sends its seat secret as ``X-Seat-Token``
-  proves it read the secret itself: both are let through.
+  or a personal API token as ``Authorization: Bearer`` proves it read the secret itself:
+  both are let through.
 * **Secrets in URLs**: a seat's private link, an invitation link and a ``token`` query
   parameter are accepted only as the site writes them (:func:`noncanonical_secret`): a
   percent-encoded spelling (``/g/ID/%73eat/TOKEN``, ``?%74oken=``) is refused (404, 400, or a
@@ -249,6 +250,10 @@ def forgery_refusal(
     """``(status, code, message)`` if a state-changing request must be refused (see the module
     docstring, *Request forgery*), None if it may go on."""
     if scope.get("method") in SAFE_METHODS:
+        return None
+    if (_header(scope, b"authorization") or "").lower().startswith("bearer "):
+        # a personal API token (the bot API): no browser adds it to a request another site
+        # makes, and the request proves it holds the token; bot requests may have no body
         return None
     if str(scope.get("path", "")).startswith("/api/"):
         media = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()

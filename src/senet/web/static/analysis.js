@@ -86,7 +86,7 @@ async function load() {
   try {
     const response = await fetch(`/api/learn/analysis?${new URLSearchParams({ position: fen })}`, { signal });
     answer = await response.json();
-    if (!response.ok) throw new Error(errorText(answer));
+    if (!response.ok) throw new Error(errorText(answer, localNames));
   } catch (error) {
     if (ticket !== asked) return;
     result = null;
@@ -104,6 +104,14 @@ async function load() {
   root.dataset.position = fen;
   root.dataset.ready = "1";
   render();
+}
+
+// an impossible position's reason names its variant by its title and a House by its name
+function localNames(params) {
+  const v = variants[params.variant];
+  if (!v) return params;
+  const house = v.houses[String(params.square)];
+  return { ...params, variant: v.title, ...(house ? { house: house.name } : {}) };
 }
 
 function showError(message) {

@@ -2,6 +2,7 @@
 // resigning (each after a confirmation), and claiming a game the opponent has left.  The server
 // decides everything; this only shows it.
 import { errorText, t } from "./i18n.js";
+import { timeLeft } from "./timeleft.js";
 
 const section = document.getElementById("endings");
 let current = null;
@@ -10,11 +11,6 @@ let ticking = null;
 let onError = () => {};
 
 const $ = (id) => document.getElementById(id);
-
-function mmss(ms) {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
 
 function serverNow() { return Date.now() + offset; }
 
@@ -28,10 +24,10 @@ function tick() {
     for (const el of section.querySelectorAll(".clock")) {
       const seat = Number(el.dataset.seat);
       let left = clock.remaining[seat];
-      if (clock.kind === "move" && clock.running !== seat) left = clock.seconds * 1000;
+      if ((clock.kind === "move" || clock.kind === "days") && clock.running !== seat) left = clock.seconds * 1000;
       if (clock.running === seat && clock.deadline !== null) left = clock.deadline - serverNow();
       if (flagged === seat) left = 0; // lost on time: whatever the limit, nothing is left
-      el.querySelector(".clock-time").textContent = mmss(left);
+      el.querySelector(".clock-time").textContent = timeLeft(left);
       el.classList.toggle("running", clock.running === seat);
       el.classList.toggle("low", clock.running === seat && left < 10000);
     }
@@ -116,6 +112,7 @@ export function renderEndings(state) {
   if (typeof state.now === "number") offset = state.now - Date.now();
   const over = state.phase === "over";
   $("clocks").hidden = !state.clock;
+  $("turn-based-note").hidden = over || !state.clock || state.clock.kind !== "days";
   const resign = $("resign");
   const cancel = $("cancel-game");
   // nobody to resign to while the other seat is still free: the game can be cancelled instead

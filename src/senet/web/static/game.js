@@ -7,6 +7,7 @@ import { renderEndings, seatFree, setupEndings, terminationText } from "./ending
 import { DeltaFeed } from "./delta.js";
 import { errorText, loadTexts, sentence, t } from "./i18n.js";
 import { choiceLabel, moveLabel, parseMove } from "./notation.js";
+import { setupChat } from "./quickchat.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -498,6 +499,7 @@ function connect() {
   ws.addEventListener("open", () => {
     retry = 500; waiting = false; root.classList.remove("waiting"); $("conn").textContent = ""; root.dataset.connected = "1";
     seedsSent.clear(); // a seed sent on a lost connection may never have arrived: the state says
+    chat.connected();
   });
   ws.addEventListener("message", (event) => {
     const data = JSON.parse(event.data);
@@ -514,6 +516,8 @@ function connect() {
       announce(before, state);
     } else if (data.type === "presence") {
       presence = data; renderPresence();
+    } else if (data.type === "chat") {
+      chat.receive(data);
     } else if (data.type === "cancelled" || (data.type === "error" && data.code === "unknown_game")) {
       // The host cancelled the game before anyone joined (told now, or found on reconnecting
       // after the message was missed): it is gone, nothing to reconnect to.
@@ -582,6 +586,7 @@ hintButton($("moves"), $("board"), () => (state && ["computer", "local"].include
   ? { fen: state.fen, seat: state.decider, game: gameId } : null), t, moveLabel);
 
 setupEndings({ gameId, seatNames: variant.seatNames, showError });
+const chat = setupChat({ gameId, send, seatName, you: () => (state ? state.you : JSON.parse(root.dataset.you)) });
 loadTexts(lang).then(() => { render(); connect(); });
 
 // A phone held upright: the board comes first, under a compact bar whose menu holds who you are,

@@ -46,8 +46,14 @@ export function t(key, params = {}) {
 }
 
 // An error the server answered with: its code in words (the message is for programs), and where
-// refused text went wrong when the server says so.
-export function errorText(error) {
+// refused text went wrong when the server says so. A well-written position the rules cannot reach
+// is refused with the engine's reason (error.reason, its params): said in the page's language
+// (pos.*, as senet.web.explain_text.position_reason_text), its variant and House by the names
+// `names(params)` gives.
+export function errorText(error, names = (params) => params) {
+  if (error && error.reason && T[`pos.${error.reason}`] !== undefined) {
+    return t("err.impossible", { reason: t(`pos.${error.reason}`, names(error.params || {})) });
+  }
   const key = `err.${error && error.code}`;
   const params = error && Number.isInteger(error.retry_after) ? { seconds: error.retry_after } : {};
   const words = T[key] !== undefined ? t(key, params) : t("err.unknown");

@@ -25,6 +25,10 @@ if (section) {
       li.querySelector(".og-quick").hidden = !g.quick;
       // a named player's seek: their name and rating in its variant ("Anna 1512?")
       li.querySelector(".og-player").textContent = g.player ? `${g.player} ${g.rating}` : "";
+      // a bot's seek is marked BOT
+      const bot = li.querySelector(".og-bot");
+      bot.hidden = !g.bot;
+      bot.textContent = g.bot ? texts.bot : "";
       li.querySelector("form").action = `/g/${g.id}/take`;
       list.append(li);
     }

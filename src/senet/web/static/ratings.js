@@ -26,7 +26,14 @@ function draw(seats) {
     const change = document.createElement("strong");
     change.className = "np-change";
     change.textContent = s.change === null ? "" : signed(s.change);
-    row.append(name, " ", rating, " ", change);
+    row.append(name);
+    if (s.kind === "bot") {
+      const tag = document.createElement("span");
+      tag.className = "bot-tag";
+      tag.textContent = box.dataset.botTag;
+      row.append(" ", tag);
+    }
+    row.append(" ", rating, " ", change);
     list.append(row);
   }
 }

@@ -1,0 +1,228 @@
+"""Durable storage of bot accounts and personal API tokens (the tables of migration
+``0006_bots``), on the players' database.
+
+A token is stored only as its SHA-256, as device sessions are; its short public ``id`` names it
+on the profile page (to revoke it) and never authenticates anything.  Upgrading a player to a
+bot is one statement that changes only a person who holds no seat of a rated game, so a
+rated game and the upgrade cannot both win a race.  Only this module writes ``api_tokens``;
+:mod:`senet.service.bots` decides what to write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import and_, delete, func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from .player_database import PlayerRow, PlayerStorage, api_tokens, games, players, seats
+
+__all__ = ["BotStorage", "GameOfPlayer", "TokenRow"]
+
+
+@dataclass(frozen=True)
+class TokenRow:
+    """A personal API token as stored: never the token itself."""
+
+    id: str  # public: names the token on the profile page
+    player_id: str
+    label: str
+    scopes: tuple[str, ...]
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class GameOfPlayer:
+    """An unfinished game in which a player holds a seat."""
+
+    id: str
+    seat: int  # the player's
+    variant: str
+    time_control: str
+    rated: bool
+    started: bool  # both seats are taken (else: a seek or challenge game waiting)
+    listed: bool
+
+
+def _token(row: Any) -> TokenRow:
+    return TokenRow(row.id, row.player_id, row.label, tuple(row.scopes.split()), row.created_at)
+
+
+class BotStorage:
+    """Bot accounts and tokens, over a :class:`~senet.service.player_database.PlayerStorage`."""
+
+    def __init__(self, db: PlayerStorage) -> None:
+        self.storage = db.storage
+
+    @property
+    def _engine(self) -> AsyncEngine:
+        if self.storage.engine is None:
+            raise RuntimeError("Storage.init() has not been awaited")
+        return self.storage.engine
+
+    async def _write(self, work: Callable[[AsyncConnection], Any]) -> Any:
+        """Run ``work`` in one write transaction (taking turns with the games' writes on
+        SQLite)."""
+        async with self.storage.writing(), self._engine.begin() as conn:
+            return await work(conn)
+
+    # ------------------------------------------------------------------ tokens
+    async def add_token(
+        self, token_hash: str, token_id: str, player_id: str, label: str, scopes: Sequence[str]
+    ) -> None:
+        async def work(conn: AsyncConnection) -> None:
+            await conn.execute(
+                insert(api_tokens).values(
+                    token_hash=token_hash,
+                    id=token_id,
+                    player_id=player_id,
+                    label=label,
+                    scopes=" ".join(scopes),
+                    created_at=datetime.now(UTC),
+                )
+            )
+
+        await self._write(work)
+
+    async def by_token(self, token_hash: str) -> tuple[PlayerRow, TokenRow] | None:
+        """The player a token authenticates and the token's row (None: unknown or revoked)."""
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(players, api_tokens.c.label, api_tokens.c.scopes)
+                    .add_columns(api_tokens.c.id.label("token_id"))
+                    .add_columns(api_tokens.c.created_at.label("token_created"))
+                    .join(api_tokens, api_tokens.c.player_id == players.c.id)
+                    .where(api_tokens.c.token_hash == token_hash)
+                )
+            ).first()
+        if row is None:
+            return None
+        player = PlayerRow(
+            row.id, row.name, row.kind, row.level, row.created_at, bool(row.accepts_bots)
+        )
+        token = TokenRow(
+            row.token_id, row.id, row.label, tuple(row.scopes.split()), row.token_created
+        )
+        return player, token
+
+    async def tokens_of(self, player_id: str) -> list[TokenRow]:
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(api_tokens)
+                .where(api_tokens.c.player_id == player_id)
+                .order_by(api_tokens.c.created_at)
+            )
+            return [_token(r) for r in rows]
+
+    async def revoke(self, player_id: str, token_id: str) -> bool:
+        """Delete one of the player's tokens: False if it has no such token."""
+
+        async def work(conn: AsyncConnection) -> bool:
+            res = await conn.execute(
+                delete(api_tokens).where(
+                    api_tokens.c.player_id == player_id, api_tokens.c.id == token_id
+                )
+            )
+            return bool(res.rowcount == 1)
+
+        return bool(await self._write(work))
+
+    # ------------------------------------------------------------------ accounts
+    async def make_bot(self, player_id: str) -> bool:
+        """Make a person a bot, for good: only a person who holds no seat of a rated game (one
+        statement, so a rated game linked meanwhile wins the race and the upgrade fails)."""
+        rated_seat = (
+            select(seats.c.game_id)
+            .join(games, games.c.id == seats.c.game_id)
+            .where(seats.c.player_id == player_id, games.c.rated.is_(True))
+            .exists()
+        )
+
+        async def work(conn: AsyncConnection) -> bool:
+            res = await conn.execute(
+                update(players)
+                .where(players.c.id == player_id, players.c.kind == "human", ~rated_seat)
+                .values(kind="bot")
+            )
+            return bool(res.rowcount == 1)
+
+        return bool(await self._write(work))
+
+    async def rated_games(self, player_id: str) -> int:
+        """How many rated games the player holds a seat in (finished or not)."""
+        async with self._engine.connect() as conn:
+            count = (
+                await conn.execute(
+                    select(func.count())
+                    .select_from(seats.join(games, games.c.id == seats.c.game_id))
+                    .where(seats.c.player_id == player_id, games.c.rated.is_(True))
+                )
+            ).scalar()
+            return int(count or 0)
+
+    async def set_accepts_bots(self, player_id: str, accepts: bool) -> None:
+        async def work(conn: AsyncConnection) -> None:
+            await conn.execute(
+                update(players)
+                .where(players.c.id == player_id, players.c.kind == "human")
+                .values(accepts_bots=accepts)
+            )
+
+        await self._write(work)
+
+    # ------------------------------------------------------------------ games
+    async def unfinished_games(self, player_id: str) -> list[GameOfPlayer]:
+        """The unfinished games in which the player holds a seat, oldest first."""
+        other = seats.alias("other")
+        query = (
+            select(
+                games.c.id,
+                seats.c.seat,
+                games.c.variant,
+                games.c.time_control,
+                games.c.rated,
+                games.c.listed,
+                other.c.claimed.label("other_claimed"),
+            )
+            .join(seats, seats.c.game_id == games.c.id)
+            .join(other, and_(other.c.game_id == games.c.id, other.c.seat != seats.c.seat))
+            .where(seats.c.player_id == player_id, games.c.result.is_(None))
+            .order_by(games.c.created_at)
+        )
+        async with self._engine.connect() as conn:
+            return [
+                GameOfPlayer(
+                    r.id,
+                    r.seat,
+                    r.variant,
+                    r.time_control,
+                    bool(r.rated),
+                    bool(r.other_claimed),
+                    bool(r.listed),
+                )
+                for r in await conn.execute(query)
+            ]
+
+    async def seat_of(self, game_id: str, player_id: str) -> tuple[int, ...]:
+        """The seats of a game linked to the player (() for none)."""
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(seats.c.seat).where(
+                    seats.c.game_id == game_id, seats.c.player_id == player_id
+                )
+            )
+            return tuple(sorted(r.seat for r in rows))
+
+    async def result_of(self, game_id: str) -> tuple[str | None, str | None] | None:
+        """``(result, termination)`` of a game, None if it no longer exists."""
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(games.c.result, games.c.termination).where(games.c.id == game_id)
+                )
+            ).first()
+            return (row.result, row.termination) if row is not None else None

@@ -1,0 +1,258 @@
+"""Durable storage of challenges and of whom each player takes them from (the tables of
+migration ``0006_challenges``).
+
+Every change of a challenge's status is one statement that changes it only from ``open``
+(and, for an answer, only before it expires), so of two racing answers exactly one counts,
+whichever processes give them.  Only this module writes these tables;
+:mod:`senet.service.challenges` decides what to write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    MetaData,
+    String,
+    Table,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from .game_database import Storage
+
+__all__ = ["ChallengeRow", "ChallengeStorage"]
+
+_meta = MetaData()
+
+challenges = Table(
+    "game_challenges",
+    _meta,
+    Column("id", String(32), primary_key=True),
+    Column("challenger_id", String(32)),  # None: an anonymous challenger
+    Column("secret_hash", String(64), nullable=False),  # SHA-256 of the challenger's secret
+    Column("challenged_id", String(32), nullable=False),
+    Column("variant", String(32), nullable=False),
+    Column("time_control", String(32), nullable=False),
+    Column("colour", String(8), nullable=False),  # the challenger's: A | B | random
+    Column("rated", Boolean, nullable=False),
+    Column("from_game", String(32)),
+    Column("status", String(16), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("expires_at", BigInteger, nullable=False),
+    Column("game_id", String(32)),
+)
+settings = Table(
+    "challenge_settings",
+    _meta,
+    Column("player_id", String(32), primary_key=True),
+    Column("accept", String(16), nullable=False),
+)
+# The players' names (the table is senet.service.player_database's).
+players = Table(
+    "players",
+    _meta,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(40)),
+    Column("kind", String(16)),
+)
+
+
+@dataclass(frozen=True)
+class ChallengeRow:
+    id: str
+    challenger_id: str | None
+    challenger_name: str | None
+    secret_hash: str
+    challenged_id: str
+    challenged_name: str
+    variant: str
+    time_control: str
+    colour: str
+    rated: bool
+    from_game: str | None
+    status: str
+    created_at: int
+    expires_at: int
+    game_id: str | None
+
+
+class ChallengeStorage:
+    """The challenges' tables on the database of a :class:`Storage`."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    @property
+    def _engine(self) -> AsyncEngine:
+        if self.storage.engine is None:
+            raise RuntimeError("Storage.init() has not been awaited")
+        return self.storage.engine
+
+    async def _write(self, work: Callable[[AsyncConnection], Any]) -> Any:
+        async with self.storage.writing(), self._engine.begin() as conn:
+            return await work(conn)
+
+    def _select(self) -> Any:
+        asker = players.alias("asker")
+        asked = players.alias("asked")
+        return (
+            select(
+                challenges,
+                asker.c.name.label("challenger_name"),
+                asked.c.name.label("challenged_name"),
+            )
+            .outerjoin(asker, asker.c.id == challenges.c.challenger_id)
+            .join(asked, asked.c.id == challenges.c.challenged_id)
+        )
+
+    async def add(self, row: ChallengeRow) -> None:
+        async def work(conn: AsyncConnection) -> None:
+            await conn.execute(
+                insert(challenges).values(
+                    id=row.id,
+                    challenger_id=row.challenger_id,
+                    secret_hash=row.secret_hash,
+                    challenged_id=row.challenged_id,
+                    variant=row.variant,
+                    time_control=row.time_control,
+                    colour=row.colour,
+                    rated=row.rated,
+                    from_game=row.from_game,
+                    status=row.status,
+                    created_at=row.created_at,
+                    expires_at=row.expires_at,
+                    game_id=None,
+                )
+            )
+
+        await self._write(work)
+
+    async def get(self, challenge_id: str) -> ChallengeRow | None:
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(self._select().where(challenges.c.id == challenge_id))
+            ).first()
+            return _row(row) if row is not None else None
+
+    async def open_for(self, player_id: str, now: int, *, incoming: bool) -> list[ChallengeRow]:
+        """The open challenges not yet expired that ``player_id`` received (``incoming``) or
+        sent, oldest first."""
+        side = challenges.c.challenged_id if incoming else challenges.c.challenger_id
+        query = (
+            self._select()
+            .where(side == player_id, challenges.c.status == "open", challenges.c.expires_at > now)
+            .order_by(challenges.c.created_at, challenges.c.id)
+        )
+        async with self._engine.connect() as conn:
+            return [_row(r) for r in await conn.execute(query)]
+
+    async def count_open(
+        self, now: int, *, challenger_id: str | None = None, from_game: str | None = None
+    ) -> int:
+        """How many open challenges not yet expired a named challenger has sent, or were sent
+        from one game."""
+        query = select(func.count()).where(
+            challenges.c.status == "open", challenges.c.expires_at > now
+        )
+        if challenger_id is not None:
+            query = query.where(challenges.c.challenger_id == challenger_id)
+        if from_game is not None:
+            query = query.where(challenges.c.from_game == from_game)
+        async with self._engine.connect() as conn:
+            return int((await conn.execute(query)).scalar_one())
+
+    async def close(
+        self, challenge_id: str, status: str, now: int, *, game_id: str | None = None
+    ) -> bool:
+        """Change an open challenge to ``status``; an answer (accepted, declined) only before
+        it expires, ``expired`` only after.  False if it was not open (any more)."""
+        where = [challenges.c.id == challenge_id, challenges.c.status == "open"]
+        if status == "expired":
+            where.append(challenges.c.expires_at <= now)
+        elif status in ("accepted", "declined"):
+            where.append(challenges.c.expires_at > now)
+
+        async def work(conn: AsyncConnection) -> bool:
+            res = await conn.execute(
+                update(challenges).where(*where).values(status=status, game_id=game_id)
+            )
+            return bool(res.rowcount == 1)
+
+        return bool(await self._write(work))
+
+    async def due(self, now: int, limit: int = 500) -> list[str]:
+        """Open challenges whose day is over (the sweep expires them)."""
+        query = (
+            select(challenges.c.id)
+            .where(challenges.c.status == "open", challenges.c.expires_at <= now)
+            .limit(limit)
+        )
+        async with self._engine.connect() as conn:
+            return [r.id for r in await conn.execute(query)]
+
+    async def forget_player(self, player_id: str) -> None:
+        """A deleted player's challenges (sent and received) and setting."""
+
+        async def work(conn: AsyncConnection) -> None:
+            await conn.execute(
+                delete(challenges).where(
+                    or_(
+                        challenges.c.challenger_id == player_id,
+                        challenges.c.challenged_id == player_id,
+                    )
+                )
+            )
+            await conn.execute(delete(settings).where(settings.c.player_id == player_id))
+
+        await self._write(work)
+
+    # ------------------------------------------------------------------ settings
+    async def accepting(self, player_id: str) -> str | None:
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(settings.c.accept).where(settings.c.player_id == player_id)
+                )
+            ).first()
+            return str(row.accept) if row is not None else None
+
+    async def set_accepting(self, player_id: str, accept: str) -> None:
+        async def work(conn: AsyncConnection) -> None:
+            done = await conn.execute(
+                update(settings).where(settings.c.player_id == player_id).values(accept=accept)
+            )
+            if done.rowcount == 0:
+                await conn.execute(insert(settings).values(player_id=player_id, accept=accept))
+
+        await self._write(work)
+
+
+def _row(r: Any) -> ChallengeRow:
+    return ChallengeRow(
+        r.id,
+        r.challenger_id,
+        r.challenger_name,
+        r.secret_hash,
+        r.challenged_id,
+        r.challenged_name,
+        r.variant,
+        r.time_control,
+        r.colour,
+        bool(r.rated),
+        r.from_game,
+        r.status,
+        int(r.created_at),
+        int(r.expires_at),
+        r.game_id,
+    )

@@ -1,0 +1,258 @@
+"""Durable storage of Web Push: the server's VAPID key pair, the players' subscriptions and the
+notices sent (the tables of migration ``0006_push``).
+
+* **The key pair** is one row, inserted by the first process that needs it; a process that
+  loses the race reads the winner's (the primary key is fixed), so every process signs with
+  the same key and the browsers' subscriptions, made against its public half, stay valid.
+* **A subscription** belongs to a named player and to the device's session: the foreign keys
+  delete it with either (signing out on the device, signing out everywhere, deleting the
+  name).  It is keyed by the SHA-256 of its endpoint, which the push service made unique.
+* **A notice** (a turn of a game, a challenge) is a row inserted once: of the processes that
+  try to send it, the one whose insert succeeds sends it.
+
+Only this module writes these tables; :mod:`senet.service.push` decides what to write.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    DateTime,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    delete,
+    func,
+    insert,
+    select,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from .game_database import Storage
+
+__all__ = ["KeyPair", "PushStorage", "SubscriptionRow", "endpoint_hash"]
+
+_meta = MetaData()
+
+keys = Table(
+    "push_keys",
+    _meta,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("private_key", String(64), nullable=False),
+    Column("public_key", String(100), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+subscriptions = Table(
+    "push_subscriptions",
+    _meta,
+    Column("endpoint_hash", String(64), primary_key=True),
+    Column("endpoint", Text, nullable=False),
+    Column("p256dh", String(100), nullable=False),
+    Column("auth", String(40), nullable=False),
+    # foreign keys (the migration's) to players.id and player_sessions.token_hash, both
+    # ON DELETE CASCADE
+    Column("player_id", String(32), nullable=False),
+    Column("session_hash", String(64), nullable=False),
+    Column("lang", String(8), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+notices = Table(
+    "push_notices",
+    _meta,
+    Column("key", String(100), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+#: the one row of ``push_keys``
+_KEY_ROW = 1
+
+
+@dataclass(frozen=True)
+class KeyPair:
+    """The server's VAPID key pair (P-256), each half base64url without padding: the private
+    scalar (32 bytes) and the public point, uncompressed (65 bytes: the browsers'
+    ``applicationServerKey``)."""
+
+    private_key: str
+    public_key: str
+
+
+@dataclass(frozen=True)
+class SubscriptionRow:
+    """One device's push subscription: where to send and the keys to encrypt with."""
+
+    endpoint: str
+    p256dh: str  # the device's public key (base64url, an uncompressed P-256 point)
+    auth: str  # the device's authentication secret (base64url, 16 bytes)
+    player_id: str
+    lang: str
+    created_at: datetime
+
+
+def endpoint_hash(endpoint: str) -> str:
+    return hashlib.sha256(endpoint.encode()).hexdigest()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _subscription(row: Any) -> SubscriptionRow:
+    return SubscriptionRow(
+        row.endpoint, row.p256dh, row.auth, row.player_id, row.lang, row.created_at
+    )
+
+
+class PushStorage:
+    """The push tables on the database of a :class:`~senet.service.game_database.Storage`."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    @property
+    def _engine(self) -> AsyncEngine:
+        if self.storage.engine is None:
+            raise RuntimeError("Storage.init() has not been awaited")
+        return self.storage.engine
+
+    async def _write(self, work: Callable[[AsyncConnection], Any]) -> Any:
+        async with self.storage.writing(), self._engine.begin() as conn:
+            return await work(conn)
+
+    # ------------------------------------------------------------------ the key pair
+    async def key_pair(self, make: Callable[[], KeyPair]) -> KeyPair:
+        """The stored key pair; the first caller stores ``make()``'s (of racing processes one
+        stores, the others read it)."""
+        found = await self._read_keys()
+        if found is not None:
+            return found
+        made = make()
+
+        async def work(conn: AsyncConnection) -> None:
+            await conn.execute(
+                insert(keys).values(
+                    id=_KEY_ROW,
+                    private_key=made.private_key,
+                    public_key=made.public_key,
+                    created_at=_now(),
+                )
+            )
+
+        try:
+            await self._write(work)
+        except IntegrityError:
+            pass  # another process stored its pair first: that one is the server's
+        found = await self._read_keys()
+        assert found is not None
+        return found
+
+    async def _read_keys(self) -> KeyPair | None:
+        async with self._engine.connect() as conn:
+            row = (await conn.execute(select(keys).where(keys.c.id == _KEY_ROW))).first()
+            return KeyPair(row.private_key, row.public_key) if row is not None else None
+
+    # ------------------------------------------------------------------ subscriptions
+    async def subscribe(
+        self,
+        endpoint: str,
+        p256dh: str,
+        auth: str,
+        player_id: str,
+        session_hash: str,
+        lang: str,
+        keep: int,
+    ) -> None:
+        """Store a device's subscription for the player (replacing the endpoint's earlier one,
+        whoever had it); the player keeps their ``keep`` newest subscriptions."""
+        key = endpoint_hash(endpoint)
+
+        async def work(conn: AsyncConnection) -> None:
+            await conn.execute(delete(subscriptions).where(subscriptions.c.endpoint_hash == key))
+            await conn.execute(
+                insert(subscriptions).values(
+                    endpoint_hash=key,
+                    endpoint=endpoint,
+                    p256dh=p256dh,
+                    auth=auth,
+                    player_id=player_id,
+                    session_hash=session_hash,
+                    lang=lang,
+                    created_at=_now(),
+                )
+            )
+            newest = (
+                select(subscriptions.c.endpoint_hash)
+                .where(subscriptions.c.player_id == player_id)
+                .order_by(subscriptions.c.created_at.desc(), subscriptions.c.endpoint_hash)
+                .limit(keep)
+            )
+            kept = [r[0] for r in await conn.execute(newest)]
+            await conn.execute(
+                delete(subscriptions).where(
+                    subscriptions.c.player_id == player_id,
+                    subscriptions.c.endpoint_hash.not_in(kept),
+                )
+            )
+
+        await self._write(work)
+
+    async def unsubscribe(self, endpoint: str) -> bool:
+        """Forget the subscription of ``endpoint``; whether there was one."""
+
+        async def work(conn: AsyncConnection) -> bool:
+            res = await conn.execute(
+                delete(subscriptions).where(
+                    subscriptions.c.endpoint_hash == endpoint_hash(endpoint)
+                )
+            )
+            return bool(res.rowcount)
+
+        return bool(await self._write(work))
+
+    async def subscriptions_of(self, player_id: str) -> list[SubscriptionRow]:
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(subscriptions)
+                .where(subscriptions.c.player_id == player_id)
+                .order_by(subscriptions.c.created_at)
+            )
+            return [_subscription(r) for r in rows]
+
+    async def subscription(self, endpoint: str) -> SubscriptionRow | None:
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(subscriptions).where(
+                        subscriptions.c.endpoint_hash == endpoint_hash(endpoint)
+                    )
+                )
+            ).first()
+            return _subscription(row) if row is not None else None
+
+    async def count(self) -> int:
+        async with self._engine.connect() as conn:
+            return int(
+                (await conn.execute(select(func.count()).select_from(subscriptions))).one()[0]
+            )
+
+    # ------------------------------------------------------------------ notices
+    async def claim_notice(self, key: str) -> bool:
+        """Take the right to send the notice ``key``: True once, whichever processes ask."""
+
+        async def work(conn: AsyncConnection) -> None:
+            await conn.execute(insert(notices).values(key=key, created_at=_now()))
+
+        try:
+            await self._write(work)
+        except IntegrityError:
+            return False
+        return True

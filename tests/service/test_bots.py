@@ -1,0 +1,158 @@
+"""Bots in the service layer, on real SQLite and PostgreSQL storage: a BOT account may only be a name with no
+rated game; its event feed tells it of the challenges made to it (from
+senet.service.challenges, no second model), of the game an accepted challenge made (at once,
+before the challenger sits) and of its end; withdrawn and declined challenges; a token without
+``challenge:read`` hears of no challenge; and the pool rule between people and bots."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+
+from senet.service.bots import EventFeed
+from senet.service.broadcast import MemoryBroadcast
+from senet.service.challenges import ChallengeMessage, ChallengeTerms
+from senet.service.clocks import ManualClock
+from senet.service.game_database import Storage
+from senet.service.games import GameService
+from senet.service.player_database import PlayerRow, Seek
+from senet.service.rated_pairing import may_pair
+from senet_testkit.loops import run
+from senet_testkit.servers import postgres_server
+
+from .test_challenges import refused
+from .test_games_service import shut
+
+TERMS = ChallengeTerms.checked("standard", "untimed", "A", True)
+
+
+@pytest.fixture(
+    scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)]
+)
+def database(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A database of the module's own: SQLite, and PostgreSQL in the slow run."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('bots') / 'senet.sqlite3'}"
+    else:
+        with postgres_server() as url:
+            yield url
+
+
+async def service_at(url: str) -> GameService:
+    storage = Storage(url)
+    await storage.init()
+    service = GameService(storage, MemoryBroadcast(), computer_delay=0.0, clock=ManualClock())
+    await service.start()
+    return service
+
+
+async def next_message(inbox) -> ChallengeMessage:
+    return await asyncio.wait_for(inbox.get(), 5)
+
+
+def test_the_event_feed_tells_a_bot_of_challenges_and_of_the_game_accepting_makes(
+    database: str,
+) -> None:
+    async def main() -> None:
+        service = await service_at(database)
+        bots, challenges = service.bots, service.challenges
+        anna, _ = await service.players.take_name("Anna")
+        robot, _ = await service.players.take_name("Robot")  # once per database: one test
+        await bots.upgrade(robot)
+        robot = await service.players.by_name("Robot")
+        assert robot is not None and robot.bot
+        first = await challenges.create("Robot", TERMS, challenger=anna)
+        feed = EventFeed(bots, robot, challenges=True)
+        opening = await feed.opening()  # a challenge waiting when the stream opens
+        assert opening == [
+            {"type": "challenge", "challenge": opening[0]["challenge"]},
+        ]
+        assert opening[0]["challenge"]["id"] == first.challenge.id
+        assert opening[0]["challenge"]["challenger"] == "Anna"
+        async with challenges.subscribe(robot.id) as inbox:
+            await challenges.cancel(first.challenge.id, player=anna)
+            cancelled = feed.challenge(await next_message(inbox))
+            assert cancelled is not None and cancelled["type"] == "challengeCanceled"
+            second = await challenges.create("Robot", TERMS, challenger=anna)
+            received = feed.challenge(await next_message(inbox))
+            assert received is not None and received["type"] == "challenge"
+            assert received["challenge"]["id"] == second.challenge.id
+            accepted = await bots.accept(second.challenge.id, robot)
+            assert feed.challenge(await next_message(inbox)) is None  # the game follows
+        # the game starts for the bot at once, its seat linked to its account
+        (start,) = await feed.changes()
+        assert start["type"] == "gameStart"
+        assert start["game"]["id"] == accepted.game_id and start["game"]["rated"] is True
+        assert start["game"]["seat"] == "B"  # Anna chose A
+        assert await bots.db.seat_of(accepted.game_id, robot.id) == (1,)
+        assert await feed.changes() == []  # told once
+        # the challenger sits; the bot resigns: the game's end
+        game_id, token = await challenges.take_seat(second.challenge.id, player=anna)
+        assert game_id == accepted.game_id and token
+        await bots.resign(game_id, robot)
+        (finish,) = await feed.changes()
+        assert finish == {
+            "type": "gameFinish",
+            "game": {"id": game_id, "result": "A", "termination": "resignation"},
+        }
+        # a declined challenge; and a feed whose token may not read challenges hears nothing
+        third = await challenges.create("Robot", TERMS, challenger=anna)
+        with refused("not_yours"):  # only the challenged player answers
+            await bots.accept(third.challenge.id, anna)
+        deaf = EventFeed(bots, robot, challenges=False)
+        assert await deaf.opening() == []
+        async with challenges.subscribe(robot.id) as inbox:
+            await bots.decline(third.challenge.id, robot)
+            message = await next_message(inbox)
+        assert deaf.challenge(message) is None
+        declined = feed.challenge(message)
+        assert declined is not None and declined["type"] == "challengeDeclined"
+        await shut(service)
+
+    run(main())
+
+
+def test_only_a_name_without_rated_games_becomes_a_bot(database: str) -> None:
+    async def main() -> None:
+        service = await service_at(database)
+        bots = service.bots
+        vera, _ = await service.players.take_name("Vera")
+        token, row = await bots.new_token(vera, "mine", ["bot:play"])
+        found = await bots.authenticate(token)
+        assert found is not None and found.player.id == vera.id and found.allows("bot:play")
+        assert not found.allows("challenge:write") and row.scopes == ("bot:play",)
+        created = await service.commands.create("standard", "computer", "A", "beginner")
+        live = await service.store.load(created.game_id)
+        await service.players.start_rated(live)
+        await service.players.link(live, created.seats, vera)
+        with refused("rated_games"):
+            await bots.upgrade(vera)
+        assert (await service.players.by_name("Vera")).kind == "human"  # type: ignore[union-attr]
+        level = await service.players.computer_player("beginner")
+        with refused("not_a_person"):
+            await bots.upgrade(level)
+        await shut(service)
+
+    run(main())
+
+
+def _player(kind: str, accepts: bool = False) -> PlayerRow:
+    return PlayerRow("p", "P", kind, None, datetime.now(UTC), accepts)
+
+
+def _seek(kind: str, accepts: bool = False) -> Seek:
+    return Seek("g", 1, datetime.now(UTC), "q", "Q", 1500.0, 350.0, kind, accepts)
+
+
+def test_people_and_bots_meet_only_where_the_person_accepts_bots() -> None:
+    assert may_pair(_player("human"), _seek("human"))
+    assert may_pair(_player("bot"), _seek("bot"))
+    assert not may_pair(_player("human"), _seek("bot"))
+    assert may_pair(_player("human", accepts=True), _seek("bot"))
+    assert not may_pair(_player("bot"), _seek("human"))
+    assert may_pair(_player("bot"), _seek("human", accepts=True))

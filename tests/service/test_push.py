@@ -1,0 +1,301 @@
+"""Web Push in the service layer, on real SQLite storage and a real HTTP push service (the
+test's own, on a loopback port): the server's VAPID key pair made once and shared, a named
+player's device subscribed, a notice encrypted for it (decrypted here by the RFC 8291 steps)
+and signed (the JWT checked against the server's public key), sent once per key over two
+services, in the device's language; a 404 or 410 forgets the subscription; signing out or
+deleting the name forgets it too; refused subscriptions change nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from senet.service.broadcast import MemoryBroadcast
+from senet.service.errors import GameError
+from senet.service.game_database import Storage
+from senet.service.games import GameService
+from senet.service.push import Notice, NoticeKind, PushConfig, service_allowed, turn_to_announce
+from senet.web.push import notice_text
+from senet_testkit.loops import run
+from senet_testkit.push_receiver import Delivery, Device, PushReceiver, verify_vapid
+
+from .test_games_service import shut
+
+
+async def service_on(db: Path, receiver: PushReceiver) -> GameService:
+    storage = Storage(f"sqlite+aiosqlite:///{db}")
+    await storage.init()
+    service = GameService(
+        storage,
+        MemoryBroadcast(),
+        computer_delay=0.0,
+        push=PushConfig(services=(receiver.origin,), contact="mailto:ops@senet.example"),
+    )
+    service.push.compose = notice_text
+    await service.start()
+    return service
+
+
+async def named(service: GameService, name: str, device: Device, lang: str = "en") -> str:
+    """A new player ``name`` whose device turned notifications on; the player's id."""
+    player, secret = await service.players.take_name(name)
+    sub = device.subscription()
+    await service.push.subscribe(
+        player, secret, sub["endpoint"], sub["keys"]["p256dh"], sub["keys"]["auth"], lang
+    )
+    return player.id
+
+
+def opened(receiver: PushReceiver, device: Device, server_key: str) -> dict[str, object]:
+    """The next request of the push service: for ``device``, signed by the server, and its
+    payload decrypted."""
+    return read(receiver, receiver.next(), device, server_key)
+
+
+def read(receiver: PushReceiver, got: Delivery, device: Device, key: str) -> dict[str, object]:
+    """A request of the push service checked: for ``device``, encrypted, signed by the server
+    (``key``); its payload decrypted."""
+    assert receiver.origin + got.path == device.endpoint
+    assert got.headers["content-encoding"] == "aes128gcm"
+    assert int(got.headers["ttl"]) > 0
+    verify_vapid(got.headers["authorization"], receiver.origin, key)
+    payload: dict[str, object] = json.loads(device.decrypt(got.body))
+    return payload
+
+
+def test_a_notice_reaches_the_device_encrypted_signed_and_once(tmp_path: Path) -> None:
+    async def main() -> None:
+        with PushReceiver() as receiver:
+            service = await service_on(tmp_path / "db.sqlite3", receiver)
+            phone, laptop = receiver.device("anna-phone"), receiver.device("anna-laptop")
+            anna = await named(service, "Anna", phone)
+            player = await service.players.by_name("Anna")
+            assert player is not None
+            laptop_secret = await service.players.new_session(player)
+            sub = laptop.subscription()
+            await service.push.subscribe(
+                player, laptop_secret, sub["endpoint"], **sub["keys"], lang="ru"
+            )
+            notice = Notice(NoticeKind.TURN, "/g/abc123", "kendall", "Boris")
+            assert await service.push.notify(anna, notice, "turn:abc123:7") == 2
+            payloads = {}
+            for _ in range(2):
+                got = receiver.next()
+                device = phone if got.path.endswith("anna-phone") else laptop
+                payloads[device.endpoint] = read(receiver, got, device, service.push.public_key)
+            assert payloads[phone.endpoint] == {
+                "title": "Senet",
+                "body": "Your move in Kendall-style Senet against Boris",
+                "url": "/g/abc123",
+                "tag": "senet-/g/abc123",
+                "lang": "en",
+            }
+            assert payloads[laptop.endpoint]["body"] == (
+                "Ваш ход в игре «Сенет в духе Кендалла» против Boris"
+            )
+            assert payloads[laptop.endpoint]["title"] == "Сенет"
+            # the same notice again: not sent (its key is spent)
+            assert await service.push.notify(anna, notice, "turn:abc123:7") == 0
+            assert receiver.count == 2
+            await shut(service)
+
+    run(main())
+
+
+def test_two_services_sending_one_notice_send_it_once_and_share_one_key(tmp_path: Path) -> None:
+    async def main() -> None:
+        with PushReceiver() as receiver:
+            db = tmp_path / "db.sqlite3"
+            first = await service_on(db, receiver)
+            second = await service_on(db, receiver)
+            assert first.push.public_key == second.push.public_key
+            phone = receiver.device("boris")
+            boris = await named(first, "Boris", phone)
+            notice = Notice(NoticeKind.CHALLENGE, "/", "standard", "Anna")
+            sent = await asyncio.gather(
+                *(s.push.notify(boris, notice, "challenge:c1") for s in (first, second) * 3)
+            )
+            assert sorted(sent) == [0, 0, 0, 0, 0, 1]
+            payload = opened(receiver, phone, second.push.public_key)
+            assert payload["body"] == "Anna challenges you to Senet (standard)"
+            assert receiver.count == 1
+            key = first.push.public_key
+            await shut(first)
+            await shut(second)
+            again = await service_on(db, receiver)  # a restart keeps the key pair
+            assert again.push.public_key == key
+            await shut(again)
+
+    run(main())
+
+
+@pytest.mark.parametrize("status", [404, 410])
+def test_a_subscription_the_push_service_says_is_gone_is_forgotten(
+    tmp_path: Path, status: int
+) -> None:
+    async def main() -> None:
+        with PushReceiver() as receiver:
+            service = await service_on(tmp_path / "db.sqlite3", receiver)
+            gone, kept = receiver.device("old-phone"), receiver.device("new-phone")
+            carol = await named(service, "Carol", gone)
+            player = await service.players.by_name("Carol")
+            assert player is not None
+            sub = kept.subscription()
+            secret = await service.players.new_session(player)
+            await service.push.subscribe(player, secret, sub["endpoint"], **sub["keys"], lang="en")
+            receiver.answer(gone, status)
+            notice = Notice(NoticeKind.TURN, "/g/x", "bell", None)
+            assert await service.push.notify(carol, notice, "turn:x:3") == 1
+            left = await service.push.db.subscriptions_of(carol)
+            assert [s.endpoint for s in left] == [kept.endpoint]
+            # the push service did get the request for the gone one: it answered status
+            assert receiver.count == 2
+            # a 500 is a failure of the moment: the subscription stays
+            receiver.answer(kept, 500)
+            assert await service.push.notify(carol, notice, "turn:x:5") == 0
+            assert [s.endpoint for s in await service.push.db.subscriptions_of(carol)] == [
+                kept.endpoint
+            ]
+            await shut(service)
+
+    run(main())
+
+
+def test_signing_out_or_deleting_the_name_forgets_the_devices_subscriptions(
+    tmp_path: Path,
+) -> None:
+    async def main() -> None:
+        with PushReceiver() as receiver:
+            service = await service_on(tmp_path / "db.sqlite3", receiver)
+            players, push = service.players, service.push
+            dora, secret = await players.take_name("Dora")
+            other = await players.new_session(dora)
+            phone, laptop = receiver.device("dora-phone"), receiver.device("dora-laptop")
+            for device, session in ((phone, secret), (laptop, other)):
+                sub = device.subscription()
+                await push.subscribe(dora, session, sub["endpoint"], **sub["keys"], lang="en")
+            assert len(await push.db.subscriptions_of(dora.id)) == 2
+            await players.sign_out(other)  # the laptop signs out: its subscription goes
+            assert [s.endpoint for s in await push.db.subscriptions_of(dora.id)] == [phone.endpoint]
+            assert await push.unsubscribe(phone.endpoint)  # the phone turns them off
+            assert not await push.unsubscribe(phone.endpoint)
+            assert await push.db.count() == 0
+            sub = phone.subscription()
+            await push.subscribe(dora, secret, sub["endpoint"], **sub["keys"], lang="en")
+            await players.delete(dora)
+            assert await push.db.count() == 0
+            await shut(service)
+
+    run(main())
+
+
+def test_refused_subscriptions_store_nothing(tmp_path: Path) -> None:
+    async def main() -> None:
+        with PushReceiver() as receiver:
+            service = await service_on(tmp_path / "db.sqlite3", receiver)
+            push = service.push
+            eve, secret = await service.players.take_name("Eve")
+            good = receiver.device("eve").subscription()
+            keys = good["keys"]
+            elsewhere = Device("https://attacker.example/push/1").subscription()
+            cases = [
+                (None, secret, good["endpoint"], keys["p256dh"], keys["auth"], "no_name"),
+                (eve, None, good["endpoint"], keys["p256dh"], keys["auth"], "no_name"),
+                (eve, secret, elsewhere["endpoint"], keys["p256dh"], keys["auth"], "push_service"),
+                (eve, secret, "http://127.0.0.1:1/x", keys["p256dh"], keys["auth"], "push_service"),
+                (eve, secret, good["endpoint"], "AAAA", keys["auth"], "bad_subscription"),
+                (eve, secret, good["endpoint"], "B" * 87, keys["auth"], "bad_subscription"),
+                (eve, secret, good["endpoint"], keys["p256dh"], "c2hvcnQ", "bad_subscription"),
+                (eve, secret, good["endpoint"], keys["p256dh"], 16, "bad_subscription"),
+                (eve, secret, 42, keys["p256dh"], keys["auth"], "bad_subscription"),
+                (eve, secret, "x" * 1001, keys["p256dh"], keys["auth"], "bad_subscription"),
+                (
+                    eve,
+                    secret,
+                    good["endpoint"] + "\x00",
+                    keys["p256dh"],
+                    keys["auth"],
+                    "bad_subscription",
+                ),
+                (
+                    eve,
+                    secret,
+                    good["endpoint"] + " x",
+                    keys["p256dh"],
+                    keys["auth"],
+                    "bad_subscription",
+                ),
+            ]
+            for player, session, endpoint, p256dh, auth, code in cases:
+                with pytest.raises(GameError) as err:
+                    await push.subscribe(player, session, endpoint, p256dh, auth, "en")
+                assert err.value.code == code, (endpoint, p256dh, auth)
+            assert await push.db.count() == 0
+            await shut(service)
+
+    run(main())
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "allowed"),
+    [
+        ("https://fcm.googleapis.com/fcm/send/abc", True),
+        ("https://updates.push.services.mozilla.com/wpush/v2/x", True),
+        ("https://web.push.apple.com/QGx", True),
+        ("https://db5p.notify.windows.com/w/?token=1", True),
+        ("https://notify.windows.com/w", False),  # *. needs a subdomain
+        ("http://fcm.googleapis.com/fcm/send/abc", False),
+        ("https://fcm.googleapis.com:8443/fcm/send/abc", False),
+        ("https://fcm.googleapis.com.evil.example/x", False),
+        ("https://user@fcm.googleapis.com/x", False),
+        ("https://evilnotify.windows.com/x", False),
+        ("ftp://fcm.googleapis.com/x", False),
+        ("https://fcm.googleapis.com:99999/x", False),
+    ],
+)
+def test_only_the_push_services_allowed_may_be_an_endpoint(endpoint: str, allowed: bool) -> None:
+    assert service_allowed(endpoint, PushConfig().services) is allowed
+
+
+def test_the_turn_is_announced_when_it_passes_to_a_person(tmp_path: Path) -> None:
+    """A game played out move by move: the seat to tell is the decider whenever the last move
+    was the other seat's, never during the seeds, at a forced pass or after the end."""
+
+    async def main() -> None:
+        with PushReceiver() as receiver:
+            service = await service_on(tmp_path / "db.sqlite3", receiver)
+            created = await service.commands.create("kendall", "friend", "A")
+            claimed = await service.commands.claim(created.game_id, created.invite or "")
+            assert claimed is not None
+            tokens = {0: created.token, 1: claimed[0]}
+            live = await service.store.load(created.game_id)
+            assert turn_to_announce(live) is None  # seeding
+            await service.commands.seed(created.game_id, tokens[0], "a")
+            await service.commands.seed(created.game_id, tokens[1], "b")
+            announced = passed = 0
+            last_mover = None
+            for _ in range(400):
+                live = await service.store.load(created.game_id)
+                if live.over:
+                    break
+                seat = turn_to_announce(live)
+                decider = live.decider
+                assert decider is not None
+                if live.forced_pass:
+                    assert seat is None
+                elif last_mover is None or last_mover != decider:
+                    assert seat == decider
+                    announced += 1
+                else:
+                    assert seat is None  # the same player goes on (an extra throw)
+                    passed += 1
+                move = live.position.legal_moves()[0].text()
+                await service.commands.act(live.id, tokens[decider], live.ply, move)
+                last_mover = decider
+            assert announced > 10 and passed > 0
+            await shut(service)
+
+    run(main())

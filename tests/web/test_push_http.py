@@ -1,0 +1,108 @@
+"""Web Push over HTTP, against a real server: the service worker served at the site's root, the
+server's public key, a named device's subscription stored in the page's language and forgotten
+when the device turns notifications off or signs out; anonymous devices, other push services
+and malformed keys refused, changing nothing."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from senet_testkit.push_receiver import PushReceiver, unb64url
+
+from .conftest import SiteServer
+
+
+@pytest.fixture(scope="module")
+def receiver() -> Iterator[PushReceiver]:
+    with PushReceiver() as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def push_site(tmp_path_factory: pytest.TempPathFactory, receiver: PushReceiver):
+    server = SiteServer(tmp_path_factory.mktemp("push") / "senet.sqlite3")
+    server.env["SENET_PUSH_SERVICES"] = receiver.origin
+    server.start()
+    yield server
+    server.stop()
+
+
+def subscriptions(site: SiteServer) -> list[tuple[str, str]]:
+    with sqlite3.connect(site.db) as conn:
+        return conn.execute(
+            "SELECT endpoint, lang FROM push_subscriptions ORDER BY endpoint"
+        ).fetchall()
+
+
+def named_device(site: SiteServer, name: str, lang: str = "en") -> httpx.Client:
+    client = httpx.Client(base_url=site.url, headers={"Accept-Language": lang})
+    taken = client.post("/name", data={"name": name})
+    assert taken.status_code == 303, taken.text
+    return client
+
+
+def test_the_service_worker_and_the_key_are_served(push_site: SiteServer) -> None:
+    worker = httpx.get(f"{push_site.url}/sw.js")
+    assert worker.status_code == 200
+    assert worker.headers["content-type"].startswith("text/javascript")
+    assert worker.headers["cache-control"] == "no-cache"
+    assert "showNotification" in worker.text and "notificationclick" in worker.text
+    key = httpx.get(f"{push_site.url}/api/push/key").json()["key"]
+    point = unb64url(key)
+    assert len(point) == 65 and point[0] == 4  # an uncompressed P-256 point
+    # the same key after a restart: the browsers' subscriptions stay valid
+    push_site.stop()
+    push_site.start()
+    assert httpx.get(f"{push_site.url}/api/push/key").json()["key"] == key
+
+
+def test_a_named_device_turns_notifications_on_and_off(
+    push_site: SiteServer, receiver: PushReceiver
+) -> None:
+    anna = named_device(push_site, "Anna_push", "ru")
+    phone = receiver.device("anna-http")
+    on = anna.post("/api/push/subscriptions", json=phone.subscription())
+    assert on.status_code == 201 and on.json() == {"ok": True}
+    assert (phone.endpoint, "ru") in subscriptions(push_site)
+    off = anna.request("DELETE", "/api/push/subscriptions", json={"endpoint": phone.endpoint})
+    assert off.json() == {"ok": True}
+    assert phone.endpoint not in dict(subscriptions(push_site))
+    again = anna.request("DELETE", "/api/push/subscriptions", json={"endpoint": phone.endpoint})
+    assert again.json() == {"ok": False}
+    # on again, then signing out on the device forgets it
+    assert anna.post("/api/push/subscriptions", json=phone.subscription()).status_code == 201
+    assert phone.endpoint in dict(subscriptions(push_site))
+    anna.post("/name/signout")
+    assert phone.endpoint not in dict(subscriptions(push_site))
+
+
+def test_refused_subscriptions_change_nothing(
+    push_site: SiteServer, receiver: PushReceiver
+) -> None:
+    before = subscriptions(push_site)
+    device = receiver.device("refused").subscription()
+    nobody = httpx.Client(base_url=push_site.url)
+    answer = nobody.post("/api/push/subscriptions", json=device)
+    assert answer.status_code == 403 and answer.json()["code"] == "no_name"
+    boris = named_device(push_site, "Boris_push")
+    cases = [
+        ({**device, "endpoint": "https://push.example/x"}, 400, "push_service"),
+        ({**device, "endpoint": "http://127.0.0.1:9/x"}, 400, "push_service"),
+        (
+            {**device, "keys": {"p256dh": "AAAA", "auth": device["keys"]["auth"]}},
+            400,
+            "bad_subscription",
+        ),
+        ({**device, "keys": {"p256dh": device["keys"]["p256dh"]}}, 400, "bad_request"),
+        ({"endpoint": "x" * 1001, "keys": device["keys"]}, 400, "bad_request"),
+    ]
+    for body, status, code in cases:
+        answer = boris.post("/api/push/subscriptions", json=body)
+        assert (answer.status_code, answer.json()["code"]) == (status, code), body
+    form = boris.post("/api/push/subscriptions", data={"endpoint": device["endpoint"]})
+    assert form.status_code == 415
+    assert subscriptions(push_site) == before
