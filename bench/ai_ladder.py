@@ -129,6 +129,29 @@ def interval(scores: list[float]) -> tuple[float, float, float]:
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
+#: The rating of the weakest level on the ladder's scale (the others are placed above it by
+#: their scores against the level below: :func:`rating_gap`).
+LADDER_BASE = 1000
+
+
+def rating_gap(score: float) -> float:
+    """The rating difference (Elo's logistic scale, as Glicko's) that expects ``score``."""
+    p = min(max(score, 0.001), 0.999)
+    return 400 * math.log10(p / (1 - p))
+
+
+def ladder_ratings(gaps: dict[tuple[str, str], float], keys: list[str]) -> dict[str, float]:
+    """Each level's rating on the ladder's scale: the weakest at :data:`LADDER_BASE`, each next
+    one above the one below by the rating gap its score measured (only while the measured
+    pairs chain the levels in order)."""
+    out = {keys[0]: float(LADDER_BASE)}
+    for low, high in zip(keys, keys[1:]):
+        if (low, high) not in gaps:
+            break
+        out[high] = out[low] + gaps[(low, high)]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games per pair of players (even)")
@@ -160,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     for name in variants:
         times: dict[str, list[float]] = {}
+        gaps: dict[tuple[str, str], float] = {}
         warm_up(name, {p for pair in pairs for p in pair})
         for low, high in pairs:
             for player in (low, high):
@@ -195,17 +219,27 @@ def main(argv: list[str] | None = None) -> int:
                 if holds and lo < target:
                     verdict += " (interval reaches below)"
             ok &= holds
+            gaps[(low, high)] = rating_gap(mean)
             print(
                 f"{name:14s} {high:>8s} vs {low:<13s} {2 * len(scores):4d} games  "
                 f"score {mean:6.1%}  95% [{lo:6.1%}, {hi:6.1%}]  {verdict}  "
+                f"rating gap {rating_gap(mean):+.0f} [{rating_gap(lo):+.0f}, {rating_gap(hi):+.0f}]  "
                 f"(pairs {first}–{first + len(scores) - 1}, {time.time() - start:.0f}s, "
                 f"load average {os.getloadavg()[0]:.1f})",
+                flush=True,
+            )
+        ratings = ladder_ratings(gaps, keys)
+        if len(ratings) > 1:
+            print(
+                f"{name:14s} ladder ratings ({keys[0]} = {LADDER_BASE}): "
+                + ", ".join(f"{k} {r:.0f}" for k, r in ratings.items()),
                 flush=True,
             )
         for player, ts in times.items():
             if ts and not player.endswith(CPU):
                 cpu = times[player + CPU]
                 slow = sum(1 for t in ts if t > 1.0)
+                over_third = sum(1 for t in cpu if t > 1 / 3) / len(cpu)
                 median = statistics.median(ts)
                 verdict = (
                     f"median < 300 ms {'met' if median < 0.3 else 'NOT MET'}, "
@@ -217,7 +251,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"{name:14s} time per move {player:>13s}: median {median * 1000:.1f} ms, "
                     f"max {max(ts) * 1000:.0f} ms, {len(ts)} moves, {slow} over 1 s: {verdict}; "
                     f"CPU time median {statistics.median(cpu) * 1000:.1f} ms, max "
-                    f"{max(cpu) * 1000:.0f} ms (load average {os.getloadavg()[0]:.1f})",
+                    f"{max(cpu) * 1000:.0f} ms, {over_third:.1%} over a third of a second "
+                    f"(load average {os.getloadavg()[0]:.1f})",
                     flush=True,
                 )
     if pool:

@@ -128,7 +128,13 @@ def truth(pos: Position, solve_states: int) -> tuple[float, ...] | None:
     return tuple(for_seat(v, seat) for _, v in values)
 
 
-def judge(pos: Position, rollouts: int, solve_states: int, stop: str = "table") -> Judged | None:
+def judge(
+    pos: Position,
+    rollouts: int,
+    solve_states: int,
+    stop: str = "table",
+    policy: str = "expert",
+) -> Judged | None:
     seat = pos.decider
     assert seat is not None
     small = table_for(pos.variant)
@@ -145,6 +151,7 @@ def judge(pos: Position, rollouts: int, solve_states: int, stop: str = "table") 
         solve_states=0,
         stop_in=small if stop == "table" else None,
         exact_first=False,
+        network_policy=policy == "network",
     )
     rolled = tuple(float(v) for v in valued.mine())
     legal = pos.legal_moves()
@@ -161,6 +168,7 @@ def sample(
     rollouts: int,
     solve_states: int,
     stop: str = "table",
+    policy: str = "expert",
 ) -> list[Judged]:
     variant = find_variant(variant_name)
     rng = random.Random(seed)
@@ -171,7 +179,7 @@ def sample(
         pos = endgame(variant, rng, squares)
         if pos is None:
             continue
-        judged = judge(pos, rollouts, solve_states, stop)
+        judged = judge(pos, rollouts, solve_states, stop, policy)
         if judged is not None:
             out.append(judged)
     return out
@@ -218,10 +226,19 @@ def main(argv: list[str] | None = None) -> int:
         default="table",
         help="table: rollouts stop, exact, inside the shipped two-a-side table; none: to the end",
     )
+    parser.add_argument(
+        "--policy",
+        choices=("expert", "network"),
+        default="expert",
+        help="who plays the rollouts: the expert (linear evaluation) or the trained network,"
+        " one decision ahead (network: with --stop table only)",
+    )
     args = parser.parse_args(argv)
+    if args.policy == "network" and args.stop != "table":
+        parser.error("--policy network rolls out with --stop table only")
     where = "stopping exactly in the shipped two-a-side table" if args.stop == "table" else ""
     print(
-        f"yardstick: rollouts of the expert policy to the end of the game {where}, "
+        f"yardstick: rollouts of the {args.policy} policy to the end of the game {where}, "
         f"{args.rollouts} per move, common random numbers; truth: the three-against-two table or"
         f" the solver; three pieces against two on the last {args.squares} squares; targets:"
         f" best >= {BEST_TARGET:.0%}, charge < {CHARGE_SHARE:.0%} of the frozen master's error"
@@ -238,6 +255,7 @@ def main(argv: list[str] | None = None) -> int:
             args.rollouts,
             args.solve_states,
             args.stop,
+            args.policy,
         )
         everything += judged
         print(line(name, summary(judged)), f"  {time.process_time() - began:.0f} s CPU", flush=True)

@@ -114,3 +114,25 @@ def test_a_circle_inside_a_package_fails_the_check(tree: Path) -> None:
     assert result.returncode != 0
     assert "No cycles are allowed in senet.web" in result.stderr
     assert ".i18n -> .board_svg" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("module", "forbidden"),
+    [
+        ("live", "from senet.service.live_games import LiveGame  # noqa"),
+        (
+            "pages",
+            "def _late():\n    from senet.service.game_database import Storage\n\n    return Storage",
+        ),
+    ],
+)
+def test_the_site_reaching_into_the_store_or_the_tables_fails_the_check(
+    tree: Path, module: str, forbidden: str
+) -> None:
+    """The site reads games through the service's queries (``GameService.queries``): a
+    router importing the store's games or the games' tables fails the check."""
+    add_line(tree / f"src/senet/web/{module}.py", forbidden)
+    result = run_layer_check(tree)
+    assert result.returncode != 0
+    assert "never its store or its" in result.stdout + result.stderr
+    assert f"senet.web.{module} -> senet.service." in result.stderr

@@ -23,7 +23,8 @@ from senet.service.games import GameService
 from senet.service.live_games import LiveGame
 from senet.service.messages import ActionKind
 from senet.service.views import game_record
-from senet.web.protocol import state_for
+
+from .viewing import state_for
 
 DELAY = 1.5  # seconds: the site's default pace
 DELAY_MS = 1500

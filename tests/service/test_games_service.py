@@ -23,8 +23,9 @@ from senet.service.live_games import LiveGame
 from senet.service.messages import ActionKind
 from senet.service.seeding import seed_needed
 from senet.service.views import game_record
-from senet.web.protocol import state_for
 from senet_testkit.loops import run
+
+from .viewing import state_for
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "senet"
 

@@ -14,24 +14,34 @@ from pathlib import Path
 import pytest
 
 from senet.service.broadcast import MemoryBroadcast
-from senet.service.errors import GameError
+from senet.service.challenges import ChallengeTerms
+from senet.service.clocks import DAY, ManualClock
+from senet.service.errors import GameError, requested_time_control
 from senet.service.game_database import Storage
 from senet.service.games import GameService
+from senet.service.messages import ActionKind
 from senet.service.push import Notice, NoticeKind, PushConfig, service_allowed, turn_to_announce
 from senet.web.push import notice_text
 from senet_testkit.loops import run
 from senet_testkit.push_receiver import Delivery, Device, PushReceiver, verify_vapid
+from senet_testkit.servers import postgres_server
 
 from .test_games_service import shut
+from .test_turn_based import decision_due
 
 
-async def service_on(db: Path, receiver: PushReceiver) -> GameService:
-    storage = Storage(f"sqlite+aiosqlite:///{db}")
+async def service_on(
+    db: Path | str, receiver: PushReceiver, clock: ManualClock | None = None
+) -> GameService:
+    """A service on the SQLite file ``db``, or on the database URL ``db``."""
+    storage = Storage(db if isinstance(db, str) else f"sqlite+aiosqlite:///{db}")
     await storage.init()
     service = GameService(
         storage,
         MemoryBroadcast(),
         computer_delay=0.0,
+        forced_pass_delay=0.0,
+        clock=clock,
         push=PushConfig(services=(receiver.origin,), contact="mailto:ops@senet.example"),
     )
     service.push.compose = notice_text
@@ -121,6 +131,7 @@ def test_two_services_sending_one_notice_send_it_once_and_share_one_key(tmp_path
             assert sorted(sent) == [0, 0, 0, 0, 0, 1]
             payload = opened(receiver, phone, second.push.public_key)
             assert payload["body"] == "Anna challenges you to Senet (standard)"
+            assert payload["url"] == "/"
             assert receiver.count == 1
             key = first.push.public_key
             await shut(first)
@@ -130,6 +141,62 @@ def test_two_services_sending_one_notice_send_it_once_and_share_one_key(tmp_path
             await shut(again)
 
     run(main())
+
+
+def test_a_challenge_received_is_notified_once_and_nothing_else_is(tmp_path: Path) -> None:
+    async def main() -> None:
+        with PushReceiver() as receiver:
+            service = await service_on(tmp_path / "db.sqlite3", receiver)
+            phone = receiver.device("boris-challenged")
+            await named(service, "Boris", phone, lang="ru")
+            anna, _ = await service.players.take_name("Anna")
+            terms = ChallengeTerms.checked("kendall", "untimed", "A", False)
+            sent = await service.challenges.create("Boris", terms, challenger=anna)
+            await service.challenges.settle()
+            payload = opened(receiver, phone, service.push.public_key)
+            assert payload["body"] == "Anna вызывает вас на игру «Сенет в духе Кендалла»"
+            assert payload["url"] == f"/challenges/{sent.challenge.id}"
+            # declining it tells the challenger's page, not the challenged player's devices
+            boris = await service.players.by_name("Boris")
+            assert boris is not None
+            await service.challenges.decline(sent.challenge.id, boris)
+            await service.challenges.settle()
+            assert receiver.count == 1
+            await shut(service)
+
+    run(main())
+
+
+@pytest.mark.slow
+def test_on_postgresql_two_processes_share_the_key_send_once_and_cascade() -> None:
+    """The same on PostgreSQL, as several server processes use it: one key pair whichever
+    starts first, a notice raced by both sent once, a signed-out device's subscription gone
+    with its session (the foreign key's cascade)."""
+
+    async def main(url: str) -> None:
+        with PushReceiver() as receiver:
+            first, second = await asyncio.gather(
+                service_on(url, receiver), service_on(url, receiver)
+            )
+            assert first.push.public_key == second.push.public_key
+            phone = receiver.device("pg-phone")
+            player, secret = await first.players.take_name("Pavel")
+            sub = phone.subscription()
+            await first.push.subscribe(player, secret, sub["endpoint"], **sub["keys"], lang="en")
+            notice = Notice(NoticeKind.TURN, "/g/pg", "kendall", "Anna")
+            sent = await asyncio.gather(
+                *(s.push.notify(player.id, notice, "turn:pg:9") for s in (first, second) * 4)
+            )
+            assert sorted(sent) == [0] * 7 + [1]
+            assert opened(receiver, phone, first.push.public_key)["url"] == "/g/pg"
+            assert receiver.count == 1
+            await second.players.sign_out(secret)
+            assert await first.push.db.count() == 0
+            await shut(first)
+            await shut(second)
+
+    with postgres_server() as url:
+        run(main(url))
 
 
 @pytest.mark.parametrize("status", [404, 410])
@@ -296,6 +363,89 @@ def test_the_turn_is_announced_when_it_passes_to_a_person(tmp_path: Path) -> Non
                 await service.commands.act(live.id, tokens[decider], live.ply, move)
                 last_mover = decider
             assert announced > 10 and passed > 0
+            await shut(service)
+
+    run(main())
+
+
+async def game_of(
+    service: GameService, a: str, b: str, time_control: str
+) -> tuple[str, dict[int, str]]:
+    """A friend game of the named players ``a`` (seat A) and ``b`` (seat B), seeded."""
+    players = service.players
+    created = await service.commands.create(
+        "standard", "friend", "A", time_control=requested_time_control(time_control)
+    )
+    claimed = await service.commands.claim(created.game_id, created.invite or "")
+    assert claimed is not None
+    live = await service.store.load(created.game_id)
+    for seat, name in ((0, a), (1, b)):
+        player = await players.by_name(name)
+        assert player is not None
+        await players.link(live, (seat,), player)
+    tokens = {0: created.token, 1: claimed[0]}
+    await service.commands.seed(created.game_id, tokens[0], "a")
+    await service.commands.seed(created.game_id, tokens[1], "b")
+    return created.game_id, tokens
+
+
+def test_each_turn_of_a_turn_based_game_is_notified_once_to_the_player_whose_move_it_is(
+    tmp_path: Path,
+) -> None:
+    """Anna and Boris play days:1 on the server's clock moved by the test: whenever the turn
+    passes to one of them (the last move was the other's, a forced pass of the server's
+    included), their device gets exactly one "your move", in their language, the day's
+    deadline as its lifetime; while a player goes on (an extra throw) nothing is sent.  A
+    live game between the same players sends nothing."""
+
+    async def main() -> None:
+        clock = ManualClock()
+        with PushReceiver() as receiver:
+            service = await service_on(tmp_path / "db.sqlite3", receiver, clock)
+            devices = {0: receiver.device("anna-turns"), 1: receiver.device("boris-turns")}
+            await named(service, "Anna", devices[0], "en")
+            await named(service, "Boris", devices[1], "ru")
+            words = {
+                0: "Your move in Senet (standard) against Boris",
+                1: "Ваш ход в игре «Сенет (стандарт)» против Anna",
+            }
+            game_id, tokens = await game_of(service, "Anna", "Boris", "days:1")
+            told = quiet = 0
+            for _ in range(40):
+                live = await decision_due(service, game_id)
+                if live.over:
+                    break
+                await service.push.settle()
+                decider = live.position.decider
+                assert decider is not None
+                last = next((a for a in reversed(live.history) if a.kind == ActionKind.MOVE), None)
+                if last is None or last.seat != decider:
+                    delivery = receiver.next()
+                    got = read(receiver, delivery, devices[decider], service.push.public_key)
+                    assert got["body"] == words[decider] and got["url"] == f"/g/{game_id}"
+                    assert 0 < int(delivery.headers["ttl"]) <= DAY
+                    told += 1
+                else:
+                    quiet += 1
+                assert receiver.pending() == 0  # nothing else was sent
+                await clock.advance(3_600_000)  # an hour to think
+                first = sorted(m.text() for m in live.position.legal_moves())[0]
+                await service.commands.act(game_id, tokens[decider], live.ply, first)
+            assert told >= 10 and quiet >= 1, (told, quiet)
+            await decision_due(service, game_id)
+            await service.push.settle()
+            before = receiver.count  # (the last move's notice too, unread)
+            assert before - told in (0, 1)
+
+            live_game, live_tokens = await game_of(service, "Anna", "Boris", "move:60")
+            for _ in range(10):
+                live = await decision_due(service, live_game)
+                decider = live.position.decider
+                assert decider is not None
+                first = sorted(m.text() for m in live.position.legal_moves())[0]
+                await service.commands.act(live_game, live_tokens[decider], live.ply, first)
+            await service.push.settle()
+            assert receiver.count == before
             await shut(service)
 
     run(main())

@@ -5,9 +5,11 @@ and a turn-based open game stays listed for a day whether its creator is here or
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
 from senet.service.broadcast import MemoryBroadcast
 from senet.service.clocks import DAY, TURN_BASED, ManualClock, TimeControl, parse_time_control
@@ -15,6 +17,7 @@ from senet.service.errors import GameError, requested_time_control
 from senet.service.game_database import Storage
 from senet.service.games import GameService
 from senet.service.live_games import LiveGame
+from senet.service.lobby import Activity
 from senet.web.lobby import time_control_label
 from senet_testkit.loops import run
 
@@ -245,6 +248,103 @@ def test_a_rematch_keeps_the_days_per_move(tmp_path: Path) -> None:
         new_id, _ = await service.commands.rematch(game_id, tokens[1])
         rematch = await service.store.load(new_id)
         assert rematch.turn_based and rematch.stored.time_control == "days:2"
+        await shut(service)
+
+    run(main())
+
+
+async def set_rating(service: GameService, player_id: str, variant: str, rating: float) -> None:
+    assert service.storage.engine is not None
+    async with service.storage.engine.begin() as conn:
+        await conn.execute(
+            text(
+                "INSERT INTO ratings (player_id, variant, rating, rd, volatility, games,"
+                " updated_at) VALUES (:p, :v, :r, 60, 0.06, 20, :t)"
+            ),
+            {"p": player_id, "v": variant, "r": rating, "t": datetime.now(UTC)},
+        )
+
+
+def test_the_computer_offered_meanwhile_is_near_the_player_s_rating(tmp_path: Path) -> None:
+    """Anonymous (or new: 1500) plays a middle level; a strong player a strong one; once the
+    levels have ratings of their own in a variant, those count."""
+
+    async def main() -> None:
+        service = await service_on(tmp_path / "db.sqlite3", ManualClock())
+        players = service.players
+        assert await players.level_near(None, "kendall") == "casual"
+        anna, _ = await players.take_name("Anna_level")
+        assert await players.level_near(anna, "kendall") == "casual"  # a newcomer: 1500
+        await set_rating(service, anna.id, "kendall", 2010)
+        assert await players.level_near(anna, "kendall") == "master"
+        assert await players.level_near(anna, "bell") == "casual"  # not rated in bell
+        # the levels' own ratings in kendall: master far above, expert near Anna
+        for level, rating in (("beginner", 900), ("casual", 1200), ("expert", 1980)):
+            await set_rating(service, (await players.computer_player(level)).id, "kendall", rating)
+        await set_rating(service, (await players.computer_player("master")).id, "kendall", 2400)
+        assert await players.level_near(anna, "kendall") == "expert"
+        await shut(service)
+
+    run(main())
+
+
+def test_the_home_page_counts_players_at_a_board_and_games_being_played(tmp_path: Path) -> None:
+    async def main() -> None:
+        service = await service_on(tmp_path / "db.sqlite3", ManualClock())
+        service.lobby.ACTIVITY_EVERY = 0.0  # counted afresh at every look here
+        assert await service.lobby.activity() == Activity(0, 0)
+        live_id, _ = await started_game(service, days=1)  # turn-based: played, nobody here
+        await decision_due(service, live_id)
+        assert await service.lobby.activity() == Activity(0, 1)
+        created = await service.commands.create(
+            "standard", "computer", "A", time_control=parse_time_control("untimed"), seed="s"
+        )
+        await service.connected(created.game_id, created.seats, +1)
+        await service.connected(live_id, (0,), +1)
+        await service.connected(live_id, (), +1)  # a spectator is no player
+        assert await service.lobby.activity() == Activity(2, 2)
+        await service.connected(created.game_id, created.seats, -1)
+        assert await service.lobby.activity() == Activity(1, 1)
+        await shut(service)
+
+    run(main())
+
+
+def test_your_turn_finds_a_named_player_s_games_on_any_device_and_a_browser_s_by_its_secrets(
+    tmp_path: Path,
+) -> None:
+    async def main() -> None:
+        clock = ManualClock()
+        service = await service_on(tmp_path / "db.sqlite3", clock)
+        anna, _ = await service.players.take_name("Anna_turns")
+        boris, _ = await service.players.take_name("Boris_turns")
+        game_id, tokens = await started_game(service, days=2)
+        live = await service.store.load(game_id)
+        await service.players.link(live, (0,), anna)
+        await service.players.link(live, (1,), boris)
+        untimed, untimed_tokens = await started_game(service, days=1)
+        await service.commands.resign(untimed, untimed_tokens[0])  # over: waits for nobody
+        live = await decision_due(service, game_id)
+        mover = live.clock.running
+        assert mover is not None
+        named = {0: anna, 1: boris}
+        # by name alone (another device: no seat secret), and by the secret alone (anonymous)
+        for tokens_held, player in (({}, named[mover]), ({game_id: tokens[mover]}, None)):
+            waiting = await service.your_turn.waiting(tokens_held, player)
+            assert [(w.id, w.seat, w.deadline) for w in waiting] == [
+                (game_id, mover, clock.now() + 2 * DAY_MS)
+            ]
+        assert waiting[0].opponent == named[1 - mover].name
+        assert await service.your_turn.waiting({}, named[1 - mover]) == []
+        assert await service.your_turn.waiting({game_id: tokens[1 - mover]}) == []
+        assert await service.your_turn.waiting({untimed: untimed_tokens[1]}) == []
+        await move(service, game_id, tokens)
+        after = await decision_due(service, game_id)
+        if after.clock.running != mover:  # the turn passed to the other player
+            assert await service.your_turn.waiting({}, named[mover]) == []
+            assert [w.id for w in await service.your_turn.waiting({}, named[1 - mover])] == [
+                game_id
+            ]
         await shut(service)
 
     run(main())

@@ -242,6 +242,61 @@ def test_websocket_bad_input_is_an_error_and_changes_nothing(site) -> None:
     assert snapshot(site, game) == before
 
 
+#: Each kind of client message in its broken forms, and the error each gets (the HTTP API's
+#: for the same field).
+BROKEN_FRAMES = [
+    ({"type": "move", "move": "1-2"}, "bad_request"),  # no ply
+    ({"type": "move", "ply": "3", "move": "1-2"}, "bad_request"),
+    ({"type": "move", "ply": True, "move": "1-2"}, "bad_request"),
+    ({"type": "move", "ply": -1, "move": "1-2"}, "bad_request"),
+    ({"type": "move", "ply": 3}, "bad_request"),  # no move
+    ({"type": "move", "ply": 3, "move": 12}, "bad_request"),
+    ({"type": "move", "ply": 3, "move": "  "}, "bad_request"),
+    ({"type": "move", "ply": 3, "move": "1-2" * 10}, "bad_request"),
+    ({"type": "seed"}, "bad_seed"),
+    ({"type": "seed", "seed": 42}, "bad_seed"),
+    ({"type": "seed", "seed": "a:b"}, "bad_seed"),
+    ({"type": "seed", "seed": "x" * 65}, "bad_seed"),
+    ({"type": "seed", "seed": "fine", "seat": 2}, "bad_request"),
+    ({"type": "seed", "seed": "fine", "seat": "0"}, "bad_request"),
+    ({"type": "chat"}, "bad_phrase"),
+    ({"type": "chat", "phrase": "you lose"}, "bad_phrase"),
+    ({"type": "chat", "phrase": ["hello"]}, "bad_phrase"),
+    ({"type": "mute"}, "bad_request"),
+    ({"type": "mute", "muted": "yes"}, "bad_request"),
+    ({"type": "mute", "muted": 1}, "bad_request"),
+    ({"type": None}, "unknown_type"),
+    ({"type": ["move"]}, "unknown_type"),
+    ({}, "unknown_type"),
+    ([{"type": "move", "ply": 3, "move": "1-2"}], "bad_request"),
+    (None, "bad_request"),
+]
+
+
+def test_each_client_message_kind_broken_is_refused_at_the_edge_and_changes_nothing(site) -> None:
+    game = friend_game(site.url)
+    decider, _, s = decider_and_other(site, game)
+    before = snapshot(site, game)
+    with ws_for(site, game.game_id, game.tokens[decider]) as ws:
+        recv_type(ws, "state")
+        for frame, code in BROKEN_FRAMES:
+            ws.send(json.dumps(frame))
+            error = recv_type(ws, "error")
+            assert error["code"] == code, (frame, error)
+            assert error["message"]
+        # a sync with no event number is no error (in events mode it brings the whole state),
+        # and a field a message does not have is ignored
+        ws.send(json.dumps({"type": "sync", "since": "soon"}))
+        ws.send(json.dumps({"type": "ping", "extra": "ignored"}))
+        answers = []
+        while not answers or answers[-1]["type"] != "pong":
+            answers.append(json.loads(ws.recv(timeout=5)))
+        assert all(a["type"] != "error" for a in answers) and answers[-1] == {"type": "pong"}
+        ws.send(json.dumps({"type": "state"}))
+        assert recv_type(ws, "state")["ply"] == s["ply"]
+    assert snapshot(site, game) == before
+
+
 def test_websocket_move_reaches_every_viewer(site) -> None:
     game = friend_game(site.url)
     decider, other, _ = decider_and_other(site, game)

@@ -8,112 +8,26 @@ examples/bot.py."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from queue import Queue
 
 import httpx
 import pytest
 
 from senet.service.live_games import hash_token
 from senet.service.messages import StateMessage
+from senet_testkit.botapi import ALL_SCOPES, Lines, api, bot, make_token, named
 
 from .conftest import ROOT, SiteServer
 from .helpers import best_move, state, wait_past
 
 EXAMPLE = ROOT / "examples" / "bot.py"
-ALL_SCOPES = ["bot:play", "challenge:read", "challenge:write"]
-_numbers = itertools.count(1)
-
-
-def device(site: SiteServer) -> httpx.Client:
-    """A browser of its own (its own cookies and address)."""
-    n = next(_numbers)
-    return httpx.Client(
-        base_url=site.url,
-        headers={"X-Forwarded-For": f"10.7.{n // 250}.{n % 250 + 1}"},
-        follow_redirects=False,
-        timeout=30,
-    )
-
-
-def named(site: SiteServer, prefix: str) -> tuple[httpx.Client, str]:
-    client = device(site)
-    name = f"{prefix}{next(_numbers)}"
-    assert client.post("/name", data={"name": name}).status_code == 303
-    return client, name
-
-
-def make_token(client: httpx.Client, scopes: list[str] = ALL_SCOPES) -> str:
-    made = client.post("/account/tokens", data={"label": "my bot", "scope": scopes})
-    assert made.status_code == 200, made.text
-    assert made.headers["cache-control"] == "no-store"
-    found = re.search(r'id="new-token" translate="no">(senet_[\w-]+)<', made.text)
-    assert found, made.text
-    return found.group(1)
-
-
-def bot(site: SiteServer, prefix: str = "Bot") -> tuple[str, str]:
-    """A new BOT account and a token with every scope: (name, token)."""
-    client, name = named(site, prefix)
-    token = make_token(client)
-    upgraded = api(site, token).post("/api/bot/account/upgrade")
-    assert upgraded.status_code == 200, upgraded.text
-    return name, token
-
-
-def api(site: SiteServer, token: str) -> httpx.Client:
-    return httpx.Client(base_url=site.url, headers={"Authorization": f"Bearer {token}"}, timeout=30)
-
-
-class Lines:
-    """An NDJSON stream read in a thread of its own: its lines (keep-alive newlines too) as
-    they come."""
-
-    def __init__(self, site: SiteServer, token: str, path: str) -> None:
-        self.queue: Queue[dict | None] = Queue()
-        self.client = api(site, token)
-        self.status: Queue[int] = Queue()
-        self.thread = threading.Thread(target=self._read, args=(path,), daemon=True)
-        self.thread.start()
-        self.status_code = self.status.get(timeout=30)
-
-    def _read(self, path: str) -> None:
-        try:
-            with self.client.stream("GET", path, timeout=httpx.Timeout(30, read=None)) as r:
-                self.status.put(r.status_code)
-                self.headers = r.headers
-                for line in r.iter_lines():
-                    self.queue.put(json.loads(line) if line.strip() else {})
-        except httpx.HTTPError:
-            pass
-        finally:
-            self.queue.put(None)
-
-    def next(self, timeout: float = 60) -> dict | None:
-        """The next line that says something (keep-alive newlines skipped); None at the end."""
-        while True:
-            line = self.queue.get(timeout=timeout)
-            if line != {}:
-                return line
-
-    def until(self, check, timeout: float = 60) -> dict:
-        while True:
-            line = self.next(timeout)
-            assert line is not None, "the stream ended"
-            if check(line):
-                return line
-
-    def close(self) -> None:
-        self.client.close()
 
 
 def human_takes(site: SiteServer, game_id: str) -> str:
@@ -129,22 +43,22 @@ def actions(site: SiteServer, game_id: str) -> int:
 
 # ---------------------------------------------------------------------- tokens
 def test_a_token_is_shown_once_stored_hashed_and_refused_once_revoked(site) -> None:
-    client, name = named(site, "Tokens")
+    client, name = named(site.url, "Tokens")
     token = make_token(client, ["challenge:read"])
     assert token not in client.get(f"/@/{name}").text  # shown once, then never again
     with sqlite3.connect(site.db) as conn:
         stored = [r[0] for r in conn.execute("SELECT token_hash FROM api_tokens")]
     assert hash_token(token) in stored and token not in stored
     assert token not in site.log.read_text()
-    me = api(site, token).get("/api/account")
+    me = api(site.url, token).get("/api/account")
     assert me.status_code == 200
     assert me.json() == {"name": name, "kind": "human", "bot": False, "scopes": ["challenge:read"]}
     # a scope it lacks: 403, and the name stays a person
-    refused = api(site, token).post("/api/bot/account/upgrade")
+    refused = api(site.url, token).post("/api/bot/account/upgrade")
     assert refused.status_code == 403 and refused.json()["code"] == "missing_scope"
     token_id = re.search(r'data-token="(\w+)"', client.get(f"/@/{name}").text).group(1)
     assert client.post(f"/account/tokens/{token_id}/revoke").status_code == 303
-    revoked = api(site, token).get("/api/account")
+    revoked = api(site.url, token).get("/api/account")
     assert revoked.status_code == 401
     assert revoked.json() == {
         "type": "error",
@@ -155,21 +69,21 @@ def test_a_token_is_shown_once_stored_hashed_and_refused_once_revoked(site) -> N
     assert 'id="no-tokens"' in client.get(f"/@/{name}").text
     # deleting the name deletes its tokens
     second = make_token(client)
-    assert api(site, second).get("/api/account").status_code == 200
+    assert api(site.url, second).get("/api/account").status_code == 200
     assert client.post("/name/delete", data={"confirm": name}).status_code == 303
-    gone = api(site, second).get("/api/account")
+    gone = api(site.url, second).get("/api/account")
     assert gone.status_code == 401 and gone.json()["code"] == "bad_token"
 
 
 def test_a_revoked_or_forged_token_changes_nothing(site) -> None:
-    name, token = bot(site, "Revoked")
-    seek = api(site, token).post("/api/bot/seek", json={"rated": False}).json()
+    name, token = bot(site.url, "Revoked")
+    seek = api(site.url, token).post("/api/bot/seek", json={"rated": False}).json()
     human = human_takes(site, seek["id"])
     before = actions(site, seek["id"])
     forged = "senet_" + "A" * 32
     for bad in (forged, token[:-1] + ("A" if token[-1] != "A" else "B"), "not-even-a-token"):
         for path in (f"/api/bot/game/{seek['id']}/seed", f"/api/bot/game/{seek['id']}/resign"):
-            refused = api(site, bad).post(path, json={"seed": "mine"})
+            refused = api(site.url, bad).post(path, json={"seed": "mine"})
             assert refused.status_code == 401 and refused.json()["code"] == "bad_token"
     missing = httpx.post(f"{site.url}/api/bot/game/{seek['id']}/resign", json={})
     assert missing.status_code == 401 and missing.json()["code"] == "no_token"
@@ -181,7 +95,7 @@ def test_a_revoked_or_forged_token_changes_nothing(site) -> None:
 
 # ---------------------------------------------------------------------- accounts
 def test_a_name_that_played_rated_cannot_become_a_bot_and_a_bot_shows_as_bot(site) -> None:
-    client, name = named(site, "Rated")
+    client, name = named(site.url, "Rated")
     token = make_token(client)
     created = client.post(
         "/games",
@@ -189,33 +103,33 @@ def test_a_name_that_played_rated_cannot_become_a_bot_and_a_bot_shows_as_bot(sit
     )
     assert created.status_code == 303
     client.get(created.headers["location"])  # the game page links the seat
-    refused = api(site, token).post("/api/bot/account/upgrade")
+    refused = api(site.url, token).post("/api/bot/account/upgrade")
     assert refused.status_code == 409 and refused.json()["code"] == "rated_games"
     assert 'id="bot-refused"' in client.get(f"/@/{name}").text
-    assert api(site, token).get("/api/account").json()["kind"] == "human"
+    assert api(site.url, token).get("/api/account").json()["kind"] == "human"
 
-    bot_name, bot_token = bot(site, "Shown")
-    assert api(site, bot_token).get("/api/account").json()["bot"] is True
-    again = api(site, bot_token).post("/api/bot/account/upgrade")
+    bot_name, bot_token = bot(site.url, "Shown")
+    assert api(site.url, bot_token).get("/api/account").json()["bot"] is True
+    again = api(site.url, bot_token).post("/api/bot/account/upgrade")
     assert again.status_code == 409 and again.json()["code"] == "already_bot"
     for lang, tag in (("en", "BOT"), ("ru", "БОТ")):
         page = httpx.get(f"{site.url}/@/{bot_name}?lang={lang}").text
         assert re.search(rf'<span class="bot-tag"[^>]*>{tag}</span>', page), lang
     assert httpx.get(f"{site.url}/api/players/{bot_name}").json()["kind"] == "bot"
     # a person's token may not use the bot API
-    person = api(site, token).get("/api/bot/stream/event")
+    person = api(site.url, token).get("/api/bot/stream/event")
     assert person.status_code == 403 and person.json()["code"] == "not_a_bot"
 
 
 # ---------------------------------------------------------------------- streams and moves
 def test_the_game_stream_is_the_whole_state_then_each_change(site) -> None:
-    name, token = bot(site, "Streamer")
-    seek = api(site, token).post("/api/bot/seek", json={"rated": False}).json()
+    name, token = bot(site.url, "Streamer")
+    seek = api(site.url, token).post("/api/bot/seek", json={"rated": False}).json()
     assert seek["waiting"] is True
     listed = httpx.get(f"{site.url}/api/lobby").json()
     mine = next(g for g in listed if g["id"] == seek["id"])
     assert mine["player"] == name and mine["bot"] is True
-    events = Lines(site, token, "/api/bot/stream/event")
+    events = Lines(site.url, token, "/api/bot/stream/event")
     assert events.status_code == 200 and events.headers["content-type"].startswith(
         "application/x-ndjson"
     )
@@ -224,7 +138,7 @@ def test_the_game_stream_is_the_whole_state_then_each_change(site) -> None:
     assert start["game"]["id"] == seek["id"] and start["game"]["rated"] is False
     assert start["game"]["opponent"] == {"name": None, "kind": "anonymous"}
 
-    game = Lines(site, token, f"/api/bot/game/stream/{seek['id']}")
+    game = Lines(site.url, token, f"/api/bot/game/stream/{seek['id']}")
     first = game.next()
     assert first["type"] == "state" and set(first) == set(StateMessage.__annotations__)
     seat = first["you"][0]
@@ -233,7 +147,7 @@ def test_the_game_stream_is_the_whole_state_then_each_change(site) -> None:
     as_read = httpx.get(f"{site.url}/api/games/{seek['id']}").json()
     for key in ("fen", "ply", "variant", "history", "seats"):
         assert first[key] == as_read[key], key
-    seeded = api(site, token).post(f"/api/bot/game/{seek['id']}/seed", json={"seed": "bot's"})
+    seeded = api(site.url, token).post(f"/api/bot/game/{seek['id']}/seed", json={"seed": "bot's"})
     assert seeded.status_code == 200, seeded.text
     change = game.next()
     assert change["type"] == "events" and change["seed_needed"][seat] is False
@@ -246,7 +160,7 @@ def test_the_game_stream_is_the_whole_state_then_each_change(site) -> None:
     assert thrown["since"] == 0 and thrown["events"][0]["kind"] == "throw"
     assert thrown["phase"] == "playing"
     # the bot resigns: the last line carries the outcome, then the stream ends
-    assert api(site, token).post(f"/api/bot/game/{seek['id']}/resign").status_code == 200
+    assert api(site.url, token).post(f"/api/bot/game/{seek['id']}/resign").status_code == 200
     last = game.until(lambda m: m.get("outcome"))
     assert last["type"] == "events" and last["events"][-1]["text"] == "resignation"
     assert last["outcome"]["winner"] == 1 - seat
@@ -262,10 +176,10 @@ def test_the_game_stream_is_the_whole_state_then_each_change(site) -> None:
 
 
 def test_an_illegal_move_is_refused_with_the_engines_reason_and_changes_nothing(site) -> None:
-    name, token = bot(site, "Illegal")
-    seek = api(site, token).post("/api/bot/seek", json={"rated": False}).json()
+    name, token = bot(site.url, "Illegal")
+    seek = api(site.url, token).post("/api/bot/seek", json={"rated": False}).json()
     human = human_takes(site, seek["id"])
-    bot_api = api(site, token)
+    bot_api = api(site.url, token)
     bot_api.post(f"/api/bot/game/{seek['id']}/seed", json={"seed": "b"})
     seat_header = {"X-Seat-Token": human}
     httpx.post(f"{site.url}/api/games/{seek['id']}/seed", json={"seed": "h"}, headers=seat_header)
@@ -295,8 +209,8 @@ def test_an_illegal_move_is_refused_with_the_engines_reason_and_changes_nothing(
     garbled = bot_api.post(f"/api/bot/game/{seek['id']}/move/twelve")
     assert garbled.status_code == 400 and garbled.json()["code"] == "bad_move"
     # the person may not move for the bot, nor the bot in a game it holds no seat of
-    other_name, other_token = bot(site, "Outsider")
-    outsider = api(site, other_token).post(f"/api/bot/game/{seek['id']}/move/pass")
+    other_name, other_token = bot(site.url, "Outsider")
+    outsider = api(site.url, other_token).post(f"/api/bot/game/{seek['id']}/move/pass")
     assert outsider.status_code == 403 and outsider.json()["code"] == "forbidden"
     after = httpx.get(f"{site.url}/api/games/{seek['id']}", headers=seat_header).json()
     assert after["fen"] == before and actions(site, seek["id"]) == count
@@ -308,7 +222,7 @@ def test_an_illegal_move_is_refused_with_the_engines_reason_and_changes_nothing(
 
 
 def _state_of_bot(site: SiteServer, token: str, game_id: str) -> dict:
-    stream = Lines(site, token, f"/api/bot/game/stream/{game_id}")
+    stream = Lines(site.url, token, f"/api/bot/game/stream/{game_id}")
     try:
         return stream.next()
     finally:
@@ -316,36 +230,36 @@ def _state_of_bot(site: SiteServer, token: str, game_id: str) -> dict:
 
 
 def test_answering_challenges_needs_the_scope_and_a_challenge(site) -> None:
-    name, token = bot(site, "Answers")
-    client, _ = named(site, "Reader")
+    name, token = bot(site.url, "Answers")
+    client, _ = named(site.url, "Reader")
     reader = make_token(client, ["challenge:read"])
     for action in ("accept", "decline"):
-        refused = api(site, reader).post(f"/api/challenge/nosuch/{action}")
+        refused = api(site.url, reader).post(f"/api/challenge/nosuch/{action}")
         assert refused.status_code == 403 and refused.json()["code"] == "missing_scope"
-        unknown = api(site, token).post(f"/api/challenge/nosuch/{action}")
+        unknown = api(site.url, token).post(f"/api/challenge/nosuch/{action}")
         assert unknown.status_code == 404 and unknown.json()["code"] == "unknown_challenge"
 
 
 # ---------------------------------------------------------------------- pools
 def test_people_are_paired_with_bots_only_if_they_accept_them(site) -> None:
-    name, token = bot(site, "Seeker")
+    name, token = bot(site.url, "Seeker")
     variant = "bell"  # a pool of this test's own
     seek = (
-        api(site, token)
+        api(site.url, token)
         .post("/api/bot/seek", json={"variant": variant, "time_control": "move:60", "rated": True})
         .json()
     )
     assert seek["waiting"] is True
-    wary, wary_name = named(site, "Wary")
+    wary, wary_name = named(site.url, "Wary")
     paired = wary.post(
         "/play-now", data={"variant": variant, "time_control": "move:60", "rated": "1"}
     )
     wary_game = paired.headers["location"].rsplit("/", 1)[-1]
     assert wary_game != seek["id"]  # not given the bot: a seek of their own waits
     # another bot's seek does not take the wary person's seek either
-    other, other_token = bot(site, "Second")
+    other, other_token = bot(site.url, "Second")
     second = (
-        api(site, other_token)
+        api(site.url, other_token)
         .post("/api/bot/seek", json={"variant": variant, "time_control": "move:60", "rated": True})
         .json()
     )
@@ -354,12 +268,12 @@ def test_people_are_paired_with_bots_only_if_they_accept_them(site) -> None:
     assert wary_game in lobby and lobby[wary_game]["bot"] is False
     # one who accepts bots is given a bot's seek (in a pool where no person waits)
     third = (
-        api(site, token)
+        api(site.url, token)
         .post("/api/bot/seek", json={"variant": variant, "time_control": "move:90"})
         .json()
     )
     assert third["waiting"] is True
-    keen, keen_name = named(site, "Keen")
+    keen, keen_name = named(site.url, "Keen")
     assert keen.post("/account/accept-bots", data={"accept": "1"}).status_code == 303
     assert "Quick pairing may give you a bot" in keen.get(f"/@/{keen_name}").text
     taken = keen.post(
@@ -380,15 +294,15 @@ def limited(tmp_path: Path) -> Iterator[SiteServer]:
 
 
 def test_the_limits_per_token_answer_429_with_retry_after(limited) -> None:
-    name, token = bot(limited, "Limited")  # the upgrade is the token's first request
-    client = api(limited, token)
+    name, token = bot(limited.url, "Limited")  # the upgrade is the token's first request
+    client = api(limited.url, token)
     answers = [client.get("/api/account").status_code for _ in range(6)]
     assert answers == [200] * 5 + [429]
     refused = client.get("/api/account")
     assert refused.json()["code"] == "rate_limited" and int(refused.headers["retry-after"]) >= 1
     # another token of another player is not held back by this one's requests
-    other_name, other_token = bot(limited, "Other")
-    assert api(limited, other_token).get("/api/account").status_code == 200
+    other_name, other_token = bot(limited.url, "Other")
+    assert api(limited.url, other_token).get("/api/account").status_code == 200
     # the bucket refills on the server's clock
     httpx.post(f"{limited.url}/api/testing/clock", json={"advance_ms": 60_000})
     seek = client.post("/api/bot/seek", json={"rated": False})
@@ -396,7 +310,7 @@ def test_the_limits_per_token_answer_429_with_retry_after(limited) -> None:
     more = client.post("/api/bot/seek", json={"rated": False})
     assert more.status_code == 429 and more.json()["code"] == "too_many_games"
     assert more.headers["retry-after"] == "60"
-    stream = Lines(limited, token, "/api/bot/stream/event")
+    stream = Lines(limited.url, token, "/api/bot/stream/event")
     assert stream.status_code == 200
     second = client.get("/api/bot/stream/event")
     assert second.status_code == 429 and second.json()["code"] == "too_many_streams"
@@ -417,8 +331,8 @@ def run_example(site: SiteServer, token: str, *args: str) -> subprocess.Popen[st
 def test_two_bots_play_a_whole_rated_game_over_the_api(site) -> None:
     """Two copies of examples/bot.py, each a BOT account: both seek, are paired, play the
     expert's moves to the end, and the game is rated through Glicko-2."""
-    first_name, first = bot(site, "Alpha")
-    second_name, second = bot(site, "Beta")
+    first_name, first = bot(site.url, "Alpha")
+    second_name, second = bot(site.url, "Beta")
     bots = [run_example(site, first, "--seek", "--games", "1")]
     # the second seeks once the first's seek is listed (else both would list their own)
     for _ in range(600):
@@ -451,14 +365,14 @@ def test_two_bots_play_a_whole_rated_game_over_the_api(site) -> None:
 def test_the_bots_part_of_the_profile_is_all_russian_in_russian(site) -> None:
     from .test_russian import untranslated
 
-    client, name = named(site, "Ru")
+    client, name = named(site.url, "Ru")
     client.cookies.set("lang", "ru")
     made = client.post("/account/tokens?lang=ru", data={"label": "бот", "scope": ALL_SCOPES})
     assert "Ваш новый ключ «бот»" in made.text
     pages = [made.text, client.get(f"/@/{name}?lang=ru").text]
     client.post("/account/accept-bots", data={"accept": "1"})
     pages.append(client.get(f"/@/{name}?lang=ru").text)
-    bot_name, token = bot(site, "Ru")
+    bot_name, token = bot(site.url, "Ru")
     pages.append(httpx.get(f"{site.url}/@/{bot_name}?lang=ru").text)
     for page in pages:
         assert 'id="bots-h"' in page or "БОТ" in page
@@ -470,10 +384,10 @@ def test_the_example_bot_accepts_a_persons_challenge_and_plays_it_rated_to_the_e
     """A person challenges the bot on the site (senet.web.challenges); examples/bot.py hears
     of it on its event stream, accepts it over the API and plays; the person plays through
     the game API with the seat the challenge gave them; the game is rated."""
-    bot_name, token = bot(site, "Challenged")
+    bot_name, token = bot(site.url, "Challenged")
     process = run_example(site, token, "--games", "1")
     try:
-        person, person_name = named(site, "Challenger")
+        person, person_name = named(site.url, "Challenger")
         sent = person.post(
             f"/challenge/{bot_name}",
             data={"variant": "standard", "time_control": "untimed", "colour": "A", "rated": "1"},

@@ -12,7 +12,9 @@ import re
 import httpx
 import pytest
 
-from .test_bot_api import bot, run_example
+from senet_testkit.botapi import bot
+
+from .test_bot_api import run_example
 from .test_browser import new_page, play_until_over, wait_started
 from .test_players_browser import take_name
 
@@ -20,7 +22,7 @@ pytestmark = pytest.mark.browser
 
 
 def test_a_person_plays_a_whole_rated_game_against_the_example_bot(browser, site) -> None:
-    bot_name, token = bot(site, "Browserbot")
+    bot_name, token = bot(site.url, "Browserbot")
     process = run_example(site, token, "--seek", "--games", "1")
     try:
         person = new_page(browser, site)

@@ -147,11 +147,23 @@ def test_quick_pairing_puts_two_askers_in_one_game(browser, clocked, artifacts):
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
-def test_nobody_came_so_the_asker_plays_the_computer_instead(browser, clocked, artifacts, lang):
+def test_nobody_came_so_the_asker_plays_the_computer_until_a_person_takes_the_seek(
+    browser, clocked, artifacts, lang
+):
+    """An empty lobby offers the computer at a middle level (an anonymous asker) while the
+    request stays listed; the game against the computer keeps the asker present there, and
+    says when a person takes it, with the way to the game."""
     asker = new_page(browser, clocked, 390, 844)
     onlooker = new_page(browser, clocked)
     asker.goto(f"/?lang={lang}")
     onlooker.goto("/")
+    # the home page says how alive the site is
+    asker.wait_for_selector("#activity:not([hidden])")
+    counts = {
+        "en": r"\d+ players? online · \d+ games? being played",
+        "ru": r"\d+ игрок(а|ов)? в сети · (идёт|идут) \d+ парти(я|и|й)",
+    }
+    assert re.fullmatch(counts[lang], asker.inner_text("#activity")), asker.inner_text("#activity")
     asker.select_option("#pn-variant", "kendall-1978")
     asker.click("#play-now")
     asker.wait_for_selector("#game[data-ply]")
@@ -165,11 +177,34 @@ def test_nobody_came_so_the_asker_plays_the_computer_instead(browser, clocked, a
     asker.click("#computer-instead")
     asker.wait_for_url(lambda url: game_id_of_url(url) not in ("", waiting_id))
     asker.wait_for_selector("#game[data-ply]")
-    state = httpx.get(f"{clocked.url}/api/games/{game_id_of(asker)}").json()
+    computer_id = game_id_of(asker)
+    state = httpx.get(f"{clocked.url}/api/games/{computer_id}").json()
     assert (state["variant"], state["mode"]) == ("kendall-1978", "computer")
-    # the open game is gone: from the lobby, live, and from the server
-    onlooker.wait_for_selector(row, state="detached")
-    assert httpx.get(f"{clocked.url}/api/games/{waiting_id}").status_code == 404
+    assert state["level"] == "casual"  # an anonymous player: a middle level
+    # the request stays listed: the game against the computer keeps its seat present
+    deadline = time.monotonic() + 20
+    while not any(httpx.get(f"{clocked.url}/api/games/{waiting_id}").json()["presence"]["online"]):
+        assert time.monotonic() < deadline, "the asker's seat never came back online"
+        time.sleep(0.05)  # polling the server for the condition above
+    clocked.advance(5 * 60)  # far past the creator's grace of 30 s
+    assert waiting_id in {g["id"] for g in httpx.get(f"{clocked.url}/api/lobby").json()}
+    assert asker.is_hidden("#seek-taken")
+    # a person takes it: the game against the computer says so, in the page's language
+    onlooker.reload()
+    onlooker.click(f"{row} button.take")
+    onlooker.wait_for_url(f"**/g/{waiting_id}")
+    asker.wait_for_selector("#seek-taken:not([hidden])")
+    words = {"en": "Someone took your open game", "ru": "Вашу открытую партию занял соперник"}
+    assert words[lang] in asker.inner_text("#seek-taken")
+    box = asker.locator("#seek-taken").bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844
+    asker.screenshot(path=str(artifacts / f"seek-taken-{lang}-390x844.png"))
+    asker.click("#seek-taken a")
+    asker.wait_for_url(f"**/g/{waiting_id}")
+    wait_started(asker)
+    wait_started(onlooker)
+    assert asker.get_attribute("#game", "data-you") != onlooker.get_attribute("#game", "data-you")
+    assert asker.is_hidden("#seek-taken")  # nothing waits any more
     assert asker.js_errors == []  # type: ignore[attr-defined]
 
 

@@ -21,7 +21,8 @@ they add:
   :mod:`.selfplay`, in standard and Kendall's game then fitted to its own deeper search by
   :mod:`.fitted`; the older ``net`` model where a variant ships none), and plays endgames exactly
   from the shipped tables (:mod:`.tables`: every position with at most two pieces a side in
-  standard, Kendall and Bell, with at most three in all in Jéquier's game) or by solving them (:mod:`.solver`); in Kendall's game
+  standard, Kendall and Bell, with three against two in standard, with at most three in all in
+  Jéquier's game) or by solving them (:mod:`.solver`); in Kendall's game
   it chooses its move by rollouts at the root instead (:mod:`.rollout`: the expert's policy
   played on from every move on the compiled simulator, within 0.2 s), while the values it
   shows (:func:`move_values`) stay the search's.
@@ -109,10 +110,10 @@ LEVELS: tuple[Level, ...] = (
         "beginner",
         "Beginner",
         "Новичок",
-        "Plays almost at random, but never misses a winning move. Anyone who knows the rules"
-        " wins most games against it.",
-        "Ходит почти наугад, но не упустит выигрывающий ход. Тот, кто знает правила, выиграет"
-        " у него большинство партий.",
+        "Plays almost at random, but never misses a winning move, and answers at once (under a"
+        " millisecond). Anyone who knows the rules wins most games against it.",
+        "Ходит почти наугад, но не упустит выигрывающий ход, и отвечает сразу (меньше"
+        " миллисекунды). Тот, кто знает правила, выиграет у него большинство партий.",
         depth=1,
         temperature=0.5,
     ),
@@ -120,11 +121,14 @@ LEVELS: tuple[Level, ...] = (
         "casual",
         "Casual",
         "Любитель",
-        "Knows which moves are good, yet often picks a worse one. Against the beginner it wins"
-        " from six games in ten to nearly every game, depending on the variant: a fair match"
-        " for a new player.",
-        "Понимает, какие ходы хороши, но часто выбирает похуже. У новичка выигрывает от шести"
-        " партий из десяти почти до всех, смотря по варианту: ровный соперник для начинающего.",
+        "Knows which moves are good, yet often picks a worse one; answers at once. Against the"
+        " beginner it wins from six games in ten to nearly every game, depending on the variant"
+        " (78 in 100 in the standard game: rated about 220 points above it): a fair match for a"
+        " new player.",
+        "Понимает, какие ходы хороши, но часто выбирает похуже; отвечает сразу. У новичка"
+        " выигрывает от шести партий из десяти почти до всех, смотря по варианту (78 из 100 в"
+        " стандартной игре: рейтинг примерно на 220 очков выше): ровный соперник для"
+        " начинающего.",
         depth=1,
         temperature=0.03,
     ),
@@ -132,30 +136,36 @@ LEVELS: tuple[Level, ...] = (
         "expert",
         "Expert",
         "Знаток",
-        "Always plays the move its learned judgement rates best, one move ahead. Against the"
-        " casual player it wins from three games in five (Bell's game) to nine in ten,"
-        " depending on the variant: a good player needs care to beat it.",
-        "Всегда делает ход, который его выученная оценка считает лучшим, на ход вперёд. У"
-        " любителя выигрывает от трёх партий из пяти (игра Белла) до девяти из десяти, смотря"
-        " по варианту: хорошему игроку нужно быть внимательным.",
+        "Always plays the move its learned judgement rates best, one move ahead; answers at once."
+        " Against the casual player it wins from three games in five (Bell's game) to nine in"
+        " ten, depending on the variant (69 in 100 in the standard game: rated about 140 points"
+        " above it): a good player needs care to beat it.",
+        "Всегда делает ход, который его выученная оценка считает лучшим, на ход вперёд; отвечает"
+        " сразу. У любителя выигрывает от трёх партий из пяти (игра Белла) до девяти из десяти,"
+        " смотря по варианту (69 из 100 в стандартной игре: рейтинг примерно на 140 очков выше):"
+        " хорошему игроку нужно быть внимательным.",
         depth=1,
     ),
     Level(
         "master",
         "Master",
         "Мастер",
-        "Thinks for up to a third of a second a move: it weighs every throw of both players"
-        " several moves ahead (in Kendall's game it plays each possible move out hundreds of"
-        " times against different throws, to see where it leads). Plays the end of the game"
-        " perfectly once few pieces are left (two a side in the standard, Kendall's and Bell's"
-        " games). Against the expert it wins from a little over half of its games (the standard"
-        " game) to six in seven (Kendall's 1978 game): the strongest opponent here.",
-        "Думает до трети секунды над ходом: просчитывает все броски обоих игроков на несколько"
-        " ходов вперёд (в игре Кендалла разыгрывает каждый возможный ход сотни раз при разных"
-        " бросках, чтобы увидеть, к чему он ведёт). Безупречно доигрывает партию, когда фишек"
-        " остаётся мало (по две у каждого в стандартной игре, у Кендалла и у Белла). У знатока"
-        " выигрывает от чуть больше половины партий (стандартная игра) до шести из семи (игра"
-        " Кендалла 1978 года): самый сильный соперник на сайте.",
+        "Thinks usually under a tenth of a second a move (medians 7–90 ms, depending on the"
+        " variant), at most about 0.7 s: it weighs every throw of both players several moves"
+        " ahead (in Kendall's game it plays each possible move out hundreds of times against"
+        " different throws, to see where it leads). Plays the end of the game perfectly once few"
+        " pieces are left (three against two in the standard game, two a side in Kendall's and"
+        " Bell's). Against the expert it wins from three games in five (the standard game: rated"
+        " about 70 points above it) to six in seven (Kendall's 1978 game): the strongest"
+        " opponent here.",
+        "Думает обычно меньше десятой доли секунды над ходом (медиана 7–90 мс, смотря по"
+        " варианту), самое большее около 0,7 с: просчитывает все броски обоих игроков на"
+        " несколько ходов вперёд (в игре Кендалла разыгрывает каждый возможный ход сотни раз при"
+        " разных бросках, чтобы увидеть, к чему он ведёт). Безупречно доигрывает партию, когда"
+        " фишек остаётся мало (три против двух в стандартной игре, по две у каждого у Кендалла и"
+        " у Белла). У знатока выигрывает от трёх партий из пяти (стандартная игра: рейтинг"
+        " примерно на 70 очков выше) до шести из семи (игра Кендалла 1978 года): самый сильный"
+        " соперник на сайте.",
         depth=8,
         budget=0.3,
         solve_states=6_000,

@@ -37,6 +37,7 @@ from senet.compiled.kernel import (
     TR_DROWNED,
     TR_WIDTH,
     choose,
+    decider,
     evaluate,
     game_seed,
     legal,
@@ -63,6 +64,7 @@ from senet.engine.state import (
 )
 
 from . import search
+from .compiled_network import value_a
 from .compiled_solver import canonical_in_place, pack_key
 
 __all__ = [
@@ -225,11 +227,18 @@ def exact_rollout_sums(
     sums: np.ndarray,
     pair_squares: np.ndarray,
     decisions_played: np.ndarray,
+    net: bool,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
 ) -> None:
     """:func:`rollout_sums` played to the end of the game, except that a rollout stops at the
     first chance position an endgame table holds and takes its exact value there (the rest of
     the game is known, so no policy's mistakes and no throws' noise enter after it).
-    ``decisions_played[0]`` counts the decisions the policy played."""
+    ``decisions_played[0]`` counts the decisions the policy played.  With ``net`` the policy
+    is the trained network's (``w1``, ``b1``, ``w2``, ``b2``: :mod:`senet.ai.compiled_network`)
+    best move one decision ahead, the first of equals, instead of the expert's."""
     m, width = children.shape
     s = np.zeros(width, dtype=np.int64)
     image = np.zeros(width, dtype=np.int64)
@@ -242,6 +251,8 @@ def exact_rollout_sums(
     values = np.zeros(MAX_MOVES)
     rng = np.zeros(1, dtype=np.uint64)
     last = np.zeros(m)
+    x = np.zeros(w1.shape[1])
+    h = np.zeros(w1.shape[0])
     for r in range(first, first + count):
         for c in range(m):
             rng[0] = game_seed(seed, r)
@@ -263,7 +274,20 @@ def exact_rollout_sums(
                     s[THROW] = throw(T, rng)
                 k = legal(T, path, s, moves)
                 i = 0
-                if k > 1:
+                if k > 1 and net:
+                    seat = decider(T, s)
+                    best = -1.0
+                    for j in range(k):
+                        scratch[:] = s
+                        scratch_trk[:, :] = trk
+                        play(T, path, scratch, moves[j], scratch_ev, scratch_trk, 0)
+                        value = value_a(T, scratch, w1, b1, w2, b2, x, h)
+                        if seat == 1:
+                            value = 1.0 - value
+                        if value > best + 1e-12:
+                            best, i = value, j
+                    decisions_played[0] += 1
+                elif k > 1:
                     i = choose(
                         T, path, s, moves, k, EXPERT, rng, lo, hi, w,
                         scratch, trk, scratch_trk, scratch_ev, values,

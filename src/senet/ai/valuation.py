@@ -32,6 +32,7 @@ from senet.compiled.expert import Weights
 from senet.compiled.tables import CompiledRules, compile_rules
 from senet.engine import Move, Position, Scoring, Variant
 
+from .network import network_for
 from .rollout import exact_rollout_sums, position_seed, rollout_sums
 from .search import small_endgame
 from .solver import TooLarge, solve_many
@@ -131,6 +132,7 @@ def value_moves(
     seed: int | None = None,
     stop_in: EndgameTable | None = None,
     exact_first: bool = True,
+    network_policy: bool = False,
 ) -> MoveValuation:
     """Every legal move of ``position`` valued exactly where a table or solve covers it, else
     by rollouts of ``horizon`` decisions (:data:`FULL_GAME`: to the end).  Rollouts are doubled
@@ -143,7 +145,9 @@ def value_moves(
     at the first chance position the table holds, taking its exact value
     (:func:`senet.ai.rollout.exact_rollout_sums`; ``horizon`` is then unused).  With
     ``exact_first`` False the position is rolled out even where a table or solve would value
-    it exactly (to measure the rollouts against the truth)."""
+    it exactly (to measure the rollouts against the truth).  With ``network_policy`` (and
+    ``stop_in``) the rollouts are played by the variant's trained network one decision ahead
+    instead of the expert's linear evaluation."""
     seat = position.decider
     if seat is None:
         raise ValueError("no decision is due in this position (a throw is due or the game is over)")
@@ -165,6 +169,14 @@ def value_moves(
         per_side = max(side for _, side, _ in stop_in.regions)
         total = max(all_ for _, _, all_ in stop_in.regions)
         points = position.variant.pieces if stop_in.variant.scoring is Scoring.POINTS else 0
+        net = network_for(position.variant) if network_policy else None
+        if network_policy and net is None:
+            raise ValueError(f"{position.variant.name} ships no trained network")
+        weights = (
+            (net.w1, net.b1, net.w2, np.array([net.b2]))
+            if net is not None
+            else (np.zeros((1, 1)), np.zeros(1), np.zeros(1), np.zeros(1))
+        )
     batches = 0  # per half
     target = max(1, -(-min_rollouts // (2 * BATCH)))
     limit = max(target, max_rollouts // (2 * BATCH))
@@ -182,6 +194,7 @@ def value_moves(
                         rules.table, rules.path, rows, seed, first, BATCH, lo, hi, w,
                         keys_hi, keys_lo, table, per_side, total, points,
                         stop_in.both_seats, sums[half], pairs, played,
+                        net is not None, *weights,
                     )  # fmt: skip
             batches += 1
         n = 2 * batches * BATCH

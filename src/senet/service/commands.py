@@ -50,6 +50,7 @@ from .messages import (
     lobby_changed,
     refresh_message,
 )
+from .requests import checked_move, checked_ply, checked_seat
 from .seeding import checked_seed, seed_needed, seeds_of
 from .unstoppable import Unstoppable
 
@@ -275,10 +276,7 @@ class GameCommands:
         ``not_seeding`` (the first throw is made), ``unknown_game``.
         """
         checked_seed(seed)
-        if seat is not None and (
-            not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1)
-        ):
-            raise GameError("bad_request", "seat must be 0 (A) or 1 (B)")
+        seat = checked_seat(seat)
         seats = await self.seats_of(game_id, token)
         if not seats or (seat is not None and seat not in seats):
             raise GameError(
@@ -336,12 +334,7 @@ class GameCommands:
         ``not_your_turn``, ``stale`` (an old ply: a double click or an outdated page),
         ``game_over``, ``bad_move`` (not notation), ``illegal`` (the engine refuses it).
         """
-        if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
-            raise GameError(
-                "bad_request", "ply must be a non-negative integer (the number of actions so far)"
-            )
-        if not isinstance(move, str) or not move.strip() or len(move) > 16:
-            raise GameError("bad_request", "move must be a move in notation such as 12-15 or pass")
+        ply, move = checked_ply(ply), checked_move(move)
         seats = await self.seats_of(game_id, token)
         if not seats:
             raise GameError(
@@ -415,10 +408,7 @@ class GameCommands:
         Raises GameError ``forbidden`` (no seat), ``game_over``, ``bad_request``,
         ``not_joined`` (the other seat is still free).
         """
-        if seat is not None and (
-            not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1)
-        ):
-            raise GameError("bad_request", "seat must be 0 (A) or 1 (B)")
+        seat = checked_seat(seat)
         seats = await self.seats_of(game_id, token)
         if not seats or (seat is not None and seat not in seats):
             raise GameError("forbidden", "only a player can resign, for their own seat", 403)

@@ -1072,6 +1072,21 @@ class Storage:
         return await self._games_with_seats(query)
 
     @_to_the_end(write=False)
+    async def games_playing(self, connected: Sequence[str]) -> int:
+        """How many games are being played: started, not over, and either turn-based (played
+        over days, its players mostly away) or among ``connected`` (a player is here)."""
+        being_played: Any = games.c.time_control.like("days:%")
+        if connected:
+            being_played = or_(being_played, games.c.id.in_(list(connected)[:5000]))
+        query = (
+            select(func.count())
+            .select_from(games)
+            .where(games.c.result.is_(None), games.c.ply > 0, being_played)
+        )
+        async with self._engine.connect() as conn:
+            return int((await conn.execute(query)).scalar_one())
+
+    @_to_the_end(write=False)
     async def games_by_id(self, ids: Sequence[str]) -> list[StoredGame]:
         """The games of ``ids`` that exist (seats included, no actions), newest first."""
         if not ids:

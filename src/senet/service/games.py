@@ -27,7 +27,10 @@
   players, answered within a day;
 * :attr:`GameService.chat` (:mod:`senet.service.quick_chat`): the players' set phrases;
 * :attr:`GameService.bots` (:mod:`senet.service.bots`): BOT accounts, personal API tokens and
-  what a bot asks of its games.
+  what a bot asks of its games;
+* :attr:`GameService.queries` (:mod:`senet.service.queries`): what the front ends read of a
+  game by its id and a seat secret (a viewer's state, the events a client missed, a page's
+  facts, the record, the ratings, the review): they never handle the store's games.
 
 Messages from other processes arrive through the broadcast's observers: an ``update`` goes to
 the store (:meth:`GameStore.absorb`), a ``cancelled`` game leaves it, a ``presence`` count goes
@@ -53,11 +56,12 @@ from .game_database import Storage
 from .jobs import JobQueue, LocalJobQueue
 from .live_games import GameStore
 from .lobby import Lobby
-from .messages import Mode, PresenceSummary
+from .messages import Mode, PresenceSummary, StateMessage
 from .players import Players
 from .presence import Presence
 from .push import Push, PushConfig
-from .quick_chat import QuickChat
+from .queries import GameQueries
+from .quick_chat import ChatMessage, QuickChat
 from .rated_pairing import RatedPairing
 from .scheduler import ServerTurns
 from .your_turn import YourTurn
@@ -116,6 +120,10 @@ class GameService:
             self.rated_pairing,
             self.challenges,
             broadcast,
+        )
+        self.challenges.on_event(self.push.challenged)
+        self.queries = GameQueries(
+            self.store, self.people, self.clock, self.turns, self.players, self.reviews
         )
         broadcast.observers.append(self._observe)
 
@@ -192,6 +200,18 @@ class GameService:
                 self._seen.clear()
             self._seen[(game_id, seat)] = now
             await self.store.note_seen(game_id, seat, now)
+
+    async def view(self, game_id: str, token: str | None, *, read: bool = False) -> StateMessage:
+        """The state the holder of ``token`` sees (:meth:`GameQueries.state`), once noted that
+        they acted through the API: a move or a seed, or (``read``) this read (see
+        :meth:`seen`)."""
+        await self.seen(game_id, await self.queries.seats(game_id, token), read=read)
+        return await self.queries.state(game_id, token)
+
+    async def say(self, game_id: str, seats: tuple[int, ...], phrase: object) -> ChatMessage:
+        """The holder of ``seats`` says a set phrase in the game (see :meth:`QuickChat.say`)."""
+        live = self.store.cached(game_id) or await self.store.load(game_id)
+        return await self.chat.say(live, seats, phrase)
 
     def presence(self, game_id: str) -> PresenceSummary:
         """Seats online and spectators, over every process."""

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -47,6 +48,7 @@ __all__ = [
     "MyGame",
     "Taken",
     "Paired",
+    "Activity",
     "LOBBY_CHANNEL",
 ]
 
@@ -91,6 +93,16 @@ class MyGame:
 
 
 @dataclass(frozen=True)
+class Activity:
+    """How alive the site is now: the people at a board (seats whose holder is connected, on
+    every process) and the games being played (those with a player connected, and every
+    turn-based game in progress: it is played over days, its players mostly away)."""
+
+    players_online: int
+    games_playing: int
+
+
+@dataclass(frozen=True)
 class Taken:
     game_id: str
     token: str
@@ -114,6 +126,7 @@ class Lobby:
 
     GRACE = 30.0  # seconds a creator may be gone before the listing is withdrawn
     SWEEP_EVERY = 5_000  # ms of the server's clock between two sweeps
+    ACTIVITY_EVERY = 5.0  # seconds: the counts of players and games shown are this fresh
 
     def __init__(
         self,
@@ -129,6 +142,7 @@ class Lobby:
         self.fair_play = commands.fair_play
         self._withdrawals: dict[str, asyncio.Task[None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._activity: tuple[float, Activity] | None = None
 
     @property
     def clock(self) -> SystemClock:
@@ -171,6 +185,17 @@ class Lobby:
             live = await self.store.load(stored.id)
             found.append(_my_game(live, seats))
         return found
+
+    async def activity(self) -> Activity:
+        """The players online and the games being played now (:class:`Activity`), counted
+        at most once every :attr:`ACTIVITY_EVERY` seconds per process."""
+        moment = time.monotonic()
+        if self._activity is not None and moment - self._activity[0] < self.ACTIVITY_EVERY:
+            return self._activity[1]
+        seats, games = self.people.at_boards()
+        activity = Activity(seats, await self.store.storage.games_playing(sorted(games)))
+        self._activity = (moment, activity)
+        return activity
 
     async def announce(self) -> None:
         """Tell every process's lobby watchers that the listing changed."""

@@ -594,6 +594,24 @@ class PlayerStorage:
             )
             return {r.player_id: _rating(r) for r in rows}
 
+    async def computer_ratings(self, keys: Sequence[str], variant: str) -> list[tuple[str, float]]:
+        """``(name key, rating)`` of the computer levels of these name keys rated in
+        ``variant``."""
+        if not keys:
+            return []
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(players.c.name_key, ratings.c.rating)
+                .join(ratings, ratings.c.player_id == players.c.id)
+                .where(
+                    players.c.name_key.in_(list(keys)),
+                    players.c.kind == "computer",
+                    ratings.c.variant == variant,
+                    ratings.c.games > 0,
+                )
+            )
+            return [(r.name_key, float(r.rating)) for r in rows]
+
     async def history_of(self, player_id: str, limit: int = 500) -> list[RatingChange]:
         """The player's rating changes, oldest first (the last ``limit``)."""
         async with self._engine.connect() as conn:

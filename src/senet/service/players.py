@@ -27,7 +27,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from . import glicko2
+from . import computer, glicko2
 from .game_database import Storage
 from .live_games import GameStore, LiveGame, hash_token, new_token
 from .messages import Mode
@@ -60,6 +60,12 @@ CHALLENGE_TTL_MS = 5 * 60 * 1000
 #: a transfer code's alphabet: no 0/O, 1/I/L to misread when typed from another screen
 _CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 _CODE_LENGTH = 12  # 59 bits; guesses are rate-limited and a code lives ten minutes
+
+
+#: a newcomer's rating (and an anonymous player's, for choosing a level)
+NEW_RATING = 1500.0
+#: rating points between two neighbouring computer levels not yet rated
+NOMINAL = 300.0
 
 
 def rating_text(rating: float, rd: float) -> str:
@@ -231,6 +237,29 @@ class Players:
         if await self.db.link_seats(live.id, seats, player.id):
             await self._link_computer(live)
 
+    async def link_game(
+        self, game_id: str, seats: tuple[int, ...], player: PlayerRow, *, rated: bool = False
+    ) -> None:
+        """A game was just made on ``player``'s device: link the seats it holds to the player,
+        and make the game rated if asked (and possible: see :meth:`start_rated`)."""
+        live = await self.store.load(game_id)
+        if rated:
+            await self.start_rated(live)
+        await self.link(live, seats, player)
+
+    async def game_seats(
+        self, game_id: str, seats: tuple[int, ...], player: PlayerRow | None
+    ) -> tuple[bool, list[SeatRating]]:
+        """A game page's players: the ``seats`` a device holds linked to its ``player`` first
+        (if they are not yet: a read, no write, when they are); then ``(rated, the named
+        seats)`` (see :meth:`seat_ratings`)."""
+        live = await self.store.load(game_id)
+        rated, seated = await self.seat_ratings(live)
+        if player is not None and seats and not {s.seat for s in seated} >= set(seats):
+            await self.link(live, seats, player)
+            rated, seated = await self.seat_ratings(live)
+        return rated, seated
+
     async def start_rated(self, live: LiveGame) -> bool:
         """Make a new game rated (before its first throw); the computer's seat is its level's
         player.  False if the game had started (it stays casual)."""
@@ -258,6 +287,27 @@ class Players:
             found = await self.db.by_key(key)
         assert found is not None
         return found
+
+    async def level_near(self, player: PlayerRow | None, variant: str) -> str:
+        """The computer's level nearest in strength to ``player`` in ``variant``: the level
+        whose rating there (each level is a player of the rating pool) is closest to the
+        player's; a level not yet rated stands at its place in :data:`NOMINAL` steps around
+        1500.  An anonymous player, or a newcomer, counts as 1500: a middle level."""
+        levels = computer.levels()
+        mine = NEW_RATING
+        if player is not None and player.kind == "human":
+            found = await self.db.ratings_for([player.id], variant)
+            if player.id in found:
+                mine = found[player.id].rating
+        by_level = {}
+        for i, level in enumerate(levels):
+            nominal = NEW_RATING + NOMINAL * (i - (len(levels) - 1) / 2)
+            by_level[level] = nominal
+        keys = {name_key(level): level for level in levels}
+        for row in await self.db.computer_ratings(list(keys), variant):
+            if row[0] in keys:
+                by_level[keys[row[0]]] = row[1]
+        return min(levels, key=lambda level: (abs(by_level[level] - mine), levels.index(level)))
 
     # ------------------------------------------------------------------ ratings
     def _changed(self, live: LiveGame, here: bool) -> None:

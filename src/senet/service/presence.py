@@ -89,6 +89,18 @@ class Presence:
             "spectators": total.get("spectators", 0),
         }
 
+    def at_boards(self, now: float | None = None) -> tuple[int, set[str]]:
+        """``(seats whose holder is connected, the games they are in)`` over every game and
+        live origin: the people playing now (a game on one screen counts its two seats)."""
+        seats = 0
+        games = set()
+        for game_id in set(self.local) | set(self.remote):
+            online = sum(self.summary(game_id, now)["online"])
+            if online:
+                seats += online
+                games.add(game_id)
+        return seats, games
+
     def absorb_all(self, message: Message, now: float | None = None) -> None:
         """Take an origin's repeated counts of every game (games it no longer lists are gone)."""
         origin, games = message.get("origin"), message.get("games")

@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
-import contextlib
 import json
 import logging
 from collections.abc import Callable
@@ -42,6 +41,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from senet.settings import DEFAULT_PUSH_CONTACT, DEFAULT_PUSH_SERVICES
 
+from .challenges import ChallengeEvent, ChallengeEventKind
 from .clocks import SystemClock
 from .errors import GameError
 from .game_database import Storage
@@ -216,8 +216,6 @@ class Push:
         self.config = config or PushConfig()
         self.clock = clock or store.clock
         self.compose: Composer = _plain_words
-        #: which games' turns are announced (the turn-based ones)
-        self.announces: Callable[[LiveGame], bool] = lambda live: False
         self._keys: KeyPair | None = None
         self._vapid: Any = None
         self._session: Any = None  # an aiohttp.ClientSession, made on the first send
@@ -231,11 +229,13 @@ class Push:
         self._keys = await self.db.key_pair(new_key_pair)
         self._vapid = Vapid02.from_raw(self._keys.private_key.encode())
 
+    async def settle(self) -> None:
+        """Wait for the notices on their way (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
     async def close(self) -> None:
-        tasks = list(self._tasks)
-        for task in tasks:
-            with contextlib.suppress(Exception):
-                await task
+        await self.settle()
         if self._session is not None:
             await self._session.close()
             self._session = None
@@ -369,15 +369,22 @@ class Push:
     def _changed(self, live: LiveGame, here: bool) -> None:
         """A game changed: if this process stored the change and the turn of a turn-based
         game has come to a person, tell them (off this path)."""
-        if not here or self._keys is None or not self.announces(live):
+        if not here or self._keys is None or not live.turn_based:
             return
         seat = turn_to_announce(live)
         if seat is None:
             return
-        self.spawn(self._your_move(live, seat, live.ply))
+        deadline = live.clock.deadline
+        ttl = (deadline - self.clock.now()) // 1000 if deadline is not None else DEFAULT_TTL
+        other_seat = live.stored.seats[1 - seat]
+        computer = live.stored.level if other_seat.kind == SeatKind.COMPUTER else None
+        # what the task needs, read now: the cached game moves on meanwhile
+        self.spawn(self._your_move(live.id, live.stored.variant, seat, live.ply, ttl, computer))
 
-    async def _your_move(self, live: LiveGame, seat: int, ply: int) -> None:
-        held = await self.players.db.game_players(live.id)
+    async def _your_move(
+        self, game_id: str, variant: str, seat: int, ply: int, ttl: int, computer: str | None
+    ) -> None:
+        held = await self.players.db.game_players(game_id)
         player = held.get(seat)
         if player is None or player.kind != SeatKind.HUMAN:
             return  # an anonymous seat: no device to tell
@@ -385,11 +392,26 @@ class Push:
         if other is not None:
             name: str | None = other.level or other.name
             kind = other.kind
-        elif live.stored.seats[1 - seat].kind == SeatKind.COMPUTER:
-            name, kind = live.stored.level, SeatKind.COMPUTER
+        elif computer is not None:
+            name, kind = computer, SeatKind.COMPUTER
         else:
             name, kind = None, SeatKind.HUMAN  # an anonymous player
-        deadline = live.clock.deadline
-        ttl = (deadline - self.clock.now()) // 1000 if deadline is not None else DEFAULT_TTL
-        notice = Notice(NoticeKind.TURN, f"/g/{live.id}", live.stored.variant, name, kind, ttl)
-        await self.notify(player.id, notice, f"turn:{live.id}:{ply}")
+        notice = Notice(NoticeKind.TURN, f"/g/{game_id}", variant, name, kind, ttl)
+        await self.notify(player.id, notice, f"turn:{game_id}:{ply}")
+
+    # ------------------------------------------------------------------ a challenge
+    async def challenged(self, event: ChallengeEvent) -> None:
+        """A listener of :meth:`Challenges.on_event` (called in the process that stored the
+        challenge, off the request's path): tell the challenged player."""
+        if event.kind != ChallengeEventKind.RECEIVED:
+            return
+        c = event.challenge
+        notice = Notice(
+            NoticeKind.CHALLENGE,
+            f"/challenges/{c.id}",
+            c.terms.variant,
+            c.challenger,
+            SeatKind.HUMAN,
+            (c.expires_at - self.clock.now()) // 1000,
+        )
+        await self.notify(c.challenged_id, notice, f"challenge:{c.id}")

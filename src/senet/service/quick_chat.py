@@ -24,7 +24,7 @@ from .errors import GameError
 from .live_games import LiveGame
 from .messages import Mode
 
-__all__ = ["PHRASES", "ChatMessage", "QuickChat", "chat_message"]
+__all__ = ["PHRASES", "ChatMessage", "QuickChat", "chat_message", "checked_phrase"]
 
 #: the phrases, by id, in the order the page shows them
 PHRASES = ("hello", "good_luck", "well_played", "thanks", "oops", "good_game")
@@ -36,6 +36,13 @@ class ChatMessage(TypedDict):
     type: Literal["chat"]
     seat: int
     phrase: str
+
+
+def checked_phrase(phrase: object) -> str:
+    """``phrase`` if it is the id of one of the :data:`PHRASES`, else GameError ``bad_phrase``."""
+    if not isinstance(phrase, str) or phrase not in PHRASES:
+        raise GameError("bad_phrase", f"phrase must be one of {', '.join(PHRASES)}", 400)
+    return phrase
 
 
 def chat_message(seat: int, phrase: str) -> ChatMessage:
@@ -72,8 +79,7 @@ class QuickChat:
         Raises GameError ``bad_phrase`` (not one of the phrases), ``forbidden`` (403: a
         spectator), ``no_chat`` (a game without two people on two devices), ``rate_limited``.
         """
-        if not isinstance(phrase, str) or phrase not in PHRASES:
-            raise GameError("bad_phrase", f"phrase must be one of {', '.join(PHRASES)}", 400)
+        phrase = checked_phrase(phrase)
         if not seats:
             raise GameError("forbidden", "only the players of a game chat in it", 403)
         if live.stored.mode != Mode.FRIEND or len(seats) != 1:

@@ -24,7 +24,6 @@ from senet.service.games import GameService
 
 from .common import error_json, lang_of, lister_of, seat_cookie, set_seat_cookie
 from .i18n import LANGS, client_catalog
-from .protocol import state_for
 from .security import parse_json
 from .waiting import client_of, unless_gone
 
@@ -112,7 +111,7 @@ async def create_game(request: Request, body: NewGame) -> Any:
     data = CreatedGame(
         id=gid,
         url=f"{base}/g/{gid}",
-        commitment=(await service.store.load(gid)).stored.commitment,
+        commitment=(await service.queries.facts(gid)).commitment,
         seats=list(created.seats),
         token=created.token,
         private_url=f"{base}/g/{gid}/seat/{created.token}",
@@ -126,11 +125,7 @@ async def create_game(request: Request, body: NewGame) -> Any:
 @router.get("/games/{game_id}")
 async def game_state(request: Request, game_id: str) -> Any:
     """The state as the caller may see it (legal moves only for the deciding seat's holder)."""
-    service = _service(request)
-    live = await service.store.load(game_id)
-    seats = live.seats_of(token_of(request, game_id))
-    await service.seen(game_id, seats, read=True)
-    return state_for(service, live, seats)
+    return await _service(request).view(game_id, token_of(request, game_id), read=True)
 
 
 async def _json_object(request: Request, example: str) -> dict[str, Any] | Any:
@@ -151,12 +146,9 @@ async def play(request: Request, game_id: str) -> Any:
     if not isinstance(body, dict):
         return body
     service = _service(request)
-    live = await service.commands.act(
-        game_id, token_of(request, game_id), body.get("ply"), body.get("move")
-    )
-    seats = live.seats_of(token_of(request, game_id))
-    await service.seen(game_id, seats)
-    return state_for(service, live, seats)
+    token = token_of(request, game_id)
+    await service.commands.act(game_id, token, body.get("ply"), body.get("move"))
+    return await service.view(game_id, token)
 
 
 _SEED_BODY = {
@@ -191,9 +183,8 @@ async def give_seed(request: Request, game_id: str) -> Any:
         return body
     service = _service(request)
     token = token_of(request, game_id)
-    live = await service.commands.seed(game_id, token, body.get("seed"), body.get("seat"))
-    await service.seen(game_id, live.seats_of(token))
-    return state_for(service, live, live.seats_of(token))
+    await service.commands.seed(game_id, token, body.get("seed"), body.get("seat"))
+    return await service.view(game_id, token)
 
 
 @router.get("/games/{game_id}/review")
@@ -207,8 +198,7 @@ async def game_review(request: Request, game_id: str) -> Any:
     the game); 409 ``not_over`` while the game goes on; 429 ``busy`` (with ``Retry-After``)
     when too many reviews wait, from everyone or from this client."""
     service = _service(request)
-    live = await service.store.load(game_id)
-    return replay(await unless_gone(request, service.reviews.review(live, client_of(request))))
+    return replay(await unless_gone(request, service.queries.review(game_id, client_of(request))))
 
 
 @router.get("/i18n/{lang}")

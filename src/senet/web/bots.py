@@ -45,11 +45,10 @@ from senet.service.errors import GameError
 from senet.service.games import GameService
 from senet.service.messages import cancelled_message
 from senet.service.player_database import PlayerRow
-from senet.service.views import events_message
 from senet.settings import BotLimits
 
 from . import players
-from .protocol import game_error_message, state_for
+from .protocol import game_error_message
 from .security import TokenBucket, parse_json
 
 __all__ = ["install", "TokenRefused", "KEEPALIVE_SECONDS"]
@@ -292,12 +291,13 @@ async def game_stream(request: Request, game_id: str) -> Any:
 
     async def lines() -> AsyncIterator[bytes]:
         async with service.subscribe(game_id) as sub:
-            live = await service.store.load(game_id)
+            read = (await service.queries.facts(game_id)).ply
             await service.connected(game_id, seats, +1)
             try:
-                yield _line(state_for(service, live, seats))
-                sent = live.ply
-                while not live.over:
+                state = await service.queries.state(game_id, seats=seats, min_ply=read)
+                yield _line(state)
+                sent, over = state["ply"], state["outcome"] is not None
+                while not over:
                     try:
                         message = await asyncio.wait_for(sub.get(), KEEPALIVE_SECONDS)
                     except TimeoutError:
@@ -311,15 +311,17 @@ async def game_stream(request: Request, game_id: str) -> Any:
                         continue  # presence: not the bot's concern
                     refresh = kind == "resync" or bool(message.get("refresh"))
                     ply = message.get("ply")
-                    live = await (
-                        service.store.refresh(game_id, seats=True)
-                        if refresh
-                        else service.store.load(game_id, ply if isinstance(ply, int) else None)
+                    missed = await service.queries.events(
+                        game_id,
+                        None,
+                        sent,
+                        seats=seats,
+                        min_ply=ply if isinstance(ply, int) else None,
+                        reread=refresh,
                     )
-                    if live.ply > sent or refresh:
-                        passes = service.turns.plays_forced_passes
-                        yield _line(events_message(live, seats, sent, passes))
-                        sent = live.ply
+                    if missed["ply"] > sent or refresh:
+                        yield _line(missed)
+                    sent, over = missed["ply"], missed["outcome"] is not None
             finally:
                 await service.connected(game_id, seats, -1)
 
@@ -499,7 +501,7 @@ def install(app: Any) -> None:
 
     def seconds() -> float:
         service = getattr(app.state, "service", None)
-        return service.store.clock.now() / 1000 if service is not None else 0.0
+        return service.clock.now() / 1000 if service is not None else 0.0
 
     app.state.bot_limits = TokenLimits(settings.bot_limits, seconds)
     app.include_router(api)

@@ -182,13 +182,8 @@ async def analysis(request: Request, position: PositionText, game: GameOfHint = 
     kind: JobKind = "analysis"
     client = client_of(request)
     token = request.cookies.get(seat_cookie(game)) if game else None
-    if game and token:
-        try:
-            live = await service.store.load(game)
-        except GameError:
-            live = None
-        if live is not None and live.seats_of(token):
-            kind, client = "hint", client_of(request, token, game)
+    if game and token and await service.queries.hint_allowed(game, token):
+        kind, client = "hint", client_of(request, token, game)
     return analysis_out(
         pos, await unless_gone(request, service.analyses.analyse(pos, kind, client))
     )

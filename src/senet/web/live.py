@@ -12,8 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Mapping
-from typing import Any
+from typing import assert_never
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -21,18 +20,20 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from senet.service.broadcast import Subscription
 from senet.service.errors import GameError
 from senet.service.games import GameService
-from senet.service.live_games import LiveGame
 from senet.service.messages import StateMessage, cancelled_message
-from senet.service.views import delta_message, events_message
+from senet.service.queries import GameFacts
+from senet.service.quick_chat import chat_message
+from senet.service.views import delta_message
 
 from .common import seat_cookie
 from .protocol import (
+    ClientMessage,
+    ServerMessage,
     error_message,
     game_error_message,
+    parse_client_message,
     pong_message,
     presence_message,
-    state_for,
-    unknown_type_message,
 )
 from .security import MAX_WS_MESSAGE_BYTES, TokenBucket, parse_json
 
@@ -69,24 +70,30 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         await ws.close(code=1008, reason="cross-origin connection refused")
         return
     await ws.accept()
+    token = ws.cookies.get(seat_cookie(game_id)) or ws.query_params.get("token")
     # Listen first, then read the game once: nothing stored in between can be missed, and the
-    # state read here is the one sent (with several processes, one database read a connection).
+    # game read here is the one first sent (with several processes, one database read a
+    # connection: the first message is built from that read, at its ply).
     async with service.subscribe(game_id) as sub:
         try:
-            live = await service.store.load(game_id)
+            game = await service.queries.facts(game_id, token)
         except GameError as exc:
             await ws.send_json(game_error_message(exc))
             await ws.close(code=4404)
             return
-        await _serve(ws, service, game_id, live, sub)
+        await _serve(ws, service, game_id, token, game, sub)
 
 
 async def _serve(
-    ws: WebSocket, service: GameService, game_id: str, live: LiveGame, sub: Subscription
+    ws: WebSocket,
+    service: GameService,
+    game_id: str,
+    token: str | None,
+    game: GameFacts,
+    sub: Subscription,
 ) -> None:
     """The connection's two tasks: ``pump`` (updates to the client) and ``read`` (its messages)."""
-    token = ws.cookies.get(seat_cookie(game_id)) or ws.query_params.get("token")
-    seats = live.seats_of(token)
+    seats = game.seats
     muted = [False]  # the player muted the opponent's phrases
     send_lock = asyncio.Lock()
     update_lock = asyncio.Lock()
@@ -96,7 +103,7 @@ async def _serve(
         _int_or_none(since_param) if events_mode else None
     ]  # events the client has (events mode)
 
-    async def send(message: Mapping[str, Any]) -> None:
+    async def send(message: ServerMessage) -> None:
         async with send_lock:
             try:
                 await ws.send_json(message)
@@ -109,9 +116,8 @@ async def _serve(
     shown: list[StateMessage | None] = [None]
     deltas = [0]
 
-    async def send_view(current: LiveGame, whole: bool = False) -> None:
+    async def send_view(state: StateMessage, whole: bool = False) -> None:
         """The viewer's state: whole the first time (or when asked), else what changed."""
-        state = state_for(service, current, current.seats_of(token))
         before = shown[0]
         delta = None if whole or before is None else delta_message(before, state, deltas[0] + 1)
         if delta is not None and not delta["history"] and delta["changed"].keys() <= {"now"}:
@@ -121,7 +127,7 @@ async def _serve(
 
     async def send_state() -> None:
         async with update_lock:
-            await send_view(await service.store.load(game_id), whole=True)
+            await send_view(await service.queries.state(game_id, token), whole=True)
 
     async def send_update(
         min_ply: int | None = None, force: bool = False, since: int | None = None
@@ -129,21 +135,15 @@ async def _serve(
         """What changed: a delta (the state), or in events mode the events the client has not
         got."""
         async with update_lock:
-            current = await (
-                service.store.refresh(game_id, seats=True)
-                if force
-                else service.store.load(game_id, min_ply)
-            )
+            queries = service.queries
             if not events_mode:
-                await send_view(current)
+                await send_view(await queries.state(game_id, token, min_ply=min_ply, reread=force))
                 return
-            mine = current.seats_of(token)
             start = sent[0] if since is None else since
-            if start is None or not 0 <= start <= current.ply:
-                await send(state_for(service, current, mine))
-            elif start < current.ply or force or since is not None:
-                await send(events_message(current, mine, start, service.turns.plays_forced_passes))
-            sent[0] = current.ply
+            missed = await queries.events(game_id, token, start, min_ply=min_ply, reread=force)
+            if missed["type"] == "state" or missed["events"] or force or since is not None:
+                await send(missed)
+            sent[0] = missed["ply"]
 
     await service.connected(game_id, seats, +1)
 
@@ -162,8 +162,10 @@ async def _serve(
             elif message.get("type") == "presence":  # counts of one process changed: send the sum
                 await send(presence_message(service.presence(game_id)))
             elif message.get("type") == "chat":  # players only; not the muted opponent's
-                if seats and (message.get("seat") in seats or not muted[0]):
-                    await send(message)
+                seat, phrase = message.get("seat"), message.get("phrase")
+                mine = seat in seats or not muted[0]
+                if seats and isinstance(seat, int) and isinstance(phrase, str) and mine:
+                    await send(chat_message(seat, phrase))
             elif message.get("type") == "cancelled":  # the game is gone: say so, and hang up
                 aborted = message.get("reason") == "aborted"
                 await send(cancelled_message("aborted" if aborted else None))
@@ -200,56 +202,55 @@ async def _serve(
             except ValueError as exc:
                 await send(error_message("bad_json", f"the message is not valid JSON ({exc})"))
                 continue
-            if not isinstance(data, dict):
-                await send(error_message("bad_request", "a message is a JSON object with a type"))
+            try:  # parsed at the edge: a broken message is refused here, and nothing is done
+                message = parse_client_message(data)
+            except GameError as exc:
+                await send(game_error_message(exc))
                 continue
-            kind = data.get("type")
-            if kind == "ping":
-                await send(pong_message())
-            elif kind == "state":
-                await send_state()
-            elif kind == "sync":
-                since = data.get("since")
-                await send_update(
-                    force=True, since=since if isinstance(since, int) and since >= 0 else -1
-                )
-            elif kind == "move":
-                started = time.monotonic()
-                try:
-                    await service.commands.act(game_id, token, data.get("ply"), data.get("move"))
-                except GameError as exc:
-                    await send(game_error_message(exc))
-                finally:
-                    if time.monotonic() - started > SLOW_ACTION:
-                        log.warning(
-                            "a move in game %s took %.1f s", game_id, time.monotonic() - started
-                        )
-            elif kind == "seed":
-                try:
-                    await service.commands.seed(game_id, token, data.get("seed"), data.get("seat"))
-                except GameError as exc:
-                    await send(game_error_message(exc))
-            elif kind == "chat":
-                try:
-                    current = service.store.cached(game_id) or await service.store.load(game_id)
-                    await service.chat.say(current, seats, data.get("phrase"))
-                except GameError as exc:
-                    await send(game_error_message(exc))
-            elif kind == "mute":
-                if isinstance(data.get("muted"), bool):
-                    muted[0] = data["muted"]
-                else:
-                    await send(error_message("bad_request", "muted must be true or false"))
-            else:
-                await send(unknown_type_message(kind))
+            await answer(message)
+
+    async def answer(message: ClientMessage) -> None:
+        if message["type"] == "ping":
+            await send(pong_message())
+        elif message["type"] == "state":
+            await send_state()
+        elif message["type"] == "sync":
+            await send_update(force=True, since=message["since"])
+        elif message["type"] == "move":
+            started = time.monotonic()
+            try:
+                await service.commands.act(game_id, token, message["ply"], message["move"])
+            except GameError as exc:
+                await send(game_error_message(exc))
+            finally:
+                if time.monotonic() - started > SLOW_ACTION:
+                    log.warning(
+                        "a move in game %s took %.1f s", game_id, time.monotonic() - started
+                    )
+        elif message["type"] == "seed":
+            try:
+                await service.commands.seed(game_id, token, message["seed"], message.get("seat"))
+            except GameError as exc:
+                await send(game_error_message(exc))
+        elif message["type"] == "chat":
+            try:
+                await service.say(game_id, seats, message["phrase"])
+            except GameError as exc:
+                await send(game_error_message(exc))
+        elif message["type"] == "mute":
+            muted[0] = message["muted"]
+        else:
+            assert_never(message)
 
     tasks = [asyncio.create_task(pump()), asyncio.create_task(read())]
     try:
-        if events_mode:  # what the client missed, from the state just read (no second read)
-            await send_update(live.ply, since=sent[0] if sent[0] is not None else -1)
+        if events_mode:  # what the client missed, from the game just read (no second read)
+            await send_update(game.ply, since=sent[0] if sent[0] is not None else -1)
         else:
             async with update_lock:
-                await send_view(live, whole=True)
+                await send_view(
+                    await service.queries.state(game_id, token, min_ply=game.ply), whole=True
+                )
         await send(presence_message(service.presence(game_id)))
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         for task in done:

@@ -39,7 +39,6 @@ from .common import (
     to_game,
 )
 from .i18n import decimal, translator
-from .protocol import state_for
 from .security import TokenBucket
 
 pages = APIRouter()
@@ -156,8 +155,7 @@ async def play_now(request: Request) -> Any:
 @pages.post("/g/{game_id}/take")
 async def take(request: Request, game_id: str) -> Any:
     service = _service(request)
-    live_game = await service.store.load(game_id)
-    if live_game.seats_of(request.cookies.get(seat_cookie(game_id))):
+    if await service.queries.seats(game_id, request.cookies.get(seat_cookie(game_id))):
         return RedirectResponse(f"/g/{game_id}", status_code=303)  # already seated there
     try:
         taken = await service.lobby.take(game_id)
@@ -297,6 +295,21 @@ async def your_turn(request: Request) -> Any:
     return {"now": service.clock.now(), "count": len(rows), "games": rows}
 
 
+@api.get("/activity")
+async def activity(request: Request) -> Any:
+    """How many players are at a board now (over every process) and how many games are being
+    played (with a player here, or turn-based), with the line the home page shows."""
+    now = await _service(request).lobby.activity()
+    t = translator(lang_of(request))
+    players_text = t("activity.players", n=now.players_online)
+    games_text = t("activity.games", n=now.games_playing)
+    return {
+        "players_online": now.players_online,
+        "games_playing": now.games_playing,
+        "text": f"{players_text} · {games_text}",
+    }
+
+
 def _my_label(state: str, won: bool | None, t: Callable[..., str]) -> str:
     if state == "over" and won is not None:
         return t("mine.won") if won else t("mine.lost")
@@ -316,8 +329,9 @@ async def resign(request: Request, game_id: str, body: Resignation) -> Any:
     """Resign (the seat secret as for moves): the opponent wins, ``[Termination
     "resignation"]``."""
     service = _service(request)
-    game = await service.commands.resign(game_id, _token_of(request, game_id), body.seat)
-    return state_for(service, game, game.seats_of(_token_of(request, game_id)))
+    token = _token_of(request, game_id)
+    await service.commands.resign(game_id, token, body.seat)
+    return await service.queries.state(game_id, token)
 
 
 @api.post("/games/{game_id}/cancel", status_code=204, response_class=Response)
@@ -335,8 +349,9 @@ async def claim(request: Request, game_id: str) -> Any:
     """Claim the win of an untimed game whose opponent has been gone long enough (or never
     gave a seed): ``[Termination "abandoned"]``; 409 ``not_abandoned`` otherwise."""
     service = _service(request)
-    game = await service.commands.claim_abandoned(game_id, _token_of(request, game_id))
-    return state_for(service, game, game.seats_of(_token_of(request, game_id)))
+    token = _token_of(request, game_id)
+    await service.commands.claim_abandoned(game_id, token)
+    return await service.queries.state(game_id, token)
 
 
 # ---------------------------------------------------------------------- live listing

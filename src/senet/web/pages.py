@@ -18,7 +18,6 @@ from senet.service import computer
 from senet.service.analysis import chart, replay
 from senet.service.errors import GameError, requested_time_control, requested_variant
 from senet.service.games import GameService
-from senet.service.views import game_record
 
 from . import challenges, players
 from .common import (
@@ -311,34 +310,34 @@ async def start_game(request: Request) -> Any:
 @router.get("/g/{game_id}")
 async def game_page(request: Request, game_id: str) -> Any:
     service = _service(request)
-    live = await service.store.load(game_id)
     lang = lang_of(request)
     token = request.cookies.get(seat_cookie(game_id))
-    seats = live.seats_of(token)
-    if not seats and live.stored.rematch_of:
+    game = await service.queries.facts(game_id, token)
+    seats = game.seats
+    if not seats and game.rematch_of:
         # A player of the previous game arriving by any way (the button, the "go to the
         # rematch" link, a typed address) takes their seat; nobody else does.
-        earlier = request.cookies.get(seat_cookie(live.stored.rematch_of))
+        earlier = request.cookies.get(seat_cookie(game.rematch_of))
         if earlier:
-            taken = await _take_rematch_seat(service, live.stored.rematch_of, game_id, earlier)
+            taken = await _take_rematch_seat(service, game.rematch_of, game_id, earlier)
             if taken:
                 return to_game(request, game_id, taken)
-    invite = live.invite_for(seats)
+    invite = game.invite
     base = str(request.base_url).rstrip("/")
-    other = live.seats_of(request.cookies.get(other_seat_cookie(game_id)))
+    other = await service.queries.seats(game_id, request.cookies.get(other_seat_cookie(game_id)))
     response = render(
         request,
         "game.html",
-        other_seat=_seat_names(live, other, lang) if other and other != seats else None,
-        live=live,
-        variant=live.game.variant,
+        other_seat=game.seat_names(other, lang) if other and other != seats else None,
+        game=game,
+        variant=game.variant,
         seats=seats,
-        variant_json=variant_json(live.stored.variant, lang),
-        houses=house_legend(live.stored.variant, lang),
+        variant_json=variant_json(game.variant.name, lang),
+        houses=house_legend(game.variant.name, lang),
         invite_url=f"{base}/g/{game_id}/join/{invite}" if invite else None,
         private_url=f"{base}/g/{game_id}/seat/{token}" if seats else None,
         public_url=f"{base}/g/{game_id}",
-        **await players.game_players(request, live, seats),
+        **await players.game_players(request, game, seats),
     )
     response.headers["Cache-Control"] = "no-store"  # it may show the seat's private link
     return response
@@ -349,8 +348,8 @@ async def _take_rematch_seat(
 ) -> str | None:
     """The seat secret of ``game_id`` for a player of ``earlier_id`` (the game it is the
     rematch of), if their seat there is still free; None for anyone else."""
-    earlier = await service.store.load(earlier_id)
-    if not earlier.seats_of(earlier_token) or earlier.stored.rematch_id != game_id:
+    earlier = await service.queries.facts(earlier_id, earlier_token)
+    if not earlier.seats or earlier.rematch_id != game_id:
         return None
     try:
         new_id, token = await service.commands.rematch(earlier_id, earlier_token)
@@ -364,12 +363,11 @@ async def join_page(request: Request, game_id: str, invite: str) -> Any:
     """The invitation.  Opening it in a browser takes the free seat (join.js submits the form at
     once; without JavaScript the visitor presses the button); a link preview robot that only
     GETs the page takes nothing.  A used or wrong invitation leads to the game as a spectator."""
-    service = _service(request)
-    live = await service.store.load(game_id)
-    if live.seats_of(request.cookies.get(seat_cookie(game_id))) or not live.invite_valid(invite):
+    queries = _service(request).queries
+    game = await queries.facts(game_id, request.cookies.get(seat_cookie(game_id)))
+    if game.seats or not await queries.invite_opens(game_id, invite):
         return RedirectResponse(f"/g/{game_id}", status_code=303)
-    seat = live.free_seat()
-    response = render(request, "join.html", live=live, variant=live.game.variant, seat=seat)
+    response = render(request, "join.html", game=game, variant=game.variant, seat=game.free_seat)
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -378,8 +376,7 @@ async def join_page(request: Request, game_id: str, invite: str) -> Any:
 async def join(request: Request, game_id: str, invite: str) -> Any:
     """Take the free seat with the invitation, once; later visitors watch."""
     service = _service(request)
-    live = await service.store.load(game_id)
-    if live.seats_of(request.cookies.get(seat_cookie(game_id))):
+    if await service.queries.seats(game_id, request.cookies.get(seat_cookie(game_id))):
         # already seated (the creator testing the link, or a second tab)
         return to_game(request, game_id)
     claimed = await service.commands.claim(game_id, invite)
@@ -391,10 +388,6 @@ def other_seat_cookie(game_id: str) -> str:
     return f"senet_other_seat_{game_id}"
 
 
-def _seat_names(live: Any, seats: tuple[int, ...], lang: str) -> str:
-    return " + ".join(live.game.variant.seat_name(seat, lang) for seat in seats)
-
-
 @router.get("/g/{game_id}/seat/{token}")
 async def private_link(request: Request, game_id: str, token: str) -> Any:
     """A seat's private link: brings its holder back to the seat on any device.
@@ -402,20 +395,21 @@ async def private_link(request: Request, game_id: str, token: str) -> Any:
     A device that holds another seat of the game is never switched silently (someone may have
     sent their own link, by mistake or to take the seat away): it is asked first, shown its own
     link, and the switch (a POST from this page) keeps the seat it had reachable."""
-    live = await _service(request).store.load(game_id)
-    theirs = live.seats_of(token)
+    queries = _service(request).queries
+    game = await queries.facts(game_id, token)
+    theirs = game.seats
     current = request.cookies.get(seat_cookie(game_id))
-    mine = live.seats_of(current)
+    mine = await queries.seats(game_id, current)
     if theirs and mine and mine != theirs:
         lang = lang_of(request)
         base = str(request.base_url).rstrip("/")
         response = render(
             request,
             "seat_switch.html",
-            live=live,
-            variant=live.game.variant,
-            mine=_seat_names(live, mine, lang),
-            theirs=_seat_names(live, theirs, lang),
+            game=game,
+            variant=game.variant,
+            mine=game.seat_names(mine, lang),
+            theirs=game.seat_names(theirs, lang),
             own_url=f"{base}/g/{game_id}/seat/{current}",
         )
         response.headers["Cache-Control"] = "no-store"
@@ -426,13 +420,13 @@ async def private_link(request: Request, game_id: str, token: str) -> Any:
 @router.post("/g/{game_id}/seat/{token}")
 async def switch_seat(request: Request, game_id: str, token: str) -> Any:
     """Play the link's seat on this device, keeping the seat held so far as the other one."""
-    live = await _service(request).store.load(game_id)
+    queries = _service(request).queries
     response = RedirectResponse(f"/g/{game_id}", status_code=303)
     current = request.cookies.get(seat_cookie(game_id))
-    if not live.seats_of(token):
+    if not await queries.seats(game_id, token):
         return response
     set_seat_cookie(response, request, game_id, token)
-    if current and current != token and live.seats_of(current):
+    if current and current != token and await queries.seats(game_id, current):
         set_seat_cookie(response, request, game_id, current, other_seat_cookie(game_id))
     return response
 
@@ -440,13 +434,14 @@ async def switch_seat(request: Request, game_id: str, token: str) -> Any:
 @router.post("/g/{game_id}/other-seat")
 async def to_other_seat(request: Request, game_id: str) -> Any:
     """Swap the seat this device plays with the other one it holds."""
-    live = await _service(request).store.load(game_id)
+    queries = _service(request).queries
+    await queries.facts(game_id)  # 404 for no such game
     response = RedirectResponse(f"/g/{game_id}", status_code=303)
     current = request.cookies.get(seat_cookie(game_id))
     other = request.cookies.get(other_seat_cookie(game_id))
-    if other and live.seats_of(other):
+    if other and await queries.seats(game_id, other):
         set_seat_cookie(response, request, game_id, other)
-        if current and live.seats_of(current):
+        if current and await queries.seats(game_id, current):
             set_seat_cookie(response, request, game_id, current, other_seat_cookie(game_id))
     return response
 
@@ -463,22 +458,22 @@ async def rematch(request: Request, game_id: str) -> Any:
 async def review_page(request: Request, game_id: str) -> Any:
     """The winning-chance graph of a finished game, with its mistakes marked (judged by the
     master), and a board that replays every decision with the move played and the best one."""
-    service = _service(request)
-    live = await service.store.load(game_id)
-    review = await service.reviews.ready(live)
+    queries = _service(request).queries
+    game = await queries.facts(game_id)
+    review = await queries.review_ready(game_id)
     lang = lang_of(request)
     if review is None:  # not judged yet: a page that asks for it, and reloads when it is done
-        return render(request, "review_wait.html", game_id=live.id)
+        return render(request, "review_wait.html", game_id=game.id)
     return render(
         request,
         "review.html",
-        game_id=live.id,
-        variant=live.game.variant,
-        variant_json=variant_json(live.game.variant.name, lang),
+        game_id=game.id,
+        variant=game.variant,
+        variant_json=variant_json(game.variant.name, lang),
         review=review,
         replay_json=json.dumps(replay(review), separators=(",", ":")),
-        outcome=live.outcome,
-        termination=live.stored.termination if live.ending else None,
+        outcome=game.outcome,
+        termination=game.termination,
         chart=chart(review),
     )
 
@@ -486,19 +481,18 @@ async def review_page(request: Request, game_id: str) -> Any:
 @router.get("/g/{game_id}/verify")
 async def verify_page(request: Request, game_id: str) -> Any:
     """Recompute the game's throws in the browser (static/verify.js) from its record."""
-    live = await _service(request).store.load(game_id)
-    return render(request, "verify.html", game_id=live.id, variant=live.game.variant)
+    game = await _service(request).queries.facts(game_id)
+    return render(request, "verify.html", game_id=game.id, variant=game.variant)
 
 
 @router.get("/g/{game_id}/record")
 async def record(request: Request, game_id: str) -> Any:
-    live = await _service(request).store.load(game_id)
-    text = game_record(live, site=str(request.base_url).rstrip("/"))
+    queries = _service(request).queries
+    variant = (await queries.facts(game_id)).variant.name
+    text = await queries.record(game_id, site=str(request.base_url).rstrip("/"))
     return PlainTextResponse(
         text,
-        headers={
-            "Content-Disposition": f'attachment; filename="senet-{live.stored.variant}-{game_id}.txt"'
-        },
+        headers={"Content-Disposition": f'attachment; filename="senet-{variant}-{game_id}.txt"'},
     )
 
 

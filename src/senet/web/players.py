@@ -27,12 +27,12 @@ from senet.engine import VARIANTS
 from senet.service import computer
 from senet.service.errors import GameError, requested_time_control
 from senet.service.games import GameService
-from senet.service.live_games import LiveGame
 from senet.service.lobby import Paired
 from senet.service.messages import Mode
 from senet.service.names import MAX_LENGTH, MIN_LENGTH, NameRefused
 from senet.service.player_database import PlayedGame, PlayerRow
 from senet.service.players import Players, Profile, RatingView, SeatRating, rating_text
+from senet.service.queries import GameFacts
 
 from .common import error_json, form_fields, lang_of, render
 from .i18n import translator
@@ -540,35 +540,32 @@ async def started(request: Request, game_id: str, seats: tuple[int, ...], rated:
     player = player_of(request)
     if player is None:
         return
-    players = _players(request)
-    live = await _service(request).store.load(game_id)
-    if rated:
-        await players.start_rated(live)
-    await players.link(live, seats, player)
+    await _players(request).link_game(game_id, seats, player, rated=rated)
 
 
-async def game_players(request: Request, live: LiveGame, seats: tuple[int, ...]) -> dict[str, Any]:
+async def game_players(request: Request, game: GameFacts, seats: tuple[int, ...]) -> dict[str, Any]:
     """The game page's players: the seats this device holds linked to its player first; then
-    whether the game is rated and each named seat's rating (and change once rated)."""
+    whether the game is rated and each named seat's rating (and change once rated); and, to
+    the holder of an open game nobody has taken yet, the computer's level to play meanwhile
+    (``computer_level``: near the player's rating, a middle level for an anonymous one)."""
     player = player_of(request)
     players = _players(request)
-    rated, seated = await players.seat_ratings(live)
-    if player is not None and seats and {s.seat for s in seated} >= set(seats):
-        return {"rated": rated, "named_seats": seated}  # linked already (a read, no write)
-    if player is not None and seats:
-        await players.link(live, seats, player)
-        rated, seated = await players.seat_ratings(live)
-    return {"rated": rated, "named_seats": seated}
+    extra: dict[str, Any] = {}
+    if seats and game.listed and game.free_seat is not None:
+        extra["computer_level"] = await players.level_near(player, game.variant.name)
+    rated, seated = await players.game_seats(game.id, seats, player)
+    return {"rated": rated, "named_seats": seated, **extra}
 
 
 @api.get("/games/{game_id}/ratings")
 async def game_ratings(request: Request, game_id: str) -> Any:
     """Whether the game is rated, and its named players: name, rating in the game's variant
     (``1500?`` while provisional) and, once the game is rated, the change it made."""
-    live = await _service(request).store.load(game_id)
-    rated, seated = await _players(request).seat_ratings(live)
+    queries = _service(request).queries
+    over = (await queries.facts(game_id)).over
+    rated, seated = await queries.ratings(game_id)
     lang = lang_of(request)
-    return {"rated": rated, "over": live.over, "seats": [_seat_json(s, lang) for s in seated]}
+    return {"rated": rated, "over": over, "seats": [_seat_json(s, lang) for s in seated]}
 
 
 def _seat_json(s: SeatRating, lang: str) -> dict[str, Any]:

@@ -3,8 +3,8 @@
 docs/protocol.md describes it for people; a test checks that page against these definitions
 (every type listed both ways, every example's fields those of its type).  The state, delta and
 events messages are built by :mod:`senet.service.views` (their types are in
-:mod:`senet.service.messages`; :func:`state_for` gives the state of a game served here); the
-rest here, by the constructors below.  The error message is also the body of every refused
+:mod:`senet.service.messages`; :meth:`GameQueries.state` gives the state of a game served
+here); the rest here, by the constructors below.  The error message is also the body of every refused
 HTTP request (``common.error_json``, the security middleware): one shape, one constructor,
 :func:`error_message`.
 """
@@ -12,8 +12,6 @@ HTTP request (``common.error_json``, the security middleware): one shape, one co
 from typing import Literal, NotRequired, TypedDict
 
 from senet.service.errors import GameError
-from senet.service.games import GameService
-from senet.service.live_games import LiveGame
 from senet.service.messages import (
     CancelledMessage,
     DeltaMessage,
@@ -21,14 +19,17 @@ from senet.service.messages import (
     PresenceSummary,
     StateMessage,
 )
-from senet.service.quick_chat import ChatMessage
-from senet.service.views import state_message
+from senet.service.quick_chat import ChatMessage, checked_phrase
+from senet.service.requests import checked_move, checked_ply, checked_seat
+from senet.service.seeding import checked_seed
 
 __all__ = [
     "CLIENT_MESSAGES",
     "ChatRequest",
     "MuteRequest",
     "SERVER_MESSAGES",
+    "ClientMessage",
+    "ServerMessage",
     "ErrorMessage",
     "MoveRequest",
     "PingRequest",
@@ -38,9 +39,9 @@ __all__ = [
     "StateRequest",
     "SyncRequest",
     "error_message",
+    "parse_client_message",
     "pong_message",
     "presence_message",
-    "state_for",
     "unknown_type_message",
 ]
 
@@ -93,6 +94,12 @@ class MuteRequest(TypedDict):
     muted: bool
 
 
+#: A message from a client, parsed and checked (:func:`parse_client_message`): the type says
+#: which, and its fields are of their types.
+ClientMessage = (
+    MoveRequest | SeedRequest | StateRequest | SyncRequest | PingRequest | ChatRequest | MuteRequest
+)
+
 #: Every message a client may send, by type, in the order the error message names them.
 CLIENT_MESSAGES: dict[str, type] = {
     "move": MoveRequest,
@@ -103,6 +110,46 @@ CLIENT_MESSAGES: dict[str, type] = {
     "chat": ChatRequest,
     "mute": MuteRequest,
 }
+
+
+def parse_client_message(data: object) -> ClientMessage:
+    """A client's message (its JSON decoded) as the typed message of its type, with only its
+    own fields; GameError otherwise, and nothing is done: ``bad_request`` (not an object, or a
+    field of the wrong type or range: the one the HTTP API gives for the same field),
+    ``bad_seed``, ``bad_phrase`` (not one of the set phrases), ``unknown_type``.  A ``sync`` whose ``since`` is no event number asks for
+    the whole state (``since`` -1): it is never refused."""
+    if not isinstance(data, dict):
+        raise GameError("bad_request", "a message is a JSON object with a type")
+    kind = data.get("type")
+    if kind == "move":
+        return {
+            "type": "move",
+            "ply": checked_ply(data.get("ply")),
+            "move": checked_move(data.get("move")),
+        }
+    if kind == "seed":
+        seed: SeedRequest = {"type": "seed", "seed": checked_seed(data.get("seed"))}
+        seat = checked_seat(data.get("seat"))
+        if seat is not None:
+            seed["seat"] = seat
+        return seed
+    if kind == "state":
+        return {"type": "state"}
+    if kind == "sync":
+        since = data.get("since")
+        if not isinstance(since, int) or isinstance(since, bool) or since < 0:
+            since = -1
+        return {"type": "sync", "since": since}
+    if kind == "ping":
+        return {"type": "ping"}
+    if kind == "chat":
+        return {"type": "chat", "phrase": checked_phrase(data.get("phrase"))}
+    if kind == "mute":
+        muted = data.get("muted")
+        if not isinstance(muted, bool):
+            raise GameError("bad_request", "muted must be true or false")
+        return {"type": "mute", "muted": muted}
+    raise GameError("unknown_type", _unknown_type(kind))
 
 
 # ---------------------------------------------------------------------- server to client
@@ -127,6 +174,18 @@ class ErrorMessage(TypedDict):
     reason: NotRequired[str]
     params: NotRequired[dict[str, str | int]]
 
+
+#: A message the server sends to a client.
+ServerMessage = (
+    StateMessage
+    | DeltaMessage
+    | EventsMessage
+    | PresenceMessage
+    | PongMessage
+    | CancelledMessage
+    | ChatMessage
+    | ErrorMessage
+)
 
 #: Every message the server sends, by type.
 SERVER_MESSAGES: dict[str, type] = {
@@ -162,10 +221,14 @@ def game_error_message(exc: GameError) -> ErrorMessage:
     return answer
 
 
-def unknown_type_message(kind: object) -> ErrorMessage:
+def _unknown_type(kind: object) -> str:
     names = list(CLIENT_MESSAGES)
     listed = ", ".join(names[:-1]) + " or " + names[-1]
-    return error_message("unknown_type", f"unknown message type {kind!r}: use {listed}")
+    return f"unknown message type {kind!r}: use {listed}"
+
+
+def unknown_type_message(kind: object) -> ErrorMessage:
+    return error_message("unknown_type", _unknown_type(kind))
 
 
 def pong_message() -> PongMessage:
@@ -174,15 +237,3 @@ def pong_message() -> PongMessage:
 
 def presence_message(summary: PresenceSummary) -> PresenceMessage:
     return {"type": "presence", "online": summary["online"], "spectators": summary["spectators"]}
-
-
-def state_for(service: GameService, live: LiveGame, seats: tuple[int, ...]) -> StateMessage:
-    """The state of ``live`` for the holder of ``seats``, with the presence summed over every
-    server process, the server's clock and whether it plays forced passes."""
-    return state_message(
-        live,
-        seats,
-        service.presence(live.id),
-        service.store.clock.now(),
-        service.turns.plays_forced_passes,
-    )

@@ -2,6 +2,7 @@
 // resigning (each after a confirmation), and claiming a game the opponent has left.  The server
 // decides everything; this only shows it.
 import { errorText, t } from "./i18n.js";
+import { rememberSeek } from "./seekwatch.js";
 import { timeLeft } from "./timeleft.js";
 
 const section = document.getElementById("endings");
@@ -79,13 +80,14 @@ export function setupEndings({ gameId, seatNames, showError }) {
   confirmed($("cancel-game"), $("cancel-game-dialog"), async () => {
     if (await post(`/api/games/${gameId}/cancel`, {})) location.assign("/");
   });
-  // Nobody came: the open game is withdrawn, and a game against the computer begins instead.
+  // Nobody came yet: a game against the computer begins meanwhile; the open game stays listed,
+  // and the computer's game page says when a person takes it (seekwatch.js).
   const instead = $("computer-instead");
   if (instead) {
-    instead.addEventListener("click", async () => {
+    instead.addEventListener("click", () => {
       instead.disabled = true;
-      if (await post(`/api/games/${gameId}/cancel`, {})) $("computer-instead-form").submit();
-      else instead.disabled = false;
+      rememberSeek(gameId);
+      $("computer-instead-form").submit();
     });
   }
   $("claim-button").addEventListener("click", () => post(`/api/games/${gameId}/claim`, {}));

@@ -7,6 +7,7 @@ import { renderEndings, seatFree, setupEndings, terminationText } from "./ending
 import { DeltaFeed } from "./delta.js";
 import { errorText, loadTexts, sentence, t } from "./i18n.js";
 import { choiceLabel, moveLabel, parseMove } from "./notation.js";
+import { offerAfterMove } from "./push.js";
 import { setupChat } from "./quickchat.js";
 
 const root = document.getElementById("game");
@@ -56,6 +57,10 @@ function play(text) {
   waiting = true;
   selected = null;
   root.classList.add("waiting");
+  // a turn-based game lasts days: a named player may be told of their turns on this device
+  if (root.dataset.named && state.mode !== "local" && state.clock && state.clock.kind === "days") {
+    offerAfterMove($("push-offer"));
+  }
   // the note of what happened is read by now: what the move and the answer to it bring replaces
   // it (left alone, a swap of several turns ago would still be announced)
   $("events").textContent = "";

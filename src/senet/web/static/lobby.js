@@ -46,4 +46,22 @@ if (section) {
     ws.onclose = () => { setTimeout(connect, retry); retry = Math.min(retry * 2, 10000); };
   };
   connect();
+
+  // how alive the site is: the players at a board and the games being played, read again
+  // every 20 s while the page is shown
+  const activity = section.querySelector("#activity");
+  const count = async () => {
+    if (document.hidden) return;
+    try {
+      const response = await fetch("/api/activity", { credentials: "same-origin" });
+      if (!response.ok) return;
+      const now = await response.json();
+      activity.textContent = now.text;
+      activity.dataset.players = now.players_online;
+      activity.dataset.games = now.games_playing;
+      activity.hidden = false;
+    } catch { /* offline for a moment: the next round tries again */ }
+  };
+  count();
+  setInterval(count, 20000);
 }

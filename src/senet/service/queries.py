@@ -1,0 +1,202 @@
+"""What the front ends read of a game, by its id and the viewer's seat secret.
+
+:class:`GameQueries` is the one way the site reads a game: a viewer's state
+(:meth:`~GameQueries.state`), what an events-mode client missed (:meth:`~GameQueries.events`),
+the facts a page shows besides the state (:class:`GameFacts`), the record, the players'
+ratings, the review.  Each reads the game through the store (from its cache, verified against
+the database with several processes) and answers with typed values built here or in
+:mod:`senet.service.views`, so that no front end handles the store's games
+(:class:`~senet.service.live_games.LiveGame`) or knows how a secret maps to a seat.  It
+changes nothing, but for what a read implies: a finished rated game not yet rated is rated
+when its ratings are read (:meth:`Players.seat_ratings`), a review is computed when first
+asked for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from senet.engine import Outcome, Variant
+
+from .analysis import GameReview, Reviews
+from .clocks import SystemClock
+from .errors import GameError
+from .jobs import Client
+from .live_games import GameStore, LiveGame
+from .messages import EventsMessage, Mode, StateMessage
+from .players import Players, SeatRating
+from .presence import Presence
+from .scheduler import ServerTurns
+from .views import events_message, game_record, state_message
+
+__all__ = ["GameFacts", "GameQueries"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameFacts:
+    """What a page shows of a game besides its state, for one viewer.
+
+    ``seats``: the seats the viewer's secret holds (() for a spectator); ``invite``: the
+    invitation secret, shown only to a seat holder of a game by invitation while the other seat
+    is free; ``listed``: shown in the lobby's open games; ``termination``: how a player ended the game (a resignation, a loss on time, an
+    abandoned game), None while it goes on or when the rules ended it.
+    """
+
+    id: str
+    variant: Variant
+    mode: Mode
+    level: str | None
+    commitment: str
+    ply: int
+    over: bool
+    outcome: Outcome | None
+    termination: str | None
+    seats: tuple[int, ...]
+    invite: str | None
+    free_seat: int | None
+    listed: bool
+    rematch_of: str | None
+    rematch_id: str | None
+
+    def seat_names(self, seats: tuple[int, ...], lang: str) -> str:
+        """The seats as a page names them: ``Spools + Cones``."""
+        return " + ".join(self.variant.seat_name(seat, lang) for seat in seats)
+
+
+def facts_of(live: LiveGame, seats: tuple[int, ...]) -> GameFacts:
+    s = live.stored
+    return GameFacts(
+        id=live.id,
+        variant=live.game.variant,
+        mode=s.mode,
+        level=s.level,
+        commitment=s.commitment,
+        ply=live.ply,
+        over=live.over,
+        outcome=live.outcome,
+        termination=s.termination if live.ending else None,
+        seats=seats,
+        invite=live.invite_for(seats),
+        free_seat=live.free_seat(),
+        listed=s.listed,
+        rematch_of=s.rematch_of,
+        rematch_id=s.rematch_id,
+    )
+
+
+class GameQueries:
+    """The reads of a game the front ends make (see the module doc)."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        people: Presence,
+        clock: SystemClock,
+        turns: ServerTurns,
+        players: Players,
+        reviews: Reviews,
+    ) -> None:
+        self._store = store
+        self._people = people
+        self._clock = clock
+        self._turns = turns
+        self._players = players
+        self._reviews = reviews
+
+    async def _read(self, game_id: str, min_ply: int | None, reread: bool) -> LiveGame:
+        if reread:
+            return await self._store.refresh(game_id, seats=True)
+        return await self._store.load(game_id, min_ply)
+
+    async def facts(self, game_id: str, token: str | None = None) -> GameFacts:
+        """The game's facts for the holder of ``token`` (None: a spectator); GameError
+        ``unknown_game`` if there is no such game."""
+        live = await self._store.load(game_id)
+        return facts_of(live, live.seats_of(token))
+
+    async def seats(self, game_id: str, token: str | None) -> tuple[int, ...]:
+        """The seats ``token`` holds in the game (() for none)."""
+        return (await self._store.load(game_id)).seats_of(token)
+
+    async def invite_opens(self, game_id: str, invite: str) -> bool:
+        """Does ``invite`` still open the game's free seat?  (Nothing is taken by asking.)"""
+        return (await self._store.load(game_id)).invite_valid(invite)
+
+    async def state(
+        self,
+        game_id: str,
+        token: str | None = None,
+        *,
+        seats: tuple[int, ...] | None = None,
+        min_ply: int | None = None,
+        reread: bool = False,
+    ) -> StateMessage:
+        """Everything the holder of ``token`` may see of the game now (the legal moves only
+        for the seat that decides), with the presence summed over every server process, the
+        server's clock and whether it plays forced passes.
+
+        ``seats``: the viewer's seats when they are known otherwise than by a secret (a bot's,
+        by its player), instead of ``token``'s; ``min_ply``: an update message's ply (a copy
+        that has it is current enough); ``reread``: read the game again from the database, its
+        seats too (messages may have been lost, or something besides its actions changed)."""
+        live = await self._read(game_id, min_ply, reread)
+        return state_message(
+            live,
+            live.seats_of(token) if seats is None else seats,
+            self._people.summary(game_id),
+            self._clock.now(),
+            self._turns.plays_forced_passes,
+        )
+
+    async def events(
+        self,
+        game_id: str,
+        token: str | None,
+        since: int | None,
+        *,
+        seats: tuple[int, ...] | None = None,
+        min_ply: int | None = None,
+        reread: bool = False,
+    ) -> StateMessage | EventsMessage:
+        """What a client in events mode that has seen ``since`` events missed: the events
+        from ``since`` on (none if it has them all), or the whole state when ``since`` is None
+        or not an event number of the game.  ``seats``, ``min_ply``, ``reread``: as for
+        :meth:`state`."""
+        live = await self._read(game_id, min_ply, reread)
+        if seats is None:
+            seats = live.seats_of(token)
+        if since is None or not 0 <= since <= live.ply:
+            return state_message(
+                live,
+                seats,
+                self._people.summary(game_id),
+                self._clock.now(),
+                self._turns.plays_forced_passes,
+            )
+        return events_message(live, seats, since, self._turns.plays_forced_passes)
+
+    async def record(self, game_id: str, site: str = "") -> str:
+        """The game in the record format (:mod:`senet.engine.record`), with its fairness tags."""
+        return game_record(await self._store.load(game_id), site)
+
+    async def ratings(self, game_id: str) -> tuple[bool, list[SeatRating]]:
+        """``(rated, the named seats)`` of the game (see :meth:`Players.seat_ratings`)."""
+        return await self._players.seat_ratings(await self._store.load(game_id))
+
+    async def review_ready(self, game_id: str) -> GameReview | None:
+        """The review of a finished game if it is computed (GameError ``not_over`` before)."""
+        return await self._reviews.ready(await self._store.load(game_id))
+
+    async def review(self, game_id: str, client: Client | None = None) -> GameReview:
+        """The review of a finished game, computed by a worker if nobody has yet."""
+        return await self._reviews.review(await self._store.load(game_id), client)
+
+    async def hint_allowed(self, game_id: str, token: str | None) -> bool:
+        """Does ``token`` hold a seat of the game (its hints count against that seat)?  False
+        for no such game."""
+        if not token:
+            return False
+        try:
+            return bool((await self._store.load(game_id)).seats_of(token))
+        except GameError:
+            return False
