@@ -35,7 +35,11 @@ def test_review_page_draws_the_chance_graph_and_marks_mistakes(site) -> None:
     for point in points:
         x, y = map(float, point.split(","))
         assert 0 <= y <= 200
-    marks = re.findall(r'<circle class="mark (blunder|mistake|inaccuracy)"', html)
+    # the line shown (to a stranger, the first player's); the other side's, switched to, has the
+    # same marks
+    shown, other = html.split('<g class="chart-side" data-side="1"', 1)
+    marks = re.findall(r'<circle class="mark (blunder|mistake|inaccuracy)"', shown)
+    assert re.findall(r'<circle class="mark (blunder|mistake|inaccuracy)"', other) == marks
     rows = re.findall(r'<tr class="(blunder|mistake|inaccuracy)">', html)
     assert marks == rows  # every marked point is listed in the table, in order
     # the test's player always takes the furthest move, so some of its choices are mistakes
@@ -78,7 +82,10 @@ def test_the_review_says_at_once_that_it_is_being_judged_then_opens_by_itself(
     assert page.text_content("#review-wait-text") == translator("ru")("review.wait")
     page.screenshot(path=str(artifacts / "review-wait-ru-390.png"))
     page.wait_for_selector("#review[data-ready='1']", timeout=120_000)
-    assert page.locator("#review-wait").count() == 0 and page.locator(".chance-line").count() == 1
+    assert (
+        page.locator("#review-wait").count() == 0
+        and page.locator(".chance-line:visible").count() == 1
+    )
     steps = httpx.get(f"{site.url}/api/games/{game.game_id}/review").json()["steps"]
     record = httpx.get(f"{site.url}/g/{game.game_id}/record").text
     assert len(steps) == len(record_decisions(record)) > 0

@@ -80,7 +80,8 @@ def test_mistakes_and_move_list_share_the_records_turn_numbers(reviewed) -> None
     for best, played in re.findall(r"Better: ([^(]+) \(green\)\. Played: ([^(]+) \(red\)", page):
         assert "→" in best + played, (best, played)
     # the chart's marks and the boards below name the same turns
-    assert re.findall(r"<title>Turn (\d+): ", page) == [turn for _, turn, _, _ in rows]
+    shown = page.split('<g class="chart-side" data-side="1"', 1)[0]  # the first player's line
+    assert re.findall(r"<title>Turn (\d+): ", shown) == [turn for _, turn, _, _ in rows]
 
 
 def test_the_games_move_list_numbers_its_turns_as_the_review(browser, site, reviewed) -> None:

@@ -257,14 +257,17 @@ class Analyses:
         return result
 
 
-def chart(review: GameReview, width: int = 640, height: int = 200) -> dict[str, object]:
-    """Coordinates of the winning-chance graph (seat A's chance after each decision) and of the
-    marked mistakes, for an SVG drawn by the template."""
+def chart(
+    review: GameReview, width: int = 640, height: int = 200, side: int = 0
+) -> dict[str, object]:
+    """Coordinates of the winning-chance graph (the chance of ``side``, seat A's by default,
+    after each decision) and of the marked mistakes, for an SVG drawn by the template."""
     rows = review.rows
     decisions = review.decisions
     step = width / max(len(rows), 1)
 
-    def y(chance: float) -> float:
+    def y(chance_a: float) -> float:
+        chance = chance_a if side == 0 else 1 - chance_a
         return round((1 - chance) * height, 1)
 
     points = [(0.0, y(rows[0].chance_a_before))] if rows else []
@@ -281,6 +284,7 @@ def chart(review: GameReview, width: int = 640, height: int = 200) -> dict[str, 
         if d.row.verdict
     ]
     return {
+        "side": side,
         "width": width,
         "height": height,
         "points": " ".join(f"{x},{yy}" for x, yy in points),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections import Counter
@@ -29,7 +30,7 @@ from .common import (
     set_seat_cookie,
     to_game,
 )
-from .i18n import LANG_COOKIE, LANGS, translator
+from .i18n import LANG_COOKIE, LANGS, catalog, translator
 
 router = APIRouter(include_in_schema=False)
 
@@ -102,12 +103,24 @@ def rule_text(text: str, rulebook: Any, lang: str) -> Markup:
         word = t("rules.decision_ref", count=len(keys), n=len(keys))
         return f"({word} {links})"
 
+    words = catalog(lang)
+
     def mark(match: re.Match[str]) -> str:
         quoted = match.group(0)
         cyrillic = re.search(r"[А-Яа-яЁё]", quoted) is not None
         latin = re.search(r"[A-Za-z]", quoted) is not None
         other = "en" if latin and not cyrillic else "ru" if cyrillic and not latin else lang
-        return quoted if other == lang else f'<span lang="{other}">{quoted}</span>'
+        if other == lang:
+            return quoted
+        # the quotation's translation beside it, where the page's language has one
+        # (quote.<quotation> in locales/<lang>/quotes.json)
+        translated = words.get(f"quote.{html.unescape(quoted[1:-1])}")
+        beside = (
+            f' <span class="quote-tr">({escape(quoted[0] + translated + quoted[-1])})</span>'
+            if isinstance(translated, str)
+            else ""
+        )
+        return f'<span lang="{other}">{quoted}</span>{beside}'
 
     return Markup(_QUOTE.sub(mark, _DECISION_REF.sub(link, str(escape(text)))))
 
@@ -464,6 +477,12 @@ async def review_page(request: Request, game_id: str) -> Any:
     lang = lang_of(request)
     if review is None:  # not judged yet: a page that asks for it, and reloads when it is done
         return render(request, "review_wait.html", game_id=game.id)
+    # the graph from the viewer's side: a player's own chance; anyone else (or one screen's two
+    # players) sees the first player's, named; ?side= shows the other one
+    seats = await queries.seats(game_id, request.cookies.get(seat_cookie(game_id)))
+    yours = seats[0] if len(seats) == 1 else None
+    asked = request.query_params.get("side")
+    shown = int(asked) if asked in ("0", "1") else yours if yours is not None else 0
     return render(
         request,
         "review.html",
@@ -474,7 +493,9 @@ async def review_page(request: Request, game_id: str) -> Any:
         replay_json=json.dumps(replay(review), separators=(",", ":")),
         outcome=game.outcome,
         termination=game.termination,
-        chart=chart(review),
+        charts=[chart(review, side=side) for side in (0, 1)],
+        shown_side=shown,
+        your_side=yours,
     )
 
 

@@ -144,6 +144,25 @@ chartSvg.addEventListener("click", (event) => {
   show(Math.round(x / stepWidth) - 1);
 });
 
+// The switch between the two sides' chances (a link to ?side=N, which works without this
+// script too): the other line, its marks, its sentence and its label, the address kept.
+const chartLabels = JSON.parse(chartSvg.dataset.labels);
+for (const link of root.querySelectorAll(".side-link")) {
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    const side = link.dataset.side;
+    for (const g of chartSvg.querySelectorAll(".chart-side")) {
+      if (g.dataset.side === side) g.removeAttribute("display"); else g.setAttribute("display", "none");
+    }
+    for (const lead of root.querySelectorAll("p.lead[data-side]")) lead.hidden = lead.dataset.side !== side;
+    for (const other of root.querySelectorAll(".side-link")) other.setAttribute("aria-pressed", String(other === link));
+    chartSvg.setAttribute("aria-label", chartLabels[Number(side)]);
+    const address = new URL(location.href);
+    address.searchParams.set("side", side);
+    history.replaceState(null, "", address);
+  });
+}
+
 $("rp-first").addEventListener("click", () => show(0));
 $("rp-prev").addEventListener("click", () => show(current - 1));
 $("rp-next").addEventListener("click", () => show(current + 1));
