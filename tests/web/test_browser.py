@@ -306,7 +306,8 @@ def test_a_game_against_the_computer_runs_to_the_end(browser, site, artifacts) -
     assert "computer" in page.text_content("#counters")
     play_until_over([page], limit_seconds=180)
     result = page.text_content("#result")
-    assert "You won" in result or "won" in result
+    # the throws are fair and random: either side may win, and the player reads it in person
+    assert "You won" in result or "You lost" in result, result
     movers = page.eval_on_selector_all(
         "#move-list li", "ls => ls.map(l => l.textContent.split(':')[0])"
     )
