@@ -87,10 +87,12 @@ def solve(variant: str | None, position_text: str, max_states: int) -> None:
 @click.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(
-    "--level", default="master", show_default=True, help="The level that judges the moves."
+    "--level",
+    default=None,
+    help="The level whose own search judges the moves (default: the review's search, as on the site).",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per decision.")
-def review(file: Path, level: str, as_json: bool) -> None:
+def review(file: Path, level: str | None, as_json: bool) -> None:
     """Judge every move of a game record: chances before and after, best move, loss."""
     try:
         record = parse_record(file.read_text(encoding="utf-8"))

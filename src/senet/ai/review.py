@@ -1,8 +1,14 @@
 """Review of a game: for every decision, the winning chance before and after, the best move and
 the loss.
 
-The judge is the master level (:mod:`senet.ai`): exact values from the endgame solver where the
-rest of the game is small enough, its expectiminimax search elsewhere.  Chances are the
+The judge is the master's knowledge (:mod:`senet.ai`): exact values from the shipped endgame
+tables or the solver where the rest of the game is small enough, elsewhere an expectiminimax
+search of the master's evaluation to a fixed depth (:data:`REVIEW_DEPTH` decisions), not the
+master's time budget: a review costs about a second of CPU for a long game instead of tens, and
+gives the same figures on any machine under any load.  Against the master's own deeper search
+its best move loses a few ten-thousandths of a winning chance on average and its verdicts agree
+on nine decisions in ten or more (``bench/review_cost.py`` prints both for every variant).
+A level can still be named to judge with its own search (``senet review --level``).  Chances are the
 *mover's* expected result (P(win), plus ½·P(draw) in Bell); ``chance_a_*`` give the same
 numbers from seat A's side, for the site's winning-chance graph.  "Before" is the value of the
 position with the throw known, i.e. the value of the best move; the loss is best minus played,
@@ -27,7 +33,8 @@ from dataclasses import asdict, dataclass
 from senet.engine import Game, Move, Position, Throw
 from senet.engine.record import GameRecord, parse_record
 
-from . import Level, find_level, searcher_for
+from . import LEVELS, Level, evaluation_for, find_level, searcher_for
+from .search import Searcher
 from .solver import for_seat
 
 __all__ = [
@@ -38,7 +45,13 @@ __all__ = [
     "review_game",
     "classify",
     "THRESHOLDS",
+    "REVIEW_DEPTH",
+    "review_searcher",
 ]
+
+#: Decisions searched by the review where no exact value reaches: every throw of both players
+#: between them.  One more level costs 10 to 20 times as much (30 to 140 ms a decision).
+REVIEW_DEPTH = 3
 
 #: Loss in winning chance from which a move is an inaccuracy, a mistake, a blunder.
 THRESHOLDS = (("blunder", 0.10), ("mistake", 0.04), ("inaccuracy", 0.015))
@@ -109,18 +122,36 @@ def _decisions(source: Source) -> list[tuple[Position, Move, Position | None]]:
     return out
 
 
-def review_game(source: Source, level: Level | str = "master") -> list[ReviewRow]:
+def review_searcher(position: Position, depth: int = REVIEW_DEPTH) -> Searcher:
+    """A fresh searcher of the review for the position's variant: the master's evaluation and
+    exact play (tables, solving), searched ``depth`` decisions deep with no time budget."""
+    master = LEVELS[-1]
+    variant = position.variant
+    return Searcher(
+        evaluation_for(variant, master.model),
+        depth,
+        master.solve_states,
+        whole_turns=variant.name in master.whole_turn_variants,
+    )
+
+
+def review_game(source: Source, level: Level | str | None = None) -> list[ReviewRow]:
     """Judge every decision of a game (a record, its text, a :class:`Game`, or (position,
-    action) pairs as a Game iterates them)."""
-    judge = find_level(level)
+    action) pairs as a Game iterates them): by the review's own search
+    (:func:`review_searcher`), or by ``level``'s search when one is named."""
+    judge = None if level is None else find_level(level)
     rows: list[ReviewRow] = []
     last_after: float | None = None  # seat A's chance after the decision before
+    own: Searcher | None = None
     for ply, (pos, move, thrown_from) in enumerate(_decisions(source), start=1):
         mover = pos.decider
         if mover is None:
             raise ValueError(f"ply {ply}: {move} was played where no decision is due")
         legal = pos.legal_moves()
-        searcher = searcher_for(pos, judge)
+        if judge is not None:
+            searcher = searcher_for(pos, judge)
+        else:
+            searcher = own = own or review_searcher(pos)
         exact_values = searcher.exact_move_values(pos)
         exact = exact_values is not None
         values = exact_values if exact_values is not None else searcher.move_values(pos)
