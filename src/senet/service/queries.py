@@ -108,6 +108,15 @@ class GameQueries:
             return await self._store.refresh(game_id, seats=True)
         return await self._store.load(game_id, min_ply)
 
+    def _state_of(self, live: LiveGame, seats: tuple[int, ...]) -> StateMessage:
+        return state_message(
+            live,
+            seats,
+            self._people.summary(live.id),
+            self._clock.now(),
+            self._turns.plays_forced_passes,
+        )
+
     async def facts(self, game_id: str, token: str | None = None) -> GameFacts:
         """The game's facts for the holder of ``token`` (None: a spectator); GameError
         ``unknown_game`` if there is no such game."""
@@ -140,13 +149,7 @@ class GameQueries:
         that has it is current enough); ``reread``: read the game again from the database, its
         seats too (messages may have been lost, or something besides its actions changed)."""
         live = await self._read(game_id, min_ply, reread)
-        return state_message(
-            live,
-            live.seats_of(token) if seats is None else seats,
-            self._people.summary(game_id),
-            self._clock.now(),
-            self._turns.plays_forced_passes,
-        )
+        return self._state_of(live, live.seats_of(token) if seats is None else seats)
 
     async def events(
         self,
@@ -166,13 +169,7 @@ class GameQueries:
         if seats is None:
             seats = live.seats_of(token)
         if since is None or not 0 <= since <= live.ply:
-            return state_message(
-                live,
-                seats,
-                self._people.summary(game_id),
-                self._clock.now(),
-                self._turns.plays_forced_passes,
-            )
+            return self._state_of(live, seats)
         return events_message(live, seats, since, self._turns.plays_forced_passes)
 
     async def record(self, game_id: str, site: str = "") -> str:

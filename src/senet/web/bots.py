@@ -40,10 +40,10 @@ from starlette.background import BackgroundTask
 
 from senet.service.bots import SCOPES, Authenticated, EventFeed, player_channel
 from senet.service.challenges import ChallengeMessage
+from senet.service.channel import read_game_message
 from senet.service.commands import LOBBY_CHANNEL
 from senet.service.errors import GameError
 from senet.service.games import GameService
-from senet.service.messages import cancelled_message
 from senet.service.player_database import PlayerRow
 from senet.settings import BotLimits
 
@@ -299,25 +299,26 @@ async def game_stream(request: Request, game_id: str) -> Any:
                 sent, over = state["ply"], state["outcome"] is not None
                 while not over:
                     try:
-                        message = await asyncio.wait_for(sub.get(), KEEPALIVE_SECONDS)
+                        message = read_game_message(
+                            await asyncio.wait_for(sub.get(), KEEPALIVE_SECONDS)
+                        )
                     except TimeoutError:
                         yield b"\n"
                         continue
-                    kind = message.get("type")
-                    if kind == "cancelled":
-                        yield _line(cancelled_message(message.get("reason")))
+                    if message is None:
+                        continue
+                    if message["type"] == "cancelled":
+                        yield _line(message)
                         return
-                    if kind not in ("update", "resync"):
-                        continue  # presence: not the bot's concern
-                    refresh = kind == "resync" or bool(message.get("refresh"))
-                    ply = message.get("ply")
+                    if message["type"] == "update":
+                        ply: int | None = message["ply"]
+                        refresh = message.get("refresh", False)
+                    elif message["type"] == "resync":
+                        ply, refresh = None, True
+                    else:
+                        continue  # presence, chat: not the bot's concern
                     missed = await service.queries.events(
-                        game_id,
-                        None,
-                        sent,
-                        seats=seats,
-                        min_ply=ply if isinstance(ply, int) else None,
-                        reread=refresh,
+                        game_id, None, sent, seats=seats, min_ply=ply, reread=refresh
                     )
                     if missed["ply"] > sent or refresh:
                         yield _line(missed)

@@ -18,11 +18,11 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from senet.service.broadcast import Subscription
+from senet.service.channel import read_game_message
 from senet.service.errors import GameError
 from senet.service.games import GameService
-from senet.service.messages import StateMessage, cancelled_message
+from senet.service.messages import StateMessage
 from senet.service.queries import GameFacts
-from senet.service.quick_chat import chat_message
 from senet.service.views import delta_message
 
 from .common import seat_cookie
@@ -148,27 +148,24 @@ async def _serve(
     await service.connected(game_id, seats, +1)
 
     async def pump() -> None:
-        async for message in sub:
+        async for raw in sub:
             started = time.monotonic()
-            if message.get("type") == "update":
+            message = read_game_message(raw)
+            if message is None:
+                continue
+            if message["type"] == "update":
                 # Its actions are in the cached game already (stored here, or absorbed as the
-                # message arrived); if not, load() reads the database up to that ply.
-                ply = message.get("ply")
-                await send_update(
-                    ply if isinstance(ply, int) else None, force=bool(message.get("refresh"))
-                )
-            elif message.get("type") == "resync":  # messages may have been lost: read the database
+                # message arrived); if not, the query reads the database up to that ply.
+                await send_update(message["ply"], force=message.get("refresh", False))
+            elif message["type"] == "resync":  # messages may have been lost: read the database
                 await send_update(force=True)
-            elif message.get("type") == "presence":  # counts of one process changed: send the sum
+            elif message["type"] == "presence":  # counts of one process changed: send the sum
                 await send(presence_message(service.presence(game_id)))
-            elif message.get("type") == "chat":  # players only; not the muted opponent's
-                seat, phrase = message.get("seat"), message.get("phrase")
-                mine = seat in seats or not muted[0]
-                if seats and isinstance(seat, int) and isinstance(phrase, str) and mine:
-                    await send(chat_message(seat, phrase))
-            elif message.get("type") == "cancelled":  # the game is gone: say so, and hang up
-                aborted = message.get("reason") == "aborted"
-                await send(cancelled_message("aborted" if aborted else None))
+            elif message["type"] == "chat":  # players only; not the muted opponent's
+                if seats and (message["seat"] in seats or not muted[0]):
+                    await send(message)
+            elif message["type"] == "cancelled":  # the game is gone: say so, and hang up
+                await send(message)
                 await ws.close(code=4404)
                 return
             if time.monotonic() - started > SLOW_ACTION:

@@ -143,7 +143,7 @@ function render() {
   const movable = movableMap();
   if (selected !== null && !movable.has(selected)) selected = null;
   drawBoard($("board"), {
-    pieces: pieces(), houses: v.houses, lastMove: null, selected, movable,
+    pieces: pieces(), houses: v.houses, lastMove: null, selected, movable, fitScreen: true,
     targets: selected !== null ? movable.get(selected) : [], seatNames: v.seatNames, t,
     onSelect: (sq) => {
       const options = movable.get(sq) || [];
