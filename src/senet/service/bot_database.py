@@ -10,14 +10,15 @@ rated game and the upgrade cannot both win a race.  Only this module writes ``ap
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import and_, delete, func, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection
 
+from .game_database import StorageTables
 from .player_database import PlayerRow, PlayerStorage, api_tokens, games, players, seats
 
 __all__ = ["BotStorage", "GameOfPlayer", "TokenRow"]
@@ -51,23 +52,11 @@ def _token(row: Any) -> TokenRow:
     return TokenRow(row.id, row.player_id, row.label, tuple(row.scopes.split()), row.created_at)
 
 
-class BotStorage:
+class BotStorage(StorageTables):
     """Bot accounts and tokens, over a :class:`~senet.service.player_database.PlayerStorage`."""
 
     def __init__(self, db: PlayerStorage) -> None:
-        self.storage = db.storage
-
-    @property
-    def _engine(self) -> AsyncEngine:
-        if self.storage.engine is None:
-            raise RuntimeError("Storage.init() has not been awaited")
-        return self.storage.engine
-
-    async def _write(self, work: Callable[[AsyncConnection], Any]) -> Any:
-        """Run ``work`` in one write transaction (taking turns with the games' writes on
-        SQLite)."""
-        async with self.storage.writing(), self._engine.begin() as conn:
-            return await work(conn)
+        super().__init__(db.storage)
 
     # ------------------------------------------------------------------ tokens
     async def add_token(
@@ -85,11 +74,11 @@ class BotStorage:
                 )
             )
 
-        await self._write(work)
+        await self.write(work)
 
     async def by_token(self, token_hash: str) -> tuple[PlayerRow, TokenRow] | None:
         """The player a token authenticates and the token's row (None: unknown or revoked)."""
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             row = (
                 await conn.execute(
                     select(players, api_tokens.c.label, api_tokens.c.scopes)
@@ -110,7 +99,7 @@ class BotStorage:
         return player, token
 
     async def tokens_of(self, player_id: str) -> list[TokenRow]:
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             rows = await conn.execute(
                 select(api_tokens)
                 .where(api_tokens.c.player_id == player_id)
@@ -129,7 +118,7 @@ class BotStorage:
             )
             return bool(res.rowcount == 1)
 
-        return bool(await self._write(work))
+        return bool(await self.write(work))
 
     # ------------------------------------------------------------------ accounts
     async def make_bot(self, player_id: str) -> bool:
@@ -150,11 +139,11 @@ class BotStorage:
             )
             return bool(res.rowcount == 1)
 
-        return bool(await self._write(work))
+        return bool(await self.write(work))
 
     async def rated_games(self, player_id: str) -> int:
         """How many rated games the player holds a seat in (finished or not)."""
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             count = (
                 await conn.execute(
                     select(func.count())
@@ -172,7 +161,7 @@ class BotStorage:
                 .values(accepts_bots=accepts)
             )
 
-        await self._write(work)
+        await self.write(work)
 
     # ------------------------------------------------------------------ games
     async def unfinished_games(self, player_id: str) -> list[GameOfPlayer]:
@@ -193,7 +182,7 @@ class BotStorage:
             .where(seats.c.player_id == player_id, games.c.result.is_(None))
             .order_by(games.c.created_at)
         )
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             return [
                 GameOfPlayer(
                     r.id,
@@ -209,7 +198,7 @@ class BotStorage:
 
     async def seat_of(self, game_id: str, player_id: str) -> tuple[int, ...]:
         """The seats of a game linked to the player (() for none)."""
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             rows = await conn.execute(
                 select(seats.c.seat).where(
                     seats.c.game_id == game_id, seats.c.player_id == player_id
@@ -219,7 +208,7 @@ class BotStorage:
 
     async def result_of(self, game_id: str) -> tuple[str | None, str | None] | None:
         """``(result, termination)`` of a game, None if it no longer exists."""
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             row = (
                 await conn.execute(
                     select(games.c.result, games.c.termination).where(games.c.id == game_id)

@@ -9,7 +9,6 @@ whichever processes give them.  Only this module writes these tables;
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,9 +26,9 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection
 
-from .game_database import Storage
+from .game_database import StorageTables
 
 __all__ = ["ChallengeRow", "ChallengeStorage"]
 
@@ -87,21 +86,8 @@ class ChallengeRow:
     game_id: str | None
 
 
-class ChallengeStorage:
+class ChallengeStorage(StorageTables):
     """The challenges' tables on the database of a :class:`Storage`."""
-
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
-
-    @property
-    def _engine(self) -> AsyncEngine:
-        if self.storage.engine is None:
-            raise RuntimeError("Storage.init() has not been awaited")
-        return self.storage.engine
-
-    async def _write(self, work: Callable[[AsyncConnection], Any]) -> Any:
-        async with self.storage.writing(), self._engine.begin() as conn:
-            return await work(conn)
 
     def _select(self) -> Any:
         asker = players.alias("asker")
@@ -136,10 +122,10 @@ class ChallengeStorage:
                 )
             )
 
-        await self._write(work)
+        await self.write(work)
 
     async def get(self, challenge_id: str) -> ChallengeRow | None:
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             row = (
                 await conn.execute(self._select().where(challenges.c.id == challenge_id))
             ).first()
@@ -154,7 +140,7 @@ class ChallengeStorage:
             .where(side == player_id, challenges.c.status == "open", challenges.c.expires_at > now)
             .order_by(challenges.c.created_at, challenges.c.id)
         )
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             return [_row(r) for r in await conn.execute(query)]
 
     async def count_open(
@@ -169,7 +155,7 @@ class ChallengeStorage:
             query = query.where(challenges.c.challenger_id == challenger_id)
         if from_game is not None:
             query = query.where(challenges.c.from_game == from_game)
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             return int((await conn.execute(query)).scalar_one())
 
     async def close(
@@ -189,7 +175,7 @@ class ChallengeStorage:
             )
             return bool(res.rowcount == 1)
 
-        return bool(await self._write(work))
+        return bool(await self.write(work))
 
     async def due(self, now: int, limit: int = 500) -> list[str]:
         """Open challenges whose day is over (the sweep expires them)."""
@@ -198,7 +184,7 @@ class ChallengeStorage:
             .where(challenges.c.status == "open", challenges.c.expires_at <= now)
             .limit(limit)
         )
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             return [r.id for r in await conn.execute(query)]
 
     async def forget_player(self, player_id: str) -> None:
@@ -215,11 +201,11 @@ class ChallengeStorage:
             )
             await conn.execute(delete(settings).where(settings.c.player_id == player_id))
 
-        await self._write(work)
+        await self.write(work)
 
     # ------------------------------------------------------------------ settings
     async def accepting(self, player_id: str) -> str | None:
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             row = (
                 await conn.execute(
                     select(settings.c.accept).where(settings.c.player_id == player_id)
@@ -235,7 +221,7 @@ class ChallengeStorage:
             if done.rowcount == 0:
                 await conn.execute(insert(settings).values(player_id=player_id, accept=accept))
 
-        await self._write(work)
+        await self.write(work)
 
 
 def _row(r: Any) -> ChallengeRow:

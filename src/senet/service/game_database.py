@@ -59,6 +59,7 @@ from .sqlite_writer import Append, Conflict, SqliteAppender
 from .unstoppable import Unstoppable
 
 __all__ = [
+    "StorageTables",
     "ClockColumns",
     "NewGame",
     "NewSeat",
@@ -1124,3 +1125,23 @@ class Storage:
                 select(games.c.id).where(games.c.mode == Mode.COMPUTER, games.c.result.is_(None))
             )
             return [r[0] for r in rows]
+
+
+class StorageTables:
+    """Tables kept beside the games, on the database of a :class:`Storage` (players, bots,
+    challenges, push subscriptions): the storage's engine, and write transactions that take
+    turns with the games' writes on SQLite."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    @property
+    def engine(self) -> AsyncEngine:
+        if self.storage.engine is None:
+            raise RuntimeError("Storage.init() has not been awaited")
+        return self.storage.engine
+
+    async def write(self, work: Callable[[AsyncConnection], Awaitable[Any]]) -> Any:
+        """Run ``work`` in one write transaction."""
+        async with self.storage.writing(), self.engine.begin() as conn:
+            return await work(conn)

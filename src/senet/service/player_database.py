@@ -35,9 +35,9 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection
 
-from .game_database import Storage
+from .game_database import StorageTables
 
 __all__ = [
     "PlayerRow",
@@ -248,23 +248,8 @@ def _rating(row: Any) -> RatingRow:
     return RatingRow(row.variant, row.rating, row.rd, row.volatility, row.games)
 
 
-class PlayerStorage:
+class PlayerStorage(StorageTables):
     """The players' tables on the database of a :class:`~senet.service.game_database.Storage`."""
-
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
-
-    @property
-    def _engine(self) -> AsyncEngine:
-        if self.storage.engine is None:
-            raise RuntimeError("Storage.init() has not been awaited")
-        return self.storage.engine
-
-    async def _write(self, work: Callable[[AsyncConnection], Any]) -> Any:
-        """Run ``work`` in one write transaction (taking turns with the games' writes on
-        SQLite)."""
-        async with self.storage.writing(), self._engine.begin() as conn:
-            return await work(conn)
 
     # ------------------------------------------------------------------ players
     async def create_player(
@@ -295,22 +280,22 @@ class PlayerStorage:
             return True
 
         try:
-            return bool(await self._write(work))
+            return bool(await self.write(work))
         except IntegrityError:
             return False
 
     async def by_key(self, key: str) -> PlayerRow | None:
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             row = (await conn.execute(select(players).where(players.c.name_key == key))).first()
             return _player(row) if row is not None else None
 
     async def by_id(self, player_id: str) -> PlayerRow | None:
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             row = (await conn.execute(select(players).where(players.c.id == player_id))).first()
             return _player(row) if row is not None else None
 
     async def by_session(self, token_hash: str) -> PlayerRow | None:
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             row = (
                 await conn.execute(
                     select(players)
@@ -328,13 +313,13 @@ class PlayerStorage:
                 )
             )
 
-        await self._write(work)
+        await self.write(work)
 
     async def end_session(self, token_hash: str) -> None:
         async def work(conn: AsyncConnection) -> None:
             await conn.execute(delete(sessions).where(sessions.c.token_hash == token_hash))
 
-        await self._write(work)
+        await self.write(work)
 
     async def end_sessions(self, player_id: str) -> int:
         """Sign the player out on every device (and spend its transfer codes); how many."""
@@ -344,7 +329,7 @@ class PlayerStorage:
             res = await conn.execute(delete(sessions).where(sessions.c.player_id == player_id))
             return int(res.rowcount)
 
-        return int(await self._write(work))
+        return int(await self.write(work))
 
     async def delete_player(self, player_id: str) -> None:
         """Forget the player: its name, sessions, codes, passkeys and ratings; its seats become
@@ -358,7 +343,7 @@ class PlayerStorage:
                 await conn.execute(delete(table).where(table.c.player_id == player_id))
             await conn.execute(delete(players).where(players.c.id == player_id))
 
-        await self._write(work)
+        await self.write(work)
 
     # ------------------------------------------------------------------ seats and games
     async def link_seats(self, game_id: str, seat_numbers: Sequence[int], player_id: str) -> int:
@@ -378,7 +363,7 @@ class PlayerStorage:
             )
             return int(res.rowcount)
 
-        return int(await self._write(work))
+        return int(await self.write(work))
 
     async def link_computer(self, game_id: str, seat: int, player_id: str) -> None:
         async def work(conn: AsyncConnection) -> None:
@@ -393,7 +378,7 @@ class PlayerStorage:
                 .values(player_id=player_id)
             )
 
-        await self._write(work)
+        await self.write(work)
 
     async def mark_rated(self, game_id: str) -> bool:
         """Make a game rated, only before its first action."""
@@ -404,11 +389,11 @@ class PlayerStorage:
             )
             return bool(res.rowcount == 1)
 
-        return bool(await self._write(work))
+        return bool(await self.write(work))
 
     async def game_players(self, game_id: str) -> dict[int, PlayerRow]:
         """The named players (and computer players) linked to the game's seats, by seat."""
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             rows = await conn.execute(
                 select(seats.c.seat, players)
                 .join(players, players.c.id == seats.c.player_id)
@@ -418,7 +403,7 @@ class PlayerStorage:
 
     async def game_flags(self, game_id: str) -> tuple[bool, bool] | None:
         """``(rated, rating_done)`` of a game, None if there is no such game."""
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             row = (
                 await conn.execute(
                     select(games.c.rated, games.c.rating_done).where(games.c.id == game_id)
@@ -432,7 +417,7 @@ class PlayerStorage:
         PostgreSQL the players' rating rows are locked, in one order, while they are read and
         written).  The changes made, or [] if it was done already, is not over or not rated,
         or its seats are not two different players."""
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             row = (
                 await conn.execute(
                     select(games.c.variant, games.c.result).where(
@@ -536,7 +521,7 @@ class PlayerStorage:
                 made.append(change)
             return made
 
-        result_changes: list[RatingChange] = await self._write(work)
+        result_changes: list[RatingChange] = await self.write(work)
         return result_changes
 
     async def _ensure_rating_row(self, player_id: str, variant: str) -> None:
@@ -562,18 +547,18 @@ class PlayerStorage:
                 )
 
         try:
-            await self._write(work)
+            await self.write(work)
         except IntegrityError:
             pass  # another process inserted it meanwhile: it exists
 
     async def changes_of_game(self, game_id: str) -> list[RatingChange]:
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             rows = await conn.execute(select(changes).where(changes.c.game_id == game_id))
             return [_change(r) for r in rows]
 
     async def ratings_of(self, player_id: str) -> list[RatingRow]:
         """The player's ratings, one per variant played rated (by most games)."""
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             rows = await conn.execute(
                 select(ratings)
                 .where(ratings.c.player_id == player_id, ratings.c.games > 0)
@@ -584,7 +569,7 @@ class PlayerStorage:
     async def ratings_for(self, player_ids: Sequence[str], variant: str) -> dict[str, RatingRow]:
         if not player_ids:
             return {}
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             rows = await conn.execute(
                 select(ratings).where(
                     ratings.c.player_id.in_(list(player_ids)),
@@ -599,7 +584,7 @@ class PlayerStorage:
         ``variant``."""
         if not keys:
             return []
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             rows = await conn.execute(
                 select(players.c.name_key, ratings.c.rating)
                 .join(ratings, ratings.c.player_id == players.c.id)
@@ -614,7 +599,7 @@ class PlayerStorage:
 
     async def history_of(self, player_id: str, limit: int = 500) -> list[RatingChange]:
         """The player's rating changes, oldest first (the last ``limit``)."""
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             rows = await conn.execute(
                 select(changes)
                 .where(changes.c.player_id == player_id)
@@ -650,7 +635,7 @@ class PlayerStorage:
             .order_by(games.c.updated_at.desc())
             .limit(limit)
         )
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             return [
                 PlayedGame(
                     r.id,
@@ -679,7 +664,7 @@ class PlayerStorage:
             .order_by(games.c.updated_at.desc())
             .limit(limit)
         )
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             return [(r.id, r.seat) for r in await conn.execute(query)]
 
     async def seat_names(self, game_ids: Sequence[str]) -> dict[tuple[str, int], str]:
@@ -687,7 +672,7 @@ class PlayerStorage:
         games, by ``(game id, seat)``."""
         if not game_ids:
             return {}
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             rows = await conn.execute(
                 select(seats.c.game_id, seats.c.seat, players.c.name)
                 .join(players, players.c.id == seats.c.player_id)
@@ -709,7 +694,7 @@ class PlayerStorage:
             .select_from(games.join(seats, seats.c.game_id == games.c.id))
             .where(seats.c.player_id == player_id, games.c.result.is_not(None))
         )
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             total, wins, draws = (await conn.execute(query)).one()
         total, wins, draws = int(total or 0), int(wins or 0), int(draws or 0)
         return total, wins, total - wins - draws, draws
@@ -719,7 +704,7 @@ class PlayerStorage:
         async def work(conn: AsyncConnection) -> None:
             await conn.execute(update(games).where(games.c.id == game_id).values(pairing=key))
 
-        await self._write(work)
+        await self.write(work)
 
     async def seeks(self, key: str | None = None, game_ids: Sequence[str] = ()) -> list[Seek]:
         """Listed games waiting for a taker whose other seat a named player holds (with
@@ -753,7 +738,7 @@ class PlayerStorage:
             query = query.where(games.c.pairing == key)
         if game_ids:
             query = query.where(games.c.id.in_(list(game_ids)))
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             return [
                 Seek(
                     r.id,
@@ -778,7 +763,7 @@ class PlayerStorage:
                 )
             )
 
-        await self._write(work)
+        await self.write(work)
 
     async def spend_transfer(self, code_hash: str, now: int) -> str | None:
         """The player a transfer code signs in, spending it: None if unknown, used or
@@ -800,7 +785,7 @@ class PlayerStorage:
             await conn.execute(delete(transfers).where(transfers.c.expires_at <= now))
             return str(row.player_id) if row is not None and res.rowcount == 1 else None
 
-        found: str | None = await self._write(work)
+        found: str | None = await self.write(work)
         return found
 
     async def add_challenge(
@@ -816,7 +801,7 @@ class PlayerStorage:
                 )
             )
 
-        await self._write(work)
+        await self.write(work)
 
     async def spend_challenge(
         self, challenge: str, purpose: str, now: int
@@ -837,7 +822,7 @@ class PlayerStorage:
                 return False, None
             return True, row.player_id
 
-        found: tuple[bool, str | None] = await self._write(work)
+        found: tuple[bool, str | None] = await self.write(work)
         return found
 
     async def add_passkey(
@@ -856,12 +841,12 @@ class PlayerStorage:
             return True
 
         try:
-            return bool(await self._write(work))
+            return bool(await self.write(work))
         except IntegrityError:
             return False
 
     async def passkey(self, credential_id: str) -> PasskeyRow | None:
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             row = (
                 await conn.execute(
                     select(passkeys).where(passkeys.c.credential_id == credential_id)
@@ -872,7 +857,7 @@ class PlayerStorage:
             return PasskeyRow(row.credential_id, row.player_id, row.public_key, row.sign_count)
 
     async def passkeys_of(self, player_id: str) -> list[str]:
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             rows = await conn.execute(
                 select(passkeys.c.credential_id).where(passkeys.c.player_id == player_id)
             )
@@ -886,7 +871,7 @@ class PlayerStorage:
                 .values(sign_count=sign_count)
             )
 
-        await self._write(work)
+        await self.write(work)
 
 
 def _aware(moment: datetime) -> datetime:

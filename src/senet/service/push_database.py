@@ -35,9 +35,9 @@ from sqlalchemy import (
     select,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection
 
-from .game_database import Storage
+from .game_database import StorageTables
 
 __all__ = ["KeyPair", "PushStorage", "SubscriptionRow", "endpoint_hash"]
 
@@ -112,21 +112,8 @@ def _subscription(row: Any) -> SubscriptionRow:
     )
 
 
-class PushStorage:
+class PushStorage(StorageTables):
     """The push tables on the database of a :class:`~senet.service.game_database.Storage`."""
-
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
-
-    @property
-    def _engine(self) -> AsyncEngine:
-        if self.storage.engine is None:
-            raise RuntimeError("Storage.init() has not been awaited")
-        return self.storage.engine
-
-    async def _write(self, work: Callable[[AsyncConnection], Any]) -> Any:
-        async with self.storage.writing(), self._engine.begin() as conn:
-            return await work(conn)
 
     # ------------------------------------------------------------------ the key pair
     async def key_pair(self, make: Callable[[], KeyPair]) -> KeyPair:
@@ -148,7 +135,7 @@ class PushStorage:
             )
 
         try:
-            await self._write(work)
+            await self.write(work)
         except IntegrityError:
             pass  # another process stored its pair first: that one is the server's
         found = await self._read_keys()
@@ -156,7 +143,7 @@ class PushStorage:
         return found
 
     async def _read_keys(self) -> KeyPair | None:
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             row = (await conn.execute(select(keys).where(keys.c.id == _KEY_ROW))).first()
             return KeyPair(row.private_key, row.public_key) if row is not None else None
 
@@ -203,7 +190,7 @@ class PushStorage:
                 )
             )
 
-        await self._write(work)
+        await self.write(work)
 
     async def unsubscribe(self, endpoint: str) -> bool:
         """Forget the subscription of ``endpoint``; whether there was one."""
@@ -216,10 +203,10 @@ class PushStorage:
             )
             return bool(res.rowcount)
 
-        return bool(await self._write(work))
+        return bool(await self.write(work))
 
     async def subscriptions_of(self, player_id: str) -> list[SubscriptionRow]:
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             rows = await conn.execute(
                 select(subscriptions)
                 .where(subscriptions.c.player_id == player_id)
@@ -228,7 +215,7 @@ class PushStorage:
             return [_subscription(r) for r in rows]
 
     async def subscription(self, endpoint: str) -> SubscriptionRow | None:
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             row = (
                 await conn.execute(
                     select(subscriptions).where(
@@ -239,7 +226,7 @@ class PushStorage:
             return _subscription(row) if row is not None else None
 
     async def count(self) -> int:
-        async with self._engine.connect() as conn:
+        async with self.engine.connect() as conn:
             return int(
                 (await conn.execute(select(func.count()).select_from(subscriptions))).one()[0]
             )
@@ -252,7 +239,7 @@ class PushStorage:
             await conn.execute(insert(notices).values(key=key, created_at=_now()))
 
         try:
-            await self._write(work)
+            await self.write(work)
         except IntegrityError:
             return False
         return True
