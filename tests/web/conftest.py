@@ -15,6 +15,9 @@ from senet_testkit.servers import ROOT, ServeProcess, free_port
 __all__ = ["SiteServer", "free_port", "ROOT", "ARTIFACTS"]
 
 ARTIFACTS = ROOT / "test-artifacts"
+#: how long a test waits for an answer a worker computes (analysis, hints): a worker's first job
+#: waits for its warm-up (compiling, loading tables), 52 s once on a loaded machine
+SEARCH_WAIT = 180.0
 
 
 class SiteServer(ServeProcess):

@@ -16,7 +16,7 @@ from senet.engine import Game, NotationError, Position, find_variant, parse_move
 from senet.engine.record import GameRecord
 from senet.web.i18n import translator
 
-from .conftest import ROOT
+from .conftest import ROOT, SEARCH_WAIT
 from .test_browser import new_page
 from .test_learn_why import CASES
 
@@ -42,7 +42,9 @@ def wait_ready(page) -> None:
 def test_analysis_api_gives_the_solver_values(site) -> None:
     expected = solve_cli(SOLVABLE)
     assert len(expected) == 2
-    data = httpx.get(f"{site.url}/api/learn/analysis", params={"position": SOLVABLE}).json()
+    data = httpx.get(
+        f"{site.url}/api/learn/analysis", params={"position": SOLVABLE}, timeout=SEARCH_WAIT
+    ).json()
     assert data["exact"] is True and data["decider"] == 0
     got = {m["move"]: round(m["chance"], 6) for m in data["moves"]}
     assert got == expected
@@ -54,17 +56,23 @@ def test_analysis_api_gives_the_solver_values(site) -> None:
 
 def test_analysis_api_of_a_throw_and_of_a_large_position(site) -> None:
     due = SOLVABLE.replace(" A 1", " A -")
-    data = httpx.get(f"{site.url}/api/learn/analysis", params={"position": due}).json()
+    data = httpx.get(
+        f"{site.url}/api/learn/analysis", params={"position": due}, timeout=SEARCH_WAIT
+    ).json()
     assert data["decider"] is None and data["exact"] is True
     assert [t["throw"] for t in data["throws"]] == [1, 2, 3, 4, 5]
     assert abs(sum(t["probability"] for t in data["throws"]) - 1) < 1e-12
     one = next(t for t in data["throws"] if t["throw"] == 1)
     assert round(one["chance"], 6) == max(solve_cli(SOLVABLE).values())
     start = "standard ABABABABAB/........../.......... A 3"
-    data = httpx.get(f"{site.url}/api/learn/analysis", params={"position": start}).json()
+    data = httpx.get(
+        f"{site.url}/api/learn/analysis", params={"position": start}, timeout=SEARCH_WAIT
+    ).json()
     assert data["exact"] is False and len(data["moves"]) == 5
     assert all(0 <= m["chance"] <= 1 for m in data["moves"])
-    bad = httpx.get(f"{site.url}/api/learn/analysis", params={"position": "standard A"})
+    bad = httpx.get(
+        f"{site.url}/api/learn/analysis", params={"position": "standard A"}, timeout=SEARCH_WAIT
+    )
     assert bad.status_code == 400 and bad.json()["code"] == "bad_position"
 
 
@@ -76,7 +84,9 @@ def test_a_malformed_position_is_refused_with_its_line_and_column(site) -> None:
     can say it in its own language."""
     with pytest.raises(NotationError) as engine:
         parse_position(MALFORMED)
-    bad = httpx.get(f"{site.url}/api/learn/analysis", params={"position": MALFORMED})
+    bad = httpx.get(
+        f"{site.url}/api/learn/analysis", params={"position": MALFORMED}, timeout=SEARCH_WAIT
+    )
     assert bad.status_code == 400
     answer = bad.json()
     assert answer["code"] == "bad_position"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from .conftest import SEARCH_WAIT
 from .helpers import friend_game
 from .test_browser import new_page, wait_started
 from .test_learn_why import open_game
@@ -33,7 +34,9 @@ def test_a_hint_shows_the_best_moves(browser, site, artifacts, mode, lang) -> No
     shown = page.eval_on_selector_all(
         "#hint li[data-move]", "ls => ls.map(l => [l.dataset.move, Number(l.dataset.chance)])"
     )
-    analysis = httpx.get(f"{site.url}/api/learn/analysis", params={"position": fen}).json()
+    analysis = httpx.get(
+        f"{site.url}/api/learn/analysis", params={"position": fen}, timeout=SEARCH_WAIT
+    ).json()
     best = sorted(analysis["moves"], key=lambda m: -m["chance"])[: len(shown)]
     assert [c for _, c in shown] == [m["chance"] for m in best]
     assert shown[0][0] in [m["move"] for m in analysis["moves"] if m["best"]]

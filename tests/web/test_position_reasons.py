@@ -16,6 +16,7 @@ from senet.engine.errors import POSITION_REASONS
 from senet.web.explain_text import position_reason_text
 from senet.web.i18n import catalog
 
+from .conftest import SEARCH_WAIT
 from .test_browser import new_page
 
 SIX_SPOOLS = "standard AAAAAA..../..B.B..B../.B..B..... A 2"  # standard: 5 pieces a side
@@ -72,7 +73,9 @@ def test_the_reason_in_words_names_the_variant_and_the_house_in_the_language() -
 
 
 def test_the_api_refuses_an_impossible_position_with_the_reason(site) -> None:
-    answer = httpx.get(f"{site.url}/api/learn/analysis", params={"position": SIX_SPOOLS})
+    answer = httpx.get(
+        f"{site.url}/api/learn/analysis", params={"position": SIX_SPOOLS}, timeout=SEARCH_WAIT
+    )
     assert answer.status_code == 400
     body = answer.json()
     assert body["code"] == "bad_position"
@@ -82,7 +85,9 @@ def test_the_api_refuses_an_impossible_position_with_the_reason(site) -> None:
     )
     assert "more pieces than standard has (5 a side)" in body["message"]
     # text written wrong has no reason: only where it went wrong
-    wrong = httpx.get(f"{site.url}/api/learn/analysis", params={"position": "standard X A 2"})
+    wrong = httpx.get(
+        f"{site.url}/api/learn/analysis", params={"position": "standard X A 2"}, timeout=SEARCH_WAIT
+    )
     assert wrong.status_code == 400 and "reason" not in wrong.json()
     # the page opened at such a position says the reason in its language
     page = httpx.get(f"{site.url}/analysis", params={"position": SIX_SPOOLS, "lang": "ru"}).text
