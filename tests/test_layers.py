@@ -136,3 +136,15 @@ def test_the_site_reaching_into_the_store_or_the_tables_fails_the_check(
     assert result.returncode != 0
     assert "never its store or its" in result.stdout + result.stderr
     assert f"senet.web.{module} -> senet.service." in result.stderr
+
+
+def test_a_web_process_does_not_load_the_compiled_rules() -> None:
+    """Search runs in worker processes, so a web process never runs compiled code: building the
+    site (which shows the laboratory's figures) loads neither Numba nor the kernel."""
+    probe = (
+        "import sys, senet.web.app; "
+        "print(sorted(m for m in ('numba', 'senet.compiled.kernel', 'senet.sim.runner') "
+        "if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

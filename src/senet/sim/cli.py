@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from senet.compiled.kernel import EVENTS
+from senet.compiled.events import EVENTS
 from senet.engine import find_variant
 from senet.engine.variants import UnknownVariant
 

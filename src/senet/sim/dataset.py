@@ -28,7 +28,6 @@ from typing import Any
 from senet.engine import VARIANTS, Variant, find_variant
 
 from .alternatives import alternatives_for
-from .runner import player_code, run
 from .stats import summarize
 
 __all__ = [
@@ -89,7 +88,11 @@ def run_figures(
     max_decisions: int = MAX_DECISIONS,
 ) -> dict[str, Any]:
     """Play a run and return its figures (with the checkpoints of its first games)."""
+    # imported here: the compiled rules (Numba) are needed to make the figures, never to read
+    # them, so a web process that shows them does not load Numba
     from senet.ai.evaluation import weights_for
+
+    from .runner import player_code, run
 
     codes = (player_code(players[0]), player_code(players[1]))
     weights = weights_for(weights_of) if weights_of is not None and max(codes) == 2 else None

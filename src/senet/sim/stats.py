@@ -5,15 +5,17 @@ interval of the mean for game length and how often a rule fires per game.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from senet.compiled.kernel import EVENTS
+from senet.compiled.events import EVENTS
 from senet.engine import Variant
 
 from .intervals import Z95, mean_interval, wilson
-from .runner import Tally
+
+if TYPE_CHECKING:  # a type only: the runner loads the compiled rules (Numba)
+    from .runner import Tally
 
 __all__ = ["summarize", "wilson", "mean_interval", "Z95"]
 
