@@ -39,7 +39,7 @@ def test_a_variant_page_lists_its_sections_and_each_link_leads_to_one(
 ) -> None:
     """A long page on a phone: "On this page" links every section the variant has (piccione
     has no simulated figures yet, so no link to them) and nothing else."""
-    html = httpx.get(f"{site.url}/variants/{name}", params={"lang": lang}).text
+    html = httpx.get(f"{site.url}/variants/{name}", params={"lang": lang}, timeout=60).text
     toc = re.search(r'<nav class="page-toc".*?</nav>', html, re.S)
     assert toc is not None
     targets = re.findall(r'href="#([\w-]+)"', toc.group(0))

@@ -96,6 +96,7 @@ def test_a_name_is_taken_once_whatever_its_case_or_alphabet(site) -> None:
 def test_names_and_codes_are_rate_limited_per_address(tmp_path: Path) -> None:
     server = SiteServer(tmp_path / "limited.sqlite3")
     server.env["SENET_RATE_LIMITS"] = "50,300,10,100"  # the site's defaults: limits on
+    server.env["SENET_MANUAL_CLOCK"] = "1"  # no try is given back while the tries are sent
     server.start()
     try:
         client = device(server)

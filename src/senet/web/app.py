@@ -185,7 +185,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.templates.env.globals["percent"] = percent
     app.state.templates.env.globals["review_words"] = review_words
     lobby.install(app)
-    players.install(app)
+    players.install(app, clock)
     challenges.install(app)
     bots.install(app)
     app.include_router(passkeys.router)

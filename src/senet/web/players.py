@@ -25,6 +25,7 @@ from markupsafe import Markup
 
 from senet.engine import VARIANTS
 from senet.service import computer
+from senet.service.clocks import SystemClock
 from senet.service.errors import GameError, requested_time_control
 from senet.service.games import GameService
 from senet.service.lobby import Paired
@@ -580,10 +581,13 @@ def _seat_json(s: SeatRating, lang: str) -> dict[str, Any]:
     }
 
 
-def install(app: Any) -> None:
-    """Add the pages, the API and the cookie's middleware to the site."""
+def install(app: Any, clock: SystemClock) -> None:
+    """Add the pages, the API and the cookie's middleware to the site; the limits on names,
+    codes and tries refill on the server's clock (a manual one in tests)."""
     settings = app.state.settings
-    app.state.player_limits = Limits(settings.rate_limits.http_rate >= 1e9)
+    app.state.player_limits = Limits(
+        settings.rate_limits.http_rate >= 1e9, clock=lambda: clock.now() / 1000
+    )
     app.include_router(pages)
     app.include_router(api)
     app.add_middleware(PlayerCookie)
