@@ -36,7 +36,12 @@ def solve_cli(position: str) -> dict[str, float]:
 
 
 def wait_ready(page) -> None:
-    page.wait_for_function("() => document.getElementById('analysis').dataset.ready === '1'")
+    """The board is ready once its first analysis came back from a worker (which may still be
+    warming up: SEARCH_WAIT, not Playwright's 30 s)."""
+    page.wait_for_function(
+        "() => document.getElementById('analysis').dataset.ready === '1'",
+        timeout=SEARCH_WAIT * 1000,
+    )
 
 
 def test_analysis_api_gives_the_solver_values(site) -> None:
