@@ -65,7 +65,7 @@ def test_each_player_sees_their_own_chance_and_anyone_else_the_first_players(
         assert lead(html) == t("review.lead_you")
         # the two lines mirror each other: one side's chance is the other's loss
         assert all(abs(a + b - 200) < 0.11 for a, b in zip(heights[0], heights[1], strict=True))
-        pressed = re.findall(r'data-side="(\d)" aria-pressed="true"\s*>([^<]+)</a>', html)
+        pressed = re.findall(r'data-side="(\d)" aria-current="true"\s*>([^<]+)</a>', html)
         assert pressed == [(str(seat), t("review.side_you", seat=standard.seat_name(seat, lang)))]
     shown, _ = graph(stranger)
     assert shown == 0
@@ -92,7 +92,8 @@ def test_the_switch_shows_the_other_sides_line_on_the_page(browser, site, review
     assert page.evaluate(visible) == ["0"]
     assert page.is_visible("p.lead[data-side='0']") and not page.is_visible("p.lead[data-side='1']")
     assert "spools" in page.text_content("p.lead[data-side='0']")
-    assert page.get_attribute(".side-link[data-side='0']", "aria-pressed") == "true"
+    assert page.get_attribute(".side-link[data-side='0']", "aria-current") == "true"
+    assert page.get_attribute(".side-link[data-side='1']", "aria-current") is None
     assert "side=0" in page.url
     # a tap on a marked point still shows its decision
     page.locator(".chart-side[data-side='0'] circle[data-step]").first.click()

@@ -155,7 +155,9 @@ for (const link of root.querySelectorAll(".side-link")) {
       if (g.dataset.side === side) g.removeAttribute("display"); else g.setAttribute("display", "none");
     }
     for (const lead of root.querySelectorAll("p.lead[data-side]")) lead.hidden = lead.dataset.side !== side;
-    for (const other of root.querySelectorAll(".side-link")) other.setAttribute("aria-pressed", String(other === link));
+    for (const other of root.querySelectorAll(".side-link")) {
+      if (other === link) other.setAttribute("aria-current", "true"); else other.removeAttribute("aria-current");
+    }
     chartSvg.setAttribute("aria-label", chartLabels[Number(side)]);
     const address = new URL(location.href);
     address.searchParams.set("side", side);
