@@ -416,6 +416,19 @@ def _to_the_end(
     return decorate
 
 
+async def _delete_game(conn: AsyncConnection, game_id: str) -> None:
+    """Delete a game that never started, its seats and actions, and any link to it as a
+    rematch, inside the caller's transaction."""
+    await conn.execute(delete(seats).where(seats.c.game_id == game_id))
+    await conn.execute(delete(actions).where(actions.c.game_id == game_id))
+    await conn.execute(delete(games).where(games.c.id == game_id))
+    await conn.execute(
+        update(games)
+        .where(games.c.rematch_id == game_id)
+        .values(rematch_id=None, updated_at=_now())
+    )
+
+
 class Storage:
     """Async access to the tables above.  Create with a URL, ``await init()`` before use.
 
@@ -793,14 +806,7 @@ class Storage:
             )
             if res.rowcount != 1:
                 return False
-            await conn.execute(delete(seats).where(seats.c.game_id == game_id))
-            await conn.execute(delete(actions).where(actions.c.game_id == game_id))
-            await conn.execute(delete(games).where(games.c.id == game_id))
-            await conn.execute(
-                update(games)
-                .where(games.c.rematch_id == game_id)
-                .values(rematch_id=None, updated_at=_now())
-            )
+            await _delete_game(conn, game_id)
             return True
 
     @_to_the_end(write=True)
@@ -944,14 +950,7 @@ class Storage:
             )
             if res.rowcount != 1:
                 return False
-            await conn.execute(delete(seats).where(seats.c.game_id == game_id))
-            await conn.execute(delete(actions).where(actions.c.game_id == game_id))
-            await conn.execute(delete(games).where(games.c.id == game_id))
-            await conn.execute(
-                update(games)
-                .where(games.c.rematch_id == game_id)
-                .values(rematch_id=None, updated_at=_now())
-            )
+            await _delete_game(conn, game_id)
             return True
 
     @_to_the_end(write=True)
