@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from senet_testkit.push_receiver import PushReceiver
 from senet_testkit.servers import ROOT, ServeProcess, free_port
 
 __all__ = ["SiteServer", "free_port", "ROOT", "ARTIFACTS"]
@@ -104,3 +105,20 @@ def browser() -> Iterator[object]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(scope="module")
+def receiver() -> Iterator[PushReceiver]:
+    """A local push service (RFC 8030/8291) that records and decrypts what it is sent."""
+    with PushReceiver() as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def push_site(tmp_path_factory: pytest.TempPathFactory, receiver: PushReceiver):
+    """A site of its own that accepts the local push service's endpoints."""
+    server = SiteServer(tmp_path_factory.mktemp("push") / "senet.sqlite3")
+    server.env["SENET_PUSH_SERVICES"] = receiver.origin
+    server.start()
+    yield server
+    server.stop()

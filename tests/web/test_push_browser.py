@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -53,21 +52,6 @@ FAKE_PUSH_SERVICE = """
   };
 })();
 """
-
-
-@pytest.fixture(scope="module")
-def receiver() -> Iterator[PushReceiver]:
-    with PushReceiver() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def push_site(tmp_path_factory: pytest.TempPathFactory, receiver: PushReceiver):
-    server = SiteServer(tmp_path_factory.mktemp("push-browser") / "senet.sqlite3")
-    server.env["SENET_PUSH_SERVICES"] = receiver.origin
-    server.start()
-    yield server
-    server.stop()
 
 
 def device_page(browser, site: SiteServer, device: Device, lang: str):

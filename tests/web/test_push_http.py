@@ -6,29 +6,12 @@ and malformed keys refused, changing nothing."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 
 import httpx
-import pytest
 
 from senet_testkit.push_receiver import PushReceiver, unb64url
 
 from .conftest import SiteServer
-
-
-@pytest.fixture(scope="module")
-def receiver() -> Iterator[PushReceiver]:
-    with PushReceiver() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def push_site(tmp_path_factory: pytest.TempPathFactory, receiver: PushReceiver):
-    server = SiteServer(tmp_path_factory.mktemp("push") / "senet.sqlite3")
-    server.env["SENET_PUSH_SERVICES"] = receiver.origin
-    server.start()
-    yield server
-    server.stop()
 
 
 def subscriptions(site: SiteServer) -> list[tuple[str, str]]:
