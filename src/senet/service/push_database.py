@@ -19,7 +19,6 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from sqlalchemy import (
     Column,
@@ -38,6 +37,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .game_database import StorageTables
+from .rows import from_row
 
 __all__ = ["KeyPair", "PushStorage", "SubscriptionRow", "endpoint_hash"]
 
@@ -106,12 +106,6 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _subscription(row: Any) -> SubscriptionRow:
-    return SubscriptionRow(
-        row.endpoint, row.p256dh, row.auth, row.player_id, row.lang, row.created_at
-    )
-
-
 class PushStorage(StorageTables):
     """The push tables on the database of a :class:`~senet.service.game_database.Storage`."""
 
@@ -145,7 +139,7 @@ class PushStorage(StorageTables):
     async def _read_keys(self) -> KeyPair | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(keys).where(keys.c.id == _KEY_ROW))).first()
-            return KeyPair(row.private_key, row.public_key) if row is not None else None
+            return from_row(KeyPair, row) if row is not None else None
 
     # ------------------------------------------------------------------ subscriptions
     async def subscribe(
@@ -212,7 +206,7 @@ class PushStorage(StorageTables):
                 .where(subscriptions.c.player_id == player_id)
                 .order_by(subscriptions.c.created_at)
             )
-            return [_subscription(r) for r in rows]
+            return [from_row(SubscriptionRow, r) for r in rows]
 
     async def subscription(self, endpoint: str) -> SubscriptionRow | None:
         async with self.engine.connect() as conn:
@@ -223,7 +217,7 @@ class PushStorage(StorageTables):
                     )
                 )
             ).first()
-            return _subscription(row) if row is not None else None
+            return from_row(SubscriptionRow, row) if row is not None else None
 
     async def count(self) -> int:
         async with self.engine.connect() as conn:
