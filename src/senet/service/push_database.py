@@ -8,7 +8,8 @@ notices sent (the tables of migration ``0006_push``).
   delete it with either (signing out on the device, signing out everywhere, deleting the
   name).  It is keyed by the SHA-256 of its endpoint, which the push service made unique.
 * **A notice** (a turn of a game, a challenge) is a row inserted once: of the processes that
-  try to send it, the one whose insert succeeds sends it.
+  try to send it, the one whose insert succeeds sends it.  Rows older than any claim of their
+  key can come are deleted (:meth:`PushStorage.prune_notices`).
 
 Only this module writes these tables; :mod:`senet.service.push` decides what to write.
 """
@@ -226,14 +227,24 @@ class PushStorage(StorageTables):
             )
 
     # ------------------------------------------------------------------ notices
-    async def claim_notice(self, key: str) -> bool:
-        """Take the right to send the notice ``key``: True once, whichever processes ask."""
+    async def claim_notice(self, key: str, now: datetime) -> bool:
+        """Take the right to send the notice ``key`` (at ``now``, the server's clock): True
+        once, whichever processes ask, as long as its row is kept (:meth:`prune_notices`)."""
 
         async def work(conn: AsyncConnection) -> None:
-            await conn.execute(insert(notices).values(key=key, created_at=_now()))
+            await conn.execute(insert(notices).values(key=key, created_at=now))
 
         try:
             await self.write(work)
         except IntegrityError:
             return False
         return True
+
+    async def prune_notices(self, before: datetime) -> int:
+        """Forget the notices claimed before ``before``; how many."""
+
+        async def work(conn: AsyncConnection) -> int:
+            res = await conn.execute(delete(notices).where(notices.c.created_at < before))
+            return int(res.rowcount)
+
+        return int(await self.write(work))
