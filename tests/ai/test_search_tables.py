@@ -122,7 +122,8 @@ def test_a_move_into_the_table_is_valued_exactly_at_every_depth(name: str) -> No
 
 
 def test_a_level_that_does_not_solve_reads_no_table() -> None:
-    # The levels below the master (no solving) judge the same move by the network alone.
+    # The levels below the master (no solving) judge the same move by the network alone, and
+    # so does a master told to read its tables at the root only.
     table = _table("standard")
     network = network_for(find_variant("standard"))
     assert network is not None
@@ -136,6 +137,9 @@ def test_a_level_that_does_not_solve_reads_no_table() -> None:
             plain = dict(Searcher(network, 2).move_values(pos))
             assert solving[move] == pytest.approx(exact, abs=1e-12)
             assert abs(plain[move] - exact) > 1e-9
+            # the master as it was (tables at the root only) searches as the plain search here
+            at_root = Searcher(network, 2, solve_states=6_000, leaf_tables=False)
+            assert dict(at_root.move_values(pos)) == plain
             return
     pytest.fail("no move into the table among the sampled positions")
 
@@ -146,9 +150,7 @@ def test_the_large_table_is_read_only_near_its_material() -> None:
     assert network is not None
     forget_tables()
     total = max(t for _, _, t in LARGE_TABLE_SPECS["standard"])
-    far = Position.from_parts(
-        variant, ([1, 3, 5, 7], [2, 4, 6, 8]), turn=0
-    )  # eight on the board
+    far = Position.from_parts(variant, ([1, 3, 5, 7], [2, 4, 6, 8]), turn=0)  # eight on board
     assert 8 > total + LEAF_TABLE_MARGIN
     searcher = Searcher(CompiledNetEvaluator(network), 2, solve_states=6_000)
     searcher.position_value(far)

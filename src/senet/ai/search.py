@@ -112,7 +112,8 @@ class Searcher:
     table's exact value instead of the evaluation or a deeper search (the large table once the
     root is within :data:`LEAF_TABLE_MARGIN` pieces of its material).  With ``whole_turns`` a
     decision followed by another decision of the same seat costs no depth (see the module's
-    description).
+    description).  ``leaf_tables=False`` reads the tables at the root only (the master before
+    it read them inside its search, kept as a reference).
     """
 
     def __init__(
@@ -123,6 +124,7 @@ class Searcher:
         budget: float = 0.0,
         clock: Callable[[], float] | None = None,
         whole_turns: bool = False,
+        leaf_tables: bool = True,
     ) -> None:
         if depth < 1:
             raise ValueError("depth counts decisions and must be at least 1")
@@ -131,6 +133,7 @@ class Searcher:
         self.budget = budget
         self.solve_states = solve_states
         self.whole_turns = whole_turns
+        self.leaf_tables = leaf_tables
         self.clock = clock  # None: this module's :func:`now`, read at every call
         self._t = tables_for(evaluator.variant)
         self._outcomes = [(n, float(p)) for n, p in evaluator.variant.instrument.outcomes]
@@ -147,7 +150,7 @@ class Searcher:
         self._compiled = evaluator if isinstance(evaluator, CompiledLastChance) else None
         #: the table read at the search's chance nodes (:meth:`_tables_near`), and what the
         #: compiled last chance node reads of it
-        self._leaf_table: EndgameTable | None = self._table
+        self._leaf_table: EndgameTable | None = self._table if leaf_tables else None
         self._leaf_arrays: TableArrays | None = None
         self._deadline = float("inf")
         self.nodes = 0
@@ -248,9 +251,9 @@ class Searcher:
         once the root is within :data:`LEAF_TABLE_MARGIN` pieces of its material, else the
         two-a-side one (a level that does not solve reads none).  The transposition table is
         emptied when the choice changes: its values were found with the other table."""
-        table = self._table
+        table = self._table if self.leaf_tables else None
         regions = LARGE_TABLE_SPECS.get(self.evaluator.variant.name)
-        if self.solve_states and regions is not None:
+        if self.leaf_tables and self.solve_states and regions is not None:
             on_board = position.mask(0).bit_count() + position.mask(1).bit_count()
             if on_board <= max(total for _, _, total in regions) + LEAF_TABLE_MARGIN:
                 table = large_table_for(self.evaluator.variant) or table
