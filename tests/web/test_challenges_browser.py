@@ -406,3 +406,28 @@ def test_bot_accounts_are_marked_bot_on_the_challenge_pages(browser, clocked, ar
     anna.goto("/?lang=en")
     close_all(anna)
     robot_device.close()
+
+
+def test_the_challenge_setting_shows_one_choice_a_line_on_a_phone(browser, clocked) -> None:
+    """Each choice of the name page's challenge setting stands on a line of its own, its radio
+    beside its words (inline, a radio could wrap to the line before its words)."""
+    vera = new_page(browser, clocked, 390, 844, touch=True)
+    take_name(vera, "Vera_setting")
+    for lang in ("en", "ru"):
+        vera.goto(f"/name?lang={lang}")
+        boxes = vera.eval_on_selector_all(
+            ".challenge-setting label",
+            """labels => labels.map(l => {
+                const r = l.querySelector('input').getBoundingClientRect();
+                const b = l.getBoundingClientRect();
+                return {top: b.top, bottom: b.bottom, radio: r.top, radioLeft: r.left, left: b.left};
+            })""",
+        )
+        assert len(boxes) == 3
+        for above, below in zip(boxes, boxes[1:], strict=False):
+            assert below["top"] >= above["bottom"] - 1, (lang, boxes)  # one a line
+        for box in boxes:
+            assert box["top"] - 1 <= box["radio"] <= box["bottom"], (lang, box)
+            assert abs(box["radioLeft"] - boxes[0]["radioLeft"]) < 1, (lang, boxes)  # aligned
+    vera.goto("/?lang=en")
+    close_all(vera)
