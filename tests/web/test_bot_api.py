@@ -121,6 +121,23 @@ def test_a_name_that_played_rated_cannot_become_a_bot_and_a_bot_shows_as_bot(sit
     assert person.status_code == 403 and person.json()["code"] == "not_a_bot"
 
 
+def test_the_challenge_form_says_how_a_bot_hears_of_a_challenge(site) -> None:
+    """A person hears of a challenge on the home page; a bot on its event stream: the form says
+    which, in both languages."""
+    bot_name, _ = bot(site.url, "Told")
+    person, person_name = named(site.url, "Teller")
+    other, _ = named(site.url, "Other")
+    wording = {
+        "en": ("gets your challenge through the bot API", "sees your challenge on the home page"),
+        "ru": ("вызов придёт ей через API ботов", "увидит вызов на главной странице"),
+    }
+    for lang, (to_bot, to_person) in wording.items():
+        to_a_bot = person.get(f"/challenge/{bot_name}?lang={lang}").text
+        assert to_bot in to_a_bot and to_person not in to_a_bot, lang
+        to_a_person = other.get(f"/challenge/{person_name}?lang={lang}").text
+        assert to_person in to_a_person and to_bot not in to_a_person, lang
+
+
 # ---------------------------------------------------------------------- streams and moves
 def test_the_game_stream_is_the_whole_state_then_each_change(site) -> None:
     name, token = bot(site.url, "Streamer")
