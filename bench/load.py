@@ -180,6 +180,18 @@ def start_site(
     raise RuntimeError("server did not start")
 
 
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a server: SIGTERM (a graceful shutdown closes every connection), then SIGKILL if
+    it has not exited within 30 s (on a loaded machine closing thousands of WebSockets may
+    take that long): nothing is left running."""
+    proc.terminate()
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+
+
 async def run_senet(
     ports: list[int],
     games: int,
@@ -514,8 +526,7 @@ def main() -> None:
             )
         finally:
             for p in procs:
-                p.terminate()
-                p.wait(10)
+                stop(p)
         print(
             f"games finished {info['finished']}, events {info['events']}, reconnects {info['reconnects']}, "
             f"stale {info['stale']}, stalls {info['stalls']}, bot errors {info['errors']} {info['why'] or ''}"
@@ -537,8 +548,7 @@ def main() -> None:
                 after = relay_meter.read()
             finally:
                 for r in relays:
-                    r.terminate()
-                    r.wait(10)
+                    stop(r)
             relay = figures("bare relay", rlat, rseconds)
             cpu_report(before, after, len(rlat), rseconds)
             print(
