@@ -112,7 +112,10 @@ def test_setting_up_a_sixth_spool_is_refused_with_the_servers_reason(
     start = "standard AAAAA...../..B.B..B../.B..B..... A 2"
     page = new_page(browser, site, 390, 844)
     page.goto(f"/analysis?position={quote(start)}&lang={lang}")
-    page.wait_for_function("() => document.getElementById('analysis').dataset.ready === '1'")
+    page.wait_for_function(  # the first analysis comes from a worker that may still be warming up
+        "() => document.getElementById('analysis').dataset.ready === '1'",
+        timeout=SEARCH_WAIT * 1000,
+    )
     page.click("#an-edit")
     page.click('#board [data-square="6"] >> nth=-1')  # an empty square: a sixth spool
     page.wait_for_selector("#an-error:not([hidden])")
