@@ -137,6 +137,9 @@ def cpu_report(
 ) -> None:
     parts = {k: after[k] - before[k] for k in after}
     per = ", ".join(f"{k} {v / max(actions, 1) * 1000:.2f}" for k, v in parts.items())
+    servers = [v for k, v in parts.items() if k.startswith("server ")]
+    if len(servers) > 1:  # each process's share, and both together (each action crosses both)
+        per += f" (servers together {sum(servers) / max(actions, 1) * 1000:.2f})"
     busy = sum(v for v in parts.values() if v == v)
     print(
         f"  CPU per action (ms): {per}; all parts {busy / max(actions, 1) * 1000:.2f} ms; "
@@ -510,7 +513,10 @@ def main() -> None:
                 if db.startswith("postgresql") and not args.database_url
                 else None
             )
-            meter = CpuMeter({"servers": [p.pid for p in procs], "redis": redis_pids}, pg_port)
+            meter = CpuMeter(
+                {**{f"server {i + 1}": [p.pid] for i, p in enumerate(procs)}, "redis": redis_pids},
+                pg_port,
+            )
         try:
             lat, seconds, info = asyncio.run(
                 run_senet(
