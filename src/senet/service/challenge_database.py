@@ -29,6 +29,7 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .game_database import StorageTables
+from .player_database import players
 from .rows import from_row, values_of
 
 __all__ = ["ChallengeRow", "ChallengeStorage"]
@@ -57,14 +58,6 @@ settings = Table(
     _meta,
     Column("player_id", String(32), primary_key=True),
     Column("accept", String(16), nullable=False),
-)
-# The players' names (the table is senet.service.player_database's).
-players = Table(
-    "players",
-    _meta,
-    Column("id", String(32), primary_key=True),
-    Column("name", String(40)),
-    Column("kind", String(16)),
 )
 
 
