@@ -16,7 +16,8 @@ master's search, never rolling out, with the TD(λ) self-play network where a fi
 replaced it), ``linear-master`` (today's master on the linear evaluation), ``rollout-master``
 (today's master rolling out at the root wherever the compiled simulator plays the variant),
 ``turn-master`` (today's master counting whole turns, not decisions, in kendall-1978 and
-piccione) and ``depth2`` .. ``depth5`` (today's master searched to a fixed depth, no time budget).
+piccione), ``root-table-master`` (today's master reading its endgame tables at the root
+only) and ``depth2`` .. ``depth5`` (today's master searched to a fixed depth, no time budget).
 Targets: the master ≥ 65% against ``frozen-master`` and ≥ 70% against ``pip3``; every level's
 whole interval above 50% against the one below.
 

@@ -450,3 +450,16 @@ def turn_master_move(position: Position) -> Move:
 
 
 REFERENCES["turn-master"] = turn_master_move
+
+
+#: Today's master reading its endgame tables at the root only, as it did before it read them
+#: at every chance node of its search: what exact values inside the search add.
+ROOT_TABLE_MASTER = replace(find_level("master"), key="root-table-master", leaf_tables=False)
+
+
+def root_table_master_move(position: Position) -> Move:
+    """The master's move with its tables read at the root only."""
+    return choose_move(position, ROOT_TABLE_MASTER, random.Random(0))
+
+
+REFERENCES["root-table-master"] = root_table_master_move

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
 from senet.service.broadcast import MemoryBroadcast
 from senet.service.challenges import ChallengeTerms
@@ -21,6 +22,7 @@ from senet.service.game_database import Storage
 from senet.service.games import GameService
 from senet.service.messages import ActionKind
 from senet.service.push import Notice, NoticeKind, PushConfig, service_allowed, turn_to_announce
+from senet.service.push_database import notices as push_notices
 from senet.web.push import notice_text
 from senet_testkit.loops import run
 from senet_testkit.push_receiver import Delivery, Device, PushReceiver, verify_vapid
@@ -197,6 +199,52 @@ def test_on_postgresql_two_processes_share_the_key_send_once_and_cascade() -> No
 
     with postgres_server() as url:
         run(main(url))
+
+
+async def notice_keys(service: GameService) -> set[str]:
+    """The keys of the notices claimed and kept in the service's database."""
+    async with service.push.db.engine.connect() as conn:
+        return {r.key for r in await conn.execute(select(push_notices.c.key))}
+
+
+def test_claims_older_than_the_longest_deadline_are_deleted_and_newer_still_count_once(
+    tmp_path: Path,
+) -> None:
+    """Two services on one database and one server clock moved by the test: a claim is kept
+    for the longest deadline of a move (28 days: no process asks for its key later) and then
+    deleted at the next claim, while every newer key is still sent once whoever asks."""
+
+    async def main() -> None:
+        clock = ManualClock()
+        with PushReceiver() as receiver:
+            db = tmp_path / "db.sqlite3"
+            first = await service_on(db, receiver, clock)
+            second = await service_on(db, receiver, clock)
+            anna = await named(first, "Anna", receiver.device("anna-prune"))
+            notice = Notice(NoticeKind.TURN, "/g/old", "kendall", "Boris")
+            assert await first.push.notify(anna, notice, "turn:old:3") == 1
+            await clock.advance(27 * DAY * 1000)
+            assert await second.push.notify(anna, notice, "turn:old:4") == 1
+            assert await notice_keys(first) == {"turn:old:3", "turn:old:4"}  # none old enough
+            sent = await asyncio.gather(
+                *(s.push.notify(anna, notice, "turn:old:4") for s in (first, second) * 2)
+            )
+            assert sent == [0, 0, 0, 0]  # claimed: kept, so sent once
+            await clock.advance(DAY * 1000 + 1)  # turn:old:3 is now 28 days and 1 ms old
+            challenge = Notice(NoticeKind.CHALLENGE, "/challenges/c9", "standard", "Boris")
+            assert await first.push.notify(anna, challenge, "challenge:c9") == 1
+            assert await notice_keys(first) == {"turn:old:4", "challenge:c9"}
+            assert await second.push.notify(anna, notice, "turn:old:4") == 0
+            # 28 days and 1 ms after its claim turn:old:4 goes too, at the next claim (the
+            # challenge's claim, a day younger, stays)
+            await clock.advance(27 * DAY * 1000)
+            assert await second.push.notify(anna, notice, "turn:old:5") == 1
+            assert await notice_keys(first) == {"challenge:c9", "turn:old:5"}
+            assert receiver.count == 4
+            await shut(first)
+            await shut(second)
+
+    run(main())
 
 
 @pytest.mark.parametrize("status", [404, 410])

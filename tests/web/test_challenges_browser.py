@@ -16,6 +16,8 @@ from collections.abc import Iterator
 import pytest
 from websockets.sync.client import connect
 
+from senet_testkit.botapi import api, make_token, named
+
 from .helpers import friend_game
 from .test_api import recv_type
 from .test_browser import new_page, play_until_over, wait_started
@@ -361,3 +363,71 @@ def test_a_muted_opponents_phrases_are_not_sent_to_the_player_who_muted(clocked)
         next_of(a, "pong")
         b.send(json.dumps({"type": "chat", "phrase": "thanks"}))
         assert next_of(a, "chat") == {"type": "chat", "seat": 1, "phrase": "thanks"}
+
+
+def test_bot_accounts_are_marked_bot_on_the_challenge_pages(browser, clocked, artifacts) -> None:
+    """A bot is marked as on profiles and in games: on the challenge form, a challenge's own
+    page (either side) and the home page's lists of challenges received and sent, in both
+    languages."""
+    robot_device, robot = named(clocked.url, "Robo_ch")
+    upgraded = api(clocked.url, make_token(robot_device)).post("/api/bot/account/upgrade")
+    assert upgraded.status_code == 200, upgraded.text
+    anna = new_page(browser, clocked)
+    take_name(anna, "Anna_bt")
+    # a person challenges the bot: the form, the challenge's page, the list of those sent
+    anna.goto(f"/challenge/{robot}")
+    assert anna.inner_text("#challenge-h") == f"Challenge {robot} BOT"
+    challenge = send_challenge(anna, robot)
+    assert anna.inner_text("h1") == f"Your challenge to {robot} BOT"
+    assert anna.locator("h1 .bot-tag").get_attribute("title") == (
+        "A program playing through the bot API"
+    )
+    anna.screenshot(path=str(artifacts / "challenge-to-bot-en.png"))
+    home_live(anna)
+    sent = anna.locator(f'#outgoing [data-challenge="{challenge}"]')
+    assert sent.inner_text() == f"Your challenge to {robot} BOT: waiting for the answer"
+    # the bot (signed in on its own device) challenges a person: received, marked
+    made = robot_device.post("/challenge/Anna_bt", data={"variant": "standard"})
+    assert made.status_code == 303, made.text
+    from_bot = made.headers["location"].rsplit("/", 1)[1]
+    received = anna.locator(f'#incoming [data-challenge="{from_bot}"]')
+    received.wait_for()  # live, on the open home page
+    assert received.locator(".ch-from").inner_text() == f"{robot} BOT"
+    # nobody else is marked: the person's name in the bot's own list of those sent
+    assert "BOT" not in robot_device.get("/challenges/box").text.split("outgoing")[1]
+    for lang, mark, words in (("en", "BOT", "A challenge from"), ("ru", "БОТ", "Вызов от игрока")):
+        anna.goto(f"/challenges/{from_bot}?lang={lang}")
+        assert anna.inner_text("h1") == f"{words} {robot} {mark}"
+        anna.goto(f"/?lang={lang}")
+        assert anna.locator("#incoming .bot-tag").inner_text() == mark
+        assert anna.locator("#outgoing .bot-tag").inner_text() == mark
+    anna.goto(f"/challenge/{robot}?lang=ru")
+    assert anna.inner_text("#challenge-h") == f"Вызов игроку {robot} БОТ"
+    anna.goto("/?lang=en")
+    close_all(anna)
+    robot_device.close()
+
+
+def test_the_challenge_setting_shows_one_choice_a_line_on_a_phone(browser, clocked) -> None:
+    """Each choice of the name page's challenge setting stands on a line of its own, its radio
+    beside its words (inline, a radio could wrap to the line before its words)."""
+    vera = new_page(browser, clocked, 390, 844, touch=True)
+    take_name(vera, "Vera_setting")
+    for lang in ("en", "ru"):
+        vera.goto(f"/name?lang={lang}")
+        boxes = vera.eval_on_selector_all(
+            ".challenge-setting label",
+            """labels => labels.map(l => {
+                const r = l.querySelector('input').getBoundingClientRect();
+                const b = l.getBoundingClientRect();
+                return {top: b.top, bottom: b.bottom, radio: r.top, radioLeft: r.left, left: b.left};
+            })""",
+        )
+        assert len(boxes) == 3
+        for above, below in zip(boxes, boxes[1:], strict=False):
+            assert below["top"] >= above["bottom"] - 1, (lang, boxes)  # one a line
+        for box in boxes:
+            assert box["top"] - 1 <= box["radio"] <= box["bottom"], (lang, box)
+            assert abs(box["radioLeft"] - boxes[0]["radioLeft"]) < 1, (lang, boxes)  # aligned
+    vera.goto("/?lang=en")
+    close_all(vera)

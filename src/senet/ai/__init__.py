@@ -96,6 +96,9 @@ class Level:
     #: variants where the search counts whole turns, not decisions (:class:`.search.Searcher`'s
     #: ``whole_turns``): those where one seat often decides several times on one throw
     whole_turn_variants: tuple[str, ...] = ()
+    #: whether a solving level reads the endgame tables inside its search as well as at the
+    #: root (:class:`.search.Searcher`'s ``leaf_tables``)
+    leaf_tables: bool = True
 
     def name(self, lang: str = "en") -> str:
         return self.name_ru if lang == "ru" else self.name_en
@@ -207,6 +210,7 @@ def searcher_for(position: Position, level: Level) -> Searcher:
                 level.solve_states,
                 level.budget,
                 whole_turns=position.variant.name in level.whole_turn_variants,
+                leaf_tables=level.leaf_tables,
             )
     return searcher
 

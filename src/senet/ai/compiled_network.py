@@ -35,6 +35,7 @@ from senet.compiled.tables import P_FATE_BIT, P_PIECES, P_WATER_BIT, R_PARAM, co
 from senet.engine import Position, Variant
 from senet.engine.state import PENDING, PENDING_WATER, SIZE, THROW
 
+from .compiled_table import NO_TABLE, TableArrays, table_value
 from .inputs import FUNCTIONS, state_inputs
 from .network import NetEvaluator, network_for
 
@@ -139,17 +140,28 @@ def last_chance(
     b1: np.ndarray,
     w2: np.ndarray,
     b2: np.ndarray,
+    keys_hi: np.ndarray,
+    keys_lo: np.ndarray,
+    table: np.ndarray,
+    table_per_side: int,
+    table_total: int,
+    canonical_pieces: int,
+    both_seats: bool,
     out: np.ndarray,
 ) -> None:
     """Seat A's value of the chance state ``s`` when the decision after its throw is the last
     one searched (:meth:`senet.ai.search.Searcher._last_chance`): after every throw the decider
     takes the move whose position evaluates best, and the throws are averaged by ``probs``.  A
     throw that ends the game counts its result; a banked throw (chance is next again) is
-    evaluated as it stands.  ``out[0]`` gets the value, ``out[1]`` the open positions evaluated."""
+    evaluated as it stands.  A position that leaves a throw due and that the endgame table
+    (``keys_hi`` .. ``both_seats``: :class:`senet.ai.compiled_table.TableArrays`, empty for
+    none) holds takes its exact value instead of the network's.  ``out[0]`` gets the value,
+    ``out[1]`` the open positions the network evaluated."""
     x = np.zeros(w1.shape[1])
     h = np.empty(w1.shape[0])
     after = np.empty_like(s)
     child = np.empty_like(s)
+    image = np.empty_like(s)
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     ev = np.zeros(N_EVENTS, dtype=np.int64)
     trk = np.zeros((2, TR_WIDTH), dtype=np.int64)
@@ -163,8 +175,14 @@ def last_chance(
             total += probs[i] * result_value(won)
             continue
         if after[THROW] == 0 and after[PENDING] != PENDING_WATER:
-            total += probs[i] * value_a(T, after, w1, b1, w2, b2, x, h)
-            evaluated += 1
+            v = table_value(
+                keys_hi, keys_lo, table, after, image, table_per_side, table_total,
+                canonical_pieces, both_seats,
+            )  # fmt: skip
+            if v < 0.0:
+                v = value_a(T, after, w1, b1, w2, b2, x, h)
+                evaluated += 1
+            total += probs[i] * v
             continue
         k = legal(T, path, after, moves)
         maximise = decider(T, after) == 0
@@ -173,9 +191,17 @@ def last_chance(
             child[:] = after
             trk[:, :] = 0
             play(T, path, child, moves[j], ev, trk, 0)
+            v = -1.0
             if winner(T, child) < 0:
-                evaluated += 1
-            v = value_a(T, child, w1, b1, w2, b2, x, h)
+                if child[THROW] == 0 and child[PENDING] != PENDING_WATER:
+                    v = table_value(
+                        keys_hi, keys_lo, table, child, image, table_per_side, table_total,
+                        canonical_pieces, both_seats,
+                    )  # fmt: skip
+                if v < 0.0:
+                    evaluated += 1
+            if v < 0.0:
+                v = value_a(T, child, w1, b1, w2, b2, x, h)
             if (maximise and v > best) or (not maximise and v < best):
                 best = v
         total += probs[i] * best
@@ -209,10 +235,11 @@ class CompiledNetEvaluator:
         values_a(self._table, s, net.w1, net.b1, net.w2, self._b2, out)
         return out
 
-    def last_chance(self, state: Sequence[int]) -> tuple[float, int]:
+    def last_chance(self, state: Sequence[int], table: TableArrays = NO_TABLE) -> tuple[float, int]:
         """Seat A's value of the chance state ``state`` searched one decision deep (every
-        throw, then the decider's best move by the network), and how many open positions
-        were evaluated for it (:func:`last_chance`)."""
+        throw, then the decider's best move by the network, or the exact value where
+        ``table`` holds the position), and how many open positions the network evaluated
+        for it (:func:`last_chance`)."""
         out = np.empty(2)
         net = self.network
         s = np.asarray(state, dtype=np.int64)
@@ -226,6 +253,7 @@ class CompiledNetEvaluator:
             net.b1,
             net.w2,
             self._b2,
+            *table,
             out,
         )
         return float(out[0]), int(out[1])

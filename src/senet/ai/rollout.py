@@ -42,7 +42,6 @@ from senet.compiled.kernel import (
     game_seed,
     legal,
     play,
-    popcount,
     throw,
     track_start,
     winner,
@@ -51,21 +50,15 @@ from senet.compiled.tables import CompiledRules, compile_rules
 from senet.engine import Move, Position, Variant
 from senet.engine.rules import tables_for
 from senet.engine.state import (
-    BORNE_OFF,
-    CAPTURED,
     DROWNED,
-    EXTRA,
-    MASK,
     PENDING,
     PENDING_WATER,
-    SKIP,
     THROW,
-    TURN,
 )
 
 from . import search
 from .compiled_network import value_a
-from .compiled_solver import canonical_in_place, pack_key
+from .compiled_table import table_value
 
 __all__ = [
     "RolloutPlayer",
@@ -157,53 +150,6 @@ def rollout_sums(
                 diff = last[c] - last[d]
                 pair_squares[c, d] += diff * diff
                 pair_squares[d, c] += diff * diff
-
-
-_PAIRED = (MASK, EXTRA, SKIP, BORNE_OFF, CAPTURED, DROWNED)
-
-
-@njit(cache=True, nogil=True)
-def table_value(
-    keys_hi: np.ndarray,
-    keys_lo: np.ndarray,
-    values: np.ndarray,
-    s: np.ndarray,
-    image: np.ndarray,
-    per_side: int,
-    total: int,
-    canonical_pieces: int,
-    both_seats: bool,
-) -> float:
-    """Seat A's exact value of the chance state ``s`` from an endgame table's sorted keys and
-    values (:meth:`senet.ai.tables.EndgameTable.arrays`), or -1.0 when the table does not hold
-    it: the compiled twin of :meth:`senet.ai.tables.EndgameTable.value_of_state` on a chance
-    position (read through its mirror image when seat B is on turn, unless the table holds
-    both seats; the representative of its lead in a points game).  ``image``: working space."""
-    a = popcount(s[MASK])
-    b = popcount(s[MASK + 1])
-    if a > per_side or b > per_side or a + b > total or s[DROWNED] or s[DROWNED + 1]:
-        return -1.0
-    image[:] = s
-    if canonical_pieces:
-        canonical_in_place(image, canonical_pieces)
-    flip = image[TURN] == 1 and not both_seats
-    if flip:
-        image[TURN] = 0
-        for f in _PAIRED:
-            image[f], image[f + 1] = image[f + 1], image[f]
-    hi, lo, fits = pack_key(image)
-    if not fits:
-        return -1.0
-    first, last = 0, keys_hi.shape[0]
-    while first < last:
-        mid = (first + last) // 2
-        if keys_hi[mid] < hi or (keys_hi[mid] == hi and keys_lo[mid] < lo):
-            first = mid + 1
-        else:
-            last = mid
-    if first == keys_hi.shape[0] or keys_hi[first] != hi or keys_lo[first] != lo:
-        return -1.0
-    return 1.0 - values[first] if flip else values[first]
 
 
 @njit(cache=True, nogil=True)

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from senet.engine import Move, Position
 from senet.engine.flow import DRAW, legal_moves, play, winner
@@ -51,6 +51,9 @@ from senet.engine.state import decider, throw_due
 from .evaluation import StateEvaluation
 from .solver import Solution, TooLarge, solve_many
 from .tables import LARGE_TABLE_SPECS, TABLE_SPECS, EndgameTable, large_table_for, table_for, within
+
+if TYPE_CHECKING:
+    from .compiled_table import TableArrays
 
 __all__ = ["CompiledLastChance", "Searcher", "small_endgame"]
 
@@ -69,6 +72,11 @@ LAST_RESORT = 0.85
 #: Pieces left in total (on the board, or drowned and able to come back) up to which the
 #: searcher tries an exact solve of the position's whole future.
 SOLVE_PIECES = 4
+#: A searcher reads the large (three-against-two) table at its leaves once the root has at
+#: most this many pieces on the board more than the table's positions: the search reaches
+#: the table's material after a bearing off or two.  Further from it the table is not read
+#: from disk (a game that never comes near never pays for it).
+LEAF_TABLE_MARGIN = 2
 
 
 @runtime_checkable
@@ -78,7 +86,7 @@ class CompiledLastChance(Protocol):
     positions it evaluated.  Where the search spends most of its time, so the search hands
     those nodes over whole."""
 
-    def last_chance(self, state: Sequence[int]) -> tuple[float, int]: ...
+    def last_chance(self, state: Sequence[int], table: Any = ...) -> tuple[float, int]: ...
 
 
 #: The default clock of every searcher (tests replace it to make the deepening deterministic).
@@ -99,9 +107,13 @@ class Searcher:
     (0: always search to ``depth``).  With ``solve_states > 0`` the searcher plays exactly
     where it can: positions covered by the variant's shipped endgame table (:mod:`.tables`)
     are looked up, and those whose whole future fits in ``solve_states`` states are solved
-    (and the solution is kept, since the rest of the game stays inside it).  With
-    ``whole_turns`` a decision followed by another decision of the same seat costs no depth
-    (see the module's description).
+    (and the solution is kept, since the rest of the game stays inside it), and every chance
+    position the search reaches inside a table — a leaf, or an inner chance node — takes the
+    table's exact value instead of the evaluation or a deeper search (the large table once the
+    root is within :data:`LEAF_TABLE_MARGIN` pieces of its material).  With ``whole_turns`` a
+    decision followed by another decision of the same seat costs no depth (see the module's
+    description).  ``leaf_tables=False`` reads the tables at the root only (the master before
+    it read them inside its search, kept as a reference).
     """
 
     def __init__(
@@ -112,6 +124,7 @@ class Searcher:
         budget: float = 0.0,
         clock: Callable[[], float] | None = None,
         whole_turns: bool = False,
+        leaf_tables: bool = True,
     ) -> None:
         if depth < 1:
             raise ValueError("depth counts decisions and must be at least 1")
@@ -120,6 +133,7 @@ class Searcher:
         self.budget = budget
         self.solve_states = solve_states
         self.whole_turns = whole_turns
+        self.leaf_tables = leaf_tables
         self.clock = clock  # None: this module's :func:`now`, read at every call
         self._t = tables_for(evaluator.variant)
         self._outcomes = [(n, float(p)) for n, p in evaluator.variant.instrument.outcomes]
@@ -134,6 +148,10 @@ class Searcher:
             else 0
         )
         self._compiled = evaluator if isinstance(evaluator, CompiledLastChance) else None
+        #: the table read at the search's chance nodes (:meth:`_tables_near`), and what the
+        #: compiled last chance node reads of it
+        self._leaf_table: EndgameTable | None = self._table if leaf_tables else None
+        self._leaf_arrays: TableArrays | None = None
         self._deadline = float("inf")
         self.nodes = 0
         self.reached = 0  # the depth of the last completed iteration
@@ -145,6 +163,7 @@ class Searcher:
         exact = self.exact_move_values(position)
         if exact is not None:
             return exact
+        self._tables_near(position)
         if len(self._tt) > 400_000:  # bounded memory per searcher (one per thread)
             self._tt.clear()
         moves = position.legal_moves()
@@ -186,6 +205,7 @@ class Searcher:
         done = self._terminal(position.state)
         if done is not None:
             return done
+        self._tables_near(position)
         if not position.is_chance():
             values = [v for _, v in self.move_values(position)]
             return max(values) if decider(self._t, position.state) == 0 else min(values)
@@ -226,6 +246,26 @@ class Searcher:
             return None
         return large_table_for(self.evaluator.variant)
 
+    def _tables_near(self, position: Position) -> None:
+        """Choose the table the search reads at its chance nodes from the root: the large one
+        once the root is within :data:`LEAF_TABLE_MARGIN` pieces of its material, else the
+        two-a-side one (a level that does not solve reads none).  The transposition table is
+        emptied when the choice changes: its values were found with the other table."""
+        table = self._table if self.leaf_tables else None
+        regions = LARGE_TABLE_SPECS.get(self.evaluator.variant.name)
+        if self.leaf_tables and self.solve_states and regions is not None:
+            on_board = position.mask(0).bit_count() + position.mask(1).bit_count()
+            if on_board <= max(total for _, _, total in regions) + LEAF_TABLE_MARGIN:
+                table = large_table_for(self.evaluator.variant) or table
+        if table is not self._leaf_table:
+            self._leaf_table = table
+            self._leaf_arrays = None
+            self._tt.clear()
+        if self._compiled is not None and self._leaf_arrays is None:
+            from .compiled_table import table_arrays  # compiled code: never in a web process
+
+            self._leaf_arrays = table_arrays(self._leaf_table)
+
     def exact(self, position: Position) -> Solution | None:
         """The exact solution covering ``position``, if it is small enough to solve."""
         if not self.solve_states:
@@ -264,8 +304,13 @@ class Searcher:
         return 0.5 if won == DRAW else (1.0 if won == 0 else 0.0)
 
     def _leaves(self, states: Sequence[State]) -> list[float]:
-        """Static values of many states: exact when the game is over, else the evaluation."""
+        """Static values of many states: exact when the game is over or the table holds the
+        state (:meth:`_exact_chance`), else the evaluation."""
         out: list[float | None] = [self._terminal(s) for s in states]
+        if self._leaf_table is not None:
+            for i, s in enumerate(states):
+                if out[i] is None:
+                    out[i] = self._exact_chance(s)
         open_ = [i for i, v in enumerate(out) if v is None]
         if open_:
             self.nodes += len(open_)
@@ -274,10 +319,20 @@ class Searcher:
                 out[i] = v
         return out  # type: ignore[return-value]
 
+    def _exact_chance(self, s: State) -> float | None:
+        """The table's exact value of ``s`` (an open state) when a throw is due and the table
+        holds it, else None."""
+        if self._leaf_table is None or not throw_due(s):
+            return None
+        return self._leaf_table.chance_value(s)
+
     def _value(self, s: State, depth: int, alpha: float, beta: float) -> float:
         done = self._terminal(s)
         if done is not None:
             return done
+        exact = self._exact_chance(s)
+        if exact is not None:
+            return exact
         if depth <= 0:
             return self._leaves([s])[0]
         key = (s, depth)
@@ -308,7 +363,14 @@ class Searcher:
         evaluated in one batch (no pruning needed, the batch is one call), then each throw's
         decider takes the best and the throws are averaged."""
         if self._compiled is not None:
-            value, evaluated = self._compiled.last_chance(s)
+            if self._leaf_table is None:
+                value, evaluated = self._compiled.last_chance(s)
+            else:
+                if self._leaf_arrays is None:
+                    from .compiled_table import table_arrays
+
+                    self._leaf_arrays = table_arrays(self._leaf_table)
+                value, evaluated = self._compiled.last_chance(s, self._leaf_arrays)
             self.nodes += evaluated
             return value
         t = self._t

@@ -341,7 +341,7 @@ class EndgameTable:
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The sorted keys (masks, counters) and values of the stored positions, for compiled
-        readers (:func:`senet.ai.rollout.table_value`)."""
+        readers (:func:`senet.ai.compiled_table.table_value`)."""
         return self._hi, self._lo, self._v
 
     def stored_states(self) -> list[tuple[int, ...]]:
@@ -369,6 +369,15 @@ class EndgameTable:
             value = float(self._v[k])
             return 1.0 - value if flip else value
         return None
+
+    def chance_value(self, s: Sequence[int]) -> float | None:
+        """Seat A's exact value of the open chance state ``s`` (a throw due, the game not
+        over), or None when the table does not hold it: what the search reads at its leaves
+        and chance nodes, a piece count first (most states of a search have more material
+        than the table)."""
+        if not within(self.variant, s, self.regions):
+            return None
+        return self._lookup(s)
 
     def value_of_state(self, s: Sequence[int]) -> float | None:
         """Seat A's exact value of raw state ``s``, or None when the table does not cover it."""

@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from sqlalchemy import and_, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .game_database import StorageTables
 from .player_database import PlayerRow, PlayerStorage, api_tokens, games, players, seats
+from .rows import from_row
 
 __all__ = ["BotStorage", "GameOfPlayer", "TokenRow"]
 
@@ -46,10 +46,6 @@ class GameOfPlayer:
     rated: bool
     started: bool  # both seats are taken (else: a seek or challenge game waiting)
     listed: bool
-
-
-def _token(row: Any) -> TokenRow:
-    return TokenRow(row.id, row.player_id, row.label, tuple(row.scopes.split()), row.created_at)
 
 
 class BotStorage(StorageTables):
@@ -81,22 +77,14 @@ class BotStorage(StorageTables):
         async with self.engine.connect() as conn:
             row = (
                 await conn.execute(
-                    select(players, api_tokens.c.label, api_tokens.c.scopes)
-                    .add_columns(api_tokens.c.id.label("token_id"))
-                    .add_columns(api_tokens.c.created_at.label("token_created"))
+                    select(players, *(c.label(f"token_{c.name}") for c in api_tokens.c))
                     .join(api_tokens, api_tokens.c.player_id == players.c.id)
                     .where(api_tokens.c.token_hash == token_hash)
                 )
             ).first()
         if row is None:
             return None
-        player = PlayerRow(
-            row.id, row.name, row.kind, row.level, row.created_at, bool(row.accepts_bots)
-        )
-        token = TokenRow(
-            row.token_id, row.id, row.label, tuple(row.scopes.split()), row.token_created
-        )
-        return player, token
+        return from_row(PlayerRow, row), from_row(TokenRow, row, prefix="token_")
 
     async def tokens_of(self, player_id: str) -> list[TokenRow]:
         async with self.engine.connect() as conn:
@@ -105,7 +93,7 @@ class BotStorage(StorageTables):
                 .where(api_tokens.c.player_id == player_id)
                 .order_by(api_tokens.c.created_at)
             )
-            return [_token(r) for r in rows]
+            return [from_row(TokenRow, r) for r in rows]
 
     async def revoke(self, player_id: str, token_id: str) -> bool:
         """Delete one of the player's tokens: False if it has no such token."""
@@ -175,7 +163,7 @@ class BotStorage(StorageTables):
                 games.c.time_control,
                 games.c.rated,
                 games.c.listed,
-                other.c.claimed.label("other_claimed"),
+                other.c.claimed.label("started"),
             )
             .join(seats, seats.c.game_id == games.c.id)
             .join(other, and_(other.c.game_id == games.c.id, other.c.seat != seats.c.seat))
@@ -183,18 +171,7 @@ class BotStorage(StorageTables):
             .order_by(games.c.created_at)
         )
         async with self.engine.connect() as conn:
-            return [
-                GameOfPlayer(
-                    r.id,
-                    r.seat,
-                    r.variant,
-                    r.time_control,
-                    bool(r.rated),
-                    bool(r.other_claimed),
-                    bool(r.listed),
-                )
-                for r in await conn.execute(query)
-            ]
+            return [from_row(GameOfPlayer, r) for r in await conn.execute(query)]
 
     async def seat_of(self, game_id: str, player_id: str) -> tuple[int, ...]:
         """The seats of a game linked to the player (() for none)."""

@@ -29,6 +29,8 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .game_database import StorageTables
+from .player_database import players
+from .rows import from_row, values_of
 
 __all__ = ["ChallengeRow", "ChallengeStorage"]
 
@@ -57,14 +59,6 @@ settings = Table(
     Column("player_id", String(32), primary_key=True),
     Column("accept", String(16), nullable=False),
 )
-# The players' names (the table is senet.service.player_database's).
-players = Table(
-    "players",
-    _meta,
-    Column("id", String(32), primary_key=True),
-    Column("name", String(40)),
-    Column("kind", String(16)),
-)
 
 
 @dataclass(frozen=True)
@@ -84,6 +78,8 @@ class ChallengeRow:
     created_at: int
     expires_at: int
     game_id: str | None
+    challenger_kind: str | None = None  # the players' kinds (human | bot), read with the names
+    challenged_kind: str = "human"
 
 
 class ChallengeStorage(StorageTables):
@@ -96,7 +92,9 @@ class ChallengeStorage(StorageTables):
             select(
                 challenges,
                 asker.c.name.label("challenger_name"),
+                asker.c.kind.label("challenger_kind"),
                 asked.c.name.label("challenged_name"),
+                asked.c.kind.label("challenged_kind"),
             )
             .outerjoin(asker, asker.c.id == challenges.c.challenger_id)
             .join(asked, asked.c.id == challenges.c.challenged_id)
@@ -105,21 +103,7 @@ class ChallengeStorage(StorageTables):
     async def add(self, row: ChallengeRow) -> None:
         async def work(conn: AsyncConnection) -> None:
             await conn.execute(
-                insert(challenges).values(
-                    id=row.id,
-                    challenger_id=row.challenger_id,
-                    secret_hash=row.secret_hash,
-                    challenged_id=row.challenged_id,
-                    variant=row.variant,
-                    time_control=row.time_control,
-                    colour=row.colour,
-                    rated=row.rated,
-                    from_game=row.from_game,
-                    status=row.status,
-                    created_at=row.created_at,
-                    expires_at=row.expires_at,
-                    game_id=None,
-                )
+                insert(challenges).values(values_of(row, challenges) | {"game_id": None})
             )
 
         await self.write(work)
@@ -129,7 +113,7 @@ class ChallengeStorage(StorageTables):
             row = (
                 await conn.execute(self._select().where(challenges.c.id == challenge_id))
             ).first()
-            return _row(row) if row is not None else None
+            return from_row(ChallengeRow, row) if row is not None else None
 
     async def open_for(self, player_id: str, now: int, *, incoming: bool) -> list[ChallengeRow]:
         """The open challenges not yet expired that ``player_id`` received (``incoming``) or
@@ -141,7 +125,7 @@ class ChallengeStorage(StorageTables):
             .order_by(challenges.c.created_at, challenges.c.id)
         )
         async with self.engine.connect() as conn:
-            return [_row(r) for r in await conn.execute(query)]
+            return [from_row(ChallengeRow, r) for r in await conn.execute(query)]
 
     async def count_open(
         self, now: int, *, challenger_id: str | None = None, from_game: str | None = None
@@ -222,23 +206,3 @@ class ChallengeStorage(StorageTables):
                 await conn.execute(insert(settings).values(player_id=player_id, accept=accept))
 
         await self.write(work)
-
-
-def _row(r: Any) -> ChallengeRow:
-    return ChallengeRow(
-        r.id,
-        r.challenger_id,
-        r.challenger_name,
-        r.secret_hash,
-        r.challenged_id,
-        r.challenged_name,
-        r.variant,
-        r.time_control,
-        r.colour,
-        bool(r.rated),
-        r.from_game,
-        r.status,
-        int(r.created_at),
-        int(r.expires_at),
-        r.game_id,
-    )

@@ -154,6 +154,8 @@ class Challenge:
     created_at: int  # ms since the epoch, the server's clock
     expires_at: int
     game_id: str | None  # the game an accepted challenge made
+    challenger_bot: bool  # a bot account (its pages mark its name)
+    challenged_bot: bool
 
 
 @dataclass(frozen=True)
@@ -260,6 +262,8 @@ def _challenge(row: ChallengeRow, now: int) -> Challenge:
         row.created_at,
         row.expires_at,
         row.game_id,
+        row.challenger_kind == "bot",
+        row.challenged_kind == "bot",
     )
 
 
@@ -392,6 +396,8 @@ class Challenges:
             created_at=now,
             expires_at=now + CHALLENGE_LIFETIME_MS,
             game_id=None,
+            challenger_kind=challenger.kind if challenger else None,
+            challenged_kind=target.kind,
         )
         await self.db.add(row)
         made = _challenge(row, now)

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from sqlalchemy import (
     BigInteger,
@@ -38,6 +37,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .game_database import StorageTables
+from .rows import from_row
 
 __all__ = [
     "PlayerRow",
@@ -240,14 +240,6 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _player(row: Any) -> PlayerRow:
-    return PlayerRow(row.id, row.name, row.kind, row.level, row.created_at, bool(row.accepts_bots))
-
-
-def _rating(row: Any) -> RatingRow:
-    return RatingRow(row.variant, row.rating, row.rd, row.volatility, row.games)
-
-
 class PlayerStorage(StorageTables):
     """The players' tables on the database of a :class:`~senet.service.game_database.Storage`."""
 
@@ -287,12 +279,12 @@ class PlayerStorage(StorageTables):
     async def by_key(self, key: str) -> PlayerRow | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(players).where(players.c.name_key == key))).first()
-            return _player(row) if row is not None else None
+            return from_row(PlayerRow, row) if row is not None else None
 
     async def by_id(self, player_id: str) -> PlayerRow | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(players).where(players.c.id == player_id))).first()
-            return _player(row) if row is not None else None
+            return from_row(PlayerRow, row) if row is not None else None
 
     async def by_session(self, token_hash: str) -> PlayerRow | None:
         async with self.engine.connect() as conn:
@@ -303,7 +295,7 @@ class PlayerStorage(StorageTables):
                     .where(sessions.c.token_hash == token_hash)
                 )
             ).first()
-            return _player(row) if row is not None else None
+            return from_row(PlayerRow, row) if row is not None else None
 
     async def add_session(self, player_id: str, token_hash: str) -> None:
         async def work(conn: AsyncConnection) -> None:
@@ -399,7 +391,7 @@ class PlayerStorage(StorageTables):
                 .join(players, players.c.id == seats.c.player_id)
                 .where(seats.c.game_id == game_id)
             )
-            return {row.seat: _player(row) for row in rows}
+            return {row.seat: from_row(PlayerRow, row) for row in rows}
 
     async def game_flags(self, game_id: str) -> tuple[bool, bool] | None:
         """``(rated, rating_done)`` of a game, None if there is no such game."""
@@ -480,7 +472,7 @@ class PlayerStorage(StorageTables):
                         .with_for_update()
                     )
                 ).first()
-                have = _rating(found) if found is not None and found.games > 0 else None
+                have = from_row(RatingRow, found) if found is not None and found.games > 0 else None
                 current[seat] = (owners[seat], have)
             new = rater(variant, result, current)
             now = _now()
@@ -554,7 +546,7 @@ class PlayerStorage(StorageTables):
     async def changes_of_game(self, game_id: str) -> list[RatingChange]:
         async with self.engine.connect() as conn:
             rows = await conn.execute(select(changes).where(changes.c.game_id == game_id))
-            return [_change(r) for r in rows]
+            return [from_row(RatingChange, r) for r in rows]
 
     async def ratings_of(self, player_id: str) -> list[RatingRow]:
         """The player's ratings, one per variant played rated (by most games)."""
@@ -564,7 +556,7 @@ class PlayerStorage(StorageTables):
                 .where(ratings.c.player_id == player_id, ratings.c.games > 0)
                 .order_by(ratings.c.games.desc(), ratings.c.variant)
             )
-            return [_rating(r) for r in rows]
+            return [from_row(RatingRow, r) for r in rows]
 
     async def ratings_for(self, player_ids: Sequence[str], variant: str) -> dict[str, RatingRow]:
         if not player_ids:
@@ -577,7 +569,7 @@ class PlayerStorage(StorageTables):
                     ratings.c.games > 0,
                 )
             )
-            return {r.player_id: _rating(r) for r in rows}
+            return {r.player_id: from_row(RatingRow, r) for r in rows}
 
     async def computer_ratings(self, keys: Sequence[str], variant: str) -> list[tuple[str, float]]:
         """``(name key, rating)`` of the computer levels of these name keys rated in
@@ -606,7 +598,7 @@ class PlayerStorage(StorageTables):
                 .order_by(changes.c.id.desc())
                 .limit(limit)
             )
-            return [_change(r) for r in reversed(rows.all())]
+            return [from_row(RatingChange, r) for r in reversed(rows.all())]
 
     async def games_of(self, player_id: str, limit: int = 50) -> list[PlayedGame]:
         """The games the player held a seat in, most recently active first."""
@@ -636,23 +628,7 @@ class PlayerStorage(StorageTables):
             .limit(limit)
         )
         async with self.engine.connect() as conn:
-            return [
-                PlayedGame(
-                    r.id,
-                    r.variant,
-                    r.mode,
-                    r.level,
-                    r.seat,
-                    r.result,
-                    r.termination,
-                    bool(r.rated),
-                    r.created_at,
-                    r.updated_at,
-                    r.opponent,
-                    r.opponent_kind,
-                )
-                for r in await conn.execute(query)
-            ]
+            return [from_row(PlayedGame, r) for r in await conn.execute(query)]
 
     async def unfinished_of(self, player_id: str, limit: int = 100) -> list[tuple[str, int]]:
         """``(game id, seat)`` of the player's games not over yet, most recently active
@@ -713,7 +689,7 @@ class PlayerStorage(StorageTables):
         held = seats.alias("held")
         query = (
             select(
-                games.c.id,
+                games.c.id.label("game_id"),
                 free.c.seat,
                 games.c.created_at,
                 players.c.id.label("player_id"),
@@ -740,16 +716,12 @@ class PlayerStorage(StorageTables):
             query = query.where(games.c.id.in_(list(game_ids)))
         async with self.engine.connect() as conn:
             return [
-                Seek(
-                    r.id,
-                    r.seat,
-                    _aware(r.created_at),
-                    r.player_id,
-                    r.name,
-                    r.rating if r.games else 1500.0,
-                    r.rd if r.games else 350.0,
-                    r.kind,
-                    bool(r.accepts_bots),
+                from_row(
+                    Seek,
+                    r,
+                    since=_aware(r.created_at),
+                    rating=r.rating if r.games else 1500.0,
+                    rd=r.rd if r.games else 350.0,
                 )
                 for r in await conn.execute(query)
             ]
@@ -854,7 +826,7 @@ class PlayerStorage(StorageTables):
             ).first()
             if row is None:
                 return None
-            return PasskeyRow(row.credential_id, row.player_id, row.public_key, row.sign_count)
+            return from_row(PasskeyRow, row)
 
     async def passkeys_of(self, player_id: str) -> list[str]:
         async with self.engine.connect() as conn:
@@ -877,7 +849,3 @@ class PlayerStorage(StorageTables):
 def _aware(moment: datetime) -> datetime:
     """A stored time in UTC (SQLite gives it back without its zone)."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
-def _change(r: Any) -> RatingChange:
-    return RatingChange(r.player_id, r.variant, r.game_id, r.before, r.after, r.rd, r.created_at)

@@ -32,6 +32,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 from urllib.parse import urlsplit
@@ -70,6 +71,12 @@ SUBSCRIPTIONS_PER_PLAYER = 10
 MIN_TTL = 60
 MAX_TTL = 28 * 86400
 DEFAULT_TTL = 86400
+#: how long a notice's claim is kept (seconds): as long as the longest a push service keeps
+#: a notice, the longest deadline of a move.  A key is claimed only when its turn comes or
+#: its challenge is made, so no process asks for one this late; older rows are deleted.
+NOTICES_KEPT = MAX_TTL
+#: how often one process deletes the claims older than that (seconds of the server's clock)
+PRUNE_EVERY = 3600
 #: the longest endpoint accepted (the push services' are 150-400 characters)
 MAX_ENDPOINT = 1000
 #: seconds a push service may take to answer
@@ -151,6 +158,11 @@ def service_allowed(endpoint: str, services: tuple[str, ...]) -> bool:
     return False
 
 
+def _moment(ms: int) -> datetime:
+    """A time of the server's clock (ms since the epoch) as the database stores it."""
+    return datetime.fromtimestamp(ms / 1000, UTC)
+
+
 def _b64decode(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
@@ -220,6 +232,7 @@ class Push:
         self._vapid: Any = None
         self._session: Any = None  # an aiohttp.ClientSession, made on the first send
         self._tasks: set[asyncio.Task[None]] = set()
+        self._pruned: int | None = None  # when this process last deleted old claims (ms)
         store.on_change.append(self._changed)
 
     async def start(self) -> None:
@@ -298,10 +311,20 @@ class Push:
         """Send ``notice`` to every device of the player, once for ``key`` whichever
         processes try; how many push services accepted it."""
         devices = await self.db.subscriptions_of(player_id)
-        if not devices or not await self.db.claim_notice(key):
+        now = self.clock.now()
+        await self._prune(now)
+        if not devices or not await self.db.claim_notice(key, _moment(now)):
             return 0
         results = await asyncio.gather(*(self._send(d, notice) for d in devices))
         return sum(results)
+
+    async def _prune(self, now: int) -> None:
+        """Delete the claims older than :data:`NOTICES_KEPT`, once every :data:`PRUNE_EVERY`
+        (the table grows only by claims, so pruning at a claim keeps it small)."""
+        if self._pruned is not None and now - self._pruned < PRUNE_EVERY * 1000:
+            return
+        self._pruned = now
+        await self.db.prune_notices(_moment(now - NOTICES_KEPT * 1000))
 
     async def _send(self, device: SubscriptionRow, notice: Notice) -> bool:
         from pywebpush import WebPushException, webpush_async

@@ -8,7 +8,8 @@ notices sent (the tables of migration ``0006_push``).
   delete it with either (signing out on the device, signing out everywhere, deleting the
   name).  It is keyed by the SHA-256 of its endpoint, which the push service made unique.
 * **A notice** (a turn of a game, a challenge) is a row inserted once: of the processes that
-  try to send it, the one whose insert succeeds sends it.
+  try to send it, the one whose insert succeeds sends it.  Rows older than any claim of their
+  key can come are deleted (:meth:`PushStorage.prune_notices`).
 
 Only this module writes these tables; :mod:`senet.service.push` decides what to write.
 """
@@ -19,7 +20,6 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from sqlalchemy import (
     Column,
@@ -38,6 +38,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .game_database import StorageTables
+from .rows import from_row
 
 __all__ = ["KeyPair", "PushStorage", "SubscriptionRow", "endpoint_hash"]
 
@@ -106,12 +107,6 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _subscription(row: Any) -> SubscriptionRow:
-    return SubscriptionRow(
-        row.endpoint, row.p256dh, row.auth, row.player_id, row.lang, row.created_at
-    )
-
-
 class PushStorage(StorageTables):
     """The push tables on the database of a :class:`~senet.service.game_database.Storage`."""
 
@@ -145,7 +140,7 @@ class PushStorage(StorageTables):
     async def _read_keys(self) -> KeyPair | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(keys).where(keys.c.id == _KEY_ROW))).first()
-            return KeyPair(row.private_key, row.public_key) if row is not None else None
+            return from_row(KeyPair, row) if row is not None else None
 
     # ------------------------------------------------------------------ subscriptions
     async def subscribe(
@@ -212,7 +207,7 @@ class PushStorage(StorageTables):
                 .where(subscriptions.c.player_id == player_id)
                 .order_by(subscriptions.c.created_at)
             )
-            return [_subscription(r) for r in rows]
+            return [from_row(SubscriptionRow, r) for r in rows]
 
     async def subscription(self, endpoint: str) -> SubscriptionRow | None:
         async with self.engine.connect() as conn:
@@ -223,7 +218,7 @@ class PushStorage(StorageTables):
                     )
                 )
             ).first()
-            return _subscription(row) if row is not None else None
+            return from_row(SubscriptionRow, row) if row is not None else None
 
     async def count(self) -> int:
         async with self.engine.connect() as conn:
@@ -232,14 +227,24 @@ class PushStorage(StorageTables):
             )
 
     # ------------------------------------------------------------------ notices
-    async def claim_notice(self, key: str) -> bool:
-        """Take the right to send the notice ``key``: True once, whichever processes ask."""
+    async def claim_notice(self, key: str, now: datetime) -> bool:
+        """Take the right to send the notice ``key`` (at ``now``, the server's clock): True
+        once, whichever processes ask, as long as its row is kept (:meth:`prune_notices`)."""
 
         async def work(conn: AsyncConnection) -> None:
-            await conn.execute(insert(notices).values(key=key, created_at=_now()))
+            await conn.execute(insert(notices).values(key=key, created_at=now))
 
         try:
             await self.write(work)
         except IntegrityError:
             return False
         return True
+
+    async def prune_notices(self, before: datetime) -> int:
+        """Forget the notices claimed before ``before``; how many."""
+
+        async def work(conn: AsyncConnection) -> int:
+            res = await conn.execute(delete(notices).where(notices.c.created_at < before))
+            return int(res.rowcount)
+
+        return int(await self.write(work))

@@ -261,8 +261,10 @@ async def challenges_socket(ws: WebSocket) -> None:
     if channel is None:
         await ws.close(code=4403, reason="nothing to follow here")
         return
-    await ws.accept()
+    # subscribed before the handshake ends: once the client sees the socket open, nothing
+    # published to the channel is missed
     async with challenges.broadcast.subscribe(channel) as sub:
+        await ws.accept()
 
         async def pump() -> None:
             async for message in sub:

@@ -1,0 +1,151 @@
+"""How often the master plays an optimal move one piece past its endgame tables.
+
+Positions: per variant with a three-against-two table (:data:`senet.ai.tables.LARGE_TABLE_SPECS`),
+four pieces against two and three against three (either seat with the four, either seat to
+move, a throw drawn), on resting squares drawn uniformly from the last ``--squares`` squares of
+the track, kept when at least two moves are legal.  No table holds them, so neither master
+reads them at the root; the master reads the three-against-two table wherever its search
+reaches it (a piece borne off), the reference ``root-table-master`` of
+``bench/reference_players.py`` (today's master before that) only at the root, so not here.
+
+The truth is every move's exact value from one compiled solve of the whole future of all
+positions (:func:`senet.ai.compiled_solver.solve_compiled`, within ``--max-states``), which
+reads no table.  Per player: the share of positions where its move is optimal (exact value
+within 1e-9 of the best), the mean winning chance it gives up per decision, and the median CPU
+time of its move.  Both masters play on their 300 ms wall-clock budget, so on a loaded machine
+they search less deep than on a quiet one (each figure is then a lower bound, and the two are
+measured on the same positions one after the other).
+
+    nice -n 10 python bench/past_the_tables.py --variant standard --positions 200   # measured
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from reference_players import reference_move
+
+from senet.ai import choose_move, forget_searchers
+from senet.ai.compiled_solver import solve_compiled
+from senet.ai.solver import for_seat
+from senet.ai.tables import LARGE_TABLE_SPECS, resting_squares
+from senet.engine import InvalidPosition, Move, Position, Variant, draw_throw, find_variant
+
+SAME = 1e-9
+PLAYERS = ("master", "root-table-master")
+#: (the mover's pieces, the other side's): four against two either way, three against three
+MATERIAL = ((4, 2), (2, 4), (3, 3))
+
+
+def past_the_table(variant: Variant, rng: random.Random, squares: int) -> Position | None:
+    """One piece more than the table holds on the last ``squares`` squares, a throw made; None
+    when the draw is not a legal position or leaves no choice."""
+    mine, theirs = rng.choice(MATERIAL)
+    cells = rng.sample(resting_squares(variant, 31 - squares), mine + theirs)
+    mover = rng.randrange(2)
+    own, other = sorted(cells[:mine]), sorted(cells[mine:])
+    pieces = (own, other) if mover == 0 else (other, own)
+    try:
+        pos = Position.from_parts(variant, (pieces[0], pieces[1]), turn=mover)
+    except InvalidPosition:
+        return None
+    while pos.is_chance():
+        pos = pos.apply_throw(draw_throw(rng, variant.instrument))
+    if pos.is_over() or len(pos.legal_moves()) < 2:
+        return None
+    return pos
+
+
+def move_of(player: str, pos: Position) -> Move:
+    rng = random.Random(0)
+    if player == "master":
+        return choose_move(pos, player, rng)
+    return reference_move(player, pos, rng)
+
+
+@dataclasses.dataclass
+class Tally:
+    optimal: int = 0
+    losses: list[float] = dataclasses.field(default_factory=list)
+    times: list[float] = dataclasses.field(default_factory=list)
+
+    def line(self, name: str) -> str:
+        n = len(self.losses)
+        share = self.optimal / n if n else float("nan")
+        loss = statistics.fmean(self.losses) if n else float("nan")
+        median = statistics.median(self.times) * 1000 if self.times else float("nan")
+        return (
+            f"  {name:<18} optimal {share:7.2%} ({self.optimal}/{n})  mean loss {loss:.5f}"
+            f"  median move {median:.1f} ms CPU"
+        )
+
+
+def measure(
+    variant: Variant, count: int, seed: int, squares: int, max_states: int
+) -> tuple[dict[str, Tally], int, float]:
+    """The tallies, the size of the solve and its CPU seconds."""
+    rng = random.Random(seed)
+    positions: list[Position] = []
+    while len(positions) < count:
+        pos = past_the_table(variant, rng, squares)
+        if pos is not None:
+            positions.append(pos)
+    began = time.process_time()
+    solution = solve_compiled(positions, max_states=max_states)
+    solved = time.process_time() - began
+    tallies = {p: Tally() for p in PLAYERS}
+    forget_searchers()
+    for pos in positions:
+        seat = pos.decider
+        assert seat is not None
+        exact = [for_seat(v, seat) for _, v in solution.move_values(pos)]
+        legal = pos.legal_moves()
+        for player in PLAYERS:
+            start = time.process_time()
+            move = move_of(player, pos)
+            tally = tallies[player]
+            tally.times.append(time.process_time() - start)
+            loss = max(exact) - exact[legal.index(move)]
+            tally.losses.append(loss)
+            tally.optimal += loss <= SAME
+    return tallies, len(solution.values), solved
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", action="append", choices=sorted(LARGE_TABLE_SPECS))
+    parser.add_argument("--positions", type=int, default=100, help="per variant")
+    parser.add_argument("--squares", type=int, default=9, help="the last squares used")
+    parser.add_argument("--max-states", type=int, default=40_000_000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    for name in args.variant or sorted(LARGE_TABLE_SPECS):
+        variant = find_variant(name)
+        began = time.process_time()
+        tallies, size, solved = measure(
+            variant, args.positions, args.seed, args.squares, args.max_states
+        )
+        print(
+            f"{name}: {len(tallies['master'].losses)} positions (4 against 2, 3 against 3) on the"
+            f" last {args.squares} squares; truth: one compiled solve of {size:,} positions"
+            f" ({solved:.0f} s CPU); {time.process_time() - began:.0f} s CPU in all",
+            flush=True,
+        )
+        for player, tally in tallies.items():
+            print(tally.line(player), flush=True)
+        master, root = tallies["master"], tallies["root-table-master"]
+        gained = statistics.fmean(root.losses) - statistics.fmean(master.losses)
+        print(f"  the tables inside the search save {gained:.5f} per decision", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,36 @@
+"""``bench/past_the_tables.py``: positions one piece past the three-against-two table."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from bench_scripts import bench_module
+
+from senet.ai.tables import LARGE_TABLE_SPECS, large_table_for
+from senet.engine import find_variant
+
+past = bench_module("past_the_tables")
+
+
+@pytest.mark.parametrize("name", sorted(LARGE_TABLE_SPECS))
+def test_positions_are_four_against_two_or_three_against_three_outside_the_table(
+    name: str,
+) -> None:
+    variant = find_variant(name)
+    table = large_table_for(variant)
+    assert table is not None
+    rng = random.Random(3)
+    made = [past.past_the_table(variant, rng, 9) for _ in range(60)]
+    positions = [p for p in made if p is not None]
+    assert len(positions) >= 10
+    materials = set()
+    for pos in positions:
+        seat = pos.decider
+        assert seat is not None and len(pos.legal_moves()) >= 2
+        counts = (len(pos.pieces(seat)), len(pos.pieces(1 - seat)))
+        assert counts in past.MATERIAL
+        materials.add(counts)
+        assert all(22 <= sq <= 30 for s in (0, 1) for sq in pos.pieces(s))
+        assert table.move_values(pos) is None  # the master cannot read it at the root
+    assert materials == set(past.MATERIAL)
