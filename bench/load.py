@@ -183,6 +183,20 @@ def start_site(
     raise RuntimeError("server did not start")
 
 
+def wait_listening(port: int, timeout: float = 60.0) -> None:
+    """Return once something accepts connections on ``port`` (RuntimeError after ``timeout``)."""
+    import socket
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on port {port}")
+
+
 def stop(proc: subprocess.Popen[bytes]) -> None:
     """Stop a server: SIGTERM (a graceful shutdown closes every connection), then SIGKILL if
     it has not exited within 30 s (on a loaded machine closing thousands of WebSockets may
@@ -544,7 +558,8 @@ def main() -> None:
                 subprocess.Popen([sys.executable, __file__, "--relay-server", str(p)])
                 for p in rports
             ]
-            time.sleep(1.5)
+            for port in rports:  # wait until each relay listens (its imports may take a while)
+                wait_listening(port)
             relay_meter = CpuMeter({"relays": [r.pid for r in relays]}, None)
             try:
                 before = relay_meter.read()
