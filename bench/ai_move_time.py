@@ -24,17 +24,21 @@ most legal moves) and the verdicts over all sampled positions.
 
     python bench/ai_move_time.py --games 20 --phases 5               # every variant, wall clock
     python bench/ai_move_time.py --cpu-clock --variant kendall        # apart from the load
+
+``--root-tables-only`` times the master reading its endgame tables at the root only (as it did
+before it read them inside its search), on the same positions.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import random
 import sys
 import time
 
-from senet.ai import search, warm_up
+from senet.ai import Level, find_level, search, warm_up
 from senet.ai.timing import crowded, sample, summarise, time_move
 from senet.engine import VARIANTS
 
@@ -53,7 +57,15 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the search's budget counts the process's CPU time (the machine's load left out)",
     )
+    parser.add_argument(
+        "--root-tables-only",
+        action="store_true",
+        help="the master reading its endgame tables at the root only",
+    )
     args = parser.parse_args(argv)
+    level: Level = find_level(LEVEL)
+    if args.root_tables_only:
+        level = dataclasses.replace(level, key="root-table-master", leaf_tables=False)
     if args.cpu_clock:
         search.now = time.process_time
     clock = "CPU-time budget" if args.cpu_clock else "wall-clock budget"
@@ -62,9 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.variant or list(VARIANTS):
         samples = sample(name, args.games, args.phases, args.seed)
         rng = random.Random(args.seed)
-        time_move(samples[0].position, LEVEL, rng)  # loads the variant's tables and evaluation
-        rows = [(s, *time_move(s.position, LEVEL, rng)) for s in samples]
-        print(f"{name}: the master on {len(rows)} positions ({clock})", flush=True)
+        time_move(samples[0].position, level, rng)  # loads the variant's tables and evaluation
+        rows = [(s, *time_move(s.position, level, rng)) for s in samples]
+        print(f"{name}: the {level.key} on {len(rows)} positions ({clock})", flush=True)
         for phase in range(args.phases):
             of_phase = [r for r in rows if r[0].phase == phase]
             if of_phase:

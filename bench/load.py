@@ -137,6 +137,9 @@ def cpu_report(
 ) -> None:
     parts = {k: after[k] - before[k] for k in after}
     per = ", ".join(f"{k} {v / max(actions, 1) * 1000:.2f}" for k, v in parts.items())
+    servers = [v for k, v in parts.items() if k.startswith("server ")]
+    if len(servers) > 1:  # each process's share, and both together (each action crosses both)
+        per += f" (servers together {sum(servers) / max(actions, 1) * 1000:.2f})"
     busy = sum(v for v in parts.values() if v == v)
     print(
         f"  CPU per action (ms): {per}; all parts {busy / max(actions, 1) * 1000:.2f} ms; "
@@ -178,6 +181,32 @@ def start_site(
         except httpx.HTTPError:
             time.sleep(0.2)
     raise RuntimeError("server did not start")
+
+
+def wait_listening(port: int, timeout: float = 60.0) -> None:
+    """Return once something accepts connections on ``port`` (RuntimeError after ``timeout``)."""
+    import socket
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on port {port}")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a server: SIGTERM (a graceful shutdown closes every connection), then SIGKILL if
+    it has not exited within 30 s (on a loaded machine closing thousands of WebSockets may
+    take that long): nothing is left running."""
+    proc.terminate()
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
 
 
 async def run_senet(
@@ -498,7 +527,10 @@ def main() -> None:
                 if db.startswith("postgresql") and not args.database_url
                 else None
             )
-            meter = CpuMeter({"servers": [p.pid for p in procs], "redis": redis_pids}, pg_port)
+            meter = CpuMeter(
+                {**{f"server {i + 1}": [p.pid] for i, p in enumerate(procs)}, "redis": redis_pids},
+                pg_port,
+            )
         try:
             lat, seconds, info = asyncio.run(
                 run_senet(
@@ -514,8 +546,7 @@ def main() -> None:
             )
         finally:
             for p in procs:
-                p.terminate()
-                p.wait(10)
+                stop(p)
         print(
             f"games finished {info['finished']}, events {info['events']}, reconnects {info['reconnects']}, "
             f"stale {info['stale']}, stalls {info['stalls']}, bot errors {info['errors']} {info['why'] or ''}"
@@ -527,7 +558,8 @@ def main() -> None:
                 subprocess.Popen([sys.executable, __file__, "--relay-server", str(p)])
                 for p in rports
             ]
-            time.sleep(1.5)
+            for port in rports:  # wait until each relay listens (its imports may take a while)
+                wait_listening(port)
             relay_meter = CpuMeter({"relays": [r.pid for r in relays]}, None)
             try:
                 before = relay_meter.read()
@@ -537,8 +569,7 @@ def main() -> None:
                 after = relay_meter.read()
             finally:
                 for r in relays:
-                    r.terminate()
-                    r.wait(10)
+                    stop(r)
             relay = figures("bare relay", rlat, rseconds)
             cpu_report(before, after, len(rlat), rseconds)
             print(

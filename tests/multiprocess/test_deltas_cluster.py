@@ -49,8 +49,9 @@ def moment_free(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_state_mode_viewers_on_another_process_rebuild_the_game_from_deltas(
-    pg_url: str, redis: Any, cluster: list[SiteProcess]
+    pg_url: str, own_redis: Any, own_cluster: list[SiteProcess]
 ) -> None:
+    cluster, redis = own_cluster, own_redis
     a, b, c = cluster
 
     async def until(condition, what: str, timeout: float = 60) -> None:

@@ -10,7 +10,6 @@ import time
 import httpx
 from websockets.sync.client import connect
 
-from .test_lobby_cluster import clocked_pair  # noqa: F401 - the fixture
 from .test_storage_pg import run as run_in_thread
 
 
@@ -21,7 +20,7 @@ async def advance(http: httpx.AsyncClient, servers, ms: int) -> None:
         ).is_success
 
 
-def test_moves_through_the_api_on_one_process_keep_a_claim_on_the_other_away(clocked_pair) -> None:  # noqa: F811
+def test_moves_through_the_api_on_one_process_keep_a_claim_on_the_other_away(clocked_pair) -> None:
     a, b = clocked_pair
 
     async def main() -> None:
@@ -81,7 +80,7 @@ def test_moves_through_the_api_on_one_process_keep_a_claim_on_the_other_away(clo
     run_in_thread(main())
 
 
-def test_a_paired_game_without_seeds_is_called_off_on_both_processes(clocked_pair) -> None:  # noqa: F811
+def test_a_paired_game_without_seeds_is_called_off_on_both_processes(clocked_pair) -> None:
     a, b = clocked_pair
 
     async def main() -> None:
@@ -110,7 +109,7 @@ def test_a_paired_game_without_seeds_is_called_off_on_both_processes(clocked_pai
     run_in_thread(main())
 
 
-def test_a_page_on_the_other_process_is_told_of_the_call_off(clocked_pair) -> None:  # noqa: F811
+def test_a_page_on_the_other_process_is_told_of_the_call_off(clocked_pair) -> None:
     """A page showing the game on the other process is told the game was called off."""
     a, b = clocked_pair
     created = httpx.post(f"{a.url}/api/games", json={"mode": "friend", "colour": "A"}).json()

@@ -43,7 +43,8 @@ def _same(event: dict, stored: tuple[int, str, int | None, str]) -> bool:
     )
 
 
-def test_sigkill_and_redis_restart_mid_game_lose_nothing(pg_url, redis, tmp_path) -> None:
+def test_sigkill_and_redis_restart_mid_game_lose_nothing(pg_url, own_redis, tmp_path) -> None:
+    redis = own_redis  # stopped and restarted below: not the shared one
     a = SiteProcess(pg_url, redis.url, tmp_path, "a")
     b = SiteProcess(pg_url, redis.url, tmp_path, "b")
     a.start()

@@ -6,33 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
-import pytest
 from websockets.sync.client import connect
 
-from senet_testkit.servers import RedisServer
-
-from .conftest import SiteProcess
 from .test_cluster import stored_actions
 from .test_storage_pg import run as run_in_thread
-
-
-@pytest.fixture
-def clocked_pair(pg_url: str, redis: RedisServer, tmp_path: Path) -> Iterator[list[SiteProcess]]:
-    """Two processes whose clocks move only when the test says."""
-    procs = [SiteProcess(pg_url, redis.url, tmp_path, f"clocked{i}") for i in range(2)]
-    for p in procs:
-        p.env["SENET_MANUAL_CLOCK"] = "1"
-    try:
-        for p in procs:
-            p.start()
-        yield procs
-    finally:
-        for p in procs:
-            p.stop()
 
 
 def test_askers_on_two_processes_are_paired_once_each(clocked_pair) -> None:

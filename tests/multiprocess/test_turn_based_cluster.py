@@ -13,7 +13,6 @@ from sqlalchemy import text
 from senet.service.game_database import Storage
 
 from .test_fair_play_cluster import advance
-from .test_lobby_cluster import clocked_pair  # noqa: F401 - the fixture
 from .test_storage_pg import run as run_in_thread
 
 DAY_MS = 86_400_000
@@ -35,7 +34,7 @@ async def ends_stored(pg_url: str, game_id: str) -> list[tuple[int, int | None, 
 
 
 def test_a_turn_based_deadline_ends_the_game_once_with_two_processes(
-    clocked_pair,  # noqa: F811 - the fixture
+    clocked_pair,
     pg_url: str,
 ) -> None:
     a, b = clocked_pair

@@ -57,3 +57,43 @@ def test_racing_appends_in_one_batch_store_exactly_one_each(tmp_path: Path) -> N
         await storage.close()
 
     run(main())
+
+
+def test_the_log_is_copied_into_the_database_file_in_a_thread_every_so_many_appends(
+    tmp_path: Path,
+) -> None:
+    """The commits (in the event loop) never checkpoint the write-ahead log; after
+    CHECKPOINT_EVERY appends a passive checkpoint in the appender's thread copies it into the
+    database file: read with the log ignored, the file has every action stored so far."""
+    import sqlite3
+
+    db = tmp_path / "db.sqlite3"
+
+    def in_file_alone() -> int:  # the database file as it is, without its log
+        conn = sqlite3.connect(f"file:{db}?immutable=1", uri=True)
+        try:
+            return int(conn.execute("SELECT count(*) FROM actions").fetchone()[0])
+        finally:
+            conn.close()
+
+    async def main() -> None:
+        storage = Storage(f"sqlite+aiosqlite:///{db}")
+        await storage.init()
+        appender = storage._appender
+        assert appender is not None
+        appender.CHECKPOINT_EVERY = 4
+        for i in range(3):
+            await storage.create_game(NewGame(f"g{i}", "standard", Mode.FRIEND, "0" * 64, "0" * 64))
+        setup = sqlite3.connect(db)  # the schema and the games into the file: a clean start
+        setup.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        setup.close()
+        for i in range(3):
+            await storage.append(f"g{i}", 0, batch(0, "9-12"))
+        assert appender._checkpointing is None and in_file_alone() == 0  # all in the log
+        await storage.append("g0", 2, batch(2, "10-13"))  # the fourth: a checkpoint
+        assert appender._checkpointing is not None
+        await appender._checkpointing
+        assert in_file_alone() == 8
+        await storage.close()
+
+    run(main())

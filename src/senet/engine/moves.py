@@ -84,8 +84,23 @@ class Move(NamedTuple):
 _STEP = re.compile(r"([0-9]{1,2})\s*([-x])\s*([0-9]{1,2}|off)(?:\s*/\s*([1-6]))?\Z", re.IGNORECASE)
 
 
+#: moves already read, by their text (a Move is immutable; only valid texts are kept, and
+#: only so many: a game server reads the same few hundred notations again and again)
+_PARSED: dict[str, Move] = {}
+_PARSED_MAX = 4096
+
+
 def parse_move(text: str, *, line: int = 1, column: int = 1) -> Move:
     """Parse one move in the notation above; raise :class:`NotationError` naming what was expected."""
+    move = _PARSED.get(text)
+    if move is None:
+        move = _parse_move(text, line, column)
+        if len(_PARSED) < _PARSED_MAX:
+            _PARSED[text] = move
+    return move
+
+
+def _parse_move(text: str, line: int, column: int) -> Move:
     for i, ch in enumerate(text):
         if ch.isdigit() and not ch.isascii():
             raise NotationError(

@@ -21,6 +21,7 @@ A decision that the server plays for a player (a forced pass) costs that player 
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 import time
 from dataclasses import dataclass
@@ -105,6 +106,7 @@ PRESETS = (
 TURN_BASED = tuple(TimeControl("days", days * DAY) for days in (1, 2, 3, 7))
 
 
+@functools.lru_cache(maxsize=256)  # read with every look at a game's clock; a few forms in use
 def parse_time_control(text: str | None) -> TimeControl:
     """``untimed``, ``move:30``, ``clock:300+5`` or ``days:3``; ValueError naming the form
     otherwise."""

@@ -623,9 +623,10 @@ def _check_move(live: LiveGame, seats: tuple[int, ...], ply: int, move: Move) ->
     decider = pos.decider
     if decider not in seats:
         raise GameError("not_your_turn", "it is not your decision now", 409)
-    try:
-        pos.apply(move)
-    except IllegalMove as exc:
-        raise GameError("illegal", str(exc), 422) from None
+    if move not in live.legal_moves():
+        try:
+            pos.apply(move)  # raises IllegalMove, naming the legal moves
+        except IllegalMove as exc:
+            raise GameError("illegal", str(exc), 422) from None
     assert decider is not None
     return decider

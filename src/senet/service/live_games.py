@@ -33,6 +33,7 @@ with :attr:`GameStore.keep`.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import hmac
 import secrets
@@ -44,11 +45,13 @@ from dataclasses import dataclass, field, fields
 from senet.engine import (
     Game,
     IllegalMove,
+    Move,
     NotationError,
     Outcome,
     Position,
     find_variant,
 )
+from senet.engine.moves import PASS
 from senet.engine.position import seat_letter
 from senet.engine.record import TERMINATIONS
 
@@ -61,13 +64,14 @@ from .messages import (
     ActionKind,
     ActionRow,
     ClockColumns,
+    HistoryEntry,
     Mode,
     SeatKind,
     refresh_message,
     unannounced_message,
     update_message,
 )
-from .step import GameState, finish_of, is_forced_pass, replay, step, timed_seat
+from .step import GameState, finish_of, replay, step, timed_seat
 
 __all__ = ["Decision", "GameStore", "LiveGame", "hash_token", "new_token"]
 
@@ -77,7 +81,10 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+@functools.lru_cache(maxsize=16384)
 def hash_token(token: str) -> str:
+    """The SHA-256 a seat secret is stored as (kept for the secrets in use: every message a
+    connection is sent finds its viewer's seats by it)."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -91,6 +98,16 @@ class LiveGame:
     stored: StoredGame
     game: Game
     history: list[StoredAction] = field(default_factory=list)
+    # What is derived from the current position (its legal moves, its notation), computed
+    # once per position: every viewer of every update reads them, and a Position never
+    # changes (a new one replaces it).  And the throws counted so far: (actions counted, throws).
+    _derived: dict[str, object] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _derived_of: Position | None = field(default=None, init=False, repr=False, compare=False)
+    _throws_counted: tuple[int, int] = field(default=(0, 0), init=False, repr=False, compare=False)
+    #: the history as viewers are shown it, kept by :func:`senet.service.views.cached_history`
+    shown_history: list[HistoryEntry] = field(
+        default_factory=list, init=False, repr=False, compare=False
+    )
 
     @property
     def id(self) -> str:
@@ -111,7 +128,48 @@ class LiveGame:
 
     @property
     def throws(self) -> int:
-        return sum(1 for a in self.history if a.kind == ActionKind.THROW)
+        """The throws so far (counted on from the last count: the history only grows)."""
+        counted, throws = self._throws_counted
+        history = self.history
+        if counted > len(history):  # never, but for a history replaced by a shorter one
+            counted, throws = 0, 0
+        for action in history[counted:]:
+            throws += action.kind == ActionKind.THROW
+        self._throws_counted = (len(history), throws)
+        return throws
+
+    def _of_position(self) -> dict[str, object]:
+        """The values derived from the current position (emptied when it changes)."""
+        position = self.game.position
+        if self._derived_of is not position:
+            self._derived = {}
+            self._derived_of = position
+        return self._derived
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The current position's legal moves (see :meth:`Position.legal_moves`)."""
+        derived = self._of_position()
+        legal = derived.get("legal")
+        if legal is None:
+            legal = derived["legal"] = tuple(self.game.position.legal_moves())
+        return legal  # type: ignore[return-value]
+
+    def legal_texts(self) -> tuple[str, ...]:
+        """The current position's legal moves in notation (``x`` for a capture)."""
+        derived = self._of_position()
+        texts = derived.get("texts")
+        if texts is None:
+            pos = self.game.position
+            texts = derived["texts"] = tuple(pos.move_text(m) for m in self.legal_moves())
+        return texts  # type: ignore[return-value]
+
+    def fen(self) -> str:
+        """The current position's notation (:meth:`Position.fen`)."""
+        derived = self._of_position()
+        fen = derived.get("fen")
+        if fen is None:
+            fen = derived["fen"] = self.game.position.fen()
+        return fen  # type: ignore[return-value]
 
     @property
     def ending(self) -> StoredAction | None:
@@ -159,7 +217,10 @@ class LiveGame:
     def forced_pass(self) -> bool:
         """Is the decision due a pass, the only legal one (no piece can move, or a throw of
         fate's move is impossible)?  The server plays it for the player: nothing to choose."""
-        return not self.over and not self.seeding and is_forced_pass(self.position)
+        if self.over or self.seeding or self.position.decider is None:
+            return False
+        legal = self.legal_moves()
+        return len(legal) == 1 and legal[0].kind == PASS
 
     def timed_seat(self, position: Position) -> int | None:
         """The seat whose clock runs in ``position`` (see :func:`~senet.service.step.timed_seat`)."""

@@ -13,7 +13,6 @@ seed and which seats must still give one are public from the start:
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from datetime import UTC
 from typing import Literal
 
@@ -80,24 +79,17 @@ def history_entries(live: LiveGame, start: int = 0) -> list[HistoryEntry]:
     return out
 
 
-_ENTRIES: OrderedDict[str, tuple[LiveGame, list[HistoryEntry]]] = OrderedDict()
-_ENTRIES_MAX = 500
-
-
-def cached_history(live: LiveGame) -> list[HistoryEntry]:
-    """:func:`history_entries` of the whole game, extended incrementally: every viewer of every
-    update needs it, and a game's past never changes (a reloaded game starts over)."""
-    held = _ENTRIES.get(live.id)
-    if held is None or held[0] is not live or len(held[1]) > live.ply:
-        held = (live, [])
-    entries = held[1]
+def cached_history(live: LiveGame, start: int = 0) -> list[HistoryEntry]:
+    """:func:`history_entries` of the game (from ply ``start`` on), kept with the cached game
+    and extended incrementally: every viewer of every update needs them, and a game's past
+    never changes (a game read again is a new copy, and starts over).  The entries are
+    shared: read them, never change them."""
+    entries = live.shown_history
+    if len(entries) > live.ply:  # not a continuation (never, but for safety): start over
+        del entries[:]
     if len(entries) < live.ply:
         entries.extend(history_entries(live, len(entries)))
-    _ENTRIES[live.id] = held
-    _ENTRIES.move_to_end(live.id)
-    while len(_ENTRIES) > _ENTRIES_MAX:
-        _ENTRIES.popitem(last=False)
-    return list(entries)
+    return entries[start:]
 
 
 def phase(live: LiveGame) -> Phase:
@@ -137,8 +129,7 @@ def legal_moves_for(live: LiveGame, seats: tuple[int, ...]) -> list[str]:
     decider = live.decider
     if decider is None or decider not in seats:
         return []
-    pos = live.position
-    return [pos.move_text(m) for m in pos.legal_moves()]
+    return list(live.legal_texts())
 
 
 def forced_pass_record(live: LiveGame, server_passes: bool) -> ForcedPassRecord | None:
@@ -188,7 +179,7 @@ def state_message(
         "level": stored.level,
         "ply": live.ply,
         "phase": phase(live),
-        "fen": pos.fen(),
+        "fen": live.fen(),
         "turn": pos.turn,
         "decider": live.decider,
         "throw": pos.throw,
@@ -321,8 +312,8 @@ def events_message(
         "ply": live.ply,
         "phase": phase(live),
         "seed_needed": seed_needed(live),
-        "events": history_entries(live, since),
-        "fen": pos.fen(),
+        "events": cached_history(live, since),
+        "fen": live.fen(),
         "turn": pos.turn,
         "decider": live.decider,
         "legal": legal_moves_for(live, seats),
