@@ -219,6 +219,7 @@ class ServeProcess:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
+        self.stop()  # a fixture that fails here is never torn down: the process must not outlive it
         raise RuntimeError(f"server did not start in {START_TIMEOUT:.0f} s: {self.log.read_text()}")
 
     def _limit_files(self) -> None:
