@@ -22,7 +22,6 @@ measured on the same positions one after the other).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import random
 import statistics
 import sys
@@ -32,12 +31,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from reference_players import reference_move
+from three_against_two import Tally, with_a_throw
 
 from senet.ai import choose_move, forget_searchers
 from senet.ai.compiled_solver import solve_compiled
 from senet.ai.solver import for_seat
 from senet.ai.tables import LARGE_TABLE_SPECS, resting_squares
-from senet.engine import InvalidPosition, Move, Position, Variant, draw_throw, find_variant
+from senet.engine import Move, Position, Variant, find_variant
 
 SAME = 1e-9
 PLAYERS = ("master", "root-table-master")
@@ -51,17 +51,7 @@ def past_the_table(variant: Variant, rng: random.Random, squares: int) -> Positi
     mine, theirs = rng.choice(MATERIAL)
     cells = rng.sample(resting_squares(variant, 31 - squares), mine + theirs)
     mover = rng.randrange(2)
-    own, other = sorted(cells[:mine]), sorted(cells[mine:])
-    pieces = (own, other) if mover == 0 else (other, own)
-    try:
-        pos = Position.from_parts(variant, (pieces[0], pieces[1]), turn=mover)
-    except InvalidPosition:
-        return None
-    while pos.is_chance():
-        pos = pos.apply_throw(draw_throw(rng, variant.instrument))
-    if pos.is_over() or len(pos.legal_moves()) < 2:
-        return None
-    return pos
+    return with_a_throw(variant, rng, cells[:mine], cells[mine:], mover)
 
 
 def move_of(player: str, pos: Position) -> Move:
@@ -69,23 +59,6 @@ def move_of(player: str, pos: Position) -> Move:
     if player == "master":
         return choose_move(pos, player, rng)
     return reference_move(player, pos, rng)
-
-
-@dataclasses.dataclass
-class Tally:
-    optimal: int = 0
-    losses: list[float] = dataclasses.field(default_factory=list)
-    times: list[float] = dataclasses.field(default_factory=list)
-
-    def line(self, name: str) -> str:
-        n = len(self.losses)
-        share = self.optimal / n if n else float("nan")
-        loss = statistics.fmean(self.losses) if n else float("nan")
-        median = statistics.median(self.times) * 1000 if self.times else float("nan")
-        return (
-            f"  {name:<18} optimal {share:7.2%} ({self.optimal}/{n})  mean loss {loss:.5f}"
-            f"  median move {median:.1f} ms CPU"
-        )
 
 
 def measure(
@@ -111,11 +84,7 @@ def measure(
         for player in PLAYERS:
             start = time.process_time()
             move = move_of(player, pos)
-            tally = tallies[player]
-            tally.times.append(time.process_time() - start)
-            loss = max(exact) - exact[legal.index(move)]
-            tally.losses.append(loss)
-            tally.optimal += loss <= SAME
+            tallies[player].record(exact, legal.index(move), time.process_time() - start)
     return tallies, len(solution.values), solved
 
 

@@ -45,6 +45,24 @@ SAME = 1e-9
 PLAYERS = ("master", "master-search", "frozen-master", "expert")
 
 
+def with_a_throw(
+    variant: Variant, rng: random.Random, mine: list[int], theirs: list[int], mover: int
+) -> Position | None:
+    """The mover's pieces on ``mine``, the other side's on ``theirs``, a throw drawn; None when
+    that is not a legal position, the game is over or the throw leaves no choice.  The other
+    position benches draw their endgames with it."""
+    pieces = (sorted(mine), sorted(theirs)) if mover == 0 else (sorted(theirs), sorted(mine))
+    try:
+        pos = Position.from_parts(variant, pieces, turn=mover)
+    except InvalidPosition:
+        return None
+    while pos.is_chance():
+        pos = pos.apply_throw(draw_throw(rng, variant.instrument))
+    if pos.is_over() or len(pos.legal_moves()) < 2:
+        return None
+    return pos
+
+
 def three_against_two(variant: Variant, rng: random.Random, low: int = 1) -> Position | None:
     """Three pieces against two on the resting squares from ``low`` on, the mover drawn, a
     throw made; None when that leaves no choice, the game over, or every move in the
@@ -52,15 +70,8 @@ def three_against_two(variant: Variant, rng: random.Random, low: int = 1) -> Pos
     cells = rng.sample(resting_squares(variant, low), 5)
     mover = rng.randrange(2)
     split = 3 if rng.randrange(2) else 2  # the three pieces as often the mover's as not
-    mine, theirs = sorted(cells[:split]), sorted(cells[split:])
-    pieces = (mine, theirs) if mover == 0 else (theirs, mine)
-    try:
-        pos = Position.from_parts(variant, (pieces[0], pieces[1]), turn=mover)
-    except InvalidPosition:
-        return None
-    while pos.is_chance():
-        pos = pos.apply_throw(draw_throw(rng, variant.instrument))
-    if pos.is_over() or len(pos.legal_moves()) < 2:
+    pos = with_a_throw(variant, rng, cells[:split], cells[split:], mover)
+    if pos is None:
         return None
     small = table_for(variant)
     if small is not None and small.move_values(pos) is not None:
@@ -108,9 +119,17 @@ class Tally:
         loss = statistics.fmean(self.losses) if n else float("nan")
         median = statistics.median(self.times) * 1000 if self.times else float("nan")
         return (
-            f"  {name:<14} optimal {share:7.2%} ({self.optimal}/{n})  mean loss {loss:.5f}"
-            f"  median move {median:.1f} ms"
+            f"  {name:<18} optimal {share:7.2%} ({self.optimal}/{n})  mean loss {loss:.5f}"
+            f"  median move {median:.1f} ms CPU"
         )
+
+    def record(self, exact: tuple[float, ...] | list[float], chosen: int, seconds: float) -> None:
+        """One decision: the exact values of every legal move, the index of the move played
+        and its CPU time."""
+        loss = max(exact) - exact[chosen]
+        self.times.append(seconds)
+        self.losses.append(loss)
+        self.optimal += loss <= SAME
 
 
 def measure(
@@ -132,11 +151,7 @@ def measure(
         for player in players:
             began = time.process_time()
             move = move_of(player, pos)
-            tally = tallies[player]
-            tally.times.append(time.process_time() - began)
-            loss = max(exact) - exact[legal.index(move)]
-            tally.losses.append(loss)
-            tally.optimal += loss <= SAME
+            tallies[player].record(exact, legal.index(move), time.process_time() - began)
     return tallies
 
 

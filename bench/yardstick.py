@@ -44,12 +44,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from reference_players import reference_move
+from three_against_two import with_a_throw
 
 from senet.ai import choose_move
 from senet.ai.solver import TooLarge, for_seat, solve_many
 from senet.ai.tables import LARGE_TABLE_SPECS, large_table_for, table_for
 from senet.ai.valuation import FULL_GAME, value_moves
-from senet.engine import InvalidPosition, Position, Variant, draw_throw, find_variant
+from senet.engine import Position, Variant, find_variant
 
 VARIANTS = ("standard", "kendall", "bell")
 #: the targets the yardstick must meet before it judges players
@@ -98,17 +99,7 @@ def endgame(variant: Variant, rng: random.Random, squares: int) -> Position | No
     last = 30  # every variant's track ends on square 30
     cells = rng.sample(range(last - squares + 1, last + 1), 5)
     mover = rng.randrange(2)
-    three, two = sorted(cells[:3]), sorted(cells[3:])
-    pieces = (three, two) if mover == 0 else (two, three)
-    try:
-        pos = Position.from_parts(variant, (pieces[0], pieces[1]), turn=mover)
-    except InvalidPosition:
-        return None
-    while pos.is_chance():
-        pos = pos.apply_throw(draw_throw(rng, variant.instrument))
-    if pos.is_over() or len(pos.legal_moves()) < 2:
-        return None
-    return pos
+    return with_a_throw(variant, rng, cells[:3], cells[3:], mover)  # the mover has the three
 
 
 def truth(pos: Position, solve_states: int) -> tuple[float, ...] | None:
