@@ -127,33 +127,12 @@ def serve(
 
 
 def _tune_gc() -> None:
-    """The collector and a server with thousands of games: everything imported so far lives
-    as long as the process, so it is moved out of the collector's way (``gc.freeze``), and a
-    full collection that pauses the event loop noticeably is logged (it delays every game)."""
-    import gc
-    import logging
-    import time
+    """Short collector pauses with thousands of games in memory (:mod:`senet.web.collector`)."""
+    from .collector import Collector
 
-    gc.freeze()
-    # Young collections every 50,000 allocations instead of 700: the messages, futures and
-    # handles of a few hundred moves a second then die young instead of reaching the old
-    # generation, whose full collections (every object of every game held) paused the
-    # server for 100-500 ms every 10-20 s under load (bench/load.py).
-    gc.set_threshold(50_000, 20, 10)
-    log = logging.getLogger("senet.web")
-    started = [0.0]
-
-    def watch(phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            started[0] = time.perf_counter()
-        elif (pause := time.perf_counter() - started[0]) > 0.1:
-            log.warning(
-                "garbage collection of generation %d paused the server %.0f ms",
-                info["generation"],
-                pause * 1e3,
-            )
-
-    gc.callbacks.append(watch)
+    collector = Collector()
+    collector.install()
+    collector.start()
 
 
 @click.command()
