@@ -68,6 +68,7 @@ def test_every_variable_is_read_and_checked() -> None:
         "SENET_PUSH_SERVICES": "https://push.example, http://127.0.0.1:8123/",
         "SENET_PUSH_CONTACT": "mailto:ops@senet.example",
         "SENET_BOT_LIMITS": "30,2,5",
+        "SENET_GC_SWEEP": "600",
     }
     assert set(env) == {v.name for v in VARIABLES}
     settings = Settings.from_env(env)
@@ -94,6 +95,7 @@ def test_every_variable_is_read_and_checked() -> None:
         ("https://push.example", "http://127.0.0.1:8123"),
         "mailto:ops@senet.example",
         BotLimits(30, 2, 5),
+        600.0,
     )
     assert Settings.from_env({}) == Settings()
     assert Settings.from_env({"SENET_RATE_LIMITS": "off"}).rate_limits == RateLimits.off()
@@ -117,6 +119,8 @@ def test_every_variable_is_read_and_checked() -> None:
         ("SENET_BOT_LIMITS", "30,2"),
         ("SENET_BOT_LIMITS", "30,0,5"),
         ("SENET_BOT_LIMITS", "３０,2,5"),
+        ("SENET_GC_SWEEP", "5"),
+        ("SENET_GC_SWEEP", "hourly"),
     ]:
         with pytest.raises(SettingError, match=name):
             Settings.from_env({name: bad})
@@ -148,15 +152,21 @@ def test_serve_reads_its_connection_guards_from_the_settings_and_its_options_win
 
     monkeypatch.setattr(senet.web.app, "create_app", lambda settings: settings)
     monkeypatch.setattr(senet.web.connections, "guarded_protocols", guarded)
-    monkeypatch.setattr(senet.web.cli, "_tune_gc", lambda: None)
+    monkeypatch.setattr(senet.web.cli, "_tune_gc", lambda sweep: seen.update(sweep=sweep))
     monkeypatch.setattr("uvicorn.run", lambda app, **options: seen.update(options, app=app))
-    env = {"SENET_IDLE_TIMEOUT": "7", "FORWARDED_ALLOW_IPS": "10.0.0.1", "SENET_COMMIT": "abc"}
+    env = {
+        "SENET_IDLE_TIMEOUT": "7",
+        "FORWARDED_ALLOW_IPS": "10.0.0.1",
+        "SENET_COMMIT": "abc",
+        "SENET_GC_SWEEP": "120",
+    }
     done = CliRunner().invoke(
         senet.web.cli.serve, ["--connections-per-address", "3"], env=env, catch_exceptions=False
     )
     assert done.exit_code == 0, done.output
     assert seen["limits"] == senet.web.connections.ConnectionLimits(10.0, 7.0, 3, "10.0.0.1")
     assert seen["timeout_keep_alive"] == 7 and seen["forwarded_allow_ips"] == "10.0.0.1"
+    assert seen["sweep"] == 120.0  # the collector's sweep (senet.web.collector)
     settings = seen["app"]
     assert isinstance(settings, Settings) and settings.commit == "abc"
 

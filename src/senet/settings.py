@@ -134,6 +134,7 @@ class Settings:
     push_contact: str = DEFAULT_PUSH_CONTACT
     #: the bot API's limits per token (see :mod:`senet.web.bots`)
     bot_limits: BotLimits = field(default_factory=BotLimits)
+    gc_sweep: float = 3600.0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -166,6 +167,13 @@ def _positive_float(text: str) -> float:
     value = float(_ascii(text))
     if value < 0:
         raise ValueError("a number of seconds, 0 or more")
+    return value
+
+
+def _sweep_interval(text: str) -> float:
+    value = _positive_float(text)
+    if value < 10:
+        raise ValueError("a number of seconds, 10 or more")
     return value
 
 
@@ -318,6 +326,12 @@ VARIABLES: tuple[Variable, ...] = (
         "per API token: requests_per_minute,streams,games",
     ),
     Variable("SENET_GAME_CACHE", "game_cache", _positive_int, "games each process keeps in memory"),
+    Variable(
+        "SENET_GC_SWEEP",
+        "gc_sweep",
+        _sweep_interval,
+        "seconds between the collector's sweeps of every object a server process holds",
+    ),
     Variable(
         "SENET_DB_POOL",
         "db_pool",

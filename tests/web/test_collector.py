@@ -56,9 +56,10 @@ def collector() -> Iterator[tuple[Collector, Clock]]:
 def test_allocation_counts_never_collect_the_old_generation(
     collector: tuple[Collector, Clock],
 ) -> None:
+    c, _ = collector
     young, middle, old = gc.get_threshold()
-    assert (young, middle) == (10_000, 10)
-    assert old >= 10**9  # the settles collect it, on the clock
+    assert (young, middle) == (c.policy.young, c.policy.middle)
+    assert middle >= 100 and old >= 10**9  # the settles collect them, on the clock
 
 
 def test_a_settle_collects_what_is_not_frozen_and_freezes_the_survivors(

@@ -96,7 +96,7 @@ def serve(
         err=False,
     )
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
-    _tune_gc()
+    _tune_gc(settings.gc_sweep)
     # WebSocket messages are compressed when the client offers it (browsers do):
     # permessage-deflate as uvicorn configures it, one zlib stream a connection (window 2^12,
     # memLevel 5: some 40 KB each).  Live play sends deltas of a few hundred bytes, which the
@@ -126,11 +126,11 @@ def serve(
     )
 
 
-def _tune_gc() -> None:
+def _tune_gc(sweep: float) -> None:
     """Short collector pauses with thousands of games in memory (:mod:`senet.web.collector`)."""
-    from .collector import Collector
+    from .collector import Collector, CollectorPolicy
 
-    collector = Collector()
+    collector = Collector(CollectorPolicy(sweep=sweep))
     collector.install()
     collector.start()
 

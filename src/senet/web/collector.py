@@ -4,23 +4,28 @@ CPython's collector stops the process for a time proportional to the objects it 
 server keeps every live game's positions, actions and shown history in memory (some 170
 tracked objects a game twenty rounds in, several hundred by the end of a game), so with 3,000
 games one collection of the oldest generation examines millions of objects and stops every
-game at once: 0.4-0.8 s each, every 10-30 s under load (``bench/load.py``).
+game at once: 0.4-0.8 s each, every 10-30 s under load.
 
-The policy here keeps every pause short without giving up collecting:
+Most of what a busy server allocates survives (a move adds a position, an action and a
+history entry to its game), so CPython's generations examine the same objects again and again
+on their way to the old generation, whose collections then examine everything.  The policy
+here examines each object about twice and keeps every pause short without giving up
+collecting:
 
-* The young generation is collected every :attr:`CollectorPolicy.young` allocations, the
-  middle one every :attr:`CollectorPolicy.middle` young collections: both hold only what was
-  allocated lately, so each collection is a few milliseconds.
-* The old generation is never collected by allocation counts.  Instead, every
-  :attr:`CollectorPolicy.settle` seconds, :meth:`Collector.settle` collects what is not frozen
-  — only what survived since the last settle, since ``gc.collect`` skips frozen objects — and
-  freezes the survivors (``gc.freeze``): they are not examined again.
+* The young generation is collected every :attr:`CollectorPolicy.young` allocations: a few
+  milliseconds each.
+* Every :attr:`CollectorPolicy.settle` seconds (one), :meth:`Collector.settle` collects every
+  object that is not frozen — only what survived since the last settle, since ``gc.collect``
+  skips frozen objects — and freezes the survivors (``gc.freeze``): they are not examined
+  again.  The middle and old generations are (almost) never collected by allocation counts.
 * Freezing changes nothing for objects freed by reference counting, which is how a game's
   positions, actions and history go (none of them is in a reference cycle).  Only a cycle that
   becomes garbage after it was frozen outlives its use, so every
-  :attr:`CollectorPolicy.sweep` seconds :meth:`Collector.sweep` unfreezes everything and
-  collects it once: one long pause an hour instead of one every few seconds, logged with what
-  it found.
+  :attr:`CollectorPolicy.sweep` seconds (``SENET_GC_SWEEP``, an hour) :meth:`Collector.sweep`
+  unfreezes everything and collects it once: one long pause an hour instead of one every few
+  seconds, logged with what it found.
+
+Measured with ``bench/load.py`` (docs/workers.md, *The garbage collector*).
 """
 
 from __future__ import annotations
@@ -44,10 +49,11 @@ class CollectorPolicy:
 
     #: allocations (net of frees) between collections of the young generation
     young: int = 10_000
-    #: young collections between collections of the middle generation
-    middle: int = 10
+    #: young collections between collections of the middle generation (rarely reached: a
+    #: settle collects it first)
+    middle: int = 1000
     #: seconds between settles: the survivors since the last one collected, then frozen
-    settle: float = 10.0
+    settle: float = 1.0
     #: seconds between sweeps: everything unfrozen and collected once
     sweep: float = 3600.0
     #: a pause longer than this many seconds is logged (it delayed every game)
