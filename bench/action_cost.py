@@ -22,6 +22,7 @@ import tempfile
 import time
 from contextlib import AsyncExitStack
 from pathlib import Path
+from typing import Any
 
 from senet.service.broadcast import MemoryBroadcast
 from senet.service.channel import read_game_message
@@ -29,57 +30,80 @@ from senet.service.game_database import Storage
 from senet.service.games import GameService
 
 
-async def measure(games: int, rounds: int) -> None:
-    folder = Path(tempfile.mkdtemp(prefix="senet-action-cost-"))
-    storage = Storage(f"sqlite+aiosqlite:///{folder / 'db.sqlite3'}")
-    await storage.init()
-    service = GameService(storage, MemoryBroadcast(), computer_delay=3600.0)
-    await service.start()
-    seats: list[tuple[str, dict[int, str]]] = []
-    for i in range(games):
-        created = await service.commands.create("standard", "friend", "A", seed=f"a{i}")
-        claimed = await service.commands.claim(created.game_id, created.invite or "")
-        assert claimed is not None
-        await service.commands.seed(created.game_id, claimed[0], f"b{i}")
-        seats.append((created.game_id, {0: created.token, 1: claimed[0]}))
-    rng = random.Random(1)
-    async with AsyncExitStack() as stack:
-        viewers = {
-            game_id: [
-                (await stack.enter_async_context(service.subscribe(game_id)), tokens[seat])
+class FriendGames:
+    """``games`` friend games on a fresh SQLite file, both seats taken and seeded, each seat's
+    viewer subscribed; :meth:`play_round` plays one action in every game as a server does."""
+
+    def __init__(self, games: int, seed: int = 1) -> None:
+        self.games = games
+        self.rng = random.Random(seed)
+        self.stack = AsyncExitStack()
+        self.seats: list[tuple[str, dict[int, str]]] = []
+        self.viewers: dict[str, list[tuple[Any, str]]] = {}
+        self.shown: dict[str, list[int]] = {}
+
+    async def __aenter__(self) -> FriendGames:
+        folder = Path(tempfile.mkdtemp(prefix="senet-action-cost-"))
+        storage = Storage(f"sqlite+aiosqlite:///{folder / 'db.sqlite3'}")
+        await storage.init()
+        self.service = service = GameService(storage, MemoryBroadcast(), computer_delay=3600.0)
+        await service.start()
+        self.stack.push_async_callback(service.close)
+        for i in range(self.games):
+            created = await service.commands.create("standard", "friend", "A", seed=f"a{i}")
+            claimed = await service.commands.claim(created.game_id, created.invite or "")
+            assert claimed is not None
+            await service.commands.seed(created.game_id, claimed[0], f"b{i}")
+            self.seats.append((created.game_id, {0: created.token, 1: claimed[0]}))
+        for game_id, tokens in self.seats:
+            self.viewers[game_id] = [
+                (await self.stack.enter_async_context(service.subscribe(game_id)), tokens[seat])
                 for seat in (0, 1)
             ]
-            for game_id, tokens in seats
-        }
-        shown = {game_id: [0, 0] for game_id, _ in seats}
+            self.shown[game_id] = [0, 0]
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stack.aclose()
+
+    async def play_round(self) -> int:
+        """Every unfinished game's decider plays a random legal move (a forced pass if that is
+        all there is), and each of its two viewers turns the update it is sent into its events
+        message, encoded as JSON, as a connection does; returns the moves played."""
+        service, moves = self.service, 0
+        for game_id, tokens in self.seats:
+            live = service.store.cached(game_id)
+            assert live is not None
+            if live.over:
+                continue
+            if live.forced_pass:
+                await service.commands.forced_pass(game_id, live.ply)
+            else:
+                pos = live.position
+                decider = pos.decider
+                assert decider is not None
+                move = self.rng.choice([pos.move_text(m) for m in pos.legal_moves()])
+                await service.commands.act(game_id, tokens[decider], live.ply, move)
+                moves += 1
+            for k, (sub, token) in enumerate(self.viewers[game_id]):
+                while not sub.queue.empty():
+                    message = read_game_message(sub.queue.get_nowait())
+                    if message is not None and message["type"] == "update":
+                        events = await service.queries.events(
+                            game_id, token, self.shown[game_id][k], min_ply=message["ply"]
+                        )
+                        self.shown[game_id][k] = events["ply"]
+                        json.dumps(events, separators=(",", ":"), ensure_ascii=False).encode()
+        return moves
+
+
+async def measure(games: int, rounds: int) -> None:
+    async with FriendGames(games) as played:
         moves = 0
         cpu, wall = time.process_time(), time.perf_counter()
         for _ in range(rounds):
-            for game_id, tokens in seats:
-                live = service.store.cached(game_id)
-                assert live is not None
-                if live.over:
-                    continue
-                if live.forced_pass:
-                    await service.commands.forced_pass(game_id, live.ply)
-                else:
-                    pos = live.position
-                    decider = pos.decider
-                    assert decider is not None
-                    move = rng.choice([pos.move_text(m) for m in pos.legal_moves()])
-                    await service.commands.act(game_id, tokens[decider], live.ply, move)
-                    moves += 1
-                for k, (sub, token) in enumerate(viewers[game_id]):
-                    while not sub.queue.empty():
-                        message = read_game_message(sub.queue.get_nowait())
-                        if message is not None and message["type"] == "update":
-                            events = await service.queries.events(
-                                game_id, token, shown[game_id][k], min_ply=message["ply"]
-                            )
-                            shown[game_id][k] = events["ply"]
-                            json.dumps(events, separators=(",", ":"), ensure_ascii=False).encode()
+            moves += await played.play_round()
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    await service.close()
     print(
         f"{moves} moves in {games} games: {cpu / moves * 1e6:.0f} us of CPU per move "
         f"({wall / moves * 1e6:.0f} us on the wall clock)"

@@ -187,6 +187,9 @@ def start_site(
         SENET_RATE_LIMITS="off",
         # every bot is on loopback: no per-address cap (the cap is tested in tests/web)
         SENET_CONNECTIONS_PER_ADDRESS="0",
+        # the games are created first and their bots connect over the ramp (minutes at 3,000
+        # games): the players' seeds may come later than the two minutes a player has
+        SENET_SEEDING_DEADLINE="3600",
     )
     if broadcast_url:
         env["BROADCAST_URL"] = broadcast_url

@@ -7,6 +7,8 @@ import asyncio
 import gc
 import logging
 import random
+import subprocess
+import sys
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
@@ -193,3 +195,21 @@ def test_a_played_game_dropped_from_the_cache_is_freed_without_the_collector(
             await service.close()
 
     assert asyncio.run(scenario())
+
+
+def test_the_collector_bench_compares_the_three_policies_on_played_games() -> None:
+    """``bench/collector.py`` runs each policy in its own process on the same games and
+    prints what each cost (timing itself is not asserted)."""
+    bench = Path(__file__).resolve().parents[2] / "bench" / "collector.py"
+    done = subprocess.run(
+        [sys.executable, str(bench), "--games", "12", "--rounds", "6", "--per-second", "10"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    for policy in ("python", "before", "senet"):
+        [row] = [line for line in lines if line.lstrip().startswith(f"{policy}:")]
+        assert "us of CPU per move" in row and "gen 2:" in row
+    assert sum("one full collection of everything" in line for line in lines) == 3
