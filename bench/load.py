@@ -50,29 +50,22 @@ MAX_DURATION = 600.0
 class GeneratorPauses:
     """The load generator's own collector: set like a server's (senet.web.collector), since it
     holds every bot's events and CPython's defaults would pause it for hundreds of
-    milliseconds, counted as the server's latency; its pauses over 50 ms are counted."""
+    milliseconds, counted as the server's latency; its pauses over 50 ms are reported."""
 
     def __init__(self) -> None:
-        import gc
+        from collector import Pauses
 
         from senet.web.collector import Collector, CollectorPolicy
 
         self.collector = Collector(CollectorPolicy(slow=1e9))  # its pauses are counted here
         self.collector.install()
         self.collector.start()
-        self.long: list[float] = []
-        self._started = 0.0
-        gc.callbacks.append(self._watch)
-
-    def _watch(self, phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            self._started = time.perf_counter()
-        elif (pause := time.perf_counter() - self._started) > 0.05:
-            self.long.append(pause)
+        self.pauses = Pauses()
 
     def report(self) -> None:
-        longest = f", the longest {max(self.long) * 1e3:.0f} ms" if self.long else ""
-        print(f"  load generator's own collector: {len(self.long)} pauses over 50 ms{longest}")
+        long = [p for ps in self.pauses.by_generation.values() for p in ps if p > 0.05]
+        longest = f", the longest {max(long) * 1e3:.0f} ms" if long else ""
+        print(f"  load generator's own collector: {len(long)} pauses over 50 ms{longest}")
 
 
 def pct(values: list[float], q: float) -> float:
