@@ -3,8 +3,10 @@
 Positions: per variant with a three-against-two table (:data:`senet.ai.tables.LARGE_TABLE_SPECS`),
 four pieces against two and three against three (either seat with the four, either seat to
 move, a throw drawn), on resting squares drawn uniformly from the last ``--squares`` squares of
-the track, kept when at least two moves are legal.  No table holds them, so neither master
-reads them at the root; the master reads the three-against-two table wherever its search
+the track, kept when at least two moves are legal and not every move bears a piece off into
+the table (in kendall a throw often bears off from either of the last squares: the master
+reads those exactly at the root).  No table holds them, so neither master reads them at the
+root; the master reads the three-against-two table wherever its search
 reaches it (a piece borne off), the reference ``root-table-master`` of
 ``bench/reference_players.py`` (today's master before that) only at the root, so not here.
 
@@ -36,7 +38,7 @@ from three_against_two import Tally, with_a_throw
 from senet.ai import choose_move, forget_searchers
 from senet.ai.compiled_solver import solve_compiled
 from senet.ai.solver import for_seat
-from senet.ai.tables import LARGE_TABLE_SPECS, resting_squares
+from senet.ai.tables import LARGE_TABLE_SPECS, large_table_for, resting_squares
 from senet.engine import Move, Position, Variant, find_variant
 
 SAME = 1e-9
@@ -47,11 +49,16 @@ MATERIAL = ((4, 2), (2, 4), (3, 3))
 
 def past_the_table(variant: Variant, rng: random.Random, squares: int) -> Position | None:
     """One piece more than the table holds on the last ``squares`` squares, a throw made; None
-    when the draw is not a legal position or leaves no choice."""
+    when the draw is not a legal position, leaves no choice, or every move leads into the
+    table."""
     mine, theirs = rng.choice(MATERIAL)
     cells = rng.sample(resting_squares(variant, 31 - squares), mine + theirs)
     mover = rng.randrange(2)
-    return with_a_throw(variant, rng, cells[:mine], cells[mine:], mover)
+    pos = with_a_throw(variant, rng, cells[:mine], cells[mine:], mover)
+    table = large_table_for(variant)
+    if pos is None or (table is not None and table.move_values(pos) is not None):
+        return None
+    return pos
 
 
 def move_of(player: str, pos: Position) -> Move:

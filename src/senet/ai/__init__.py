@@ -21,8 +21,8 @@ they add:
   :mod:`.selfplay`, in standard and Kendall's game then fitted to its own deeper search by
   :mod:`.fitted`; the older ``net`` model where a variant ships none), and plays endgames exactly
   from the shipped tables (:mod:`.tables`: every position with at most two pieces a side in
-  standard, Kendall and Bell, with three against two in standard, with at most three in all in
-  Jéquier's game) or by solving them (:mod:`.solver`); in Kendall's game
+  standard, Kendall and Bell, with three against two in standard and Kendall, with at most
+  three in all in Jéquier's game) or by solving them (:mod:`.solver`); in Kendall's game
   it chooses its move by rollouts at the root instead (:mod:`.rollout`: the expert's policy
   played on from every move on the compiled simulator, within 0.2 s), while the values it
   shows (:func:`move_values`) stay the search's.
@@ -157,7 +157,7 @@ LEVELS: tuple[Level, ...] = (
         " variant), at most about 0.7 s: it weighs every throw of both players several moves"
         " ahead (in Kendall's game it plays each possible move out hundreds of times against"
         " different throws, to see where it leads). Plays the end of the game perfectly once few"
-        " pieces are left (three against two in the standard game, two a side in Kendall's and"
+        " pieces are left (three against two in the standard game and Kendall's, two a side in"
         " Bell's). Against the expert it wins from three games in five (the standard game: rated"
         " about 70 points above it) to six in seven (Kendall's 1978 game): the strongest"
         " opponent here.",
@@ -165,7 +165,7 @@ LEVELS: tuple[Level, ...] = (
         " варианту), самое большее около 0,7 с: просчитывает все броски обоих игроков на"
         " несколько ходов вперёд (в игре Кендалла разыгрывает каждый возможный ход сотни раз при"
         " разных бросках, чтобы увидеть, к чему он ведёт). Безупречно доигрывает партию, когда"
-        " фишек остаётся мало (три против двух в стандартной игре, по две у каждого у Кендалла и"
+        " фишек остаётся мало (три против двух в стандартной игре и у Кендалла, по две у каждого"
         " у Белла). У знатока выигрывает от трёх партий из пяти (стандартная игра: рейтинг"
         " примерно на 70 очков выше) до шести из семи (игра Кендалла 1978 года): самый сильный"
         " соперник на сайте.",
