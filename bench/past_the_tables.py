@@ -28,6 +28,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -35,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from reference_players import reference_move
 from three_against_two import Tally, with_a_throw
 
-from senet.ai import choose_move, forget_searchers
+from senet.ai import choose_move, find_level, forget_searchers
 from senet.ai.compiled_solver import solve_compiled
 from senet.ai.solver import for_seat
 from senet.ai.tables import LARGE_TABLE_SPECS, large_table_for, resting_squares
@@ -61,15 +62,31 @@ def past_the_table(variant: Variant, rng: random.Random, squares: int) -> Positi
     return pos
 
 
-def move_of(player: str, pos: Position) -> Move:
+def move_of(player: str, pos: Position, depth: int | None = None) -> Move:
+    """``player``'s move; with ``depth``, both masters search exactly that deep (no clock)."""
     rng = random.Random(0)
+    if depth is not None:
+        level = find_level("master")
+        fixed = replace(  # its own key: searchers are kept per level key
+            level,
+            key=f"{player}@{depth}",
+            depth=depth,
+            budget=0.0,
+            leaf_tables=player == "master",
+        )
+        return choose_move(pos, fixed, rng)
     if player == "master":
         return choose_move(pos, player, rng)
     return reference_move(player, pos, rng)
 
 
 def measure(
-    variant: Variant, count: int, seed: int, squares: int, max_states: int
+    variant: Variant,
+    count: int,
+    seed: int,
+    squares: int,
+    max_states: int,
+    depth: int | None = None,
 ) -> tuple[dict[str, Tally], int, float]:
     """The tallies, the size of the solve and its CPU seconds."""
     rng = random.Random(seed)
@@ -90,7 +107,7 @@ def measure(
         legal = pos.legal_moves()
         for player in PLAYERS:
             start = time.process_time()
-            move = move_of(player, pos)
+            move = move_of(player, pos, depth)
             tallies[player].record(exact, legal.index(move), time.process_time() - start)
     return tallies, len(solution.values), solved
 
@@ -102,12 +119,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--squares", type=int, default=9, help="the last squares used")
     parser.add_argument("--max-states", type=int, default=40_000_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--depth",
+        type=int,
+        default=None,
+        help="both masters search exactly this many decisions deep (no clock): the tables' "
+        "effect apart from how deep a loaded machine lets the budget reach",
+    )
     args = parser.parse_args(argv)
     for name in args.variant or sorted(LARGE_TABLE_SPECS):
         variant = find_variant(name)
         began = time.process_time()
         tallies, size, solved = measure(
-            variant, args.positions, args.seed, args.squares, args.max_states
+            variant, args.positions, args.seed, args.squares, args.max_states, args.depth
         )
         print(
             f"{name}: {len(tallies['master'].losses)} positions (4 against 2, 3 against 3) on the"
