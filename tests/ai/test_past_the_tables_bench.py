@@ -34,3 +34,22 @@ def test_positions_are_four_against_two_or_three_against_three_outside_the_table
         assert all(22 <= sq <= 30 for s in (0, 1) for sq in pos.pieces(s))
         assert table.move_values(pos) is None  # the master cannot read it at the root
     assert materials == set(past.MATERIAL)
+
+
+def test_both_masters_play_at_a_fixed_depth_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    # --depth takes the clock out: both masters search two decisions deep, one reading the
+    # tables inside its search and one at the root only, each with its own searcher.
+    assert past.main(["--variant", "standard", "--positions", "2", "--depth", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "standard: 2 positions" in out
+    for player in past.PLAYERS:
+        assert f"  {player}" in out
+    pos = next(
+        p
+        for p in (
+            past.past_the_table(find_variant("standard"), random.Random(5), 9) for _ in range(50)
+        )
+        if p is not None
+    )
+    for player in past.PLAYERS:
+        assert past.move_of(player, pos, 2) in pos.legal_moves()
