@@ -76,6 +76,7 @@ class Collector:
         self.swept_at = clock()
         self._stop = threading.Event()
         self._started = 0.0
+        self._sweeping = False  # the sweep logs its own pause, with what it found
 
     def install(self) -> None:
         """Freeze what exists (the imported modules live as long as the process), set the
@@ -104,15 +105,21 @@ class Collector:
         """Unfreeze everything, collect it all, freeze the survivors again; returns how many
         unreachable objects were found (cycles that became garbage after being frozen)."""
         started = time.perf_counter()
-        gc.unfreeze()
-        found = gc.collect()
-        gc.freeze()
+        self._sweeping = True
+        try:
+            gc.unfreeze()
+            found = gc.collect()
+            gc.freeze()
+        finally:
+            self._sweeping = False
         self.swept_at = self.clock()
-        self.log.info(
-            "garbage sweep: %d unreachable objects, %d kept, %.0f ms",
+        # A warning, as every long pause is: it delayed every game (and ``senet serve``
+        # shows the package's warnings, not its information).
+        self.log.warning(
+            "garbage sweep paused the server %.0f ms: %d unreachable objects freed, %d kept",
+            (time.perf_counter() - started) * 1e3,
             found,
             gc.get_freeze_count(),
-            (time.perf_counter() - started) * 1e3,
         )
         return found
 
@@ -141,6 +148,8 @@ class Collector:
         self._stop.set()
 
     def _watch(self, phase: str, info: dict[str, int]) -> None:
+        if self._sweeping:
+            return
         if phase == "start":
             self._started = time.perf_counter()
         elif (pause := time.perf_counter() - self._started) > self.policy.slow:
