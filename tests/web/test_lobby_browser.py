@@ -423,7 +423,12 @@ def test_my_games_lists_every_game_this_browser_holds_a_seat_in(browser, clocked
         assert len(meta) == 3 and meta[0] == "двое по сети", meta
         assert meta[2] in ("ждём соперника", "ваш ход", "ход соперника"), meta
     # the dots are drawn: a screen reader hears a comma between the items, none before the first
-    heard = me.locator("#my-games li.my-game .row-meta").first.aria_snapshot()
+    row_meta = me.locator("#my-games li.my-game .row-meta").first
+    heard = ""
+    for _ in range(20):  # the list is redrawn every 5 s: a row replaced mid-read reads empty
+        heard = row_meta.aria_snapshot()
+        if heard:
+            break
     assert re.search(r"text: двое по сети\s*,\s*\S", heard) and "·" not in heard, heard
     mine = me.evaluate("fetch('/api/mine').then((r) => r.json())")  # what the page reads again
     assert {g["mode_label"] for g in mine} == {"двое по сети"}
