@@ -113,32 +113,44 @@ NOTIFICATIONS = """async () => (await (await navigator.serviceWorker.ready).getN
 
 def deliver(page, site: SiteServer, payload: bytes, tag: str) -> list[dict]:
     """Deliver ``payload`` as a push message to the page's service worker; the notifications
-    it shows then with ``tag`` (title, body, tag, the page a click opens)."""
+    it shows then with ``tag`` (title, body, tag, the page a click opens).
+
+    Headless Chromium starved of CPU sometimes loses a shown notification from its store: the
+    worker's ``showNotification`` resolves, yet ``getNotifications`` never lists it. The push is
+    then delivered again, at most three times in all; what the worker shows is still checked."""
     registration = registration_id(page, site)
     page.evaluate(
         "async () => { for (const n of await (await navigator.serviceWorker.ready).getNotifications()) n.close(); }"
     )
     until(page, f"(await ({NOTIFICATIONS})()).length === 0")
-    page.cdp.send(  # type: ignore[attr-defined]
-        "ServiceWorker.deliverPushMessage",
-        {"origin": site.url, "registrationId": registration, "data": payload.decode()},
-    )
-    shown: list[dict] = until(
-        page,
-        f"(await ({NOTIFICATIONS})()).filter((n) => n.tag === {json.dumps(tag)})",
-    )
-    return shown
+    for _ in range(3):
+        page.cdp.send(  # type: ignore[attr-defined]
+            "ServiceWorker.deliverPushMessage",
+            {"origin": site.url, "registrationId": registration, "data": payload.decode()},
+        )
+        shown: list[dict] | None = until(
+            page,
+            f"(await ({NOTIFICATIONS})()).filter((n) => n.tag === {json.dumps(tag)})",
+            seconds=10,
+            required=False,
+        )
+        if shown:
+            return shown
+    raise AssertionError(f"no notification tagged {tag!r} after three deliveries")
 
 
-def until(page, expression: str) -> Any:
+def until(page, expression: str, seconds: float = 30, required: bool = True) -> Any:
     """The value of an async ``expression`` in the page once it is truthy (a non-empty list):
-    asked again while the service worker works, for at most 30 seconds."""
-    for _ in range(600):
+    asked again every 50 ms while the service worker works, for at most ``seconds``; then an
+    error, or None if the value is not ``required``."""
+    for _ in range(int(seconds * 20)):
         value = page.evaluate(f"async () => {{ const v = {expression}; return v; }}")
         if value:
             return value
         page.wait_for_timeout(50)
-    raise AssertionError(f"never true: {expression}")
+    if required:
+        raise AssertionError(f"never true: {expression}")
+    return None
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
