@@ -57,6 +57,9 @@ VARIANTS = ("standard", "kendall", "bell")
 BEST_TARGET = 0.95
 CHARGE_SHARE = 0.1  # of the frozen master's error rate
 SAME = 1e-9
+#: the rollouts' policy by name: the expert (linear evaluation), the trained network one
+#: decision ahead, or the network looking through the throw after each move
+LOOKAHEAD = {"expert": 0, "network": 1, "network2": 2}
 
 
 @dataclass(frozen=True)
@@ -142,7 +145,7 @@ def judge(
         solve_states=0,
         stop_in=small if stop == "table" else None,
         exact_first=False,
-        network_policy=policy == "network",
+        policy_lookahead=LOOKAHEAD[policy],
     )
     rolled = tuple(float(v) for v in valued.mine())
     legal = pos.legal_moves()
@@ -219,14 +222,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--policy",
-        choices=("expert", "network"),
+        choices=tuple(LOOKAHEAD),
         default="expert",
-        help="who plays the rollouts: the expert (linear evaluation) or the trained network,"
-        " one decision ahead (network: with --stop table only)",
+        help="who plays the rollouts: the expert (linear evaluation), the trained network one"
+        " decision ahead (network), or the network through the throw after each move, reading"
+        " the table where it holds what it looks at (network2); the network: with --stop table"
+        " only",
     )
     args = parser.parse_args(argv)
-    if args.policy == "network" and args.stop != "table":
-        parser.error("--policy network rolls out with --stop table only")
+    if args.policy != "expert" and args.stop != "table":
+        parser.error(f"--policy {args.policy} rolls out with --stop table only")
     where = "stopping exactly in the shipped two-a-side table" if args.stop == "table" else ""
     print(
         f"yardstick: rollouts of the {args.policy} policy to the end of the game {where}, "

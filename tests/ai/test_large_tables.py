@@ -178,7 +178,8 @@ def test_rollouts_that_start_inside_a_table_read_its_value_without_noise() -> No
     exact_rollout_sums(
         rules.table, rules.path, rows, 5, 0, 64, lo, hi, w, keys_hi, keys_lo, values,
         2, 4, 0, False, sums, pairs, played,
-        False, np.zeros((1, 1)), np.zeros(1), np.zeros(1), np.zeros(1),
+        0, np.zeros((1, 1)), np.zeros(1), np.zeros(1), np.zeros(1),
+        np.zeros(1, dtype=np.int64), np.zeros(1),
     )  # fmt: skip
     assert sums[0] / 64 == pytest.approx(small.value_of_state(pos.state), abs=1e-12)
     assert played[0] == 0
@@ -213,7 +214,7 @@ def test_rollouts_stopping_in_the_two_a_side_table_land_near_the_exact_three_aga
         solve_states=0,
         stop_in=table_for(variant),
         exact_first=False,
-        network_policy=True,
+        policy_lookahead=1,
     )
     assert list(by_network.mine()) == pytest.approx(exact, abs=0.02)
     assert not np.allclose(by_network.values, rolled.values, atol=1e-6)

@@ -65,3 +65,21 @@ def test_the_bench_prints_its_targets_met_or_not(capsys) -> None:
     assert "best >= 95%" in out
     lines = [line for line in out.splitlines() if line.startswith(("standard", "all"))]
     assert len(lines) == 2 and all("met" in line for line in lines)
+
+
+@pytest.mark.parametrize("policy", ["network", "network2"])
+def test_the_networks_rollouts_estimate_each_move_near_its_exact_value(policy: str) -> None:
+    rng = random.Random(4)
+    pos = None
+    while pos is None:
+        pos = yardstick.endgame(find_variant("standard"), rng, 9)
+    judged = yardstick.judge(pos, rollouts=512, solve_states=200_000, policy=policy)
+    assert judged is not None
+    for rolled, true in zip(judged.rolled, judged.exact, strict=True):
+        assert abs(rolled - true) < 0.05
+
+
+def test_the_networks_rollouts_need_the_table_to_stop_in(capsys) -> None:
+    with pytest.raises(SystemExit):
+        yardstick.main(["--policy", "network2", "--stop", "none"])
+    assert "--stop table only" in capsys.readouterr().err

@@ -57,13 +57,14 @@ from senet.engine.state import (
 )
 
 from . import search
-from .compiled_network import value_a
+from .compiled_network import last_chance, value_a
 from .compiled_table import table_value
 
 __all__ = [
     "RolloutPlayer",
     "rollout_sums",
     "exact_rollout_sums",
+    "network_move",
     "table_value",
     "settled",
     "supports",
@@ -153,6 +154,73 @@ def rollout_sums(
 
 
 @njit(cache=True, nogil=True)
+def network_move(
+    T: np.ndarray,
+    path: np.ndarray,
+    s: np.ndarray,
+    trk: np.ndarray,
+    moves: np.ndarray,
+    k: int,
+    lookahead: int,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    throws: np.ndarray,
+    probs: np.ndarray,
+    keys_hi: np.ndarray,
+    keys_lo: np.ndarray,
+    table: np.ndarray,
+    per_side: int,
+    total: int,
+    canonical_pieces: int,
+    both_seats: bool,
+    scratch: np.ndarray,
+    scratch_trk: np.ndarray,
+    scratch_ev: np.ndarray,
+    image: np.ndarray,
+    x: np.ndarray,
+    h: np.ndarray,
+    chance: np.ndarray,
+) -> int:
+    """The index among the ``k`` legal ``moves`` of state ``s`` that the trained network's
+    policy takes (the first of equals), for the decider of ``s``.  ``lookahead`` 1 values each
+    move's position by the network; 2 looks through the throw after each move: every throw,
+    then the next decider's best reply by the network
+    (:func:`senet.ai.compiled_network.last_chance`), and takes the table's exact value wherever
+    the table (``keys_hi`` .. ``both_seats``) holds a chance position it looks at, as the
+    master's last searched chance node does.  The rest are scratch buffers."""
+    seat = decider(T, s)
+    best = -1.0
+    chosen = 0
+    for j in range(k):
+        scratch[:] = s
+        scratch_trk[:, :] = trk
+        play(T, path, scratch, moves[j], scratch_ev, scratch_trk, 0)
+        value = -1.0
+        due = scratch[THROW] == 0 and scratch[PENDING] != PENDING_WATER
+        if lookahead > 1 and due and winner(T, scratch) < 0:
+            value = table_value(
+                keys_hi, keys_lo, table, scratch, image, per_side, total,
+                canonical_pieces, both_seats,
+            )  # fmt: skip
+            if value < 0.0:
+                last_chance(
+                    T, path, scratch, throws, probs, w1, b1, w2, b2,
+                    keys_hi, keys_lo, table, per_side, total,
+                    canonical_pieces, both_seats, chance,
+                )  # fmt: skip
+                value = chance[0]
+        if value < 0.0:
+            value = value_a(T, scratch, w1, b1, w2, b2, x, h)
+        if seat == 1:
+            value = 1.0 - value
+        if value > best + 1e-12:
+            best, chosen = value, j
+    return chosen
+
+
+@njit(cache=True, nogil=True)
 def exact_rollout_sums(
     T: np.ndarray,
     path: np.ndarray,
@@ -173,18 +241,21 @@ def exact_rollout_sums(
     sums: np.ndarray,
     pair_squares: np.ndarray,
     decisions_played: np.ndarray,
-    net: bool,
+    lookahead: int,
     w1: np.ndarray,
     b1: np.ndarray,
     w2: np.ndarray,
     b2: np.ndarray,
+    throws: np.ndarray,
+    probs: np.ndarray,
 ) -> None:
     """:func:`rollout_sums` played to the end of the game, except that a rollout stops at the
     first chance position an endgame table holds and takes its exact value there (the rest of
     the game is known, so no policy's mistakes and no throws' noise enter after it).
-    ``decisions_played[0]`` counts the decisions the policy played.  With ``net`` the policy
-    is the trained network's (``w1``, ``b1``, ``w2``, ``b2``: :mod:`senet.ai.compiled_network`)
-    best move one decision ahead, the first of equals, instead of the expert's."""
+    ``decisions_played[0]`` counts the decisions the policy played.  ``lookahead`` 0 is the
+    expert's policy; 1 and 2 the trained network's (``w1``, ``b1``, ``w2``, ``b2``, with the
+    variant's ``throws`` and their ``probs``), one decision ahead or through the throw after
+    each move (:func:`network_move`)."""
     m, width = children.shape
     s = np.zeros(width, dtype=np.int64)
     image = np.zeros(width, dtype=np.int64)
@@ -199,6 +270,7 @@ def exact_rollout_sums(
     last = np.zeros(m)
     x = np.zeros(w1.shape[1])
     h = np.zeros(w1.shape[0])
+    chance = np.zeros(2)
     for r in range(first, first + count):
         for c in range(m):
             rng[0] = game_seed(seed, r)
@@ -220,18 +292,12 @@ def exact_rollout_sums(
                     s[THROW] = throw(T, rng)
                 k = legal(T, path, s, moves)
                 i = 0
-                if k > 1 and net:
-                    seat = decider(T, s)
-                    best = -1.0
-                    for j in range(k):
-                        scratch[:] = s
-                        scratch_trk[:, :] = trk
-                        play(T, path, scratch, moves[j], scratch_ev, scratch_trk, 0)
-                        value = value_a(T, scratch, w1, b1, w2, b2, x, h)
-                        if seat == 1:
-                            value = 1.0 - value
-                        if value > best + 1e-12:
-                            best, i = value, j
+                if k > 1 and lookahead > 0:
+                    i = network_move(
+                        T, path, s, trk, moves, k, lookahead, w1, b1, w2, b2, throws, probs,
+                        keys_hi, keys_lo, table, per_side, total, canonical_pieces,
+                        both_seats, scratch, scratch_trk, scratch_ev, image, x, h, chance,
+                    )  # fmt: skip
                     decisions_played[0] += 1
                 elif k > 1:
                     i = choose(

@@ -30,8 +30,9 @@ import numpy as np
 from senet.ai.evaluation import weights_for
 from senet.compiled.expert import Weights
 from senet.compiled.tables import CompiledRules, compile_rules
-from senet.engine import Move, Position, Scoring, Variant
+from senet.engine import Move, Position, Variant
 
+from .compiled_table import table_arrays
 from .network import network_for
 from .rollout import exact_rollout_sums, position_seed, rollout_sums
 from .search import small_endgame
@@ -132,7 +133,7 @@ def value_moves(
     seed: int | None = None,
     stop_in: EndgameTable | None = None,
     exact_first: bool = True,
-    network_policy: bool = False,
+    policy_lookahead: int = 0,
 ) -> MoveValuation:
     """Every legal move of ``position`` valued exactly where a table or solve covers it, else
     by rollouts of ``horizon`` decisions (:data:`FULL_GAME`: to the end).  Rollouts are doubled
@@ -145,9 +146,10 @@ def value_moves(
     at the first chance position the table holds, taking its exact value
     (:func:`senet.ai.rollout.exact_rollout_sums`; ``horizon`` is then unused).  With
     ``exact_first`` False the position is rolled out even where a table or solve would value
-    it exactly (to measure the rollouts against the truth).  With ``network_policy`` (and
-    ``stop_in``) the rollouts are played by the variant's trained network one decision ahead
-    instead of the expert's linear evaluation."""
+    it exactly (to measure the rollouts against the truth).  With ``policy_lookahead`` 1 or 2
+    (and ``stop_in``) the rollouts are played by the variant's trained network, one decision
+    ahead or through the throw after each move, instead of the expert's linear evaluation
+    (0; :func:`senet.ai.rollout.exact_rollout_sums`)."""
     seat = position.decider
     if seat is None:
         raise ValueError("no decision is due in this position (a throw is due or the game is over)")
@@ -165,18 +167,20 @@ def value_moves(
     watched = list(range(m)) if watch is None else list(watch)
     played = np.zeros(1, dtype=np.int64)
     if stop_in is not None:
-        keys_hi, keys_lo, table = stop_in.arrays()
-        per_side = max(side for _, side, _ in stop_in.regions)
-        total = max(all_ for _, _, all_ in stop_in.regions)
-        points = position.variant.pieces if stop_in.variant.scoring is Scoring.POINTS else 0
-        net = network_for(position.variant) if network_policy else None
-        if network_policy and net is None:
+        stop = table_arrays(stop_in)
+        if policy_lookahead not in (0, 1, 2):
+            raise ValueError(f"policy_lookahead must be 0, 1 or 2, not {policy_lookahead}")
+        net = network_for(position.variant) if policy_lookahead else None
+        if policy_lookahead and net is None:
             raise ValueError(f"{position.variant.name} ships no trained network")
-        weights = (
+        w1, b1, w2, b2 = (
             (net.w1, net.b1, net.w2, np.array([net.b2]))
             if net is not None
             else (np.zeros((1, 1)), np.zeros(1), np.zeros(1), np.zeros(1))
         )
+        outcomes = position.variant.instrument.outcomes
+        throws = np.array([n for n, _ in outcomes], dtype=np.int64)
+        probs = np.array([float(p) for _, p in outcomes])
     batches = 0  # per half
     target = max(1, -(-min_rollouts // (2 * BATCH)))
     limit = max(target, max_rollouts // (2 * BATCH))
@@ -192,9 +196,9 @@ def value_moves(
                 else:
                     exact_rollout_sums(
                         rules.table, rules.path, rows, seed, first, BATCH, lo, hi, w,
-                        keys_hi, keys_lo, table, per_side, total, points,
-                        stop_in.both_seats, sums[half], pairs, played,
-                        net is not None, *weights,
+                        stop.keys_hi, stop.keys_lo, stop.values, stop.per_side, stop.total,
+                        stop.canonical_pieces, stop.both_seats, sums[half], pairs, played,
+                        policy_lookahead, w1, b1, w2, b2, throws, probs,
                     )  # fmt: skip
             batches += 1
         n = 2 * batches * BATCH
