@@ -26,7 +26,10 @@ Printed per variant and overall:
   as the error of a flawless player; target below a tenth of the frozen master's error rate;
 * the frozen master's (``bench/reference_players.py``) and the expert's exact error rates on
   the same positions (mean winning chance lost per decision), and the yardstick's own exact
-  loss when it is followed as a player.
+  loss when it is followed as a player;
+* **sure misses**: the share of positions where the yardstick's best move is not truly best
+  and leads the truly best by more than three standard errors of their paired difference:
+  misses that more rollouts would not mend (the policy's bias, not the throws' noise).
 
     nice -n 10 python bench/yardstick.py --positions 200 --rollouts 1024 --squares 30  # measured
 """
@@ -71,6 +74,9 @@ class Judged:
     rolled: tuple[float, ...]
     frozen: int  # the frozen master's move (index)
     expert: int
+    #: the standard error of the rollouts' difference between the yardstick's best move and
+    #: the truly best one (their paired difference over the same throws; 0 when they agree)
+    spread: float = 0.0
 
     @property
     def truly_best(self) -> int:
@@ -90,6 +96,12 @@ class Judged:
         """What the yardstick charges the perfect move: its best value minus its value of the
         truly best move (0 when it agrees)."""
         return max(self.rolled) - self.rolled[self.truly_best]
+
+    @property
+    def sure_miss(self) -> bool:
+        """A miss the rollouts are sure of (the truly best move trails by more than three
+        standard errors): the policy's bias, which more rollouts would not remove."""
+        return not self.hit and self.charge > 3 * self.spread
 
     def loss(self, move: int) -> float:
         """The exact winning chance ``move`` gives up against the best move."""
@@ -128,6 +140,7 @@ def judge(
     solve_states: int,
     stop: str = "table",
     policy: str = "expert",
+    luck: bool = False,
 ) -> Judged | None:
     seat = pos.decider
     assert seat is not None
@@ -146,12 +159,15 @@ def judge(
         stop_in=small if stop == "table" else None,
         exact_first=False,
         policy_lookahead=LOOKAHEAD[policy],
+        luck_adjusted=luck,
     )
     rolled = tuple(float(v) for v in valued.mine())
     legal = pos.legal_moves()
     frozen = legal.index(reference_move("frozen-master", pos, random.Random(0)))
     expert = legal.index(choose_move(pos, "expert", random.Random(0)))
-    return Judged(pos, exact, rolled, frozen, expert)
+    best = max(range(len(rolled)), key=rolled.__getitem__)
+    truly = max(range(len(exact)), key=exact.__getitem__)
+    return Judged(pos, exact, rolled, frozen, expert, float(valued.stderr[best, truly]))
 
 
 def sample(
@@ -163,6 +179,7 @@ def sample(
     solve_states: int,
     stop: str = "table",
     policy: str = "expert",
+    luck: bool = False,
 ) -> list[Judged]:
     variant = find_variant(variant_name)
     rng = random.Random(seed)
@@ -173,7 +190,7 @@ def sample(
         pos = endgame(variant, rng, squares)
         if pos is None:
             continue
-        judged = judge(pos, rollouts, solve_states, stop, policy)
+        judged = judge(pos, rollouts, solve_states, stop, policy, luck)
         if judged is not None:
             out.append(judged)
     return out
@@ -184,6 +201,7 @@ def summary(judged: list[Judged]) -> dict[str, float]:
     return {
         "positions": n,
         "best": sum(j.hit for j in judged) / n,
+        "sure_misses": sum(j.sure_miss for j in judged) / n,
         "charge": statistics.fmean(j.charge for j in judged),
         "yardstick_loss": statistics.fmean(j.loss(j.yardstick_best) for j in judged),
         "frozen": statistics.fmean(j.loss(j.frozen) for j in judged),
@@ -203,6 +221,7 @@ def line(name: str, s: dict[str, float]) -> str:
         f"  charge {s['charge']:.5f} vs {CHARGE_SHARE:.0%} of frozen {CHARGE_SHARE * s['frozen']:.5f}"
         f" ({'met' if charge_ok else 'NOT met'})  yardstick loss {s['yardstick_loss']:.5f}"
         f"  frozen {s['frozen']:.5f}  expert {s['expert']:.5f}"
+        f"  sure misses {s['sure_misses']:.1%}"
     )
 
 
@@ -229,12 +248,21 @@ def main(argv: list[str] | None = None) -> int:
         " the table where it holds what it looks at (network2); the network: with --stop table"
         " only",
     )
+    parser.add_argument(
+        "--luck",
+        action="store_true",
+        help="take each throw's luck (measured by the trained network one decision deep) out"
+        " of every rollout: the same mean, less noise (with --stop table only)",
+    )
     args = parser.parse_args(argv)
     if args.policy != "expert" and args.stop != "table":
         parser.error(f"--policy {args.policy} rolls out with --stop table only")
+    if args.luck and args.stop != "table":
+        parser.error("--luck rolls out with --stop table only")
     where = "stopping exactly in the shipped two-a-side table" if args.stop == "table" else ""
+    adjusted = ", luck-adjusted" if args.luck else ""
     print(
-        f"yardstick: rollouts of the {args.policy} policy to the end of the game {where}, "
+        f"yardstick: rollouts of the {args.policy} policy{adjusted} to the end of the game {where}, "
         f"{args.rollouts} per move, common random numbers; truth: the three-against-two table or"
         f" the solver; three pieces against two on the last {args.squares} squares; targets:"
         f" best >= {BEST_TARGET:.0%}, charge < {CHARGE_SHARE:.0%} of the frozen master's error"
@@ -252,6 +280,7 @@ def main(argv: list[str] | None = None) -> int:
             args.solve_states,
             args.stop,
             args.policy,
+            args.luck,
         )
         everything += judged
         print(line(name, summary(judged)), f"  {time.process_time() - began:.0f} s CPU", flush=True)

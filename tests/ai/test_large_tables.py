@@ -179,7 +179,7 @@ def test_rollouts_that_start_inside_a_table_read_its_value_without_noise() -> No
         rules.table, rules.path, rows, 5, 0, 64, lo, hi, w, keys_hi, keys_lo, values,
         2, 4, 0, False, sums, pairs, played,
         0, np.zeros((1, 1)), np.zeros(1), np.zeros(1), np.zeros(1),
-        np.zeros(1, dtype=np.int64), np.zeros(1),
+        np.zeros(1, dtype=np.int64), np.zeros(1), False,
     )  # fmt: skip
     assert sums[0] / 64 == pytest.approx(small.value_of_state(pos.state), abs=1e-12)
     assert played[0] == 0
@@ -218,6 +218,33 @@ def test_rollouts_stopping_in_the_two_a_side_table_land_near_the_exact_three_aga
     )
     assert list(by_network.mine()) == pytest.approx(exact, abs=0.02)
     assert not np.allclose(by_network.values, rolled.values, atol=1e-6)
+
+
+def test_taking_the_throws_luck_out_of_the_rollouts_keeps_their_mean_and_cuts_their_noise() -> None:
+    # The luck of each throw (the network's value one decision deep after it, minus its
+    # average over the throws) averages to zero, so the luck-adjusted rollouts estimate the
+    # same values as the plain ones, with a smaller spread on the same throws.
+    variant = find_variant("standard")
+    pos = Position.from_fen("standard ........../........../BAA...B..A A 2")
+    exact = [for_seat(v, 0) for _, v in _large("standard").move_values(pos) or []]
+    common = dict(
+        horizon=FULL_GAME,
+        min_rollouts=4096,
+        max_rollouts=4096,
+        solve_states=0,
+        stop_in=table_for(variant),
+        exact_first=False,
+        policy_lookahead=1,
+    )
+    plain = value_moves(pos, **common)  # type: ignore[arg-type]
+    adjusted = value_moves(pos, luck_adjusted=True, **common)  # type: ignore[arg-type]
+    m = len(exact)
+    pairs = [(i, j) for i in range(m) for j in range(i)]
+    for i, j in pairs:  # the paired differences: at least twice as sure
+        assert adjusted.stderr[i, j] < plain.stderr[i, j] / 2
+    for i in range(m):  # the same means, within the plain rollouts' noise
+        assert abs(adjusted.mine()[i] - plain.mine()[i]) < 0.02
+        assert adjusted.mine()[i] == pytest.approx(exact[i], abs=0.01)
 
 
 #: Three against two where the master's search alone (before the table; its depth depends on

@@ -36,10 +36,15 @@ def test_hit_charge_and_loss_are_measured_against_the_exact_values() -> None:
     assert wrong.truly_best == 1 and wrong.yardstick_best == 0 and not wrong.hit
     assert wrong.charge == pytest.approx(0.03)
     assert wrong.loss(wrong.yardstick_best) == pytest.approx(0.1)
+    sure = yardstick.Judged(pos, (0.4, 0.5, 0.2), (0.53, 0.50, 0.1), 2, 1, spread=0.005)
+    unsure = yardstick.Judged(pos, (0.4, 0.5, 0.2), (0.53, 0.50, 0.1), 2, 1, spread=0.02)
+    assert sure.sure_miss and not unsure.sure_miss
     right = yardstick.Judged(pos, (0.5, 0.5, 0.2), (0.6, 0.55, 0.1), frozen=0, expert=0)
     assert right.hit and right.charge == pytest.approx(0.0)  # equal exact values: both best
     s = yardstick.summary([wrong, right])
     assert s["best"] == 0.5 and s["frozen"] == pytest.approx(0.15)
+    assert yardstick.summary([unsure, right])["sure_misses"] == 0.0
+    assert yardstick.summary([sure, right])["sure_misses"] == 0.5
     assert yardstick.verdict(s) == (False, False)
 
 

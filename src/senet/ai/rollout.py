@@ -43,6 +43,7 @@ from senet.compiled.kernel import (
     legal,
     play,
     throw,
+    thrown,
     track_start,
     winner,
 )
@@ -57,7 +58,7 @@ from senet.engine.state import (
 )
 
 from . import search
-from .compiled_network import last_chance, value_a
+from .compiled_network import last_chance, result_value, value_a
 from .compiled_table import table_value
 
 __all__ = [
@@ -65,6 +66,7 @@ __all__ = [
     "rollout_sums",
     "exact_rollout_sums",
     "network_move",
+    "after_throw_value",
     "table_value",
     "settled",
     "supports",
@@ -221,6 +223,66 @@ def network_move(
 
 
 @njit(cache=True, nogil=True)
+def after_throw_value(
+    T: np.ndarray,
+    path: np.ndarray,
+    s: np.ndarray,
+    value: int,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    keys_hi: np.ndarray,
+    keys_lo: np.ndarray,
+    table: np.ndarray,
+    per_side: int,
+    total: int,
+    canonical_pieces: int,
+    both_seats: bool,
+    after: np.ndarray,
+    child: np.ndarray,
+    image: np.ndarray,
+    moves: np.ndarray,
+    ev: np.ndarray,
+    trk: np.ndarray,
+    x: np.ndarray,
+    h: np.ndarray,
+) -> float:
+    """Seat A's value of the chance state ``s`` once ``value`` is thrown, one decision deep:
+    the result if the throw ends the game; the position as it stands if chance is next again;
+    else the decider's best move, each move's position valued by the table where it holds it
+    and by the network (``w1`` .. ``b2``) elsewhere.  The rest are scratch buffers."""
+    after[:] = s
+    thrown(T, after, value, ev)
+    won = winner(T, after)
+    if won >= 0:
+        return result_value(won)
+    if after[THROW] == 0 and after[PENDING] != PENDING_WATER:
+        v = table_value(
+            keys_hi, keys_lo, table, after, image, per_side, total, canonical_pieces, both_seats
+        )
+        return v if v >= 0.0 else value_a(T, after, w1, b1, w2, b2, x, h)
+    k = legal(T, path, after, moves)
+    maximise = decider(T, after) == 0
+    best = -1.0 if maximise else 2.0
+    for j in range(k):
+        child[:] = after
+        trk[:, :] = 0
+        play(T, path, child, moves[j], ev, trk, 0)
+        v = -1.0
+        if winner(T, child) < 0 and child[THROW] == 0 and child[PENDING] != PENDING_WATER:
+            v = table_value(
+                keys_hi, keys_lo, table, child, image, per_side, total,
+                canonical_pieces, both_seats,
+            )  # fmt: skip
+        if v < 0.0:
+            v = value_a(T, child, w1, b1, w2, b2, x, h)
+        if (maximise and v > best) or (not maximise and v < best):
+            best = v
+    return best
+
+
+@njit(cache=True, nogil=True)
 def exact_rollout_sums(
     T: np.ndarray,
     path: np.ndarray,
@@ -248,6 +310,7 @@ def exact_rollout_sums(
     b2: np.ndarray,
     throws: np.ndarray,
     probs: np.ndarray,
+    luck_adjusted: bool,
 ) -> None:
     """:func:`rollout_sums` played to the end of the game, except that a rollout stops at the
     first chance position an endgame table holds and takes its exact value there (the rest of
@@ -255,7 +318,14 @@ def exact_rollout_sums(
     ``decisions_played[0]`` counts the decisions the policy played.  ``lookahead`` 0 is the
     expert's policy; 1 and 2 the trained network's (``w1``, ``b1``, ``w2``, ``b2``, with the
     variant's ``throws`` and their ``probs``), one decision ahead or through the throw after
-    each move (:func:`network_move`)."""
+    each move (:func:`network_move`).
+
+    With ``luck_adjusted`` (and the network) each rollout's value is its result minus the luck
+    of its throws, as backgammon programs reduce the variance of their rollouts: the luck of a
+    throw is the network's value one decision deep after it (:func:`after_throw_value`) minus
+    that value averaged over every throw by its chance.  Each luck term averages to zero over
+    the throws whatever the network's errors, so the mean is unchanged while much of the
+    throws' noise leaves it."""
     m, width = children.shape
     s = np.zeros(width, dtype=np.int64)
     image = np.zeros(width, dtype=np.int64)
@@ -271,12 +341,17 @@ def exact_rollout_sums(
     x = np.zeros(w1.shape[1])
     h = np.zeros(w1.shape[0])
     chance = np.zeros(2)
+    after = np.zeros(width, dtype=np.int64)
+    child = np.zeros(width, dtype=np.int64)
+    luck_trk = np.zeros((2, TR_WIDTH), dtype=np.int64)
+    luck_moves = np.zeros(MAX_MOVES, dtype=np.int64)
     for r in range(first, first + count):
         for c in range(m):
             rng[0] = game_seed(seed, r)
             s[:] = children[c]
             _track(s, trk)
             v = -1.0
+            luck = 0.0
             while True:
                 won = winner(T, s)
                 if won >= 0:
@@ -289,7 +364,21 @@ def exact_rollout_sums(
                     )  # fmt: skip
                     if v >= 0.0:
                         break
-                    s[THROW] = throw(T, rng)
+                    drawn = throw(T, rng)
+                    if luck_adjusted:
+                        average = 0.0
+                        got = 0.0
+                        for t in range(throws.shape[0]):
+                            value = after_throw_value(
+                                T, path, s, throws[t], w1, b1, w2, b2, keys_hi, keys_lo,
+                                table, per_side, total, canonical_pieces, both_seats, after,
+                                child, image, luck_moves, scratch_ev, luck_trk, x, h,
+                            )  # fmt: skip
+                            average += probs[t] * value
+                            if throws[t] == drawn:
+                                got = value
+                        luck += got - average
+                    s[THROW] = drawn
                 k = legal(T, path, s, moves)
                 i = 0
                 if k > 1 and lookahead > 0:
@@ -306,8 +395,8 @@ def exact_rollout_sums(
                     )  # fmt: skip
                     decisions_played[0] += 1
                 play(T, path, s, moves[i], ev, trk, 0)
-            sums[c] += v
-            last[c] = v
+            sums[c] += v - luck
+            last[c] = v - luck
         for c in range(m):
             for d in range(c):
                 diff = last[c] - last[d]

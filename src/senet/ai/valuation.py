@@ -134,6 +134,7 @@ def value_moves(
     stop_in: EndgameTable | None = None,
     exact_first: bool = True,
     policy_lookahead: int = 0,
+    luck_adjusted: bool = False,
 ) -> MoveValuation:
     """Every legal move of ``position`` valued exactly where a table or solve covers it, else
     by rollouts of ``horizon`` decisions (:data:`FULL_GAME`: to the end).  Rollouts are doubled
@@ -149,7 +150,9 @@ def value_moves(
     it exactly (to measure the rollouts against the truth).  With ``policy_lookahead`` 1 or 2
     (and ``stop_in``) the rollouts are played by the variant's trained network, one decision
     ahead or through the throw after each move, instead of the expert's linear evaluation
-    (0; :func:`senet.ai.rollout.exact_rollout_sums`)."""
+    (0; :func:`senet.ai.rollout.exact_rollout_sums`).  With ``luck_adjusted`` (and
+    ``stop_in``) each rollout's value has the luck of its throws, measured by the network,
+    taken out: the same mean, much less noise."""
     seat = position.decider
     if seat is None:
         raise ValueError("no decision is due in this position (a throw is due or the game is over)")
@@ -170,8 +173,9 @@ def value_moves(
         stop = table_arrays(stop_in)
         if policy_lookahead not in (0, 1, 2):
             raise ValueError(f"policy_lookahead must be 0, 1 or 2, not {policy_lookahead}")
-        net = network_for(position.variant) if policy_lookahead else None
-        if policy_lookahead and net is None:
+        wants_network = policy_lookahead > 0 or luck_adjusted
+        net = network_for(position.variant) if wants_network else None
+        if wants_network and net is None:
             raise ValueError(f"{position.variant.name} ships no trained network")
         w1, b1, w2, b2 = (
             (net.w1, net.b1, net.w2, np.array([net.b2]))
@@ -198,7 +202,7 @@ def value_moves(
                         rules.table, rules.path, rows, seed, first, BATCH, lo, hi, w,
                         stop.keys_hi, stop.keys_lo, stop.values, stop.per_side, stop.total,
                         stop.canonical_pieces, stop.both_seats, sums[half], pairs, played,
-                        policy_lookahead, w1, b1, w2, b2, throws, probs,
+                        policy_lookahead, w1, b1, w2, b2, throws, probs, luck_adjusted,
                     )  # fmt: skip
             batches += 1
         n = 2 * batches * BATCH
