@@ -124,7 +124,7 @@ def test_the_compiled_network_policy_takes_the_move_plain_python_values_best(nam
     net, table = network_for(variant), table_for(variant)
     assert net is not None and table is not None
     differ = 0
-    for pos in _decisions(name, 40, seed=3):
+    for pos in _decisions(name, 24, seed=3):
         chosen = {}
         for lookahead in (1, 2):
             values = _reference(pos, lookahead, net, table)
