@@ -8,6 +8,9 @@ on the same luck).  By default (``--stop table``) a rollout stops at the first c
 the variant's shipped two-a-side table holds and takes its exact value there
 (:func:`senet.ai.rollout.exact_rollout_sums`): from there on neither the policy's mistakes nor
 the throws' noise enter.  ``--stop none`` is the older yardstick, to the end with no table.
+``--policy network`` and ``network2`` roll out with the trained network instead of the
+expert (one decision ahead, or through the throw after each move); ``--luck`` takes each
+throw's luck, measured by the network, out of every rollout (the same mean, less noise).
 
 Positions: per variant, three pieces against two (the side to move is drawn) placed at random
 on the last ``--squares`` squares of the track (30: the whole board), a throw drawn, kept when at

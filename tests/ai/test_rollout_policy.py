@@ -1,6 +1,8 @@
-"""The trained network's policy inside the compiled rollouts (:func:`senet.ai.rollout.network_move`)
-held to the same choice made in plain Python from positions: the numpy network's values, the
-two-a-side table's exact values, the throws averaged by their chances."""
+"""The trained network inside the compiled rollouts held to other paths: its policy
+(:func:`senet.ai.rollout.network_move`) to the same choice made in plain Python from positions
+(the numpy network's values, the two-a-side table's exact values, the throws averaged by their
+chances), and the luck of a throw (:func:`senet.ai.rollout.after_throw_value`) to the master's
+last searched chance node."""
 
 from __future__ import annotations
 
@@ -9,9 +11,10 @@ import random
 import numpy as np
 import pytest
 
+from senet.ai.compiled_network import compiled_network_for
 from senet.ai.compiled_table import table_arrays
 from senet.ai.network import NetEvaluator, network_for
-from senet.ai.rollout import network_move
+from senet.ai.rollout import after_throw_value, network_move
 from senet.ai.tables import EndgameTable, resting_squares, table_for
 from senet.compiled.kernel import MAX_MOVES, N_EVENTS, TR_WIDTH, legal, play
 from senet.compiled.tables import compile_rules
@@ -138,3 +141,52 @@ def test_the_compiled_network_policy_takes_the_move_plain_python_values_best(nam
         differ += chosen[1] != chosen[2]
     # looking through the throw changes the move in some of these positions
     assert differ > 0
+
+
+@pytest.mark.parametrize("name", ["standard", "kendall"])
+def test_the_luck_of_a_throw_is_measured_by_the_masters_last_chance_values(name: str) -> None:
+    # after_throw_value (the rollouts' luck) and last_chance (the master's last searched
+    # chance node) value a chance position one decision deep alike: averaged by the throws'
+    # chances, the one's values are the other's.
+    variant = find_variant(name)
+    net, table = network_for(variant), table_for(variant)
+    evaluator = compiled_network_for(variant)
+    assert net is not None and table is not None and evaluator is not None
+    rules = compile_rules(variant)
+    outcomes = variant.instrument.outcomes
+    arrays = table_arrays(table)
+    compared = 0
+    for pos in _decisions(name, 24, seed=5):
+        for move in pos.legal_moves():
+            child = pos.apply(move)
+            if child.is_over() or not child.is_chance():
+                continue
+            s = np.array(child.state, dtype=np.int64)
+            width = len(s)
+            values = [
+                after_throw_value(
+                    rules.table,
+                    rules.path,
+                    s,
+                    throw,
+                    net.w1,
+                    net.b1,
+                    net.w2,
+                    np.array([net.b2]),
+                    *arrays,
+                    np.zeros(width, dtype=np.int64),
+                    np.zeros(width, dtype=np.int64),
+                    np.zeros(width, dtype=np.int64),
+                    np.zeros(MAX_MOVES, dtype=np.int64),
+                    np.zeros(N_EVENTS, dtype=np.int64),
+                    np.zeros((2, TR_WIDTH), dtype=np.int64),
+                    np.zeros(net.w1.shape[1]),
+                    np.zeros(net.w1.shape[0]),
+                )  # fmt: skip
+                for throw, _ in outcomes
+            ]
+            expected, _ = evaluator.last_chance(child.state, arrays)
+            average = sum(float(p) * v for (_, p), v in zip(outcomes, values, strict=True))
+            assert average == pytest.approx(expected, abs=1e-12), child.fen()
+            compared += 1
+    assert compared >= 24
