@@ -40,6 +40,7 @@ Printed per variant and overall:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import statistics
 import sys
@@ -168,9 +169,9 @@ def judge(
     legal = pos.legal_moves()
     frozen = legal.index(reference_move("frozen-master", pos, random.Random(0)))
     expert = legal.index(choose_move(pos, "expert", random.Random(0)))
-    best = max(range(len(rolled)), key=rolled.__getitem__)
-    truly = max(range(len(exact)), key=exact.__getitem__)
-    return Judged(pos, exact, rolled, frozen, expert, float(valued.stderr[best, truly]))
+    judged = Judged(pos, exact, rolled, frozen, expert)
+    spread = float(valued.stderr[judged.yardstick_best, judged.truly_best])
+    return dataclasses.replace(judged, spread=spread)
 
 
 def sample(
