@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from senet.ai import choose_move, find_level, searcher_for
-from senet.ai.compiled_solver import solve_compiled
+from senet.ai.compiled_solver import solve_compiled, solve_compiled_keys
+from senet.ai.packing import pack_state
 from senet.ai.solver import ExactMoves, TooLarge, _enumerate_positions, _enumerate_raw, solve_many
 from senet.ai.tables import (
     BOTH_SEATS,
@@ -21,9 +22,11 @@ from senet.ai.tables import (
     EndgameTable,
     StaleTable,
     build,
+    canonical,
     load,
     mirror,
     save,
+    seed_keys,
     seeds,
     table_for,
 )
@@ -300,6 +303,47 @@ def test_bell_table_stores_one_representative_per_lead() -> None:
     assert one.off(0) - one.off(1) == other.off(0) - other.off(1)
     assert table.value_of_state(one.state) == table.value_of_state(other.state)
     assert table.value_of_state(one.state) == pytest.approx(solve_many([other]).value(other))
+
+
+@pytest.mark.parametrize(
+    "name, region",
+    [("standard", (1, 2, 4)), ("bell", (1, 2, 4)), ("jequier", (1, 2, 3)), ("kendall", (20, 3, 6))],
+)
+def test_seed_keys_are_the_packed_seeds_in_their_order(
+    name: str, region: tuple[int, int, int]
+) -> None:
+    """The numpy seeds that feed the large builds are the Python seeds, packed, in order (the
+    order the solver discovers them in); each is its own canonical representative (Bell)."""
+    variant = find_variant(name)
+    states = seeds(variant, *region)
+    hi, lo = seed_keys(variant, *region)
+    packed = [pack_state(canonical(variant, s)) for s in states]
+    assert len(set(packed)) == len(packed) == len(hi)
+    assert [(int(h), int(low)) for h, low in zip(hi, lo)] == packed
+
+
+def test_a_solve_from_packed_keys_is_the_solve_from_states() -> None:
+    variant = find_variant("standard")
+    states = seeds(variant, 24, 2, 3)
+    hi, lo = seed_keys(variant, 24, 2, 3)
+    by_states = solve_compiled(states, variant)
+    by_keys = solve_compiled_keys(hi, lo, variant)
+    assert np.array_equal(by_states.hi, by_keys.hi) and np.array_equal(by_states.lo, by_keys.lo)
+    assert np.array_equal(by_states.values, by_keys.values)
+    with pytest.raises(ValueError, match="nothing to solve"):
+        solve_compiled_keys(hi[:0], lo[:0], variant)
+    with pytest.raises(TooLarge, match="banked throws"):
+        solve_compiled_keys(hi, lo, find_variant("kendall-1978"))
+
+
+def test_overlapping_regions_seed_each_position_once() -> None:
+    """Two regions that share seeds build the table of their union: a seed given twice would
+    be two nodes of the solver and two rows of the table."""
+    variant = find_variant("standard")
+    both = build(variant, [(26, 1, 2), (24, 1, 2)])
+    wider = build(variant, [(24, 1, 2)])
+    assert np.array_equal(both[0], wider[0]) and np.array_equal(both[1], wider[1])
+    assert np.allclose(both[2], wider[2], rtol=0, atol=1e-12)  # another order of sweeps
 
 
 def test_table_build_is_deterministic_on_a_small_region() -> None:

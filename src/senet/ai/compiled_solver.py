@@ -66,7 +66,13 @@ from .packing import (
 )
 from .solver import DEFAULT_MAX_STATES, ExactMoves, TooLarge
 
-__all__ = ["CompiledSolution", "solve_compiled", "pack_key", "canonical_in_place"]
+__all__ = [
+    "CompiledSolution",
+    "solve_compiled",
+    "solve_compiled_keys",
+    "pack_key",
+    "canonical_in_place",
+]
 
 _TERMINAL, _CHANCE, _MAX, _MIN = 0, 1, 2, 3
 _FIRST_SMALL, _LAST_SMALL = FIRST_SMALL, LAST_SMALL
@@ -350,6 +356,11 @@ def _grown(a: np.ndarray, size: int, fill: float | int = 0) -> np.ndarray:
     return out
 
 
+def _refuse_unbounded(variant: Variant) -> None:
+    if variant.throws_first:
+        raise TooLarge(f"{variant.name}: banked throws make the reachable positions unbounded")
+
+
 def solve_compiled(
     roots: Iterable[Position] | Iterable[Sequence[int]],
     variant: Variant | None = None,
@@ -373,26 +384,49 @@ def solve_compiled(
             states.append(root)
     if variant is None or not states:
         raise ValueError("nothing to solve")
-    if variant.throws_first:
-        raise TooLarge(f"{variant.name}: banked throws make the reachable positions unbounded")
-    rules = compile_rules(variant)
-    pieces = variant.pieces if variant.scoring is Scoring.POINTS else 0
-    throws = np.array([n for n, _ in variant.instrument.outcomes], dtype=np.int64)
-    probs = np.array([float(p) for _, p in variant.instrument.outcomes])
+    _refuse_unbounded(variant)
     root_keys: dict[tuple[int, int], None] = {}
     for s in states:
         key = pack_state(canonical_state(variant, s))
         if key is None:
             raise ValueError(f"{variant.name}: a root outside the packed key's range: {s}")
         root_keys[key] = None
-    n = len(root_keys)
+    hi = np.fromiter((h for h, _ in root_keys), dtype=np.int64, count=len(root_keys))
+    lo = np.fromiter((low for _, low in root_keys), dtype=np.int64, count=len(root_keys))
+    del root_keys, states
+    return solve_compiled_keys(
+        hi, lo, variant, max_states=max_states, tol=tol, max_sweeps=max_sweeps
+    )
+
+
+def solve_compiled_keys(
+    root_hi: np.ndarray,
+    root_lo: np.ndarray,
+    variant: Variant,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    tol: float = 1e-13,
+    max_sweeps: int = 100_000,
+) -> CompiledSolution:
+    """:func:`solve_compiled` with the roots given as packed keys (:mod:`senet.ai.packing`) of
+    distinct canonical states (:func:`canonical_state`), discovered in the order given.  The
+    large tables' tens of millions of seeds reach the solver this way without a Python object
+    each (a tuple per seed would hold gigabytes)."""
+    if len(root_hi) != len(root_lo) or not len(root_hi):
+        raise ValueError("nothing to solve")
+    _refuse_unbounded(variant)
+    rules = compile_rules(variant)
+    pieces = variant.pieces if variant.scoring is Scoring.POINTS else 0
+    throws = np.array([n for n, _ in variant.instrument.outcomes], dtype=np.int64)
+    probs = np.array([float(p) for _, p in variant.instrument.outcomes])
+    n = len(root_hi)
     if n > max_states:
         raise TooLarge(f"more than {max_states} reachable positions")
     cap = max(1024, 4 * n)
     keys_hi = np.zeros(cap, dtype=np.int64)
     keys_lo = np.zeros(cap, dtype=np.int64)
-    keys_hi[:n] = [h for h, _ in root_keys]
-    keys_lo[:n] = [low for _, low in root_keys]
+    keys_hi[:n] = root_hi
+    keys_lo[:n] = root_lo
     kind = np.zeros(cap, dtype=np.int8)
     start = np.zeros(cap + 1, dtype=np.int64)
     values = np.full(cap, 0.5)

@@ -74,6 +74,7 @@ __all__ = [
     "within",
     "build",
     "seeds",
+    "seed_keys",
     "resting_squares",
     "canonical",
     "TABLE_SPECS",
@@ -163,22 +164,21 @@ def resting_squares(variant: Variant, low: int = 1) -> list[int]:
     return [sq for sq in range(low, 31) if variant.house_kind(sq) not in _MOVING]
 
 
-def seeds(variant: Variant, low: int, per_side: int, total: int) -> list[tuple[int, ...]]:
-    """Every chance position (a throw due, no counters) with at most ``per_side`` pieces a
-    side and ``total`` in all on the squares from ``low`` on where a piece can rest, either
-    seat on turn.  In a race each side has at least one piece (else the game is over); in a
-    points game a side may have none left, and every lead that still leaves the game open is
-    seeded.  The table is everything reachable from these."""
-    squares = resting_squares(variant, low)
-    out: list[tuple[int, ...]] = []
+def _seed_classes(
+    variant: Variant, per_side: int, total: int
+) -> list[tuple[int, int, list[tuple[int, int, int, int]]]]:
+    """The material classes of the seeds: (A's pieces, B's pieces, the (off A, off B,
+    captured A, captured B) counts each is seeded with).  In a race each side has at least one
+    piece (else the game is over) and bears every missing piece off; in a points game a side
+    may have none left, and every lead that still leaves the game open is seeded."""
     n = variant.pieces
     points = variant.scoring is Scoring.POINTS
     least = 0 if points else 1
+    classes = []
     for ka in range(least, per_side + 1):
         for kb in range(least, min(per_side, total - ka) + 1):
             if ka + kb == 0:
                 continue
-            # (off A, off B, captured A, captured B): a race bears every missing piece off.
             if points:
                 scores = [
                     (max(d, 0), max(-d, 0), n - ka - max(d, 0), n - kb - max(-d, 0))
@@ -186,22 +186,64 @@ def seeds(variant: Variant, low: int, per_side: int, total: int) -> list[tuple[i
                 ]
             else:
                 scores = [(n - ka, n - kb, 0, 0)]
-            for a in itertools.combinations(squares, ka):
-                rest = [sq for sq in squares if sq not in a]
-                for b in itertools.combinations(rest, kb):
-                    ma = sum(bit(sq) for sq in a)
-                    mb = sum(bit(sq) for sq in b)
-                    for off_a, off_b, capt_a, capt_b in scores:
-                        for turn in (0, 1):
-                            out.append(
-                                raw_state(
-                                    (ma, mb),
-                                    turn=turn,
-                                    off=(off_a, off_b),
-                                    captured=(capt_a, capt_b),
-                                )
+            classes.append((ka, kb, scores))
+    return classes
+
+
+def seeds(variant: Variant, low: int, per_side: int, total: int) -> list[tuple[int, ...]]:
+    """Every chance position (a throw due, no counters) with at most ``per_side`` pieces a
+    side and ``total`` in all on the squares from ``low`` on where a piece can rest, either
+    seat on turn (the classes of :func:`_seed_classes`).  The table is everything reachable
+    from these."""
+    squares = resting_squares(variant, low)
+    out: list[tuple[int, ...]] = []
+    for ka, kb, scores in _seed_classes(variant, per_side, total):
+        for a in itertools.combinations(squares, ka):
+            rest = [sq for sq in squares if sq not in a]
+            for b in itertools.combinations(rest, kb):
+                ma = sum(bit(sq) for sq in a)
+                mb = sum(bit(sq) for sq in b)
+                for off_a, off_b, capt_a, capt_b in scores:
+                    for turn in (0, 1):
+                        out.append(
+                            raw_state(
+                                (ma, mb),
+                                turn=turn,
+                                off=(off_a, off_b),
+                                captured=(capt_a, capt_b),
                             )
+                        )
     return out
+
+
+def seed_keys(
+    variant: Variant, low: int, per_side: int, total: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The packed keys (hi, lo) of :func:`seeds`, in the same order, built with numpy: the
+    three-against-three seeds are 24 million, whose tuples would hold gigabytes."""
+    squares = resting_squares(variant, low)
+    his: list[np.ndarray] = []
+    los: list[np.ndarray] = []
+
+    def masks(k: int) -> np.ndarray:
+        combos = itertools.combinations(squares, k)
+        return np.array([sum(bit(sq) for sq in c) for c in combos], dtype=np.int64)
+
+    for ka, kb, scores in _seed_classes(variant, per_side, total):
+        counters = []
+        for off_a, off_b, capt_a, capt_b in scores:
+            for turn in (0, 1):
+                s = raw_state((0, 0), turn=turn, off=(off_a, off_b), captured=(capt_a, capt_b))
+                key = pack_state(s)
+                assert key is not None  # seeds' counters are small
+                counters.append(key[1])
+        lo_block = np.array(counters, dtype=np.int64)
+        b_masks = masks(kb)
+        for ma in masks(ka):
+            mb = b_masks[(b_masks & ma) == 0]
+            his.append(np.repeat(ma | (mb << 30), len(lo_block)))
+            los.append(np.tile(lo_block, len(mb)))
+    return np.concatenate(his), np.concatenate(los)
 
 
 def mirror(s: Sequence[int]) -> tuple[int, ...]:
@@ -227,12 +269,20 @@ def build(
     positions with seat B on turn are their mirror images (:func:`mirror`): each is checked
     against its image before it is left out.  With ``both_seats`` every chance position is
     kept (variants whose rules differ between the seats, :data:`BOTH_SEATS`)."""
-    from .compiled_solver import solve_compiled  # Numba loads only where tables are built
+    from .compiled_solver import solve_compiled_keys  # Numba loads only where tables are built
 
-    roots: list[tuple[int, ...]] = []
-    for region in regions:
-        roots += seeds(variant, *region)
-    solution = solve_compiled(roots, variant, max_states=max_states, tol=1e-13)
+    keys = [seed_keys(variant, *region) for region in regions]
+    root_hi = np.concatenate([hi for hi, _ in keys])
+    root_lo = np.concatenate([lo for _, lo in keys])
+    del keys
+    if len(regions) > 1:  # regions may overlap: each seed once, where it first appears
+        order = np.lexsort((root_lo, root_hi))
+        repeated = np.zeros(len(order), dtype=bool)
+        repeated[1:] = (np.diff(root_hi[order]) == 0) & (np.diff(root_lo[order]) == 0)
+        first = np.sort(order[~repeated])
+        root_hi, root_lo = root_hi[first], root_lo[first]
+    solution = solve_compiled_keys(root_hi, root_lo, variant, max_states=max_states, tol=1e-13)
+    del root_hi, root_lo
     if solution.residual >= 1e-12:
         raise RuntimeError(f"value iteration did not converge ({solution.residual})")
     chance = solution.chance_mask()
