@@ -11,6 +11,10 @@ the throws' noise enter.  ``--stop none`` is the older yardstick, to the end wit
 ``--policy network`` and ``network2`` roll out with the trained network instead of the
 expert (one decision ahead, or through the throw after each move); ``--luck`` takes each
 throw's luck, measured by the network, out of every rollout (the same mean, less noise).
+``--three-a-side DIR`` judges the yardstick as it would judge whole games, one piece past the
+largest shipped table: three pieces against three, the rollouts stopping in the shipped
+three-against-two table, the truth read from ``DIR/<variant>.endgame-3v3.npz`` (built, not
+shipped: ``scripts/endgame_tables --three-a-side --variant standard --out DIR``).
 
 Positions: per variant, three pieces against two (the side to move is drawn) placed at random
 on the last ``--squares`` squares of the track (30: the whole board), a throw drawn, kept when at
@@ -55,7 +59,14 @@ from three_against_two import with_a_throw
 
 from senet.ai import choose_move
 from senet.ai.solver import TooLarge, for_seat, solve_many
-from senet.ai.tables import LARGE_TABLE_SPECS, large_table_for, table_for
+from senet.ai.tables import (
+    LARGE_TABLE_SPECS,
+    EndgameTable,
+    large_table_for,
+    load,
+    table_for,
+    three_a_side_file,
+)
 from senet.ai.valuation import FULL_GAME, value_moves
 from senet.engine import Position, Variant, find_variant
 
@@ -112,22 +123,29 @@ class Judged:
         return max(self.exact) - self.exact[move]
 
 
-def endgame(variant: Variant, rng: random.Random, squares: int) -> Position | None:
-    """Three pieces against two on the last ``squares`` squares, the mover drawn, a throw made;
-    None when the draw is not a legal position or leaves no choice."""
+def endgame(variant: Variant, rng: random.Random, squares: int, theirs: int = 2) -> Position | None:
+    """Three pieces against ``theirs`` on the last ``squares`` squares, the mover drawn, a throw
+    made; None when the draw is not a legal position or leaves no choice."""
     last = 30  # every variant's track ends on square 30
-    cells = rng.sample(range(last - squares + 1, last + 1), 5)
+    cells = rng.sample(range(last - squares + 1, last + 1), 3 + theirs)
     mover = rng.randrange(2)
     return with_a_throw(variant, rng, cells[:3], cells[3:], mover)  # the mover has the three
 
 
-def truth(pos: Position, solve_states: int) -> tuple[float, ...] | None:
-    """The decider's exact value after every legal move: from the three-against-two table
-    where one ships, else by a solve of at most ``solve_states`` positions (None beyond)."""
+def truth(
+    pos: Position, solve_states: int, table: EndgameTable | None = None
+) -> tuple[float, ...] | None:
+    """The decider's exact value after every legal move: from ``table`` when given, else from
+    the three-against-two table where one ships, else by a solve of at most ``solve_states``
+    positions (None beyond)."""
     seat = pos.decider
     assert seat is not None
     values = None
-    if pos.variant.name in LARGE_TABLE_SPECS:
+    if table is not None:
+        values = table.move_values(pos)
+        if values is None:
+            return None
+    elif pos.variant.name in LARGE_TABLE_SPECS:
         table = large_table_for(pos.variant)
         values = table.move_values(pos) if table is not None else None
     if values is None:
@@ -145,13 +163,17 @@ def judge(
     stop: str = "table",
     policy: str = "expert",
     luck: bool = False,
+    three_a_side: EndgameTable | None = None,
 ) -> Judged | None:
+    """The position judged, or None where the rollouts would read every move's value from
+    the table they stop in, or the truth is out of reach.  With ``three_a_side`` (the truth)
+    the rollouts stop in the shipped three-against-two table, else in the two-a-side one."""
     seat = pos.decider
     assert seat is not None
-    small = table_for(pos.variant)
+    small = large_table_for(pos.variant) if three_a_side is not None else table_for(pos.variant)
     if small is not None and small.move_values(pos) is not None:
         return None  # every move leads into the shipped table: nothing to roll out
-    exact = truth(pos, solve_states)
+    exact = truth(pos, solve_states, three_a_side)
     if exact is None:
         return None
     valued = value_moves(
@@ -184,17 +206,19 @@ def sample(
     stop: str = "table",
     policy: str = "expert",
     luck: bool = False,
+    three_a_side: EndgameTable | None = None,
 ) -> list[Judged]:
     variant = find_variant(variant_name)
     rng = random.Random(seed)
     out: list[Judged] = []
     tries = 0
+    theirs = 2 if three_a_side is None else 3
     while len(out) < count and tries < 100 * count:
         tries += 1
-        pos = endgame(variant, rng, squares)
+        pos = endgame(variant, rng, squares, theirs)
         if pos is None:
             continue
-        judged = judge(pos, rollouts, solve_states, stop, policy, luck)
+        judged = judge(pos, rollouts, solve_states, stop, policy, luck, three_a_side)
         if judged is not None:
             out.append(judged)
     return out
@@ -258,23 +282,44 @@ def main(argv: list[str] | None = None) -> int:
         help="take each throw's luck (measured by the trained network one decision deep) out"
         " of every rollout: the same mean, less noise (with --stop table only)",
     )
+    parser.add_argument(
+        "--three-a-side",
+        type=Path,
+        metavar="DIR",
+        help="three pieces against three, the rollouts stopping in the shipped"
+        " three-against-two table, the truth from DIR/<variant>.endgame-3v3.npz",
+    )
     args = parser.parse_args(argv)
     if args.policy != "expert" and args.stop != "table":
         parser.error(f"--policy {args.policy} rolls out with --stop table only")
     if args.luck and args.stop != "table":
         parser.error("--luck rolls out with --stop table only")
-    where = "stopping exactly in the shipped two-a-side table" if args.stop == "table" else ""
+    if args.three_a_side is not None and args.stop != "table":
+        parser.error("--three-a-side rolls out with --stop table only")
+    shipped = "three-against-two" if args.three_a_side else "two-a-side"
+    where = f"stopping exactly in the shipped {shipped} table" if args.stop == "table" else ""
     adjusted = ", luck-adjusted" if args.luck else ""
+    material = "three" if args.three_a_side else "two"
+    known = (
+        "the three-a-side table"
+        if args.three_a_side
+        else "the three-against-two table or the solver"
+    )
     print(
         f"yardstick: rollouts of the {args.policy} policy{adjusted} to the end of the game {where}, "
-        f"{args.rollouts} per move, common random numbers; truth: the three-against-two table or"
-        f" the solver; three pieces against two on the last {args.squares} squares; targets:"
+        f"{args.rollouts} per move, common random numbers; truth: {known}; three pieces against"
+        f" {material} on the last {args.squares} squares; targets:"
         f" best >= {BEST_TARGET:.0%}, charge < {CHARGE_SHARE:.0%} of the frozen master's error"
         " rate"
     )
     everything: list[Judged] = []
     for name in args.variant or VARIANTS:
         began = time.process_time()
+        truth_table = None
+        if args.three_a_side is not None:
+            file = args.three_a_side / three_a_side_file(name)
+            with file.open("rb") as fh:
+                truth_table = load(find_variant(name), fh, file.name)
         judged = sample(
             name,
             args.positions,
@@ -285,6 +330,7 @@ def main(argv: list[str] | None = None) -> int:
             args.stop,
             args.policy,
             args.luck,
+            truth_table,
         )
         everything += judged
         print(line(name, summary(judged)), f"  {time.process_time() - began:.0f} s CPU", flush=True)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from bench_scripts import bench_module
 
+from senet.ai.compiled_solver import solve_compiled
 from senet.ai.solver import for_seat, solve_many
+from senet.ai.tables import build, large_table_for, load, save, three_a_side_file
 from senet.engine import find_variant
 
 yardstick = bench_module("yardstick")
@@ -88,3 +91,59 @@ def test_the_networks_rollouts_need_the_table_to_stop_in(capsys) -> None:
     with pytest.raises(SystemExit):
         yardstick.main(["--policy", "network2", "--stop", "none"])
     assert "--stop table only" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def three_a_side_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A three-a-side truth table of standard seeded on the last seven squares (and everything
+    they reach), saved as the bench reads it."""
+    variant = find_variant("standard")
+    region = (24, 3, 6)
+    hi, lo, values = build(variant, [region], max_states=10_000_000)
+    folder = tmp_path_factory.mktemp("three-a-side")
+    save(folder / three_a_side_file("standard"), hi, lo, values, [region])
+    return folder
+
+
+@pytest.mark.slow  # a solve of some two million positions
+def test_three_a_side_positions_are_judged_by_their_table_with_rollouts_stopping_at_three_against_two(
+    three_a_side_dir: Path,
+) -> None:
+    variant = find_variant("standard")
+    with (three_a_side_dir / three_a_side_file("standard")).open("rb") as fh:
+        truth = load(variant, fh, "truth")
+    rng = random.Random(6)
+    judged = []
+    while len(judged) < 2:
+        pos = yardstick.endgame(variant, rng, 7, theirs=3)
+        if pos is None:
+            continue
+        assert [len(pos.pieces(s)) for s in (0, 1)] == [3, 3]
+        j = yardstick.judge(pos, 512, 0, policy="network", three_a_side=truth)
+        if j is None:  # every move bears a piece off into the three-against-two table
+            large = large_table_for(variant)
+            assert large is not None and large.move_values(pos) is not None
+            continue
+        judged.append(j)
+        seat = pos.decider
+        fresh = solve_compiled(
+            [pos], max_states=10_000_000
+        )  # this position's own future, not the seeded set
+        exact = [for_seat(fresh.value(pos.apply(m)), seat) for m in pos.legal_moves()]
+        assert j.exact == pytest.approx(exact, abs=1e-9)
+        for rolled, true in zip(j.rolled, j.exact, strict=True):
+            assert abs(rolled - true) < 0.05
+
+
+@pytest.mark.slow  # a solve of some two million positions
+def test_the_bench_judges_three_against_three_from_a_truth_table(
+    three_a_side_dir: Path, capsys
+) -> None:
+    args = ["--variant", "standard", "--positions", "2", "--rollouts", "128", "--squares", "7"]
+    assert (
+        yardstick.main([*args, "--policy", "network", "--three-a-side", str(three_a_side_dir)]) == 0
+    )
+    out = capsys.readouterr().out
+    assert "three pieces against three" in out and "three-against-two table" in out
+    lines = [line for line in out.splitlines() if line.startswith(("standard", "all"))]
+    assert len(lines) == 2 and lines[0].split()[1] == "2"

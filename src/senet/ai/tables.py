@@ -71,6 +71,8 @@ __all__ = [
     "forget_tables",
     "table_file",
     "LARGE_TABLE_SPECS",
+    "THREE_A_SIDE",
+    "three_a_side_file",
     "within",
     "build",
     "seeds",
@@ -120,6 +122,10 @@ LARGE_TABLE_SPECS: dict[str, tuple[Region, ...]] = {
     "standard": ((1, 3, 5),),
     "kendall": ((1, 3, 5),),
 }
+#: Three against three, and every smaller class, anywhere on the board: built on demand for the
+#: benchmarks that need exact values one piece past :data:`LARGE_TABLE_SPECS`
+#: (``scripts/endgame_tables --three-a-side --variant standard --out DIR``), not shipped.
+THREE_A_SIDE: Region = (1, 3, 6)
 #: Variants whose rules are not the same for both seats: their tables store the chance
 #: positions of both seats, not one seat's and its mirror images.  In Jéquier's game mirror
 #: positions differ slightly in value (A on 25 against B on 20: 0.64261 to A; the image,
@@ -477,6 +483,11 @@ def table_file(name: str, large: bool = False) -> str:
     return f"{name}.endgame-3v2.npz" if large else f"{name}.endgame.npz"
 
 
+def three_a_side_file(name: str) -> str:
+    """The file name of a variant's three-a-side table (:data:`THREE_A_SIDE`)."""
+    return f"{name}.endgame-3v3.npz"
+
+
 def _shipped(variant: Variant, large: bool) -> EndgameTable | None:
     specs = LARGE_TABLE_SPECS if large else TABLE_SPECS
     key = (variant.name, large)
@@ -542,15 +553,25 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the three-against-two tables (LARGE_TABLE_SPECS: minutes and 5 GB each)",
     )
+    parser.add_argument(
+        "--three-a-side",
+        action="store_true",
+        help="three against three and smaller (THREE_A_SIDE; not shipped: standard's is some"
+        " 150 million positions, half an hour and 16 GB): give --variant and --out",
+    )
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "weights")
     args = parser.parse_args(argv)
+    if args.three_a_side and not args.variant:
+        parser.error("--three-a-side builds only the variants named with --variant")
     specs = LARGE_TABLE_SPECS if args.large else TABLE_SPECS
     for name in args.variant or list(specs):
-        regions = specs[name]
+        regions = (THREE_A_SIDE,) if args.three_a_side else specs[name]
         start = time.time()
         both = name in BOTH_SEATS
-        hi, lo, values = build(find_variant(name), regions, max_states=60_000_000, both_seats=both)
-        path = args.out / table_file(name, args.large)
+        cap = 200_000_000 if args.three_a_side else 60_000_000
+        hi, lo, values = build(find_variant(name), regions, max_states=cap, both_seats=both)
+        file = three_a_side_file(name) if args.three_a_side else table_file(name, args.large)
+        path = args.out / file
         save(path, hi, lo, values, regions, both_seats=both)
         print(
             f"{name}: {len(values)} chance positions, {path.stat().st_size:,} bytes, "
