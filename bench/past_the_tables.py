@@ -16,7 +16,10 @@ reads no table.  Per player: the share of positions where its move is optimal (e
 within 1e-9 of the best), the mean winning chance it gives up per decision, and the median CPU
 time of its move.  Both masters play on their 300 ms wall-clock budget, so on a loaded machine
 they search less deep than on a quiet one (each figure is then a lower bound, and the two are
-measured on the same positions one after the other).
+measured on the same positions one after the other).  With ``--three-a-side DIR`` the positions
+are three against three only, anywhere on the last ``--squares`` squares (30: the whole board),
+and the truth is read from ``DIR/<variant>.endgame-3v3.npz`` (built, not shipped:
+``scripts/endgame_tables --three-a-side --variant standard --out DIR``) instead of a solve.
 
     nice -n 10 python bench/past_the_tables.py --variant standard --positions 200   # measured
 """
@@ -39,7 +42,14 @@ from three_against_two import Tally, with_a_throw
 from senet.ai import choose_move, find_level, forget_searchers
 from senet.ai.compiled_solver import solve_compiled
 from senet.ai.solver import for_seat
-from senet.ai.tables import LARGE_TABLE_SPECS, large_table_for, resting_squares
+from senet.ai.tables import (
+    LARGE_TABLE_SPECS,
+    EndgameTable,
+    large_table_for,
+    load,
+    resting_squares,
+    three_a_side_file,
+)
 from senet.engine import Move, Position, Variant, find_variant
 
 SAME = 1e-9
@@ -48,11 +58,16 @@ PLAYERS = ("master", "root-table-master")
 MATERIAL = ((4, 2), (2, 4), (3, 3))
 
 
-def past_the_table(variant: Variant, rng: random.Random, squares: int) -> Position | None:
+def past_the_table(
+    variant: Variant,
+    rng: random.Random,
+    squares: int,
+    material: tuple[tuple[int, int], ...] = MATERIAL,
+) -> Position | None:
     """One piece more than the table holds on the last ``squares`` squares, a throw made; None
     when the draw is not a legal position, leaves no choice, or every move leads into the
     table."""
-    mine, theirs = rng.choice(MATERIAL)
+    mine, theirs = rng.choice(material)
     cells = rng.sample(resting_squares(variant, 31 - squares), mine + theirs)
     mover = rng.randrange(2)
     pos = with_a_throw(variant, rng, cells[:mine], cells[mine:], mover)
@@ -87,29 +102,37 @@ def measure(
     squares: int,
     max_states: int,
     depth: int | None = None,
+    truth: EndgameTable | None = None,
 ) -> tuple[dict[str, Tally], int, float]:
-    """The tallies, the size of the solve and its CPU seconds."""
+    """The tallies, the size of the solve (or of the truth table) and its CPU seconds."""
     rng = random.Random(seed)
     positions: list[Position] = []
+    material = MATERIAL if truth is None else ((3, 3),)
     while len(positions) < count:
-        pos = past_the_table(variant, rng, squares)
+        pos = past_the_table(variant, rng, squares, material)
         if pos is not None:
             positions.append(pos)
     began = time.process_time()
-    solution = solve_compiled(positions, max_states=max_states)
+    if truth is None:
+        solution = solve_compiled(positions, max_states=max_states)
+        values_of, size = solution.move_values, len(solution.values)
+    else:
+        values_of, size = truth.move_values, len(truth)
     solved = time.process_time() - began
     tallies = {p: Tally() for p in PLAYERS}
     forget_searchers()
     for pos in positions:
         seat = pos.decider
         assert seat is not None
-        exact = [for_seat(v, seat) for _, v in solution.move_values(pos)]
+        values = values_of(pos)
+        assert values is not None  # the table holds every three-against-three position
+        exact = [for_seat(v, seat) for _, v in values]
         legal = pos.legal_moves()
         for player in PLAYERS:
             start = time.process_time()
             move = move_of(player, pos, depth)
             tallies[player].record(exact, legal.index(move), time.process_time() - start)
-    return tallies, len(solution.values), solved
+    return tallies, size, solved
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -126,16 +149,29 @@ def main(argv: list[str] | None = None) -> int:
         help="both masters search exactly this many decisions deep (no clock): the tables' "
         "effect apart from how deep a loaded machine lets the budget reach",
     )
+    parser.add_argument(
+        "--three-a-side",
+        type=Path,
+        metavar="DIR",
+        help="three against three only, the truth from DIR/<variant>.endgame-3v3.npz",
+    )
     args = parser.parse_args(argv)
     for name in args.variant or sorted(LARGE_TABLE_SPECS):
         variant = find_variant(name)
         began = time.process_time()
+        table = None
+        if args.three_a_side is not None:
+            file = args.three_a_side / three_a_side_file(name)
+            with file.open("rb") as fh:
+                table = load(variant, fh, file.name)
         tallies, size, solved = measure(
-            variant, args.positions, args.seed, args.squares, args.max_states, args.depth
+            variant, args.positions, args.seed, args.squares, args.max_states, args.depth, table
         )
+        material = "4 against 2, 3 against 3" if table is None else "3 against 3"
+        source = "one compiled solve" if table is None else "the three-a-side table"
         print(
-            f"{name}: {len(tallies['master'].losses)} positions (4 against 2, 3 against 3) on the"
-            f" last {args.squares} squares; truth: one compiled solve of {size:,} positions"
+            f"{name}: {len(tallies['master'].losses)} positions ({material}) on the"
+            f" last {args.squares} squares; truth: {source} of {size:,} positions"
             f" ({solved:.0f} s CPU); {time.process_time() - began:.0f} s CPU in all",
             flush=True,
         )

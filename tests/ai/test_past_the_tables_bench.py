@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from bench_scripts import bench_module
 
-from senet.ai.tables import LARGE_TABLE_SPECS, large_table_for
+from senet.ai.tables import LARGE_TABLE_SPECS, large_table_for, load, three_a_side_file
 from senet.engine import find_variant
 
 past = bench_module("past_the_tables")
@@ -53,3 +54,24 @@ def test_both_masters_play_at_a_fixed_depth_when_asked(capsys: pytest.CaptureFix
     )
     for player in past.PLAYERS:
         assert past.move_of(player, pos, 2) in pos.legal_moves()
+
+
+@pytest.mark.slow  # a solve of some two million positions
+def test_three_against_three_is_judged_by_the_three_a_side_table(
+    three_a_side_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    variant = find_variant("standard")
+    with (three_a_side_dir / three_a_side_file("standard")).open("rb") as fh:
+        truth = load(variant, fh, "truth")
+    tallies, size, _ = past.measure(variant, 3, 1, 7, 0, depth=2, truth=truth)
+    assert size == len(truth) and all(len(t.losses) == 3 for t in tallies.values())
+    rng = random.Random(2)
+    for _ in range(20):
+        pos = past.past_the_table(variant, rng, 7, ((3, 3),))
+        if pos is not None:
+            assert [len(pos.pieces(s)) for s in (0, 1)] == [3, 3]
+            assert truth.move_values(pos) is not None
+    args = ["--variant", "standard", "--positions", "2", "--squares", "7", "--depth", "2"]
+    assert past.main([*args, "--three-a-side", str(three_a_side_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "standard: 2 positions (3 against 3)" in out and "the three-a-side table" in out

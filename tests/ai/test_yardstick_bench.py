@@ -10,7 +10,7 @@ from bench_scripts import bench_module
 
 from senet.ai.compiled_solver import solve_compiled
 from senet.ai.solver import for_seat, solve_many
-from senet.ai.tables import build, large_table_for, load, save, three_a_side_file
+from senet.ai.tables import large_table_for, load, three_a_side_file
 from senet.engine import find_variant
 
 yardstick = bench_module("yardstick")
@@ -91,18 +91,6 @@ def test_the_networks_rollouts_need_the_table_to_stop_in(capsys) -> None:
     with pytest.raises(SystemExit):
         yardstick.main(["--policy", "network2", "--stop", "none"])
     assert "--stop table only" in capsys.readouterr().err
-
-
-@pytest.fixture(scope="module")
-def three_a_side_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A three-a-side truth table of standard seeded on the last seven squares (and everything
-    they reach), saved as the bench reads it."""
-    variant = find_variant("standard")
-    region = (24, 3, 6)
-    hi, lo, values = build(variant, [region], max_states=10_000_000)
-    folder = tmp_path_factory.mktemp("three-a-side")
-    save(folder / three_a_side_file("standard"), hi, lo, values, [region])
-    return folder
 
 
 @pytest.mark.slow  # a solve of some two million positions
