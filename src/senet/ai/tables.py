@@ -124,7 +124,10 @@ LARGE_TABLE_SPECS: dict[str, tuple[Region, ...]] = {
 }
 #: Three against three, and every smaller class, anywhere on the board: built on demand for the
 #: benchmarks that need exact values one piece past :data:`LARGE_TABLE_SPECS`
-#: (``scripts/endgame_tables --three-a-side --variant standard --out DIR``), not shipped.
+#: (``scripts/endgame_tables --three-a-side --variant standard --out DIR``).  Standard's is
+#: 24.5 million chance positions (exactly the seeds), 12.2 million stored, solved compiled in
+#: 12 minutes of one core and 16 GB at most; its file is 45 MB and it would take some 290 MB
+#: in every process that plays from it, so it does not ship.
 THREE_A_SIDE: Region = (1, 3, 6)
 #: Variants whose rules are not the same for both seats: their tables store the chance
 #: positions of both seats, not one seat's and its mirror images.  In Jéquier's game mirror
@@ -556,8 +559,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--three-a-side",
         action="store_true",
-        help="three against three and smaller (THREE_A_SIDE; not shipped: standard's is some"
-        " 150 million positions, half an hour and 16 GB): give --variant and --out",
+        help="three against three and smaller (THREE_A_SIDE; not shipped: standard's takes"
+        " 12 minutes and 16 GB, its file 45 MB): give --variant and --out",
     )
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "weights")
     args = parser.parse_args(argv)
