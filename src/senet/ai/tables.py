@@ -229,7 +229,8 @@ def seed_keys(
     variant: Variant, low: int, per_side: int, total: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """The packed keys (hi, lo) of :func:`seeds`, in the same order, built with numpy: the
-    three-against-three seeds are 24 million, whose tuples would hold gigabytes."""
+    three-against-three seeds are 24 million, whose tuples would hold gigabytes (:func:`seeds`
+    stays the plain reference the tests hold these to)."""
     squares = resting_squares(variant, low)
     his: list[np.ndarray] = []
     los: list[np.ndarray] = []
@@ -273,8 +274,9 @@ def build(
     both_seats: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Solve the closed set reachable from the :func:`seeds` of ``regions`` (compiled:
-    :func:`senet.ai.compiled_solver.solve_compiled`); returns the packed keys (masks,
-    counters) of its chance positions with seat A on turn, sorted, and their values.  The
+    :func:`senet.ai.compiled_solver.solve_compiled_keys` on their :func:`seed_keys`); returns
+    the packed keys (masks, counters) of its chance positions with seat A on turn, sorted, and
+    their values.  The
     positions with seat B on turn are their mirror images (:func:`mirror`): each is checked
     against its image before it is left out.  With ``both_seats`` every chance position is
     kept (variants whose rules differ between the seats, :data:`BOTH_SEATS`)."""
@@ -562,10 +564,11 @@ def main(argv: list[str] | None = None) -> int:
         help="three against three and smaller (THREE_A_SIDE; not shipped: standard's takes"
         " 12 minutes and 16 GB, its file 45 MB): give --variant and --out",
     )
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "weights")
+    parser.add_argument("--out", type=Path, help="default: the shipped tables' folder")
     args = parser.parse_args(argv)
-    if args.three_a_side and not args.variant:
-        parser.error("--three-a-side builds only the variants named with --variant")
+    if args.three_a_side and (not args.variant or args.out is None):
+        parser.error("--three-a-side builds only the variants named with --variant, into --out")
+    out = args.out or Path(__file__).parent / "weights"
     specs = LARGE_TABLE_SPECS if args.large else TABLE_SPECS
     for name in args.variant or list(specs):
         regions = (THREE_A_SIDE,) if args.three_a_side else specs[name]
@@ -574,7 +577,7 @@ def main(argv: list[str] | None = None) -> int:
         cap = 200_000_000 if args.three_a_side else 60_000_000
         hi, lo, values = build(find_variant(name), regions, max_states=cap, both_seats=both)
         file = three_a_side_file(name) if args.three_a_side else table_file(name, args.large)
-        path = args.out / file
+        path = out / file
         save(path, hi, lo, values, regions, both_seats=both)
         print(
             f"{name}: {len(values)} chance positions, {path.stat().st_size:,} bytes, "
