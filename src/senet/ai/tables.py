@@ -276,10 +276,9 @@ def build(
     """Solve the closed set reachable from the :func:`seeds` of ``regions`` (compiled:
     :func:`senet.ai.compiled_solver.solve_compiled_keys` on their :func:`seed_keys`); returns
     the packed keys (masks, counters) of its chance positions with seat A on turn, sorted, and
-    their values.  The
-    positions with seat B on turn are their mirror images (:func:`mirror`): each is checked
-    against its image before it is left out.  With ``both_seats`` every chance position is
-    kept (variants whose rules differ between the seats, :data:`BOTH_SEATS`)."""
+    their values.  The positions with seat B on turn are their mirror images (:func:`mirror`):
+    each is checked against its image before it is left out.  With ``both_seats`` every chance
+    position is kept (variants whose rules differ between the seats, :data:`BOTH_SEATS`)."""
     from .compiled_solver import solve_compiled_keys  # Numba loads only where tables are built
 
     keys = [seed_keys(variant, *region) for region in regions]
