@@ -491,3 +491,15 @@ def test_master_plays_jequier_three_piece_endgames_exactly() -> None:
         if checked == 5:
             break
     assert checked == 5 and decisions >= 5
+
+
+def test_the_three_a_side_build_is_refused_without_a_variant_and_a_folder_of_its_own(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Not shipped: it must never land among the shipped tables by default."""
+    from senet.ai.tables import main
+
+    for argv in (["--three-a-side", "--variant", "standard"], ["--three-a-side", "--out", "x"]):
+        with pytest.raises(SystemExit):
+            main(argv)
+        assert "into --out" in capsys.readouterr().err
