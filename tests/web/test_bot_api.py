@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import httpx
 import pytest
@@ -344,6 +345,18 @@ def run_example(site: SiteServer, token: str, *args: str) -> subprocess.Popen[st
     )
 
 
+def fail_with_what_the_bots_said(site: SiteServer, bots: list[subprocess.Popen[str]]) -> NoReturn:
+    """Stop the bots and fail with what each wrote and what the lobby lists: a stalled game
+    says where it stalled."""
+    said = []
+    for process in bots:
+        process.kill()
+        out, err = process.communicate()
+        said.append(f"exit {process.returncode}\nstdout: {out}\nstderr: {err}")
+    lobby = httpx.get(f"{site.url}/api/lobby").json()
+    pytest.fail("the bots did not finish:\n" + "\n".join(said) + f"\nlobby: {lobby}")
+
+
 @pytest.mark.slow
 def test_two_bots_play_a_whole_rated_game_over_the_api(site) -> None:
     """Two copies of examples/bot.py, each a BOT account: both seek, are paired, play the
@@ -363,7 +376,10 @@ def test_two_bots_play_a_whole_rated_game_over_the_api(site) -> None:
     bots.append(run_example(site, second, "--seek", "--games", "1"))
     finished = []
     for process in bots:
-        out, err = process.communicate(timeout=600)
+        try:
+            out, err = process.communicate(timeout=300)  # a game of two experts takes seconds
+        except subprocess.TimeoutExpired:
+            fail_with_what_the_bots_said(site, bots)
         assert process.returncode == 0, err
         finished.append(json.loads(out.strip().splitlines()[-1]))
     assert finished[0] == finished[1] and finished[0]["result"] in ("A", "B")
