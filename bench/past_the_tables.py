@@ -46,9 +46,8 @@ from senet.ai.tables import (
     LARGE_TABLE_SPECS,
     EndgameTable,
     large_table_for,
-    load,
+    read_three_a_side,
     resting_squares,
-    three_a_side_file,
 )
 from senet.engine import Move, Position, Variant, find_variant
 
@@ -161,9 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         began = time.process_time()
         table = None
         if args.three_a_side is not None:
-            file = args.three_a_side / three_a_side_file(name)
-            with file.open("rb") as fh:
-                table = load(variant, fh, file.name)
+            table = read_three_a_side(variant, args.three_a_side)
         tallies, size, solved = measure(
             variant, args.positions, args.seed, args.squares, args.max_states, args.depth, table
         )

@@ -63,9 +63,8 @@ from senet.ai.tables import (
     LARGE_TABLE_SPECS,
     EndgameTable,
     large_table_for,
-    load,
+    read_three_a_side,
     table_for,
-    three_a_side_file,
 )
 from senet.ai.valuation import FULL_GAME, value_moves
 from senet.engine import Position, Variant, find_variant
@@ -317,9 +316,7 @@ def main(argv: list[str] | None = None) -> int:
         began = time.process_time()
         truth_table = None
         if args.three_a_side is not None:
-            file = args.three_a_side / three_a_side_file(name)
-            with file.open("rb") as fh:
-                truth_table = load(find_variant(name), fh, file.name)
+            truth_table = read_three_a_side(find_variant(name), args.three_a_side)
         judged = sample(
             name,
             args.positions,

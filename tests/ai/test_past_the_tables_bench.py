@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from bench_scripts import bench_module
 
-from senet.ai.tables import LARGE_TABLE_SPECS, large_table_for, load, three_a_side_file
+from senet.ai.tables import LARGE_TABLE_SPECS, large_table_for, read_three_a_side
 from senet.engine import find_variant
 
 past = bench_module("past_the_tables")
@@ -61,8 +61,7 @@ def test_three_against_three_is_judged_by_the_three_a_side_table(
     three_a_side_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     variant = find_variant("standard")
-    with (three_a_side_dir / three_a_side_file("standard")).open("rb") as fh:
-        truth = load(variant, fh, "truth")
+    truth = read_three_a_side(variant, three_a_side_dir)
     tallies, size, _ = past.measure(variant, 3, 1, 7, 0, depth=2, truth=truth)
     assert size == len(truth) and all(len(t.losses) == 3 for t in tallies.values())
     rng = random.Random(2)

@@ -10,7 +10,7 @@ from bench_scripts import bench_module
 
 from senet.ai.compiled_solver import solve_compiled
 from senet.ai.solver import for_seat, solve_many
-from senet.ai.tables import large_table_for, load, three_a_side_file
+from senet.ai.tables import large_table_for, read_three_a_side
 from senet.engine import find_variant
 
 yardstick = bench_module("yardstick")
@@ -98,8 +98,7 @@ def test_three_a_side_positions_are_judged_by_their_table_with_rollouts_stopping
     three_a_side_dir: Path,
 ) -> None:
     variant = find_variant("standard")
-    with (three_a_side_dir / three_a_side_file("standard")).open("rb") as fh:
-        truth = load(variant, fh, "truth")
+    truth = read_three_a_side(variant, three_a_side_dir)
     rng = random.Random(6)
     judged = []
     while len(judged) < 2:

@@ -73,6 +73,7 @@ __all__ = [
     "LARGE_TABLE_SPECS",
     "THREE_A_SIDE",
     "three_a_side_file",
+    "read_three_a_side",
     "within",
     "build",
     "seeds",
@@ -490,6 +491,14 @@ def table_file(name: str, large: bool = False) -> str:
 def three_a_side_file(name: str) -> str:
     """The file name of a variant's three-a-side table (:data:`THREE_A_SIDE`)."""
     return f"{name}.endgame-3v3.npz"
+
+
+def read_three_a_side(variant: Variant, folder: Path) -> EndgameTable:
+    """The three-a-side table of ``variant`` built into ``folder`` (not shipped: the benches
+    read it from where ``scripts/endgame_tables --three-a-side --out`` wrote it)."""
+    file = folder / three_a_side_file(variant.name)
+    with file.open("rb") as fh:
+        return load(variant, fh, file.name)
 
 
 def _shipped(variant: Variant, large: bool) -> EndgameTable | None:
