@@ -36,7 +36,14 @@ Printed per variant and overall:
   loss when it is followed as a player;
 * **sure misses**: the share of positions where the yardstick's best move is not truly best
   and leads the truly best by more than three standard errors of their paired difference:
-  misses that more rollouts would not mend (the policy's bias, not the throws' noise).
+  misses that more rollouts would not mend (the policy's bias, not the throws' noise);
+* **near**: the share of positions where the yardstick's best move is truly best or gives up
+  less than 0.0005 of winning chance (a miss smaller than the charge's target in every
+  variant measured): what the best-move share would be if near ties counted as ties.
+
+``--save FILE`` writes every judged position as one JSON line (its position, the exact and
+rolled values of every move, the spread, the references' moves), to study the misses without
+rolling out again.
 
     nice -n 10 python bench/yardstick.py --positions 200 --rollouts 1024 --squares 30  # measured
 """
@@ -45,6 +52,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import random
 import statistics
 import sys
@@ -67,13 +75,15 @@ from senet.ai.tables import (
     table_for,
 )
 from senet.ai.valuation import FULL_GAME, value_moves
-from senet.engine import Position, Variant, find_variant
+from senet.engine import Position, Variant, find_variant, format_position
 
 VARIANTS = ("standard", "kendall", "bell")
 #: the targets the yardstick must meet before it judges players
 BEST_TARGET = 0.95
 CHARGE_SHARE = 0.1  # of the frozen master's error rate
 SAME = 1e-9
+#: a miss giving up less than this counts as near (a diagnostic beside the best-move share)
+NEAR = 0.0005
 #: the rollouts' policy by name: the expert (linear evaluation), the trained network one
 #: decision ahead, or the network looking through the throw after each move
 LOOKAHEAD = {"expert": 0, "network": 1, "network2": 2}
@@ -117,9 +127,25 @@ class Judged:
         standard errors): the policy's bias, which more rollouts would not remove."""
         return not self.hit and self.charge > 3 * self.spread
 
+    @property
+    def near(self) -> bool:
+        """The yardstick's best move is truly best or gives up less than :data:`NEAR`."""
+        return self.loss(self.yardstick_best) < NEAR
+
     def loss(self, move: int) -> float:
         """The exact winning chance ``move`` gives up against the best move."""
         return max(self.exact) - self.exact[move]
+
+    def record(self) -> dict[str, object]:
+        """The position and its figures as plain JSON values."""
+        return {
+            "position": format_position(self.position),
+            "exact": list(self.exact),
+            "rolled": list(self.rolled),
+            "spread": self.spread,
+            "frozen": self.frozen,
+            "expert": self.expert,
+        }
 
 
 def endgame(variant: Variant, rng: random.Random, squares: int, theirs: int = 2) -> Position | None:
@@ -229,6 +255,7 @@ def summary(judged: list[Judged]) -> dict[str, float]:
         "positions": n,
         "best": sum(j.hit for j in judged) / n,
         "sure_misses": sum(j.sure_miss for j in judged) / n,
+        "near": sum(j.near for j in judged) / n,
         "charge": statistics.fmean(j.charge for j in judged),
         "yardstick_loss": statistics.fmean(j.loss(j.yardstick_best) for j in judged),
         "frozen": statistics.fmean(j.loss(j.frozen) for j in judged),
@@ -248,7 +275,7 @@ def line(name: str, s: dict[str, float]) -> str:
         f"  charge {s['charge']:.5f} vs {CHARGE_SHARE:.0%} of frozen {CHARGE_SHARE * s['frozen']:.5f}"
         f" ({'met' if charge_ok else 'NOT met'})  yardstick loss {s['yardstick_loss']:.5f}"
         f"  frozen {s['frozen']:.5f}  expert {s['expert']:.5f}"
-        f"  sure misses {s['sure_misses']:.1%}"
+        f"  sure misses {s['sure_misses']:.1%}  near {s['near']:.1%}"
     )
 
 
@@ -287,6 +314,9 @@ def main(argv: list[str] | None = None) -> int:
         metavar="DIR",
         help="three pieces against three, the rollouts stopping in the shipped"
         " three-against-two table, the truth from DIR/<variant>.endgame-3v3.npz",
+    )
+    parser.add_argument(
+        "--save", type=Path, metavar="FILE", help="write every judged position as a JSON line"
     )
     args = parser.parse_args(argv)
     if args.policy != "expert" and args.stop != "table":
@@ -330,6 +360,10 @@ def main(argv: list[str] | None = None) -> int:
             truth_table,
         )
         everything += judged
+        if args.save is not None:
+            with args.save.open("a", encoding="utf-8") as out:
+                for j in judged:
+                    out.write(json.dumps({"variant": name, **j.record()}) + "\n")
         print(line(name, summary(judged)), f"  {time.process_time() - began:.0f} s CPU", flush=True)
     print(line("all", summary(everything)))
     return 0

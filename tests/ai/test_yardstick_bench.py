@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from bench_scripts import bench_module
 from senet.ai.compiled_solver import solve_compiled
 from senet.ai.solver import for_seat, solve_many
 from senet.ai.tables import large_table_for, read_three_a_side
-from senet.engine import find_variant
+from senet.engine import find_variant, parse_position
 
 yardstick = bench_module("yardstick")
 
@@ -49,6 +50,10 @@ def test_hit_charge_and_loss_are_measured_against_the_exact_values() -> None:
     assert yardstick.summary([unsure, right])["sure_misses"] == 0.0
     assert yardstick.summary([sure, right])["sure_misses"] == 0.5
     assert yardstick.verdict(s) == (False, False)
+    # near: a miss giving up less than NEAR counts, a larger one does not
+    close = yardstick.Judged(pos, (0.5, 0.5002, 0.2), (0.53, 0.50, 0.1), 2, 1)
+    assert not close.hit and close.near and not wrong.near and right.near
+    assert yardstick.summary([close, wrong])["near"] == 0.5
 
 
 def test_a_judged_position_holds_the_solvers_values_and_rollouts_near_them() -> None:
@@ -67,12 +72,21 @@ def test_a_judged_position_holds_the_solvers_values_and_rollouts_near_them() -> 
         assert abs(rolled - true) < 0.1
 
 
-def test_the_bench_prints_its_targets_met_or_not(capsys) -> None:
-    assert yardstick.main(["--variant", "standard", "--positions", "2", "--rollouts", "256"]) == 0
+def test_the_bench_prints_its_targets_met_or_not(capsys, tmp_path: Path) -> None:
+    saved = tmp_path / "judged.jsonl"
+    args = ["--variant", "standard", "--positions", "2", "--rollouts", "256", "--save", str(saved)]
+    assert yardstick.main(args) == 0
     out = capsys.readouterr().out
     assert "best >= 95%" in out
     lines = [line for line in out.splitlines() if line.startswith(("standard", "all"))]
-    assert len(lines) == 2 and all("met" in line for line in lines)
+    assert len(lines) == 2 and all("met" in line and "near" in line for line in lines)
+    # every judged position saved: read back, a legal position with one value per legal move
+    records = [json.loads(line) for line in saved.read_text().splitlines()]
+    assert len(records) == 2
+    for record in records:
+        pos = parse_position(record["position"])
+        assert record["variant"] == "standard" == pos.variant.name
+        assert len(record["exact"]) == len(record["rolled"]) == len(pos.legal_moves())
 
 
 @pytest.mark.parametrize("policy", ["network", "network2"])
