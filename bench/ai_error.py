@@ -14,6 +14,13 @@ the difference between the best move and every move a measured player chose is a
 second time with rollouts of ``--check-horizon`` decisions (by default to the end of the game, no
 evaluation at all) and prints both mean errors on them: how much the horizon moves the figures.
 
+``--stop table`` values with the yardstick of ``bench/yardstick.py`` instead: rollouts to the
+end of the game that stop, exactly, at the first chance position the variant's largest shipped
+table holds (``--horizon`` unused), played by ``--policy`` (the expert; the trained network one
+decision ahead, ``network``; or through the throw after each move, ``network2``), with
+``--luck`` each throw's luck taken out.  That bench prints how far this yardstick can be trusted
+(its best move truly best, its charge on perfect play, on endgames whose exact values are known).
+
 The error of a player at a position is the winning chance (Bell: the expected result, a draw
 counting half) its move gives up against the best move.  Per player the bench prints the mean
 error per decision with its standard error over the positions, a cross-validated lower estimate
@@ -25,6 +32,7 @@ from them the score a player who never erred would expect against each measured 
 
     python bench/ai_error.py --positions 20 --variant kendall                     # a quick look
     python bench/ai_error.py --variant kendall --pip3 500 --check 24 --check-horizon 96  # measured
+    python bench/ai_error.py --variant standard --stop table --policy network2 --luck --positions 20
 """
 
 from __future__ import annotations
@@ -43,11 +51,14 @@ sys.path.insert(0, str(Path(__file__).parent))
 from reference_players import REFERENCES, reference_move
 
 from senet.ai import choose_move, forget_searchers
+from senet.ai.tables import EndgameTable, large_table_for, table_for
 from senet.ai.valuation import FULL_GAME, MoveValuation, value_moves
 from senet.engine import Position, draw_throw, find_variant
 
 PLAYERS = ("expert", "master", "frozen-master")
 VARIANTS = ("standard", "kendall", "bell", "adelaida", "adelaida-long")
+#: the yardstick's rollout policy by name (``--policy``, with ``--stop table``)
+LOOKAHEAD = {"expert": 0, "network": 1, "network2": 2}
 #: The scores against the fixed references that the strongest level aims at.
 TARGETS = {"frozen-master": 0.65, "pip3": 0.70}
 
@@ -121,8 +132,18 @@ def mean_se(xs: list[float]) -> tuple[float, float]:
     return statistics.fmean(xs), statistics.stdev(xs) / math.sqrt(len(xs))
 
 
+def largest_table(variant_name: str) -> EndgameTable:
+    """The variant's largest shipped table, where the yardstick's rollouts stop."""
+    variant = find_variant(variant_name)
+    table = large_table_for(variant) or table_for(variant)
+    if table is None:
+        raise SystemExit(f"{variant_name} ships no endgame table for --stop table to stop in")
+    return table
+
+
 def run_variant(name: str, args: argparse.Namespace) -> dict[str, float]:
     start = time.time()
+    stop_in = largest_table(name) if args.stop == "table" else None
     smp = sample(name, args.positions, args.seed, args.per_game)
     sampled = time.time() - start
     players = list(args.players)
@@ -155,6 +176,9 @@ def run_variant(name: str, args: argparse.Namespace) -> dict[str, float]:
             watch=watch,
             solve_states=args.solve,
             seed=seed,
+            stop_in=stop_in,
+            policy_lookahead=LOOKAHEAD[args.policy],
+            luck_adjusted=args.luck,
         )
         value_time += time.time() - t1
         choose_time += t1 - t0
@@ -183,8 +207,14 @@ def run_variant(name: str, args: argparse.Namespace) -> dict[str, float]:
         done += 1
     n = done
     valued = n - exact
+    how = (
+        f"to the end, stopping in the largest table, {args.policy} policy"
+        + (", luck-adjusted" if args.luck else "")
+        if stop_in is not None
+        else f"horizon {horizon_name(args.horizon)}"
+    )
     rollout_text = (
-        f"{valued} by rollouts (horizon {horizon_name(args.horizon)},"
+        f"{valued} by rollouts ({how},"
         f" {statistics.fmean([r for r in rollouts if r]):,.0f} a move on average, median"
         f" {statistics.median([r for r in rollouts if r]):,.0f}, at most {max(rollouts):,})"
         if valued
@@ -281,7 +311,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solve", type=int, default=20_000)
     parser.add_argument("--minutes", type=float, default=0.0, help="per variant; 0: no bound")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--stop",
+        choices=("horizon", "table"),
+        default="horizon",
+        help="horizon: rollouts of --horizon decisions; table: to the end, stopping exactly in"
+        " the largest shipped table (the yardstick of bench/yardstick.py)",
+    )
+    parser.add_argument("--policy", choices=tuple(LOOKAHEAD), default="expert")
+    parser.add_argument("--luck", action="store_true", help="take each throw's luck out")
     args = parser.parse_args(argv)
+    if args.stop != "table" and (args.policy != "expert" or args.luck):
+        parser.error("--policy and --luck roll out with --stop table only")
     args.players = args.players or list(PLAYERS) + (["pip3"] if args.pip3 else [])
     for name in args.variant or VARIANTS:
         run_variant(name, args)

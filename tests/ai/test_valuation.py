@@ -118,3 +118,27 @@ def test_the_error_bench_runs_on_a_few_positions() -> None:
     assert "pip3: mean error" in out and "1 decisions" in out
     assert "a flawless player would score" in out and "against frozen-master" in out
     assert "horizon 16" in out
+
+
+def test_the_error_bench_values_with_the_yardstick_stopping_in_the_largest_table() -> None:
+    done = subprocess.run(
+        [
+            sys.executable, str(BENCH), "--positions", "1", "--variant", "standard",
+            "--player", "expert", "--min-rollouts", "64", "--max-rollouts", "64",
+            "--stop", "table", "--policy", "network", "--luck",
+        ],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "to the end, stopping in the largest table, network policy, luck-adjusted" in out
+    assert "1 midgame decisions" in out and "expert: mean error" in out
+
+
+def test_the_error_bench_refuses_a_policy_without_the_table_to_stop_in() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--positions", "1", "--policy", "network2"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "--policy and --luck roll out with --stop table only" in done.stderr
