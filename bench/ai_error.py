@@ -52,13 +52,11 @@ from reference_players import REFERENCES, reference_move
 
 from senet.ai import choose_move, forget_searchers
 from senet.ai.tables import EndgameTable, large_table_for, table_for
-from senet.ai.valuation import FULL_GAME, MoveValuation, value_moves
+from senet.ai.valuation import FULL_GAME, POLICY_LOOKAHEAD, MoveValuation, value_moves
 from senet.engine import Position, draw_throw, find_variant
 
 PLAYERS = ("expert", "master", "frozen-master")
 VARIANTS = ("standard", "kendall", "bell", "adelaida", "adelaida-long")
-#: the yardstick's rollout policy by name (``--policy``, with ``--stop table``)
-LOOKAHEAD = {"expert": 0, "network": 1, "network2": 2}
 #: The scores against the fixed references that the strongest level aims at.
 TARGETS = {"frozen-master": 0.65, "pip3": 0.70}
 
@@ -177,7 +175,7 @@ def run_variant(name: str, args: argparse.Namespace) -> dict[str, float]:
             solve_states=args.solve,
             seed=seed,
             stop_in=stop_in,
-            policy_lookahead=LOOKAHEAD[args.policy],
+            policy_lookahead=POLICY_LOOKAHEAD[args.policy],
             luck_adjusted=args.luck,
         )
         value_time += time.time() - t1
@@ -318,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
         help="horizon: rollouts of --horizon decisions; table: to the end, stopping exactly in"
         " the largest shipped table (the yardstick of bench/yardstick.py)",
     )
-    parser.add_argument("--policy", choices=tuple(LOOKAHEAD), default="expert")
+    parser.add_argument("--policy", choices=tuple(POLICY_LOOKAHEAD), default="expert")
     parser.add_argument("--luck", action="store_true", help="take each throw's luck out")
     args = parser.parse_args(argv)
     if args.stop != "table" and (args.policy != "expert" or args.luck):

@@ -74,7 +74,7 @@ from senet.ai.tables import (
     read_three_a_side,
     table_for,
 )
-from senet.ai.valuation import FULL_GAME, value_moves
+from senet.ai.valuation import FULL_GAME, POLICY_LOOKAHEAD, value_moves
 from senet.engine import Position, Variant, find_variant, format_position
 
 VARIANTS = ("standard", "kendall", "bell")
@@ -84,9 +84,6 @@ CHARGE_SHARE = 0.1  # of the frozen master's error rate
 SAME = 1e-9
 #: a miss giving up less than this counts as near (a diagnostic beside the best-move share)
 NEAR = 0.0005
-#: the rollouts' policy by name: the expert (linear evaluation), the trained network one
-#: decision ahead, or the network looking through the throw after each move
-LOOKAHEAD = {"expert": 0, "network": 1, "network2": 2}
 
 
 @dataclass(frozen=True)
@@ -209,7 +206,7 @@ def judge(
         solve_states=0,
         stop_in=small if stop == "table" else None,
         exact_first=False,
-        policy_lookahead=LOOKAHEAD[policy],
+        policy_lookahead=POLICY_LOOKAHEAD[policy],
         luck_adjusted=luck,
     )
     rolled = tuple(float(v) for v in valued.mine())
@@ -295,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--policy",
-        choices=tuple(LOOKAHEAD),
+        choices=tuple(POLICY_LOOKAHEAD),
         default="expert",
         help="who plays the rollouts: the expert (linear evaluation), the trained network one"
         " decision ahead (network), or the network through the throw after each move, reading"

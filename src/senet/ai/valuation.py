@@ -39,10 +39,15 @@ from .search import small_endgame
 from .solver import TooLarge, solve_many
 from .tables import EndgameTable, table_for
 
-__all__ = ["MoveValuation", "exact_move_values", "value_moves", "FULL_GAME"]
+__all__ = ["MoveValuation", "exact_move_values", "value_moves", "FULL_GAME", "POLICY_LOOKAHEAD"]
 
 #: A horizon that no game reaches: rollouts played to the end of the game.
 FULL_GAME = 1 << 40
+
+#: The rollouts' policies by name, as :func:`value_moves`'s ``policy_lookahead``: the expert
+#: (the linear evaluation one decision ahead), the trained network one decision ahead, or the
+#: network looking through the throw after each move.
+POLICY_LOOKAHEAD = {"expert": 0, "network": 1, "network2": 2}
 
 #: Rollouts per move in one batch (one call of the compiled code per half).
 BATCH = 256
@@ -171,7 +176,7 @@ def value_moves(
     played = np.zeros(1, dtype=np.int64)
     if stop_in is not None:
         stop = table_arrays(stop_in)
-        if policy_lookahead not in (0, 1, 2):
+        if policy_lookahead not in POLICY_LOOKAHEAD.values():
             raise ValueError(f"policy_lookahead must be 0, 1 or 2, not {policy_lookahead}")
         wants_network = policy_lookahead > 0 or luck_adjusted
         net = network_for(position.variant) if wants_network else None
