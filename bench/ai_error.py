@@ -167,7 +167,7 @@ def run_variant(name: str, args: argparse.Namespace) -> dict[str, float]:
         t1 = time.time()
         val: MoveValuation = value_moves(
             pos,
-            horizon=args.horizon,
+            horizon=args.horizon if stop_in is None else FULL_GAME,
             min_rollouts=args.min_rollouts,
             max_rollouts=args.max_rollouts,
             precision=args.precision,
@@ -299,7 +299,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", action="append", help="default: " + ", ".join(VARIANTS))
     parser.add_argument("--player", dest="players", action="append")
     parser.add_argument("--pip3", type=int, default=0, help="positions also played by pip3")
-    parser.add_argument("--horizon", type=int, default=48, help="decisions per rollout")
+    parser.add_argument(
+        "--horizon", type=int, default=48, help="decisions per rollout (--stop table: to the end)"
+    )
     parser.add_argument("--min-rollouts", type=int, default=1024)
     parser.add_argument("--max-rollouts", type=int, default=16_384)
     parser.add_argument("--precision", type=float, default=0.0015)

@@ -179,7 +179,7 @@ def test_rollouts_that_start_inside_a_table_read_its_value_without_noise() -> No
         rules.table, rules.path, rows, 5, 0, 64, lo, hi, w, keys_hi, keys_lo, values,
         2, 4, 0, False, sums, pairs, played,
         0, np.zeros((1, 1)), np.zeros(1), np.zeros(1), np.zeros(1),
-        np.zeros(1, dtype=np.int64), np.zeros(1), False,
+        np.zeros(1, dtype=np.int64), np.zeros(1), False, FULL_GAME,
     )  # fmt: skip
     assert sums[0] / 64 == pytest.approx(small.value_of_state(pos.state), abs=1e-12)
     assert played[0] == 0

@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from senet.ai.evaluation import evaluator_for
+from senet.ai.network import network_for
 from senet.ai.tables import table_for
 from senet.ai.valuation import FULL_GAME, value_moves
 from senet.engine import Position
@@ -92,6 +94,47 @@ def test_rollouts_to_the_end_of_the_game_value_by_results_alone() -> None:
     valuation = value_moves(pos, horizon=FULL_GAME, min_rollouts=512, max_rollouts=512)
     # every rollout ends in a win or a loss: the means are multiples of 1/512
     assert np.allclose(valuation.values * 512, np.round(valuation.values * 512))
+
+
+@pytest.mark.parametrize("policy_lookahead, luck_adjusted", [(0, False), (1, True), (2, False)])
+def test_rollouts_cut_at_the_horizon_take_the_policys_evaluation_there(
+    policy_lookahead: int, luck_adjusted: bool
+) -> None:
+    # Rollouts that stop in a table may also stop after ``horizon`` decisions: at horizon 0
+    # no throw is drawn and each move is valued by the rollouts' own evaluation of the
+    # position after it (the network where the network plays, else the linear evaluation),
+    # with no luck to take out.
+    pos = Position.from_fen(MIDGAME)
+    children = [pos.apply(move).state for move in pos.legal_moves()]
+    cut = value_moves(
+        pos,
+        horizon=0,
+        min_rollouts=512,
+        max_rollouts=512,
+        stop_in=table_for(pos.variant),
+        exact_first=False,
+        policy_lookahead=policy_lookahead,
+        luck_adjusted=luck_adjusted,
+    )
+    network = network_for(pos.variant)
+    assert network is not None
+    by_network = policy_lookahead > 0 or luck_adjusted
+    model = network if by_network else evaluator_for(pos.variant, "linear")
+    assert list(cut.values) == pytest.approx(list(model.values_of_states(children)), abs=1e-9)
+    assert np.all(cut.stderr < 1e-9)  # every rollout of a move ends where it began
+    # a longer horizon draws throws and plays on: other values, with a spread
+    on = value_moves(
+        pos,
+        horizon=4,
+        min_rollouts=512,
+        max_rollouts=512,
+        stop_in=table_for(pos.variant),
+        exact_first=False,
+        policy_lookahead=policy_lookahead,
+        luck_adjusted=luck_adjusted,
+    )
+    assert not np.allclose(on.values, cut.values, atol=1e-6)
+    assert np.any(on.stderr > 0.0)
 
 
 def test_a_position_without_a_decision_is_refused() -> None:

@@ -311,10 +311,13 @@ def exact_rollout_sums(
     throws: np.ndarray,
     probs: np.ndarray,
     luck_adjusted: bool,
+    horizon: int,
 ) -> None:
     """:func:`rollout_sums` played to the end of the game, except that a rollout stops at the
     first chance position an endgame table holds and takes its exact value there (the rest of
-    the game is known, so no policy's mistakes and no throws' noise enter after it).
+    the game is known, so no policy's mistakes and no throws' noise enter after it), or at the
+    first chance position after ``horizon`` decisions, valued there by the evaluation of the
+    policy (the network where the rollouts use it, else the linear evaluation).
     ``decisions_played[0]`` counts the decisions the policy played.  ``lookahead`` 0 is the
     expert's policy; 1 and 2 the trained network's (``w1``, ``b1``, ``w2``, ``b2``, with the
     variant's ``throws`` and their ``probs``), one decision ahead or through the throw after
@@ -352,6 +355,7 @@ def exact_rollout_sums(
             _track(s, trk)
             v = -1.0
             luck = 0.0
+            decisions = 0
             while True:
                 won = winner(T, s)
                 if won >= 0:
@@ -363,6 +367,12 @@ def exact_rollout_sums(
                         canonical_pieces, both_seats,
                     )  # fmt: skip
                     if v >= 0.0:
+                        break
+                    if decisions >= horizon:
+                        if lookahead > 0 or luck_adjusted:
+                            v = value_a(T, s, w1, b1, w2, b2, x, h)
+                        else:
+                            v = evaluate(T, lo, hi, w, s)
                         break
                     drawn = throw(T, rng)
                     if luck_adjusted:
@@ -395,6 +405,7 @@ def exact_rollout_sums(
                     )  # fmt: skip
                     decisions_played[0] += 1
                 play(T, path, s, moves[i], ev, trk, 0)
+                decisions += 1
             sums[c] += v - luck
             last[c] = v - luck
         for c in range(m):

@@ -150,7 +150,8 @@ def value_moves(
 
     With ``stop_in`` (an endgame table) the rollouts are played to the end of the game but stop
     at the first chance position the table holds, taking its exact value
-    (:func:`senet.ai.rollout.exact_rollout_sums`; ``horizon`` is then unused).  With
+    (:func:`senet.ai.rollout.exact_rollout_sums`), or after ``horizon`` decisions, where the
+    policy's evaluation values them (:data:`FULL_GAME` for rollouts to the end).  With
     ``exact_first`` False the position is rolled out even where a table or solve would value
     it exactly (to measure the rollouts against the truth).  With ``policy_lookahead`` 1 or 2
     (and ``stop_in``) the rollouts are played by the variant's trained network, one decision
@@ -208,6 +209,7 @@ def value_moves(
                         stop.keys_hi, stop.keys_lo, stop.values, stop.per_side, stop.total,
                         stop.canonical_pieces, stop.both_seats, sums[half], pairs, played,
                         policy_lookahead, w1, b1, w2, b2, throws, probs, luck_adjusted,
+                        horizon,
                     )  # fmt: skip
             batches += 1
         n = 2 * batches * BATCH
