@@ -16,7 +16,8 @@ A spec ``netL:RxH`` (``netL:RxH:luck``) rolls out the trained network's policy i
 largest shipped endgame table or after ``H`` decisions, valued there by the network, with the
 luck of the throws taken out if asked (:func:`senet.ai.rollout.exact_rollout_sums`);
 ``netL:0x0`` plays that policy itself, without rollouts.  ``--opponent network2`` (or
-``network``) meets the network's policy instead of the expert:
+``network``) meets the network's policy instead of the expert (a plain ``RxH`` spec then stops
+its expert's rollouts in the table too):
 
     python bench/ai_rollout.py --variant standard --opponent network2 net2:0x0 net1:64x8:luck
 """
