@@ -137,6 +137,14 @@ def test_rollouts_cut_at_the_horizon_take_the_policys_evaluation_there(
     assert np.any(on.stderr > 0.0)
 
 
+def test_an_unknown_rollout_policy_is_refused_with_the_known_ones() -> None:
+    pos = Position.from_fen(MIDGAME)
+    with pytest.raises(
+        ValueError, match=r"one of 0 \(expert\), 1 \(network\), 2 \(network2\), not 3"
+    ):
+        value_moves(pos, stop_in=table_for(pos.variant), policy_lookahead=3, exact_first=False)
+
+
 def test_a_position_without_a_decision_is_refused() -> None:
     pos = Position.from_fen("kendall AB...BAABB/....A...../..BA...... B -")
     with pytest.raises(ValueError, match="no decision"):

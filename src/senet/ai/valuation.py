@@ -178,7 +178,8 @@ def value_moves(
     if stop_in is not None:
         stop = table_arrays(stop_in)
         if policy_lookahead not in POLICY_LOOKAHEAD.values():
-            raise ValueError(f"policy_lookahead must be 0, 1 or 2, not {policy_lookahead}")
+            known = ", ".join(f"{v} ({k})" for k, v in POLICY_LOOKAHEAD.items())
+            raise ValueError(f"policy_lookahead must be one of {known}, not {policy_lookahead}")
         wants_network = policy_lookahead > 0 or luck_adjusted
         net = network_for(position.variant) if wants_network else None
         if wants_network and net is None:
