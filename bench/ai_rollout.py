@@ -46,13 +46,14 @@ from senet.compiled.kernel import (
     game_seed,
     legal,
     play,
+    popcount,
     throw,
     track_start,
     winner,
 )
 from senet.compiled.tables import compile_rules
 from senet.engine import find_variant
-from senet.engine.state import PENDING, PENDING_WATER, THROW
+from senet.engine.state import MASK, PENDING, PENDING_WATER, THROW
 
 
 @njit(cache=True)
@@ -122,6 +123,10 @@ def match(
     return out
 
 
+#: More pieces than any board holds: the tested player rolls out everywhere.
+ALL = 99
+
+
 @njit(cache=True)
 def network_match(
     T: np.ndarray,
@@ -150,10 +155,13 @@ def network_match(
     total: int,
     canonical_pieces: int,
     both_seats: bool,
+    late: int,
 ) -> np.ndarray:
     """:func:`match` with the network's policy: the tested player rolls out the network
     (``lookahead`` 1 or 2; ``rollouts`` 0: plays that policy itself), the opponent is the
-    expert (``opponent`` 0) or the network's policy ``opponent`` decisions deep."""
+    expert (``opponent`` 0) or the network's policy ``opponent`` decisions deep.  The tested
+    player rolls out only where at most ``late`` pieces are on the board; elsewhere it plays
+    as its opponent does, so that the rollouts are the only difference between the two."""
     width = start.shape[0]
     s = np.zeros(width, dtype=np.int64)
     scratch = np.zeros(width, dtype=np.int64)
@@ -184,7 +192,8 @@ def network_match(
             i = 0
             if k > 1:
                 mine = decider(T, s) == me
-                if mine and rollouts > 0:
+                on_board = popcount(s[MASK]) + popcount(s[MASK + 1])
+                if mine and rollouts > 0 and on_board <= late:
                     for c in range(k):
                         children[c, :] = s
                         strk[:, :] = trk
@@ -203,9 +212,9 @@ def network_match(
                         v = sums[c] if me == 0 else rollouts - sums[c]
                         if v > best + 1e-12:
                             best, i = v, c
-                elif (mine and lookahead > 0) or (not mine and opponent > 0):
+                elif (lookahead if mine and rollouts == 0 else opponent) > 0:
                     i = network_move(
-                        T, path, s, trk, moves, k, lookahead if mine else opponent,
+                        T, path, s, trk, moves, k, lookahead if mine and rollouts == 0 else opponent,
                         w1, b1, w2, b2, throws, probs, keys_hi, keys_lo, table, per_side,
                         total, canonical_pieces, both_seats, scratch, strk, sev, image, x, h,
                         chance,
@@ -255,6 +264,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument("--opponent", choices=("expert", "network", "network2"), default="expert")
     parser.add_argument(
+        "--late",
+        type=int,
+        help="roll out only with at most this many pieces on the board (elsewhere play as the "
+        "opponent; with --opponent network or network2)",
+    )
+    parser.add_argument(
         "specs", nargs="+", help="ROLLOUTSxHORIZON (64x16), netL:ROLLOUTSxHORIZON[:luck]"
     )
     args = parser.parse_args(argv)
@@ -275,12 +290,12 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(str(error))
     for spec, lookahead, rollouts, horizon, luck in specs:
         began = time.process_time()
-        if lookahead or opponent:
+        if lookahead or opponent or args.late is not None:
             assert net is not None
             res = network_match(
                 rules.table, rules.path, rules.start, args.seed, args.pairs, rollouts,
                 horizon, lookahead, luck, opponent, lo, hi, w, net.w1, net.b1, net.w2,
-                np.array([net.b2]), throws, probs, *stop,
+                np.array([net.b2]), throws, probs, *stop, ALL if args.late is None else args.late,
             )  # fmt: skip
         else:
             res = match(

@@ -39,7 +39,9 @@ def test_a_malformed_spec_is_refused_with_what_was_expected(spec: str) -> None:
         bench.main(["--pairs", "1", spec])
 
 
-def _match(rollouts: int, horizon: int, lookahead: int, luck: bool, opponent: int) -> np.ndarray:
+def _match(
+    rollouts: int, horizon: int, lookahead: int, luck: bool, opponent: int, late: int = bench.ALL
+) -> np.ndarray:
     variant = find_variant("standard")
     rules = compile_rules(variant)
     lo, hi, w = weights_for(variant)
@@ -51,7 +53,7 @@ def _match(rollouts: int, horizon: int, lookahead: int, luck: bool, opponent: in
     return bench.network_match(  # type: ignore[no-any-return]
         rules.table, rules.path, rules.start, 7, 4, rollouts, horizon, lookahead, luck,
         opponent, lo, hi, w, net.w1, net.b1, net.w2, np.array([net.b2]), throws, probs,
-        *table_arrays(large_table_for(variant)),
+        *table_arrays(large_table_for(variant)), late,
     )  # fmt: skip
 
 
@@ -71,3 +73,14 @@ def test_a_rollout_player_plays_whole_games_against_the_network_and_the_bench_pr
     bench.main(["--variant", "standard", "--pairs", "2", "--opponent", "network2", "net1:4x2:luck"])
     out = capsys.readouterr().out
     assert "standard net1:4x2:luck vs network2:" in out and "(4 games," in out
+
+
+def test_a_rollout_player_kept_to_the_late_game_plays_as_its_opponent_before_it() -> None:
+    # A race never has fewer than two pieces on the board while it goes on: with ``late`` 1
+    # the rollout player never rolls out and plays its opponent's policy, so each pair of
+    # games on shared throws is the same game from either seat.
+    never = _match(16, 4, 1, True, 2, late=1)
+    assert np.all(never.reshape(-1, 2).sum(axis=1) == 1.0)
+    # rolling out everywhere, it plays other games
+    everywhere = _match(16, 4, 1, True, 2)
+    assert not np.array_equal(everywhere, never)
