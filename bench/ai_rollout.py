@@ -20,6 +20,13 @@ luck of the throws taken out if asked (:func:`senet.ai.rollout.exact_rollout_sum
 its expert's rollouts in the table too):
 
     python bench/ai_rollout.py --variant standard --opponent network2 net2:0x0 net1:64x8:luck
+
+``--late N`` keeps the rollouts to the end of the game: the tested player rolls out only with
+at most ``N`` pieces on the board and plays as its opponent before, so what the games measure
+is what those late rollouts add (a pair of games that never reaches a late decision where the
+two differ is the same game from either seat, and adds no noise):
+
+    python bench/ai_rollout.py --variant standard --opponent network2 --late 6 net1:128x9999:luck
 """
 
 from __future__ import annotations
