@@ -12,7 +12,7 @@ import pytest
 from senet.ai.evaluation import evaluator_for
 from senet.ai.network import network_for
 from senet.ai.tables import table_for
-from senet.ai.valuation import FULL_GAME, value_moves
+from senet.ai.valuation import FULL_GAME, MoveValuation, value_moves
 from senet.engine import Position
 
 MIDGAME = "kendall AB...BAABB/....A...../..BA...... B 1"
@@ -106,16 +106,20 @@ def test_rollouts_cut_at_the_horizon_take_the_policys_evaluation_there(
     # with no luck to take out.
     pos = Position.from_fen(MIDGAME)
     children = [pos.apply(move).state for move in pos.legal_moves()]
-    cut = value_moves(
-        pos,
-        horizon=0,
-        min_rollouts=512,
-        max_rollouts=512,
-        stop_in=table_for(pos.variant),
-        exact_first=False,
-        policy_lookahead=policy_lookahead,
-        luck_adjusted=luck_adjusted,
-    )
+
+    def rolled(horizon: int) -> MoveValuation:
+        return value_moves(
+            pos,
+            horizon=horizon,
+            min_rollouts=512,
+            max_rollouts=512,
+            stop_in=table_for(pos.variant),
+            exact_first=False,
+            policy_lookahead=policy_lookahead,
+            luck_adjusted=luck_adjusted,
+        )
+
+    cut = rolled(0)
     network = network_for(pos.variant)
     assert network is not None
     by_network = policy_lookahead > 0 or luck_adjusted
@@ -123,16 +127,7 @@ def test_rollouts_cut_at_the_horizon_take_the_policys_evaluation_there(
     assert list(cut.values) == pytest.approx(list(model.values_of_states(children)), abs=1e-9)
     assert np.all(cut.stderr < 1e-9)  # every rollout of a move ends where it began
     # a longer horizon draws throws and plays on: other values, with a spread
-    on = value_moves(
-        pos,
-        horizon=4,
-        min_rollouts=512,
-        max_rollouts=512,
-        stop_in=table_for(pos.variant),
-        exact_first=False,
-        policy_lookahead=policy_lookahead,
-        luck_adjusted=luck_adjusted,
-    )
+    on = rolled(4)
     assert not np.allclose(on.values, cut.values, atol=1e-6)
     assert np.any(on.stderr > 0.0)
 
