@@ -49,6 +49,15 @@ def test_a_person_plays_a_whole_rated_game_against_the_example_bot(browser, site
         row = person.locator(f'#named-players li:has-text("{bot_name}")')
         assert row.locator(".bot-tag").inner_text() == "BOT"
         wait_started(person, timeout=60_000)  # the bot gives its seed from its game stream
+        # the person's move: the home page's "your turn" row names the bot with its mark
+        person.wait_for_selector("#moves button[data-move]", timeout=60_000)
+        home = person.context.new_page()
+        home.goto("/")
+        turn = home.locator(f'#your-turn li[data-game="{game_id}"]')
+        turn.wait_for()
+        assert turn.locator(".tg-opponent").inner_text().startswith(f"against {bot_name}")
+        assert turn.locator(".tg-opponent .bot-tag").inner_text() == "BOT"
+        home.close()
         play_until_over([person], limit_seconds=300)
         person.wait_for_function(
             "() => [...document.querySelectorAll('#named-players .np-change')]"

@@ -271,14 +271,19 @@ def test_quick_chat_shows_on_both_screens_never_to_a_spectator_and_mute_works(
         page.wait_for_selector("#chat-log li[data-phrase=thanks]")
     assert chat_log(guest) == ["good_luck", "hello", "thanks"]
     assert chat_log(host) == ["good_luck", "hello", "oops", "thanks"]
-    # the mute outlives a reload (remembered on the device, told to the server again)
+    # the mute and the log outlive a reload (kept on the device; the mute told to the server
+    # again), with the same words
+    said = guest.inner_text("#chat-log")
     guest.reload()
     guest.wait_for_selector("#game[data-connected='1']")
     assert guest.get_attribute("#chat-mute", "aria-pressed") == "true"
+    guest.wait_for_selector("#chat-log li[data-phrase=thanks]")
+    assert chat_log(guest) == ["good_luck", "hello", "thanks"]
+    assert guest.inner_text("#chat-log") == said
     host.click("#chat button[data-phrase=good_game]")
     guest.click("#chat button[data-phrase=well_played]")
     guest.wait_for_selector("#chat-log li[data-phrase=well_played]")
-    assert chat_log(guest) == ["well_played"]
+    assert chat_log(guest) == ["good_luck", "hello", "thanks", "well_played"]
     # the spectator got no phrase at all
     assert not any('"chat"' in f for f in watcher.frames_log if f.startswith("recv"))
     assert watcher.locator("#chat-log").count() == 0

@@ -53,14 +53,21 @@ FAKE_PUSH_SERVICE = """
 })();
 """
 
+#: The notification permission of a browser that has not asked its person yet.
+NOT_YET_ASKED = "Object.defineProperty(Notification, 'permission', { get: () => 'default' });"
 
-def device_page(browser, site: SiteServer, device: Device, lang: str):
+
+def device_page(browser, site: SiteServer, device: Device, lang: str, granted: bool = True):
+    """A page on a device of its own with the fake push service; ``granted``: the browser's
+    notification permission already given (else not yet asked: "default")."""
     context = browser.new_context(
         base_url=site.url,
         locale="ru-RU" if lang == "ru" else "en-US",
         extra_http_headers={"Accept-Language": lang},
-        permissions=["notifications"],
+        permissions=["notifications"] if granted else [],
     )
+    if not granted:  # headless Chromium answers "denied" where a person's browser would ask
+        context.add_init_script(NOT_YET_ASKED)
     context.add_init_script(FAKE_PUSH_SERVICE % json.dumps(device.subscription()))
     page = context.new_page()
     errors: list[str] = []
@@ -322,3 +329,44 @@ def test_a_turn_based_game_offers_notifications_after_a_move_and_each_turn_reach
     for page in pages.values():
         assert page.js_errors == []  # type: ignore[attr-defined]
         page.context.close()
+
+
+NOTIFICATION_ASKS = "#notify:visible, #push-offer:visible [data-push=yes]"
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_turn_based_game_of_named_players_asks_for_notifications_with_one_button(
+    browser, push_site: SiteServer, receiver: PushReceiver, lang: str
+) -> None:
+    """Named players in a turn-based game, the browser's permission not yet asked: the page
+    never shows the in-page "notify me" button beside the Web Push offer (both would ask the
+    same permission); after the player's move exactly one button asks, the offer's. A live game
+    of the same names still has the in-page button, the only notice it can give."""
+    devices = {0: receiver.device(f"one-{lang}-0"), 1: receiver.device(f"one-{lang}-1")}
+    pages = {s: device_page(browser, push_site, devices[s], lang, granted=False) for s in (0, 1)}
+    take_name(pages[0], f"One_ask_{lang}_a")
+    take_name(pages[1], f"One_ask_{lang}_b")
+    game_id = start_turn_based(pages[0], pages[1], days=1)
+    seat = person_decides(push_site, game_id)
+    page = pages[seat]
+    page.wait_for_selector("#moves button[data-move]")
+    assert page.locator("#signals").is_visible()  # the sound switch is there
+    assert page.locator(NOTIFICATION_ASKS).count() == 0
+    play_turn(pages, push_site, game_id, seat)
+    page.wait_for_selector("#push-offer:not([hidden])")
+    assert page.locator(NOTIFICATION_ASKS).count() == 1
+    assert page.locator("#notify").is_hidden()
+    # a live game: no push offer, the in-page notice is offered
+    host, guest = pages
+    pages[host].goto("/")
+    form = pages[host].locator("form.start-form").first
+    form.locator("select[name=variant]").select_option("kendall")
+    form.locator("input[name=mode][value=friend]").check()
+    form.locator("button[type=submit]").click()
+    pages[host].wait_for_selector("#game[data-ply]")
+    pages[guest].goto(pages[host].input_value("#invite-url"))
+    pages[guest].wait_for_selector("#game[data-ply]")
+    pages[host].wait_for_selector("#notify:visible")
+    for p in pages.values():
+        assert p.js_errors == []  # type: ignore[attr-defined]
+        p.context.close()

@@ -42,6 +42,7 @@ from .rows import from_row
 __all__ = [
     "PlayerRow",
     "RatingRow",
+    "SeatHolder",
     "RatingChange",
     "PlayedGame",
     "PasskeyRow",
@@ -164,6 +165,18 @@ class PlayerRow:
     level: str | None
     created_at: datetime
     accepts_bots: bool = False  # a person who lets quick pairing give them a bot
+
+    @property
+    def bot(self) -> bool:
+        return self.kind == "bot"
+
+
+@dataclass(frozen=True)
+class SeatHolder:
+    """Who holds a seat of a game: a named player's name and kind (human | computer | bot)."""
+
+    name: str
+    kind: str
 
     @property
     def bot(self) -> bool:
@@ -643,18 +656,18 @@ class PlayerStorage(StorageTables):
         async with self.engine.connect() as conn:
             return [(r.id, r.seat) for r in await conn.execute(query)]
 
-    async def seat_names(self, game_ids: Sequence[str]) -> dict[tuple[str, int], str]:
-        """The name of the named player (or computer level) holding each seat of these
-        games, by ``(game id, seat)``."""
+    async def seat_names(self, game_ids: Sequence[str]) -> dict[tuple[str, int], SeatHolder]:
+        """The named player (or computer level) holding each seat of these games, by
+        ``(game id, seat)``: its name and kind."""
         if not game_ids:
             return {}
         async with self.engine.connect() as conn:
             rows = await conn.execute(
-                select(seats.c.game_id, seats.c.seat, players.c.name)
+                select(seats.c.game_id, seats.c.seat, players.c.name, players.c.kind)
                 .join(players, players.c.id == seats.c.player_id)
                 .where(seats.c.game_id.in_(list(game_ids)))
             )
-            return {(r.game_id, r.seat): r.name for r in rows}
+            return {(r.game_id, r.seat): SeatHolder(r.name, r.kind) for r in rows}
 
     async def tally(self, player_id: str) -> tuple[int, int, int, int]:
         """``(games finished, wins, losses, draws)`` over every game of the player."""

@@ -18,7 +18,7 @@ from .errors import GameError
 from .game_database import Storage
 from .live_games import GameStore, LiveGame, hash_token
 from .messages import Mode
-from .player_database import PlayerRow, PlayerStorage
+from .player_database import PlayerRow, PlayerStorage, SeatHolder
 
 __all__ = ["WaitingGame", "YourTurn"]
 
@@ -40,6 +40,7 @@ class WaitingGame:
     deadline: int | None  # ms since the epoch; None: no clock runs (an untimed game)
     opponent: str | None  # the opponent's name or computer level; None: anonymous
     updated: datetime
+    opponent_bot: bool = False  # the opponent is a BOT account
 
 
 class YourTurn:
@@ -88,8 +89,9 @@ class YourTurn:
                 live.clock.deadline if live.clock.running == seat else None,
                 live.stored.level
                 if live.stored.mode == Mode.COMPUTER
-                else names.get((live.id, 1 - seat)),
+                else _name(names.get((live.id, 1 - seat))),
                 live.stored.updated_at,
+                opponent_bot=_is_bot(names.get((live.id, 1 - seat))),
             )
             for live, seat in found
         ]
@@ -100,6 +102,14 @@ class YourTurn:
             (w for w in waiting if w.deadline is None), key=lambda w: w.updated, reverse=True
         )
         return timed + untimed
+
+
+def _name(holder: SeatHolder | None) -> str | None:
+    return holder.name if holder is not None else None
+
+
+def _is_bot(holder: SeatHolder | None) -> bool:
+    return holder is not None and holder.bot
 
 
 def _deciding(live: LiveGame, seats: set[int]) -> int | None:

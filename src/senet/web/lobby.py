@@ -290,6 +290,7 @@ async def your_turn(request: Request) -> Any:
                 "turn_based": parse_time_control(g.time_control).turn_based,
                 "deadline": g.deadline,
                 "opponent": opponent,
+                "opponent_bot": g.opponent_bot,
             }
         )
     return {"now": service.clock.now(), "count": len(rows), "games": rows}

@@ -7,7 +7,7 @@ import { renderEndings, seatFree, setupEndings, terminationText } from "./ending
 import { DeltaFeed } from "./delta.js";
 import { errorText, loadTexts, sentence, t } from "./i18n.js";
 import { choiceLabel, moveLabel, parseMove } from "./notation.js";
-import { offerAfterMove } from "./push.js";
+import { offerAfterMove, pushSupported } from "./push.js";
 import { setupChat } from "./quickchat.js";
 
 const root = document.getElementById("game");
@@ -194,7 +194,11 @@ function renderSignalControls() {
   sound.setAttribute("aria-pressed", String(soundOn()));
   sound.textContent = t(soundOn() ? "play.sound_on" : "play.sound_off");
   const notify = $("notify");
-  notify.hidden = !("Notification" in window) || Notification.permission !== "default" || state.mode === "local" || !state.you.length;
+  // A named player's turn-based game offers Web Push instead (after their move): it reaches the
+  // device with the site closed too, and its permission covers this page's notices as well, so
+  // the page never shows two buttons that ask for the same thing.
+  const pushOffered = Boolean(root.dataset.named) && Boolean(state.clock && state.clock.kind === "days") && pushSupported();
+  notify.hidden = !("Notification" in window) || Notification.permission !== "default" || state.mode === "local" || !state.you.length || pushOffered;
   $("signals").hidden = state.mode === "local" || !state.you.length;
 }
 

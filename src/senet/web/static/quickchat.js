@@ -1,6 +1,8 @@
 // Quick chat on the game page: a row of set phrases (sent by id; the server refuses anything
 // else and passes them only to the game's two players) and a mute of the opponent's phrases,
-// remembered for the game on this device and told to the server on every connection.
+// remembered for the game on this device and told to the server on every connection.  The
+// server stores no phrase; the log of the last phrases shown is kept on the device for the
+// game, so that a reload shows it again.
 import { t } from "./i18n.js";
 
 const SHOWN = 5; // phrases kept in the log
@@ -11,8 +13,23 @@ export function setupChat({ gameId, send, seatName, you }) {
   const log = document.getElementById("chat-log");
   const muteButton = document.getElementById("chat-mute");
   const key = `senet-chat-muted-${gameId}`;
+  const logKey = `senet-chat-log-${gameId}`;
   let muted = false;
   try { muted = localStorage.getItem(key) === "1"; } catch { /* no storage: not remembered */ }
+  let kept = [];
+  try { kept = JSON.parse(localStorage.getItem(logKey) || "[]").filter((e) => Number.isInteger(e.seat) && typeof e.phrase === "string"); } catch { kept = []; }
+
+  function show(entry) {
+    const own = you().includes(entry.seat);
+    const item = document.createElement("li");
+    item.dataset.seat = String(entry.seat);
+    item.dataset.phrase = entry.phrase;
+    item.className = own ? "own" : "theirs";
+    const who = own ? t("chat.you") : seatName(entry.seat);
+    item.textContent = t("chat.said", { who: who.charAt(0).toUpperCase() + who.slice(1), phrase: t(`chat.${entry.phrase}`) });
+    log.append(item);
+    while (log.children.length > SHOWN) log.firstElementChild.remove();
+  }
 
   function showMute() {
     muteButton.setAttribute("aria-pressed", String(muted));
@@ -29,18 +46,18 @@ export function setupChat({ gameId, send, seatName, you }) {
   });
 
   return {
-    connected() { showMute(); if (muted) send({ type: "mute", muted: true }); }, // texts are loaded by then
+    connected() { // texts are loaded by then
+      showMute();
+      if (muted) send({ type: "mute", muted: true });
+      if (!log.children.length) kept.forEach(show); // the log as it was before a reload
+    },
     receive(data) {
       const own = you().includes(data.seat);
       if (muted && !own) return; // said before the server knew of the mute
-      const item = document.createElement("li");
-      item.dataset.seat = String(data.seat);
-      item.dataset.phrase = data.phrase;
-      item.className = own ? "own" : "theirs";
-      const who = own ? t("chat.you") : seatName(data.seat);
-      item.textContent = t("chat.said", { who: who.charAt(0).toUpperCase() + who.slice(1), phrase: t(`chat.${data.phrase}`) });
-      log.append(item);
-      while (log.children.length > SHOWN) log.firstElementChild.remove();
+      const entry = { seat: data.seat, phrase: data.phrase };
+      show(entry);
+      kept = [...kept, entry].slice(-SHOWN);
+      try { localStorage.setItem(logKey, JSON.stringify(kept)); } catch { /* not kept */ }
     },
   };
 }

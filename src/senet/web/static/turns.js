@@ -48,7 +48,15 @@ function drawList() {
     const meta = document.createElement("span");
     meta.className = "row-meta dots";
     const item = (text, cls) => { const s = document.createElement("span"); s.textContent = text; if (cls) s.className = cls; return s; };
-    if (g.opponent) meta.append(item(g.opponent, "tg-opponent"));
+    if (g.opponent) {
+      const opponent = item(g.opponent, "tg-opponent");
+      if (g.opponent_bot) { // the BOT mark, as beside a bot's name on every page
+        const tag = item(t("bots.tag"), "bot-tag");
+        tag.title = t("bots.tag_title");
+        opponent.append(" ", tag);
+      }
+      meta.append(opponent);
+    }
     meta.append(item(g.time_label, "tg-tc"));
     const left = document.createElement("strong");
     left.className = "tg-left";
