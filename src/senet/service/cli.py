@@ -1,5 +1,7 @@
 """The service layer's commands: ``senet verify FILE`` recomputes every throw of a finished game
-from its revealed seed; ``senet worker`` runs the site's search jobs from the Redis queue."""
+from its revealed seed; ``senet worker`` runs the site's search jobs from the Redis queue;
+``senet backup PATH`` and ``senet restore PATH`` copy the site's database while it serves and
+put a copy back."""
 
 from __future__ import annotations
 
@@ -9,6 +11,9 @@ import click
 
 from senet.engine import NotationError
 
+from .backup import BackupError, BackupReport
+from .backup import backup as make_backup
+from .backup import restore as restore_backup
 from .verify import verify_text
 
 
@@ -90,4 +95,59 @@ def worker(url: str | None, kinds: str, burst: bool, nice: int) -> None:
     run_worker(url, ordered, burst=burst)
 
 
-COMMANDS = [verify, worker]
+def _database_url(url: str | None) -> str:
+    from senet.settings import SettingError, Settings
+
+    if url:
+        return url
+    try:
+        return Settings.from_env().database_url
+    except SettingError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+_DATABASE = click.option(
+    "--database",
+    "database",
+    default=None,
+    help="The database's URL (default: the setting DATABASE_URL, as `senet serve` reads it).",
+)
+
+
+def _said(report: BackupReport, verb: str) -> str:
+    held = (
+        f": {report.games} games, {report.actions} actions"
+        if report.games is not None and report.actions is not None
+        else ""
+    )
+    return f"{verb} {report.path} ({report.backend}){held}"
+
+
+@click.command()
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@_DATABASE
+def backup(path: Path, database: str | None) -> None:
+    """Write a consistent copy of the site's database to PATH (a new file) while the site
+    serves: SQLite's online backup, or pg_dump on PostgreSQL."""
+    try:
+        report = make_backup(_database_url(database), path)
+    except BackupError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(_said(report, "backed up to"))
+
+
+@click.command()
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@_DATABASE
+@click.option("--replace", is_flag=True, help="Overwrite a database that already holds games.")
+def restore(path: Path, database: str | None, replace: bool) -> None:
+    """Put the backup at PATH into the site's database (stop the site first); `senet serve`
+    then migrates it to the current schema."""
+    try:
+        report = restore_backup(_database_url(database), path, replace=replace)
+    except BackupError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(_said(report, "restored into"))
+
+
+COMMANDS = [verify, worker, backup, restore]
