@@ -69,6 +69,7 @@ def test_every_variable_is_read_and_checked() -> None:
         "SENET_PUSH_CONTACT": "mailto:ops@senet.example",
         "SENET_BOT_LIMITS": "30,2,5",
         "SENET_GC_SWEEP": "600",
+        "SENET_METRICS_TOKEN": "scrape-token-0123456789",
     }
     assert set(env) == {v.name for v in VARIABLES}
     settings = Settings.from_env(env)
@@ -96,6 +97,7 @@ def test_every_variable_is_read_and_checked() -> None:
         "mailto:ops@senet.example",
         BotLimits(30, 2, 5),
         600.0,
+        "scrape-token-0123456789",
     )
     assert Settings.from_env({}) == Settings()
     assert Settings.from_env({"SENET_RATE_LIMITS": "off"}).rate_limits == RateLimits.off()

@@ -135,6 +135,8 @@ class Settings:
     #: the bot API's limits per token (see :mod:`senet.web.bots`)
     bot_limits: BotLimits = field(default_factory=BotLimits)
     gc_sweep: float = 3600.0
+    #: the bearer token that GET /metrics asks for; None: no /metrics (see senet.web.metrics)
+    metrics_token: str | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -225,6 +227,12 @@ def _origins(text: str) -> tuple[str, ...]:
 def _contact(text: str) -> str:
     if not (text.startswith("mailto:") and "@" in text) and not text.startswith("https://"):
         raise ValueError("mailto:ADDRESS or an https:// URL")
+    return text
+
+
+def _metrics_token(text: str) -> str:
+    if len(text) < 16 or not text.isascii() or not text.isprintable() or " " in text:
+        raise ValueError("16 or more printable ASCII characters, no spaces")
     return text
 
 
@@ -331,6 +339,12 @@ VARIABLES: tuple[Variable, ...] = (
         "gc_sweep",
         _sweep_interval,
         "seconds between the collector's sweeps of every object a server process holds",
+    ),
+    Variable(
+        "SENET_METRICS_TOKEN",
+        "metrics_token",
+        _metrics_token,
+        "the bearer token GET /metrics asks for (16 or more characters); unset: no /metrics",
     ),
     Variable(
         "SENET_DB_POOL",

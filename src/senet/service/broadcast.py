@@ -60,11 +60,16 @@ class MemoryBroadcast:
     subscribed.  A subscriber that falls 1000 messages behind loses the oldest (it only ever
     needs the latest state, which it reloads on the next message)."""
 
+    shared = False  # one process: nothing to share with
+
     def __init__(self) -> None:
         self._subs: dict[str, set[Subscription]] = {}
         #: Called with (channel, message) for every message from another process, before it is
         #: delivered here — also when nobody here subscribes to its channel.
         self.observers: list[Callable[[str, Message], None]] = []
+
+    async def ping(self) -> None:
+        """Raise if the messages between processes cannot pass (in memory: they always can)."""
 
     async def publish(self, channel: str, message: Message) -> None:
         for sub in list(self._subs.get(channel, ())):
@@ -138,6 +143,11 @@ class RedisBroadcast(MemoryBroadcast):
         self._ready = asyncio.Event()
         self._closing = False
         self.reconnects = 0  # how many times the listener came back after losing Redis
+        self.errors = 0  # how many times the listener lost Redis
+
+    async def ping(self) -> None:
+        """Raise if Redis does not answer a PING (the readiness check)."""
+        await self._client.ping()
 
     def _start(self) -> None:
         if self._task is None and not self._closing:
@@ -267,6 +277,7 @@ class RedisBroadcast(MemoryBroadcast):
             except Exception as exc:
                 self._ready.clear()
                 if not self._closing:
+                    self.errors += 1
                     (log.warning if delay <= 0.1 else log.debug)(
                         "lost Redis (%r): reconnecting, backoff %.1f s", exc, delay
                     )

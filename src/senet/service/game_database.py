@@ -486,6 +486,11 @@ class Storage:
                 dsn, min_size=1, max_size=size, command_timeout=10, timeout=5, reset=_keep_session
             )
 
+    async def ping(self) -> None:
+        """Raise if the database does not answer ``SELECT 1`` (the readiness check)."""
+        async with self._engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+
     async def close(self) -> None:
         await self._work.drain()
         if self._appender is not None:

@@ -341,6 +341,7 @@ class GameStore:
         # Least recently loaded first.
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._locks: dict[str, asyncio.Lock] = {}
+        self.actions_stored = 0  # by this process, since it started (the operator's metrics)
 
     # ------------------------------------------------------------------ reading
     def cached(self, game_id: str) -> LiveGame | None:
@@ -590,6 +591,7 @@ class GameStore:
                 await self.storage.append(
                     live.id, live.ply, list(result.actions), result.finish, player_seeds, clock
                 )
+                self.actions_stored += len(result.actions)
         except ConflictError:
             await self.reload(live.id)
             raise GameError.stale() from None

@@ -223,6 +223,8 @@ class Push:
         clock: SystemClock | None = None,
     ) -> None:
         self.db = PushStorage(storage)
+        self.sent = 0  # notices a push service accepted, and those it did not (metrics)
+        self.failed = 0
         self.store = store
         self.players = players
         self.config = config or PushConfig()
@@ -316,6 +318,8 @@ class Push:
         if not devices or not await self.db.claim_notice(key, _moment(now)):
             return 0
         results = await asyncio.gather(*(self._send(d, notice) for d in devices))
+        self.sent += sum(results)
+        self.failed += len(results) - sum(results)
         return sum(results)
 
     async def _prune(self, now: int) -> None:

@@ -33,7 +33,20 @@ from senet.service.jobs import Busy, job_queue
 from senet.service.push import PushConfig
 from senet.settings import Settings
 
-from . import api, bots, challenges, learn, live, lobby, pages, passkeys, players, push, stats
+from . import (
+    api,
+    bots,
+    challenges,
+    learn,
+    live,
+    lobby,
+    metrics,
+    pages,
+    passkeys,
+    players,
+    push,
+    stats,
+)
 from .common import error_json, game_error_json, lang_of, render
 from .i18n import error_text, percent, translator
 from .move_words import review_words
@@ -94,10 +107,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         service.push.compose = push.notice_text
         app.state.storage, app.state.service = storage, service
+        service.jobs.on_finished.append(measured.job_finished)
+        measured.watch_collector()
         await service.start()
         try:
             yield
         finally:
+            measured.unwatch_collector()
             feed = getattr(app.state, "lobby_feed", None)
             if feed is not None:
                 await feed.close()
@@ -192,6 +208,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     push.install(app)
     if isinstance(clock, ManualClock):
         lobby.install_test_clock(app, clock)
+    measured = metrics.install(app)
     app.add_middleware(GZipMiddleware, minimum_size=1000)  # pages, scripts, JSON: not WebSockets
     app.add_middleware(SecurityMiddleware, limits=settings.rate_limits)
     return app

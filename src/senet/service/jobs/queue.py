@@ -10,7 +10,10 @@ gives the job up; a job nobody waits for is dropped before it starts, or stopped
 from __future__ import annotations
 
 import abc
+import asyncio
+import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from senet.ai.review import ReviewRow
@@ -121,6 +124,10 @@ class JobQueue(abc.ABC):
     def __init__(self, limits: JobLimits | None = None) -> None:
         self.limits = limits or JobLimits()
         self._quotas = _Quotas(self.limits)
+        #: jobs asked and not yet answered, by kind (the operator's metrics)
+        self.unanswered: Counter[JobKind] = Counter()
+        #: called with (kind, seconds from asked to answered, "done" | "failed" | "cancelled")
+        self.on_finished: list[Callable[[JobKind, float, str], None]] = []
 
     async def start(self) -> None:  # noqa: B027 - a backend may have nothing to start
         """Make ready (a backend may start its processes here, or at the first job)."""
@@ -136,10 +143,19 @@ class JobQueue(abc.ABC):
         """The result of ``request``, computed by a worker; :class:`Busy` if refused,
         :class:`JobFailed` if it failed.  Cancelling the caller gives the job up."""
         self._quotas.admit(request.kind, client)
+        self.unanswered[request.kind] += 1
+        started, outcome = time.perf_counter(), "failed"
         try:
             wire = await self._run(request)
+            outcome = "done"
+        except asyncio.CancelledError:
+            outcome = "cancelled"
+            raise
         finally:
             self._quotas.release(request.kind, client)
+            self.unanswered[request.kind] -= 1
+            for listener in self.on_finished:
+                listener(request.kind, time.perf_counter() - started, outcome)
         return result_from_wire(request, wire)
 
     async def computer_move(self, request: ComputerMoveJob) -> str:
