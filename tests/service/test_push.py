@@ -279,6 +279,34 @@ def test_a_subscription_the_push_service_says_is_gone_is_forgotten(
     run(main())
 
 
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+def test_a_push_service_that_redirects_is_not_followed_to_another_address(
+    tmp_path: Path, status: int
+) -> None:
+    """The server sends to the allowed push services and to no other address: an allowed
+    service answering a redirect to another one (here a second receiver on 127.0.0.1, not
+    allowed) is taken as a refusal; the other address gets nothing."""
+
+    async def main() -> None:
+        with PushReceiver() as receiver, PushReceiver() as elsewhere:
+            service = await service_on(tmp_path / "db.sqlite3", receiver)
+            phone = receiver.device("frank-phone")
+            frank = await named(service, "Frank", phone)
+            target = elsewhere.device("stolen")
+            receiver.redirect(phone, target.endpoint, status)
+            notice = Notice(NoticeKind.TURN, "/g/y", "bell", None)
+            assert await service.push.notify(frank, notice, "turn:y:3") == 0
+            assert receiver.count == 1  # the allowed service was asked, once
+            assert elsewhere.count == 0 and elsewhere.pending() == 0
+            # a redirect is no "gone": the subscription stays
+            assert [s.endpoint for s in await service.push.db.subscriptions_of(frank)] == [
+                phone.endpoint
+            ]
+            await shut(service)
+
+    run(main())
+
+
 def test_signing_out_or_deleting_the_name_forgets_the_devices_subscriptions(
     tmp_path: Path,
 ) -> None:

@@ -211,6 +211,24 @@ def turn_to_announce(live: LiveGame) -> int | None:
     return seat
 
 
+class _NoRedirects:
+    """An ``aiohttp.ClientSession`` whose posts never follow a redirect: the server sends
+    requests to the allowed push services only, and a service answering 3xx (its ``Location``
+    anywhere, 127.0.0.1 included) gets its answer taken as a refusal, not followed.
+    ``pywebpush`` posts through the session it is given with aiohttp's default, which follows
+    redirects."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+
+    def post(self, url: str, **params: Any) -> Any:
+        params["allow_redirects"] = False
+        return self.session.post(url, **params)
+
+    async def close(self) -> None:
+        await self.session.close()
+
+
 class Push:
     """Web Push of one server process (see the module doc).  ``await start()`` before use."""
 
@@ -373,7 +391,7 @@ class Push:
         if self._session is None:
             import aiohttp
 
-            self._session = aiohttp.ClientSession()
+            self._session = _NoRedirects(aiohttp.ClientSession())
         return self._session
 
     def spawn(self, work: Any) -> None:
