@@ -300,6 +300,30 @@ def test_people_are_paired_with_bots_only_if_they_accept_them(site) -> None:
     assert taken.headers["location"] == f"/g/{third['id']}"
 
 
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"variant": []}, "variant"),
+        ({"rated": []}, "rated"),
+        ({"rated": "yes"}, "rated"),
+        ({"time_control": 7}, "time_control"),
+        ({"variant": {"a": 1}, "time_control": None}, "variant"),
+    ],
+)
+def test_a_seek_with_a_wrong_typed_field_is_a_400_naming_it(site, body, field) -> None:
+    """A seek's fields are checked at the edge: a wrong type is 400 ``bad_request`` with the
+    field named, never a server error; nothing is listed."""
+    name, token = bot(site.url, "Typed")
+    client = api(site.url, token)
+    refused = client.post("/api/bot/seek", json=body)
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["code"] == "bad_request"
+    assert refused.json()["message"].startswith(f"{field}: "), refused.json()
+    lobby = httpx.get(f"{site.url}/api/lobby").json()
+    assert name not in json.dumps(lobby)
+    assert "Traceback" not in site.log.read_text()
+
+
 # ---------------------------------------------------------------------- limits
 @pytest.fixture
 def limited(tmp_path: Path) -> Iterator[SiteServer]:

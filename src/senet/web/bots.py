@@ -30,12 +30,12 @@ import asyncio
 import json
 import math
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, StreamingResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.background import BackgroundTask
 
 from senet.service.bots import SCOPES, Authenticated, EventFeed, player_channel
@@ -60,6 +60,7 @@ pages = APIRouter(include_in_schema=False)
 #: stay shown in the lobby while its event stream is open
 KEEPALIVE_SECONDS = 6.0
 NDJSON = "application/x-ndjson"
+_Model = TypeVar("_Model", bound=BaseModel)
 
 
 class TokenRefused(GameError):
@@ -390,6 +391,8 @@ async def bot_seed(request: Request, game_id: str) -> Any:
 
 
 class SeekBody(BaseModel):
+    model_config = ConfigDict(strict=True)  # JSON as sent: no "yes" or 1 for a boolean
+
     variant: str = "standard"
     time_control: str = "untimed"
     rated: bool = True
@@ -402,7 +405,7 @@ async def bot_seek(request: Request) -> Any:
     bots), or list the bot's own in the lobby, marked BOT, until someone takes it (a
     ``gameStart`` event)."""
     auth = await bot_of(request)
-    body = SeekBody.model_validate(await _object(request))
+    body = _validated(SeekBody, await _object(request))
     service = _service(request)
     await check_games_quota(request, auth.player)
     paired = await service.bots.seek(auth.player, body.variant, body.time_control, body.rated)
@@ -419,6 +422,19 @@ async def check_games_quota(request: Request, player: PlayerRow) -> None:
             429,
             {"Retry-After": "60"},
         )
+
+
+def _validated(model: type[_Model], body: dict[str, Any]) -> _Model:
+    """``body`` read as ``model``: GameError ``bad_request`` (400) naming each wrong field,
+    as FastAPI's own validation of a declared body answers."""
+    try:
+        return model.model_validate(body)
+    except ValidationError as exc:
+        parts = [
+            "{}: {}".format(".".join(str(p) for p in e["loc"]) or "body", e["msg"])
+            for e in exc.errors()
+        ]
+        raise GameError("bad_request", "; ".join(parts)) from None
 
 
 async def _object(request: Request) -> dict[str, Any]:
