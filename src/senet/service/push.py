@@ -291,8 +291,13 @@ class Push:
     ) -> None:
         """Store this device's subscription for ``player`` (signed in with ``session_secret``).
 
+        An endpoint is one browser's: stored for another player, it moves to this one only
+        with the same keys (``p256dh`` and ``auth``, which only that browser has), as when a
+        browser that kept its subscription is signed in with another name.
+
         Raises :class:`GameError`: ``no_name`` (no player on this device), ``bad_subscription``
-        (the endpoint or the keys malformed), ``push_service`` (not an allowed push service)."""
+        (the endpoint or the keys malformed), ``push_service`` (not an allowed push service),
+        ``push_endpoint_taken`` (another player's endpoint with other keys)."""
         if player is None or not session_secret:
             raise GameError("no_name", "notifications are for players with a name", 403)
         if (
@@ -308,7 +313,7 @@ class Push:
         if not service_allowed(endpoint, self.config.services):
             raise GameError("push_service", "the endpoint is not one of the push services allowed")
         key, secret = _device_keys(p256dh, auth)
-        await self.db.subscribe(
+        stored = await self.db.subscribe(
             endpoint,
             key,
             secret,
@@ -317,12 +322,22 @@ class Push:
             lang,
             SUBSCRIPTIONS_PER_PLAYER,
         )
+        if not stored:
+            raise GameError(
+                "push_endpoint_taken",
+                "this endpoint is another player's subscription, with other keys",
+                409,
+            )
 
-    async def unsubscribe(self, endpoint: object) -> bool:
-        """Forget the subscription of ``endpoint`` (the device turned notifications off)."""
+    async def unsubscribe(self, player: PlayerRow | None, endpoint: object) -> bool:
+        """Forget the subscription of ``endpoint`` if it is ``player``'s (the device turned
+        notifications off); whether there was one.  Another player's, or a request without a
+        name, forgets nothing (and says only ``False``, as for an unknown endpoint)."""
         if not isinstance(endpoint, str) or len(endpoint) > MAX_ENDPOINT:
             raise GameError("bad_subscription", "endpoint: the subscription's URL")
-        return await self.db.unsubscribe(endpoint)
+        if player is None:
+            return False
+        return await self.db.unsubscribe(endpoint, player.id)
 
     # ------------------------------------------------------------------ sending
     async def notify(self, player_id: str, notice: Notice, key: str) -> int:
