@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Literal, TypedDict
 
@@ -47,7 +48,7 @@ from .live_games import GameStore, LiveGame, hash_token
 from .lobby import Paired
 from .player_database import PlayerRow
 from .players import Players
-from .rated_pairing import RatedPairing
+from .rated_pairing import RatedPairing, one_at_a_time
 
 __all__ = [
     "Authenticated",
@@ -56,6 +57,7 @@ __all__ = [
     "EventFeed",
     "ChallengeBotEvent",
     "GameFinishEvent",
+    "GamesQuotaReached",
     "GameStartEvent",
     "SCOPES",
     "TOKEN_PREFIX",
@@ -79,6 +81,18 @@ MAX_LABEL = 40
 def player_channel(player_id: str) -> str:
     """The channel on which a player's bot events are announced (any process)."""
     return f"player:{player_id}"
+
+
+class GamesQuotaReached(GameError):
+    """A bot has as many games going or waiting as it may (429 ``too_many_games``)."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__(
+            "too_many_games",
+            f"a bot has at most {most} games going or waiting at once: finish one first",
+            429,
+        )
+        self.most = most
 
 
 @dataclass(frozen=True)
@@ -231,6 +245,7 @@ class Bots:
         self.rated_pairing = rated_pairing
         self.broadcast = broadcast
         self._tasks: set[asyncio.Task[None]] = set()
+        self._quota_locks: dict[str, asyncio.Lock] = {}
         store.on_change.append(self._changed)
 
     async def close(self) -> None:
@@ -331,16 +346,59 @@ class Bots:
         _, seats = await self.seats(game_id, player)
         return await self.commands.seed_seats(game_id, seats, seed)  # type: ignore[arg-type]
 
-    async def seek(self, player: PlayerRow, variant: str, time_control: str, rated: bool) -> Paired:
-        """Take a waiting seek that accepts bots, or list the bot's own (rated or casual)."""
-        control = requested_time_control(time_control)
-        return await self.rated_pairing.pair(player, variant, control, [], rated=rated)
+    async def seek(
+        self,
+        player: PlayerRow,
+        variant: str,
+        time_control: str,
+        rated: bool,
+        most: int | None = None,
+    ) -> Paired:
+        """Take a waiting seek that accepts bots, or list the bot's own (rated or casual).
 
-    async def accept(self, challenge_id: str, player: PlayerRow) -> Accepted:
+        ``most``: the bot's games quota (:class:`GamesQuotaReached` at it), counted and the
+        game added one request at a time per bot (:meth:`one_game_more`); and a bot lists at
+        most as many seeks at once as the lobby's cap lets anyone (``too_many_listed``)."""
+        control = requested_time_control(time_control)
+        async with self.one_game_more(player, most) as games:
+            waiting = sum(1 for g in games if g.listed and not g.started)
+            may_list = waiting < self.commands.fair_play.listing_cap
+            return await self.rated_pairing.pair(
+                player, variant, control, [], rated=rated, may_list=may_list
+            )
+
+    async def accept(
+        self, challenge_id: str, player: PlayerRow, most: int | None = None
+    ) -> Accepted:
         """Accept a challenge made to ``player``: the game is made with the challenge's terms,
         the player seated (a bot's seat linked to its account).  GameError as
-        :meth:`senet.service.challenges.Challenges.accept`."""
-        return await self.challenges.accept(challenge_id, player)
+        :meth:`senet.service.challenges.Challenges.accept`; ``most``: a bot's games quota,
+        as for :meth:`seek`."""
+        if most is None:
+            return await self.challenges.accept(challenge_id, player)
+        async with self.one_game_more(player, most):
+            return await self.challenges.accept(challenge_id, player)
+
+    @contextlib.asynccontextmanager
+    async def one_game_more(
+        self, player: PlayerRow, most: int | None
+    ) -> AsyncIterator[list[GameOfPlayer]]:
+        """Hold the player's games quota for the block that may add one game: one block at a
+        time per player, over every process (:func:`~senet.service.rated_pairing.one_at_a_time`:
+        an advisory lock on PostgreSQL), so the count read here and the game the block adds
+        are one step that no concurrent request of the same bot can split.  Yields the
+        player's active games; :class:`GamesQuotaReached` if there are ``most`` already
+        (``None``: no quota)."""
+        if most is None:
+            yield await self.active_games(player)
+            return
+        async with one_at_a_time(
+            self.store.storage.engine, self._quota_locks, f"bot-games:{player.id}"
+        ):
+            games = await self.active_games(player)
+            if len(games) >= most:
+                raise GamesQuotaReached(most)
+            yield games
 
     async def decline(self, challenge_id: str, player: PlayerRow) -> Challenge:
         return await self.challenges.decline(challenge_id, player)

@@ -27,9 +27,10 @@ against bots, become a bot, make and revoke tokens (a new token is shown once).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
@@ -38,7 +39,13 @@ from fastapi.responses import JSONResponse, RedirectResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.background import BackgroundTask
 
-from senet.service.bots import SCOPES, Authenticated, EventFeed, player_channel
+from senet.service.bots import (
+    SCOPES,
+    Authenticated,
+    EventFeed,
+    GamesQuotaReached,
+    player_channel,
+)
 from senet.service.challenges import ChallengeMessage
 from senet.service.channel import read_game_message
 from senet.service.commands import LOBBY_CHANNEL
@@ -355,9 +362,9 @@ async def accept_challenge(request: Request, challenge_id: str) -> Any:
     games quota counts: 429 ``too_many_games``).  A person's token gets its seat's secret
     (``token``, for the game API); a bot plays its seat through the bot API."""
     auth = await authenticated(request, "challenge:write")
-    if auth.player.bot:
-        await check_games_quota(request, auth.player)
-    accepted = await _service(request).bots.accept(challenge_id, auth.player)
+    most = _limits(request).limits.games if auth.player.bot else None
+    with games_quota():
+        accepted = await _service(request).bots.accept(challenge_id, auth.player, most)
     answer: dict[str, Any] = {
         "ok": True,
         "game": accepted.game_id,
@@ -406,22 +413,22 @@ async def bot_seek(request: Request) -> Any:
     ``gameStart`` event)."""
     auth = await bot_of(request)
     body = _validated(SeekBody, await _object(request))
-    service = _service(request)
-    await check_games_quota(request, auth.player)
-    paired = await service.bots.seek(auth.player, body.variant, body.time_control, body.rated)
+    most = _limits(request).limits.games
+    with games_quota():
+        paired = await _service(request).bots.seek(
+            auth.player, body.variant, body.time_control, body.rated, most
+        )
     return {"id": paired.game_id, "seat": "AB"[paired.seat], "waiting": paired.waiting}
 
 
-async def check_games_quota(request: Request, player: PlayerRow) -> None:
-    """429 ``too_many_games`` when the bot has as many games going or waiting as it may."""
-    most = _limits(request).limits.games
-    if len(await _service(request).bots.active_games(player)) >= most:
-        raise TokenRefused(
-            "too_many_games",
-            f"a bot has at most {most} games going or waiting at once: finish one first",
-            429,
-            {"Retry-After": "60"},
-        )
+@contextlib.contextmanager
+def games_quota() -> Iterator[None]:
+    """A bot's games quota reached (counted with the new game, one request at a time per bot:
+    :meth:`senet.service.bots.Bots.one_game_more`): 429 ``too_many_games``, ``Retry-After``."""
+    try:
+        yield
+    except GamesQuotaReached as exc:
+        raise TokenRefused(exc.code, exc.message, 429, {"Retry-After": "60"}) from None
 
 
 def _validated(model: type[_Model], body: dict[str, Any]) -> _Model:
