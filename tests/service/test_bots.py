@@ -7,6 +7,7 @@ before the challenger sits) and of its end; withdrawn and declined challenges; a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
@@ -237,3 +238,49 @@ def test_a_bot_lists_no_more_seeks_at_once_than_the_lobbys_cap(database: str) ->
             await shut(service)
 
     run(main())
+
+
+def test_one_read_per_lobby_change_whatever_the_streams_and_only_changed_bots_wake(
+    database: str,
+) -> None:
+    """The event streams of one process follow the lobby through one reader: a lobby change
+    is one read of every followed bot's games (not one per stream), and wakes the streams of
+    the bots whose games it changed, not the others'."""
+
+    async def main() -> None:
+        service = await service_at(database)
+        watch = service.bots.games_watch
+        seeker, idle = await a_bot(service, "Waker"), await a_bot(service, "Sleeper")
+        reads: list[int] = []
+        real = service.bots.db.unfinished_games_of
+
+        async def counted(player_ids):
+            reads.append(len(player_ids))
+            return await real(player_ids)
+
+        service.bots.db.unfinished_games_of = counted  # type: ignore[method-assign]
+        wakes = {p.id: [asyncio.Event() for _ in range(40)] for p in (seeker, idle)}
+        async with contextlib.AsyncExitStack() as stack:
+            for player_id, events in wakes.items():
+                for wake in events:
+                    await stack.enter_async_context(watch.follow(player_id, wake))
+            await service.lobby.announce()  # the first change: every bot's games seen
+            await wait_for(lambda: len(reads) == 1)
+            for events in wakes.values():
+                for wake in events:
+                    wake.clear()
+            await service.bots.seek(seeker, "standard", "move:79", False, 8)  # announces
+            await wait_for(lambda: all(w.is_set() for w in wakes[seeker.id]))
+            # one read per change (a seek may announce more than one), for both bots at once:
+            # never one per stream
+            assert reads[0] == 2 and set(reads) == {2} and len(reads) <= 3
+            assert not any(w.is_set() for w in wakes[idle.id])
+        await shut(service)
+
+    run(main())
+
+
+async def wait_for(condition, timeout: float = 10.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.01)

@@ -14,8 +14,9 @@
   through the same commands as anyone (every move checked by the engine), and lists seeks
   (:meth:`Bots.seek`) through the rated pairing, rated or casual.
 * **Events** (:class:`EventFeed`): which of a bot's games started or finished, read from the
-  database whenever its channel (``player:ID``), the lobby's channel or the keep-alive wakes
-  the stream; a game's end is announced on the channels of its bots by the process that
+  database whenever its channel (``player:ID``) wakes the stream, or the lobby's channel
+  changed its games (:class:`BotGamesWatch`: one read per lobby change for every stream of the
+  process), and now and then in case a message was lost; a game's end is announced on the channels of its bots by the process that
   stored it.  Challenges come from :mod:`senet.service.challenges` (its events on the
   player's challenge channel), and are answered through it: no second challenge model.
 
@@ -42,7 +43,7 @@ from .challenges import (
     Challenges,
     challenge_json,
 )
-from .commands import GameCommands
+from .commands import LOBBY_CHANNEL, GameCommands
 from .errors import GameError, requested_time_control
 from .live_games import GameStore, LiveGame, hash_token
 from .lobby import Paired
@@ -54,6 +55,7 @@ __all__ = [
     "Authenticated",
     "BotEvent",
     "Bots",
+    "BotGamesWatch",
     "EventFeed",
     "ChallengeBotEvent",
     "GameFinishEvent",
@@ -219,9 +221,77 @@ class EventFeed:
                 self.started.add(game_id)
         return events
 
-    async def keep_seeks(self) -> None:
-        """The bot is here (its stream is open): its listed seeks stay shown in the lobby."""
-        await self.bots.keep_seeks(self.player)
+    async def keep_seeks(self, every: int = 0) -> None:
+        """The bot is here (its stream is open): its listed seeks stay shown in the lobby
+        (``every`` ms at most once for the player, over all its streams)."""
+        await self.bots.keep_seeks(self.player, every)
+
+
+class BotGamesWatch:
+    """The lobby's changes for the event streams of one process, read once per change.
+
+    A game of a bot starts or ends through the lobby as well as through its own channel: a
+    person takes its seek, the sweep withdraws or calls one off.  Each stream following the
+    lobby channel and reading its bot's games on every message made one lobby change cost as
+    many database reads as there were streams open; here one task follows the channel, reads
+    the unfinished games of every bot with a stream open in one query per change (a burst of
+    changes: one read), and wakes only the streams of the bots whose games changed."""
+
+    def __init__(self, bots: Bots) -> None:
+        self.bots = bots
+        self._followers: dict[str, set[asyncio.Event]] = {}
+        self._seen: dict[str, frozenset[tuple[str, bool, bool]]] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._subscribed = asyncio.Event()
+
+    @contextlib.asynccontextmanager
+    async def follow(self, player_id: str, wake: asyncio.Event) -> AsyncIterator[None]:
+        """Set ``wake`` whenever the lobby changes the player's games, for the block."""
+        if self._task is None or self._task.done():
+            self._subscribed.clear()
+            self._task = asyncio.create_task(self._run(), name="bot games watch")
+        await self._subscribed.wait()
+        self._followers.setdefault(player_id, set()).add(wake)
+        try:
+            yield
+        finally:
+            followers = self._followers.get(player_id)
+            if followers is not None:
+                followers.discard(wake)
+                if not followers:
+                    del self._followers[player_id]
+                    self._seen.pop(player_id, None)
+
+    async def _run(self) -> None:
+        async with self.bots.broadcast.subscribe(LOBBY_CHANNEL) as sub:
+            self._subscribed.set()
+            while True:
+                await sub.get()
+                while not sub.queue.empty():  # changes that came together: one read
+                    sub.queue.get_nowait()
+                try:
+                    await self._read()
+                except Exception:
+                    log.exception("reading the bots' games after a lobby change failed")
+
+    async def _read(self) -> None:
+        players = list(self._followers)
+        if not players:
+            return
+        found = await self.bots.db.unfinished_games_of(players)
+        for player_id in players:
+            now = frozenset((g.id, g.started, g.listed) for g in found.get(player_id, ()))
+            if self._seen.get(player_id) == now:
+                continue
+            self._seen[player_id] = now
+            for wake in self._followers.get(player_id, ()):
+                wake.set()
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
 
 
 # ---------------------------------------------------------------------- the bots
@@ -246,9 +316,13 @@ class Bots:
         self.broadcast = broadcast
         self._tasks: set[asyncio.Task[None]] = set()
         self._quota_locks: dict[str, asyncio.Lock] = {}
+        #: when each player's listed seeks were last kept shown (the store's clock, ms)
+        self._kept: dict[str, int] = {}
+        self.games_watch = BotGamesWatch(self)
         store.on_change.append(self._changed)
 
     async def close(self) -> None:
+        await self.games_watch.close()
         for task in list(self._tasks):
             with contextlib.suppress(Exception):
                 await task
@@ -407,8 +481,16 @@ class Bots:
         """The games a bot has going or waiting for a taker (what its games quota counts)."""
         return [g for g in await self.db.unfinished_games(player.id) if g.started or g.listed]
 
-    async def keep_seeks(self, player: PlayerRow) -> None:
+    async def keep_seeks(self, player: PlayerRow, every: int = 0) -> None:
+        """The bot is here: its listed seeks stay shown.  ``every`` (ms): not again within
+        that time of the last time for this player, whichever of its streams asks."""
         now = self.store.clock.now()
+        last = self._kept.get(player.id)
+        if last is not None and 0 <= now - last < every:
+            return
+        self._kept[player.id] = now
+        if len(self._kept) > 10_000:
+            self._kept.pop(next(iter(self._kept)))
         for game in await self.db.unfinished_games(player.id):
             if game.listed and not game.started:
                 await self.store.note_seen(game.id, game.seat, now)

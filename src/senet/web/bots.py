@@ -48,7 +48,6 @@ from senet.service.bots import (
 )
 from senet.service.challenges import ChallengeMessage
 from senet.service.channel import read_game_message
-from senet.service.commands import LOBBY_CHANNEL
 from senet.service.errors import GameError
 from senet.service.games import GameService
 from senet.service.player_database import PlayerRow
@@ -67,6 +66,9 @@ pages = APIRouter(include_in_schema=False)
 #: stay shown in the lobby while its event stream is open
 KEEPALIVE_SECONDS = 6.0
 NDJSON = "application/x-ndjson"
+#: an event stream nothing woke reads its bot's games again this often (seconds), in case a
+#: message was lost
+REREAD_SECONDS = 60.0
 _Model = TypeVar("_Model", bound=BaseModel)
 
 
@@ -88,13 +90,14 @@ def _service(request: Request) -> GameService:
 # ---------------------------------------------------------------------- limits
 class TokenLimits:
     """Per token, in this process: a request bucket on the server's clock, and the streams
-    open now."""
+    open now (per token, and per player over all its tokens)."""
 
     def __init__(self, limits: BotLimits, now: Callable[[], float]) -> None:
         self.limits = limits
         self.now = now  # seconds
         self.buckets: dict[str, TokenBucket] = {}
-        self.streams: dict[str, int] = {}
+        self.streams: dict[str, int] = {}  # per token
+        self.player_streams: dict[str, int] = {}  # per player, over its tokens
 
     def request(self, token_id: str) -> None:
         bucket = self.buckets.get(token_id)
@@ -113,28 +116,36 @@ class TokenLimits:
                 {"Retry-After": str(wait)},
             )
 
-    def open_stream(self, token_id: str) -> Callable[[], None]:
-        """Count one more stream of the token (429 beyond the limit); the function that ends
-        it (once, however often it is called)."""
+    def open_stream(self, token_id: str, player_id: str) -> Callable[[], None]:
+        """Count one more stream of the token and of its player (429 beyond either limit: a
+        player's tokens share the player's); the function that ends it (once, however often
+        it is called)."""
+        refused = None
         if self.streams.get(token_id, 0) >= self.limits.streams:
-            raise TokenRefused(
-                "too_many_streams",
-                f"at most {self.limits.streams} streams open at once with one token",
-                429,
-                {"Retry-After": str(round(KEEPALIVE_SECONDS))},
+            refused = f"at most {self.limits.streams} streams open at once with one token"
+        elif self.player_streams.get(player_id, 0) >= self.limits.player_streams:
+            refused = (
+                f"at most {self.limits.player_streams} streams open at once for one player, "
+                "whichever of its tokens open them"
             )
-        self.streams[token_id] = self.streams.get(token_id, 0) + 1
+        if refused is not None:
+            raise TokenRefused(
+                "too_many_streams", refused, 429, {"Retry-After": str(round(KEEPALIVE_SECONDS))}
+            )
+        for counts, key in ((self.streams, token_id), (self.player_streams, player_id)):
+            counts[key] = counts.get(key, 0) + 1
         closed = False
 
         def close() -> None:
             nonlocal closed
             if not closed:
                 closed = True
-                left = self.streams.get(token_id, 1) - 1
-                if left:
-                    self.streams[token_id] = left
-                else:
-                    self.streams.pop(token_id, None)
+                for counts, key in ((self.streams, token_id), (self.player_streams, player_id)):
+                    left = counts.get(key, 1) - 1
+                    if left:
+                        counts[key] = left
+                    else:
+                        counts.pop(key, None)
 
         return close
 
@@ -207,8 +218,10 @@ def _line(message: Any) -> bytes:
     return json.dumps(message, separators=(",", ":")).encode() + b"\n"
 
 
-def _stream(request: Request, token_id: str, lines: Callable[[], AsyncIterator[bytes]]) -> Any:
-    close = _limits(request).open_stream(token_id)
+def _stream(
+    request: Request, auth: Authenticated, lines: Callable[[], AsyncIterator[bytes]]
+) -> Any:
+    close = _limits(request).open_stream(auth.token.id, auth.player.id)
 
     async def body() -> AsyncIterator[bytes]:
         try:
@@ -243,8 +256,10 @@ async def event_stream(request: Request) -> Any:
         broadcast = service.broadcast
         async with (
             broadcast.subscribe(player_channel(auth.player.id)) as mine,
-            broadcast.subscribe(LOBBY_CHANNEL) as lobby,
             service.challenges.subscribe(auth.player.id) as challenges,
+            # the lobby's changes: read once per change for every stream of this process,
+            # waking this one only when they change its bot's games
+            service.bots.games_watch.follow(auth.player.id, wake),
         ):
 
             async def relay(sub: Any, keep: bool) -> None:
@@ -255,35 +270,40 @@ async def event_stream(request: Request) -> Any:
 
             relays = [
                 asyncio.create_task(relay(mine, False)),
-                asyncio.create_task(relay(lobby, False)),
                 asyncio.create_task(relay(challenges, True)),
             ]
             try:
                 loop = asyncio.get_running_loop()
-                kept = loop.time()
+                kept = read = loop.time()
+                keep_every = round(KEEPALIVE_SECONDS * 900)  # ms: once a keep-alive, any stream
                 await feed.keep_seeks()
                 events = await feed.opening()
                 while True:
                     for event in events:
                         yield _line(event)
+                    woken = True
                     try:
                         await asyncio.wait_for(wake.wait(), KEEPALIVE_SECONDS)
                     except TimeoutError:
+                        woken = False
                         if not events:
                             yield b"\n"
                     wake.clear()
                     if loop.time() - kept >= KEEPALIVE_SECONDS:
                         kept = loop.time()
-                        await feed.keep_seeks()
+                        await feed.keep_seeks(keep_every)
                     answered = [feed.challenge(message) for message in told]
                     told.clear()
-                    events = [e for e in answered if e is not None] + await feed.changes()
+                    events = [e for e in answered if e is not None]
+                    if woken or loop.time() - read >= REREAD_SECONDS:
+                        read = loop.time()  # now and then: in case a message was lost
+                        events += await feed.changes()
             finally:
                 for task in relays:
                     task.cancel()
                 await asyncio.gather(*relays, return_exceptions=True)
 
-    return _stream(request, auth.token.id, lines)
+    return _stream(request, auth, lines)
 
 
 @api.get("/bot/game/stream/{game_id}")
@@ -334,7 +354,7 @@ async def game_stream(request: Request, game_id: str) -> Any:
             finally:
                 await service.connected(game_id, seats, -1)
 
-    return _stream(request, auth.token.id, lines)
+    return _stream(request, auth, lines)
 
 
 # ---------------------------------------------------------------------- acting
