@@ -4,7 +4,8 @@ A program authenticates with a personal API token (``Authorization: Bearer senet
 and revoked on its player's profile page (:mod:`senet.service.bots`); a refused token is 401
 with a JSON error and ``WWW-Authenticate: Bearer``, and changes nothing.  Each token has
 limits (:class:`senet.settings.BotLimits`, per server process): requests a minute, streams
-open at once, unfinished games of its player; beyond them, 429 with ``Retry-After``.
+open at once, unfinished games of its player; and its player streams open at once over all
+its tokens; beyond them, 429 with ``Retry-After``.
 
 * ``GET /api/account``: who the token is (name, kind, scopes).
 * ``POST /api/bot/account/upgrade``: make the token's player a BOT account, for good.
