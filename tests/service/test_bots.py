@@ -265,7 +265,8 @@ def test_one_read_per_lobby_change_whatever_the_streams_and_only_changed_bots_wa
                 for wake in events:
                     await stack.enter_async_context(watch.follow(player_id, wake))
             await service.lobby.announce()  # the first change: every bot's games seen
-            await wait_for(lambda: len(reads) == 1)
+            await wait_for(lambda: all(w.is_set() for ws in wakes.values() for w in ws))
+            assert reads == [2]
             for events in wakes.values():
                 for wake in events:
                     wake.clear()
