@@ -100,6 +100,7 @@ def test_every_variable_is_read_and_checked() -> None:
         "scrape-token-0123456789",
     )
     assert Settings.from_env({}) == Settings()
+    assert Settings.from_env({"SENET_BOT_LIMITS": "30,2,5,6"}).bot_limits == BotLimits(30, 2, 5, 6)
     assert Settings.from_env({"SENET_RATE_LIMITS": "off"}).rate_limits == RateLimits.off()
     for name, bad in [
         ("SENET_COMPUTER_DELAY", "soon"),
@@ -120,6 +121,8 @@ def test_every_variable_is_read_and_checked() -> None:
         ("SENET_PUSH_CONTACT", "ops@senet.example"),
         ("SENET_BOT_LIMITS", "30,2"),
         ("SENET_BOT_LIMITS", "30,0,5"),
+        ("SENET_BOT_LIMITS", "30,2,5,0"),
+        ("SENET_BOT_LIMITS", "30,2,5,6,7"),
         ("SENET_BOT_LIMITS", "３０,2,5"),
         ("SENET_GC_SWEEP", "5"),
         ("SENET_GC_SWEEP", "hourly"),

@@ -80,23 +80,28 @@ class RateLimits:
 @dataclass(frozen=True)
 class BotLimits:
     """Per personal API token: requests a minute (the burst is the same number), streams
-    open at once, and unfinished games (seeks and challenges included) of its player."""
+    open at once, and unfinished games (seeks and challenges included) of its player; and
+    per player, over all its tokens: streams open at once (its event stream, one for each of
+    its games, one to spare for a reconnection)."""
 
     requests_per_minute: int = 120
     streams: int = 4
     games: int = 8
+    player_streams: int = 10
 
     @classmethod
     def parse(cls, spec: str) -> BotLimits:
-        """``requests_per_minute,streams,games``, three whole numbers, 1 or more."""
+        """``requests_per_minute,streams,games[,player_streams]``, whole numbers, 1 or more
+        (``player_streams`` left out: the default)."""
+        form = "requests_per_minute,streams,games[,player_streams]"
         if not spec.isascii():
             raise ValueError("numbers in ASCII digits")
         try:
             parts = [int(part) for part in spec.split(",")]
         except ValueError:
-            raise ValueError("three whole numbers: requests_per_minute,streams,games") from None
-        if len(parts) != 3 or any(p < 1 for p in parts):
-            raise ValueError("three whole numbers, 1 or more: requests_per_minute,streams,games")
+            raise ValueError(f"three or four whole numbers: {form}") from None
+        if len(parts) not in (3, 4) or any(p < 1 for p in parts):
+            raise ValueError(f"three or four whole numbers, 1 or more: {form}")
         return cls(*parts)
 
 
@@ -331,7 +336,7 @@ VARIABLES: tuple[Variable, ...] = (
         "SENET_BOT_LIMITS",
         "bot_limits",
         BotLimits.parse,
-        "per API token: requests_per_minute,streams,games",
+        "per API token: requests_per_minute,streams,games; then per player: streams",
     ),
     Variable("SENET_GAME_CACHE", "game_cache", _positive_int, "games each process keeps in memory"),
     Variable(

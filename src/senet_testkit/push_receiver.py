@@ -4,7 +4,7 @@ receives.
 
 :class:`PushReceiver` takes the requests a site sends to a device's endpoint and keeps them
 (:meth:`PushReceiver.next` waits for the next one); it answers 201, or what the test told it
-for a device (410: the subscription is gone).  :class:`Device` is one browser's subscription:
+for a device (410: the subscription is gone; a 307 to another address).  :class:`Device` is one browser's subscription:
 its own P-256 key pair and 16-byte secret, and :meth:`Device.decrypt` reads a payload as a
 browser does (RFC 8291 on the ``aes128gcm`` encoding of RFC 8188), written here from the RFCs
 with the ``cryptography`` package — not with the library that encrypted it.
@@ -137,6 +137,7 @@ class PushReceiver:
     def __init__(self) -> None:
         self._received: queue.Queue[Delivery] = queue.Queue()
         self._answers: dict[str, int] = {}
+        self._redirects: dict[str, tuple[int, str]] = {}
         self.count = 0
         receiver = self
 
@@ -148,9 +149,18 @@ class PushReceiver:
                 receiver.count += 1
                 receiver._received.put(Delivery(self.path, headers, body))
                 status = receiver._answers.get(self.path, 201)
+                moved = receiver._redirects.get(self.path)
+                if moved is not None:
+                    status = moved[0]
                 self.send_response(status)
+                if moved is not None:
+                    self.send_header("Location", moved[1])
                 self.send_header("Content-Length", "0")
                 self.end_headers()
+
+            # any other method is taken and counted the same way (a redirect followed with
+            # a GET is a request sent there too)
+            do_GET = do_PUT = do_HEAD = do_POST
 
             def log_message(self, *args: Any) -> None:
                 pass
@@ -173,6 +183,11 @@ class PushReceiver:
     def answer(self, device: Device, status: int) -> None:
         """Answer the requests to ``device``'s endpoint with ``status`` from now on."""
         self._answers[device.endpoint.removeprefix(self.origin)] = status
+
+    def redirect(self, device: Device, location: str, status: int = 307) -> None:
+        """Answer the requests to ``device``'s endpoint with ``status`` and ``Location:
+        location`` from now on (a push service that tries to send the site elsewhere)."""
+        self._redirects[device.endpoint.removeprefix(self.origin)] = (status, location)
 
     def next(self, timeout: float = 30.0) -> Delivery:
         """The next request received (waiting for it at most ``timeout`` seconds)."""

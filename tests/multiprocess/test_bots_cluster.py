@@ -7,6 +7,7 @@ refused on every process once revoked."""
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 
@@ -60,3 +61,38 @@ def test_a_bots_streams_follow_its_game_across_processes(cluster) -> None:
 
 def cluster_urls(cluster) -> list[str]:
     return [p.url for p in cluster]
+
+
+def seek_at_once(urls: list[str], token: str, n: int, control: str) -> list[httpx.Response]:
+    """``n`` seeks of one bot sent at once, spread over the processes."""
+
+    def one(i: int) -> httpx.Response:
+        with api(urls[i % len(urls)], token) as client:
+            return client.post("/api/bot/seek", json={"rated": False, "time_control": control})
+
+    with ThreadPoolExecutor(n) as pool:
+        return list(pool.map(one, range(n)))
+
+
+def test_concurrent_seeks_of_one_bot_keep_its_caps_over_processes(cluster) -> None:
+    """30 seeks of one bot at once over three processes: no more listed than the lobby's cap
+    (3) shows anyone's, the rest 429 too_many_listed; with 6 of its games going, of 30 more
+    at once exactly 2 are listed (its games quota is 8), the rest 429 too_many_games."""
+    urls = cluster_urls(cluster)
+    name, token = bot(urls[0], "Racer")
+    control = "move:77"  # no other test's bot seeks it: nothing pairs with these
+    for _ in range(2):
+        answers = seek_at_once(urls, token, 30, control)
+        listed = [a.json() for a in answers if a.status_code == 200]
+        assert len(listed) == 3, [a.text for a in answers if a.status_code != 200][:3]
+        refused = [a for a in answers if a.status_code != 200]
+        assert {(a.status_code, a.json()["code"]) for a in refused} == {(429, "too_many_listed")}
+        for seek in listed:  # people take them: games going
+            assert httpx.post(f"{urls[1]}/api/lobby/{seek['id']}/take", json={}).status_code == 200
+    answers = seek_at_once(urls, token, 30, control)
+    assert sum(a.status_code == 200 for a in answers) == 2
+    refused = [a for a in answers if a.status_code != 200]
+    assert {(a.status_code, a.json()["code"]) for a in refused} == {(429, "too_many_games")}
+    assert all(a.headers["retry-after"] == "60" for a in refused)
+    lobby = httpx.get(f"{urls[2]}/api/lobby").text
+    assert lobby.count(name) == 2

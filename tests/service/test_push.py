@@ -279,6 +279,34 @@ def test_a_subscription_the_push_service_says_is_gone_is_forgotten(
     run(main())
 
 
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+def test_a_push_service_that_redirects_is_not_followed_to_another_address(
+    tmp_path: Path, status: int
+) -> None:
+    """The server sends to the allowed push services and to no other address: an allowed
+    service answering a redirect to another one (here a second receiver on 127.0.0.1, not
+    allowed) is taken as a refusal; the other address gets nothing."""
+
+    async def main() -> None:
+        with PushReceiver() as receiver, PushReceiver() as elsewhere:
+            service = await service_on(tmp_path / "db.sqlite3", receiver)
+            phone = receiver.device("frank-phone")
+            frank = await named(service, "Frank", phone)
+            target = elsewhere.device("stolen")
+            receiver.redirect(phone, target.endpoint, status)
+            notice = Notice(NoticeKind.TURN, "/g/y", "bell", None)
+            assert await service.push.notify(frank, notice, "turn:y:3") == 0
+            assert receiver.count == 1  # the allowed service was asked, once
+            assert elsewhere.count == 0 and elsewhere.pending() == 0
+            # a redirect is no "gone": the subscription stays
+            assert [s.endpoint for s in await service.push.db.subscriptions_of(frank)] == [
+                phone.endpoint
+            ]
+            await shut(service)
+
+    run(main())
+
+
 def test_signing_out_or_deleting_the_name_forgets_the_devices_subscriptions(
     tmp_path: Path,
 ) -> None:
@@ -295,13 +323,55 @@ def test_signing_out_or_deleting_the_name_forgets_the_devices_subscriptions(
             assert len(await push.db.subscriptions_of(dora.id)) == 2
             await players.sign_out(other)  # the laptop signs out: its subscription goes
             assert [s.endpoint for s in await push.db.subscriptions_of(dora.id)] == [phone.endpoint]
-            assert await push.unsubscribe(phone.endpoint)  # the phone turns them off
-            assert not await push.unsubscribe(phone.endpoint)
+            assert await push.unsubscribe(dora, phone.endpoint)  # the phone turns them off
+            assert not await push.unsubscribe(dora, phone.endpoint)
             assert await push.db.count() == 0
             sub = phone.subscription()
             await push.subscribe(dora, secret, sub["endpoint"], **sub["keys"], lang="en")
             await players.delete(dora)
             assert await push.db.count() == 0
+            await shut(service)
+
+    run(main())
+
+
+def test_a_subscription_is_forgotten_only_by_its_player_and_moves_only_with_its_keys(
+    tmp_path: Path,
+) -> None:
+    """An endpoint is one browser's: another player cannot forget it, nor take it with keys
+    of their own (the notices would stop reaching its owner and reach them instead); the same
+    browser, signed in with another name, gives the same keys and moves it."""
+
+    async def main() -> None:
+        with PushReceiver() as receiver:
+            service = await service_on(tmp_path / "db.sqlite3", receiver)
+            push = service.push
+            gina = await named(service, "Gina", phone := receiver.device("gina-phone"))
+            mallory, secret = await service.players.take_name("Mallory")
+            assert not await push.unsubscribe(mallory, phone.endpoint)
+            assert not await push.unsubscribe(None, phone.endpoint)
+            other = receiver.device("mallory-keys").subscription()["keys"]
+            with pytest.raises(GameError) as err:
+                await push.subscribe(mallory, secret, phone.endpoint, **other, lang="en")
+            assert (err.value.code, err.value.status) == ("push_endpoint_taken", 409)
+            held = await push.db.subscription(phone.endpoint)
+            assert held is not None and held.player_id == gina
+            assert held.p256dh == phone.subscription()["keys"]["p256dh"]
+            assert await push.db.subscriptions_of(mallory.id) == []
+            # Gina's own devices may replace it (new keys after the browser re-subscribed)
+            gina_row = await service.players.by_name("Gina")
+            assert gina_row is not None
+            laptop_session = await service.players.new_session(gina_row)
+            renewed = receiver.device("renewed").subscription()["keys"]
+            await push.subscribe(gina_row, laptop_session, phone.endpoint, **renewed, lang="ru")
+            held = await push.db.subscription(phone.endpoint)
+            assert held is not None and (held.player_id, held.lang) == (gina, "ru")
+            # the same browser's keys: it moves to the name signed in there now
+            await push.subscribe(mallory, secret, phone.endpoint, **renewed, lang="en")
+            held = await push.db.subscription(phone.endpoint)
+            assert held is not None and held.player_id == mallory.id
+            assert not await push.unsubscribe(gina_row, phone.endpoint)
+            assert await push.unsubscribe(mallory, phone.endpoint)
             await shut(service)
 
     run(main())

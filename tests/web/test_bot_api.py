@@ -300,6 +300,30 @@ def test_people_are_paired_with_bots_only_if_they_accept_them(site) -> None:
     assert taken.headers["location"] == f"/g/{third['id']}"
 
 
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"variant": []}, "variant"),
+        ({"rated": []}, "rated"),
+        ({"rated": "yes"}, "rated"),
+        ({"time_control": 7}, "time_control"),
+        ({"variant": {"a": 1}, "time_control": None}, "variant"),
+    ],
+)
+def test_a_seek_with_a_wrong_typed_field_is_a_400_naming_it(site, body, field) -> None:
+    """A seek's fields are checked at the edge: a wrong type is 400 ``bad_request`` with the
+    field named, never a server error; nothing is listed."""
+    name, token = bot(site.url, "Typed")
+    client = api(site.url, token)
+    refused = client.post("/api/bot/seek", json=body)
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["code"] == "bad_request"
+    assert refused.json()["message"].startswith(f"{field}: "), refused.json()
+    lobby = httpx.get(f"{site.url}/api/lobby").json()
+    assert name not in json.dumps(lobby)
+    assert "Traceback" not in site.log.read_text()
+
+
 # ---------------------------------------------------------------------- limits
 @pytest.fixture
 def limited(tmp_path: Path) -> Iterator[SiteServer]:
@@ -333,6 +357,48 @@ def test_the_limits_per_token_answer_429_with_retry_after(limited) -> None:
     second = client.get("/api/bot/stream/event")
     assert second.status_code == 429 and second.json()["code"] == "too_many_streams"
     stream.close()
+
+
+@pytest.fixture
+def few_streams(tmp_path: Path) -> Iterator[SiteServer]:
+    server = SiteServer(tmp_path / "streams.sqlite3")
+    server.env["SENET_BOT_LIMITS"] = "120,2,8,3"  # 2 streams a token, 3 a player
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_a_players_tokens_share_one_stream_limit(few_streams) -> None:
+    """Streams are limited per player, whichever of its tokens opens them: a player with
+    many tokens opens no more than the player's limit; another player is not held back; a
+    stream closed frees its place."""
+    url = few_streams.url
+    client, name = named(url, "Streams")
+    tokens = [make_token(client) for _ in range(3)]
+    assert api(url, tokens[0]).post("/api/bot/account/upgrade").status_code == 200
+    opened = [Lines(url, tokens[0], "/api/bot/stream/event") for _ in range(2)]
+    opened.append(Lines(url, tokens[1], "/api/bot/stream/event"))
+    assert [s.status_code for s in opened] == [200, 200, 200]
+    for token in tokens:  # the player has its 3: a fresh token gets none either
+        refused = api(url, token).get("/api/bot/stream/event")
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["code"] == "too_many_streams"
+        assert refused.headers["retry-after"] == "6"
+    assert "for one player" in api(url, tokens[2]).get("/api/bot/stream/event").json()["message"]
+    other_name, other_token = bot(url, "Unhindered")
+    other = Lines(url, other_token, "/api/bot/stream/event")
+    assert other.status_code == 200
+    opened.pop().close()  # the server frees the place once it sees the stream gone
+    deadline = time.monotonic() + 30
+    while True:
+        again = Lines(url, tokens[2], "/api/bot/stream/event")
+        if again.status_code == 200:
+            break
+        again.close()
+        assert time.monotonic() < deadline, "the closed stream's place was never freed"
+        time.sleep(0.1)
+    for stream in [*opened, other, again]:
+        stream.close()
 
 
 # ---------------------------------------------------------------------- a whole game

@@ -89,3 +89,37 @@ def test_refused_subscriptions_change_nothing(
     form = boris.post("/api/push/subscriptions", data={"endpoint": device["endpoint"]})
     assert form.status_code == 415
     assert subscriptions(push_site) == before
+
+
+def test_only_the_owner_forgets_a_subscription_and_nobody_takes_it_without_its_keys(
+    push_site: SiteServer, receiver: PushReceiver
+) -> None:
+    """A subscription is its player's: another player's (or an anonymous) DELETE of its
+    endpoint forgets nothing, and subscribing it with other keys is refused (409
+    ``push_endpoint_taken``); only its own browser's keys move it to another name."""
+    carla = named_device(push_site, "Carla_push")
+    phone = receiver.device("carla-http")
+    assert carla.post("/api/push/subscriptions", json=phone.subscription()).status_code == 201
+    mallory = named_device(push_site, "Mallory_push")
+    nobody = httpx.Client(base_url=push_site.url)
+    for client in (mallory, nobody):
+        gone = client.request(
+            "DELETE", "/api/push/subscriptions", json={"endpoint": phone.endpoint}
+        )
+        assert gone.status_code == 200 and gone.json() == {"ok": False}
+    assert phone.endpoint in dict(subscriptions(push_site))
+    forged = receiver.device("mallory-keys").subscription()
+    taken = mallory.post(
+        "/api/push/subscriptions", json={"endpoint": phone.endpoint, "keys": forged["keys"]}
+    )
+    assert taken.status_code == 409 and taken.json()["code"] == "push_endpoint_taken"
+    with sqlite3.connect(push_site.db) as conn:
+        owner, key = conn.execute(
+            "SELECT players.name, p256dh FROM push_subscriptions"
+            " JOIN players ON players.id = push_subscriptions.player_id WHERE endpoint = ?",
+            (phone.endpoint,),
+        ).fetchone()
+    assert owner == "Carla_push" and key == phone.subscription()["keys"]["p256dh"]
+    assert carla.request(
+        "DELETE", "/api/push/subscriptions", json={"endpoint": phone.endpoint}
+    ).json() == {"ok": True}

@@ -173,6 +173,34 @@ class BotStorage(StorageTables):
         async with self.engine.connect() as conn:
             return [from_row(GameOfPlayer, r) for r in await conn.execute(query)]
 
+    async def unfinished_games_of(self, player_ids: Sequence[str]) -> dict[str, list[GameOfPlayer]]:
+        """:meth:`unfinished_games` of several players in one query: each player's (a player
+        with none is absent)."""
+        found: dict[str, list[GameOfPlayer]] = {}
+        if not player_ids:
+            return found
+        other = seats.alias("other")
+        query = (
+            select(
+                seats.c.player_id,
+                games.c.id,
+                seats.c.seat,
+                games.c.variant,
+                games.c.time_control,
+                games.c.rated,
+                games.c.listed,
+                other.c.claimed.label("started"),
+            )
+            .join(seats, seats.c.game_id == games.c.id)
+            .join(other, and_(other.c.game_id == games.c.id, other.c.seat != seats.c.seat))
+            .where(seats.c.player_id.in_(list(player_ids)), games.c.result.is_(None))
+            .order_by(games.c.created_at)
+        )
+        async with self.engine.connect() as conn:
+            for row in await conn.execute(query):
+                found.setdefault(row.player_id, []).append(from_row(GameOfPlayer, row))
+        return found
+
     async def seat_of(self, game_id: str, player_id: str) -> tuple[int, ...]:
         """The seats of a game linked to the player (() for none)."""
         async with self.engine.connect() as conn:

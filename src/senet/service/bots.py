@@ -14,8 +14,9 @@
   through the same commands as anyone (every move checked by the engine), and lists seeks
   (:meth:`Bots.seek`) through the rated pairing, rated or casual.
 * **Events** (:class:`EventFeed`): which of a bot's games started or finished, read from the
-  database whenever its channel (``player:ID``), the lobby's channel or the keep-alive wakes
-  the stream; a game's end is announced on the channels of its bots by the process that
+  database whenever its channel (``player:ID``) wakes the stream, or the lobby's channel
+  changed its games (:class:`BotGamesWatch`: one read per lobby change for every stream of the
+  process), and now and then in case a message was lost; a game's end is announced on the channels of its bots by the process that
   stored it.  Challenges come from :mod:`senet.service.challenges` (its events on the
   player's challenge channel), and are answered through it: no second challenge model.
 
@@ -28,6 +29,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Literal, TypedDict
 
@@ -41,21 +43,23 @@ from .challenges import (
     Challenges,
     challenge_json,
 )
-from .commands import GameCommands
+from .commands import LOBBY_CHANNEL, GameCommands
 from .errors import GameError, requested_time_control
 from .live_games import GameStore, LiveGame, hash_token
 from .lobby import Paired
 from .player_database import PlayerRow
 from .players import Players
-from .rated_pairing import RatedPairing
+from .rated_pairing import RatedPairing, one_at_a_time
 
 __all__ = [
     "Authenticated",
     "BotEvent",
     "Bots",
+    "BotGamesWatch",
     "EventFeed",
     "ChallengeBotEvent",
     "GameFinishEvent",
+    "GamesQuotaReached",
     "GameStartEvent",
     "SCOPES",
     "TOKEN_PREFIX",
@@ -79,6 +83,18 @@ MAX_LABEL = 40
 def player_channel(player_id: str) -> str:
     """The channel on which a player's bot events are announced (any process)."""
     return f"player:{player_id}"
+
+
+class GamesQuotaReached(GameError):
+    """A bot has as many games going or waiting as it may (429 ``too_many_games``)."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__(
+            "too_many_games",
+            f"a bot has at most {most} games going or waiting at once: finish one first",
+            429,
+        )
+        self.most = most
 
 
 @dataclass(frozen=True)
@@ -205,9 +221,77 @@ class EventFeed:
                 self.started.add(game_id)
         return events
 
-    async def keep_seeks(self) -> None:
-        """The bot is here (its stream is open): its listed seeks stay shown in the lobby."""
-        await self.bots.keep_seeks(self.player)
+    async def keep_seeks(self, every: int = 0) -> None:
+        """The bot is here (its stream is open): its listed seeks stay shown in the lobby
+        (``every`` ms at most once for the player, over all its streams)."""
+        await self.bots.keep_seeks(self.player, every)
+
+
+class BotGamesWatch:
+    """The lobby's changes for the event streams of one process, read once per change.
+
+    A game of a bot starts or ends through the lobby as well as through its own channel: a
+    person takes its seek, the sweep withdraws or calls one off.  Each stream following the
+    lobby channel and reading its bot's games on every message made one lobby change cost as
+    many database reads as there were streams open; here one task follows the channel, reads
+    the unfinished games of every bot with a stream open in one query per change (a burst of
+    changes: one read), and wakes only the streams of the bots whose games changed."""
+
+    def __init__(self, bots: Bots) -> None:
+        self.bots = bots
+        self._followers: dict[str, set[asyncio.Event]] = {}
+        self._seen: dict[str, frozenset[tuple[str, bool, bool]]] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._subscribed = asyncio.Event()
+
+    @contextlib.asynccontextmanager
+    async def follow(self, player_id: str, wake: asyncio.Event) -> AsyncIterator[None]:
+        """Set ``wake`` whenever the lobby changes the player's games, for the block."""
+        if self._task is None or self._task.done():
+            self._subscribed.clear()
+            self._task = asyncio.create_task(self._run(), name="bot games watch")
+        await self._subscribed.wait()
+        self._followers.setdefault(player_id, set()).add(wake)
+        try:
+            yield
+        finally:
+            followers = self._followers.get(player_id)
+            if followers is not None:
+                followers.discard(wake)
+                if not followers:
+                    del self._followers[player_id]
+                    self._seen.pop(player_id, None)
+
+    async def _run(self) -> None:
+        async with self.bots.broadcast.subscribe(LOBBY_CHANNEL) as sub:
+            self._subscribed.set()
+            while True:
+                await sub.get()
+                while not sub.queue.empty():  # changes that came together: one read
+                    sub.queue.get_nowait()
+                try:
+                    await self._read()
+                except Exception:
+                    log.exception("reading the bots' games after a lobby change failed")
+
+    async def _read(self) -> None:
+        players = list(self._followers)
+        if not players:
+            return
+        found = await self.bots.db.unfinished_games_of(players)
+        for player_id in players:
+            now = frozenset((g.id, g.started, g.listed) for g in found.get(player_id, ()))
+            if self._seen.get(player_id) == now:
+                continue
+            self._seen[player_id] = now
+            for wake in self._followers.get(player_id, ()):
+                wake.set()
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
 
 
 # ---------------------------------------------------------------------- the bots
@@ -231,9 +315,14 @@ class Bots:
         self.rated_pairing = rated_pairing
         self.broadcast = broadcast
         self._tasks: set[asyncio.Task[None]] = set()
+        self._quota_locks: dict[str, asyncio.Lock] = {}
+        #: when each player's listed seeks were last kept shown (the store's clock, ms)
+        self._kept: dict[str, int] = {}
+        self.games_watch = BotGamesWatch(self)
         store.on_change.append(self._changed)
 
     async def close(self) -> None:
+        await self.games_watch.close()
         for task in list(self._tasks):
             with contextlib.suppress(Exception):
                 await task
@@ -331,16 +420,59 @@ class Bots:
         _, seats = await self.seats(game_id, player)
         return await self.commands.seed_seats(game_id, seats, seed)  # type: ignore[arg-type]
 
-    async def seek(self, player: PlayerRow, variant: str, time_control: str, rated: bool) -> Paired:
-        """Take a waiting seek that accepts bots, or list the bot's own (rated or casual)."""
-        control = requested_time_control(time_control)
-        return await self.rated_pairing.pair(player, variant, control, [], rated=rated)
+    async def seek(
+        self,
+        player: PlayerRow,
+        variant: str,
+        time_control: str,
+        rated: bool,
+        most: int | None = None,
+    ) -> Paired:
+        """Take a waiting seek that accepts bots, or list the bot's own (rated or casual).
 
-    async def accept(self, challenge_id: str, player: PlayerRow) -> Accepted:
+        ``most``: the bot's games quota (:class:`GamesQuotaReached` at it), counted and the
+        game added one request at a time per bot (:meth:`one_game_more`); and a bot lists at
+        most as many seeks at once as the lobby's cap lets anyone (``too_many_listed``)."""
+        control = requested_time_control(time_control)
+        async with self.one_game_more(player, most) as games:
+            waiting = sum(1 for g in games if g.listed and not g.started)
+            may_list = waiting < self.commands.fair_play.listing_cap
+            return await self.rated_pairing.pair(
+                player, variant, control, [], rated=rated, may_list=may_list
+            )
+
+    async def accept(
+        self, challenge_id: str, player: PlayerRow, most: int | None = None
+    ) -> Accepted:
         """Accept a challenge made to ``player``: the game is made with the challenge's terms,
         the player seated (a bot's seat linked to its account).  GameError as
-        :meth:`senet.service.challenges.Challenges.accept`."""
-        return await self.challenges.accept(challenge_id, player)
+        :meth:`senet.service.challenges.Challenges.accept`; ``most``: a bot's games quota,
+        as for :meth:`seek`."""
+        if most is None:
+            return await self.challenges.accept(challenge_id, player)
+        async with self.one_game_more(player, most):
+            return await self.challenges.accept(challenge_id, player)
+
+    @contextlib.asynccontextmanager
+    async def one_game_more(
+        self, player: PlayerRow, most: int | None
+    ) -> AsyncIterator[list[GameOfPlayer]]:
+        """Hold the player's games quota for the block that may add one game: one block at a
+        time per player, over every process (:func:`~senet.service.rated_pairing.one_at_a_time`:
+        an advisory lock on PostgreSQL), so the count read here and the game the block adds
+        are one step that no concurrent request of the same bot can split.  Yields the
+        player's active games; :class:`GamesQuotaReached` if there are ``most`` already
+        (``None``: no quota)."""
+        if most is None:
+            yield await self.active_games(player)
+            return
+        async with one_at_a_time(
+            self.store.storage.engine, self._quota_locks, f"bot-games:{player.id}"
+        ):
+            games = await self.active_games(player)
+            if len(games) >= most:
+                raise GamesQuotaReached(most)
+            yield games
 
     async def decline(self, challenge_id: str, player: PlayerRow) -> Challenge:
         return await self.challenges.decline(challenge_id, player)
@@ -349,8 +481,16 @@ class Bots:
         """The games a bot has going or waiting for a taker (what its games quota counts)."""
         return [g for g in await self.db.unfinished_games(player.id) if g.started or g.listed]
 
-    async def keep_seeks(self, player: PlayerRow) -> None:
+    async def keep_seeks(self, player: PlayerRow, every: int = 0) -> None:
+        """The bot is here: its listed seeks stay shown.  ``every`` (ms): not again within
+        that time of the last time for this player, whichever of its streams asks."""
         now = self.store.clock.now()
+        last = self._kept.get(player.id)
+        if last is not None and 0 <= now - last < every:
+            return
+        self._kept[player.id] = now
+        if len(self._kept) > 10_000:
+            self._kept.pop(next(iter(self._kept)))
         for game in await self.db.unfinished_games(player.id):
             if game.listed and not game.started:
                 await self.store.note_seen(game.id, game.seat, now)

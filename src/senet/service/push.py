@@ -211,6 +211,24 @@ def turn_to_announce(live: LiveGame) -> int | None:
     return seat
 
 
+class _NoRedirects:
+    """An ``aiohttp.ClientSession`` whose posts never follow a redirect: the server sends
+    requests to the allowed push services only, and a service answering 3xx (its ``Location``
+    anywhere, 127.0.0.1 included) gets its answer taken as a refusal, not followed.
+    ``pywebpush`` posts through the session it is given with aiohttp's default, which follows
+    redirects."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+
+    def post(self, url: str, **params: Any) -> Any:
+        params["allow_redirects"] = False
+        return self.session.post(url, **params)
+
+    async def close(self) -> None:
+        await self.session.close()
+
+
 class Push:
     """Web Push of one server process (see the module doc).  ``await start()`` before use."""
 
@@ -275,8 +293,13 @@ class Push:
     ) -> None:
         """Store this device's subscription for ``player`` (signed in with ``session_secret``).
 
+        An endpoint is one browser's: stored for another player, it moves to this one only
+        with the same keys (``p256dh`` and ``auth``, which only that browser has), as when a
+        browser that kept its subscription is signed in with another name.
+
         Raises :class:`GameError`: ``no_name`` (no player on this device), ``bad_subscription``
-        (the endpoint or the keys malformed), ``push_service`` (not an allowed push service)."""
+        (the endpoint or the keys malformed), ``push_service`` (not an allowed push service),
+        ``push_endpoint_taken`` (another player's endpoint with other keys)."""
         if player is None or not session_secret:
             raise GameError("no_name", "notifications are for players with a name", 403)
         if (
@@ -292,7 +315,7 @@ class Push:
         if not service_allowed(endpoint, self.config.services):
             raise GameError("push_service", "the endpoint is not one of the push services allowed")
         key, secret = _device_keys(p256dh, auth)
-        await self.db.subscribe(
+        stored = await self.db.subscribe(
             endpoint,
             key,
             secret,
@@ -301,12 +324,22 @@ class Push:
             lang,
             SUBSCRIPTIONS_PER_PLAYER,
         )
+        if not stored:
+            raise GameError(
+                "push_endpoint_taken",
+                "this endpoint is another player's subscription, with other keys",
+                409,
+            )
 
-    async def unsubscribe(self, endpoint: object) -> bool:
-        """Forget the subscription of ``endpoint`` (the device turned notifications off)."""
+    async def unsubscribe(self, player: PlayerRow | None, endpoint: object) -> bool:
+        """Forget the subscription of ``endpoint`` if it is ``player``'s (the device turned
+        notifications off); whether there was one.  Another player's, or a request without a
+        name, forgets nothing (and says only ``False``, as for an unknown endpoint)."""
         if not isinstance(endpoint, str) or len(endpoint) > MAX_ENDPOINT:
             raise GameError("bad_subscription", "endpoint: the subscription's URL")
-        return await self.db.unsubscribe(endpoint)
+        if player is None:
+            return False
+        return await self.db.unsubscribe(endpoint, player.id)
 
     # ------------------------------------------------------------------ sending
     async def notify(self, player_id: str, notice: Notice, key: str) -> int:
@@ -377,7 +410,7 @@ class Push:
         if self._session is None:
             import aiohttp
 
-            self._session = aiohttp.ClientSession()
+            self._session = _NoRedirects(aiohttp.ClientSession())
         return self._session
 
     def spawn(self, work: Any) -> None:

@@ -17,6 +17,7 @@ Only this module writes these tables; :mod:`senet.service.push` decides what to 
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -152,12 +153,27 @@ class PushStorage(StorageTables):
         session_hash: str,
         lang: str,
         keep: int,
-    ) -> None:
-        """Store a device's subscription for the player (replacing the endpoint's earlier one,
-        whoever had it); the player keeps their ``keep`` newest subscriptions."""
+    ) -> bool:
+        """Store a device's subscription for the player, replacing the endpoint's earlier one
+        if it was the player's own or carried the same keys (the same browser's subscription,
+        whoever it was stored for); the player keeps their ``keep`` newest subscriptions.
+        False, and nothing changed: the endpoint is another player's with other keys."""
         key = endpoint_hash(endpoint)
 
-        async def work(conn: AsyncConnection) -> None:
+        async def work(conn: AsyncConnection) -> bool:
+            held = (
+                await conn.execute(
+                    select(subscriptions.c.player_id, subscriptions.c.p256dh, subscriptions.c.auth)
+                    .where(subscriptions.c.endpoint_hash == key)
+                    .with_for_update()
+                )
+            ).first()
+            if held is not None and held.player_id != player_id:
+                same_keys = hmac.compare_digest(
+                    f"{held.p256dh} {held.auth}".encode(), f"{p256dh} {auth}".encode()
+                )
+                if not same_keys:
+                    return False
             await conn.execute(delete(subscriptions).where(subscriptions.c.endpoint_hash == key))
             await conn.execute(
                 insert(subscriptions).values(
@@ -184,18 +200,21 @@ class PushStorage(StorageTables):
                     subscriptions.c.endpoint_hash.not_in(kept),
                 )
             )
+            return True
 
-        await self.write(work)
+        return bool(await self.write(work))
 
-    async def unsubscribe(self, endpoint: str) -> bool:
-        """Forget the subscription of ``endpoint``; whether there was one."""
+    async def unsubscribe(self, endpoint: str, player_id: str | None = None) -> bool:
+        """Forget the subscription of ``endpoint`` (only if it is ``player_id``'s, when
+        given); whether there was one."""
 
         async def work(conn: AsyncConnection) -> bool:
-            res = await conn.execute(
-                delete(subscriptions).where(
-                    subscriptions.c.endpoint_hash == endpoint_hash(endpoint)
-                )
+            query = delete(subscriptions).where(
+                subscriptions.c.endpoint_hash == endpoint_hash(endpoint)
             )
+            if player_id is not None:
+                query = query.where(subscriptions.c.player_id == player_id)
+            res = await conn.execute(query)
             return bool(res.rowcount)
 
         return bool(await self.write(work))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from senet.engine import Outcome, Variant
+from senet.engine import Outcome, Position, Variant
 
 from .analysis import GameReview, Reviews
 from .clocks import SystemClock
@@ -188,12 +188,19 @@ class GameQueries:
         """The review of a finished game, computed by a worker if nobody has yet."""
         return await self._reviews.review(await self._store.load(game_id), client)
 
-    async def hint_allowed(self, game_id: str, token: str | None) -> bool:
-        """Does ``token`` hold a seat of the game (its hints count against that seat)?  False
-        for no such game."""
+    async def hint_allowed(self, game_id: str, token: str | None, position: Position) -> bool:
+        """Is ``position`` a hint for the holder of ``token`` (served as a hint, counted
+        against that seat), rather than an analysis (the analysis board's quota)?  Only where
+        the game page offers hints — against the computer or two people on one screen, the
+        game going on — for its current position, to a seat that decides it now.  False for
+        no such game, or a position the game is not at."""
         if not token:
             return False
         try:
-            return bool((await self._store.load(game_id)).seats_of(token))
+            live = await self._store.load(game_id)
         except GameError:
             return False
+        if live.stored.mode not in (Mode.COMPUTER, Mode.LOCAL) or live.over:
+            return False
+        decider = live.decider
+        return decider is not None and decider in live.seats_of(token) and live.position == position

@@ -21,9 +21,10 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
 from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .clocks import TimeControl
-from .commands import GameCommands
+from .commands import GameCommands, too_many_listed
 from .errors import requested_variant
 from .live_games import GameStore, hash_token, new_token
 from .lobby import Lobby, Paired, pairing_key
@@ -34,6 +35,7 @@ from .players import Players
 __all__ = [
     "RatedPairing",
     "may_pair",
+    "one_at_a_time",
     "pairing_range",
     "RANGE_START",
     "RANGE_WIDENING",
@@ -61,6 +63,29 @@ def may_pair(asker: PlayerRow, seek: Seek) -> bool:
     return not (asker.bot and not (seek.kind == "bot" or seek.accepts_bots))
 
 
+@contextlib.asynccontextmanager
+async def one_at_a_time(
+    engine: AsyncEngine | None, locks: dict[str, asyncio.Lock], key: str
+) -> AsyncIterator[None]:
+    """Hold ``key`` for the block: in this process (an asyncio lock per key, kept in
+    ``locks``) and, on PostgreSQL, over every process (a session advisory lock held on a
+    connection of its own for the block).  On SQLite one process serves the site and its one
+    writer orders the rest."""
+    lock = locks.setdefault(key, asyncio.Lock())
+    async with lock:
+        if engine is None or engine.dialect.name != "postgresql":
+            yield
+            return
+        async with engine.connect() as conn:
+            await conn.execute(text("SELECT pg_advisory_lock(hashtext(:k))"), {"k": key})
+            await conn.commit()
+            try:
+                yield
+            finally:
+                await conn.execute(text("SELECT pg_advisory_unlock(hashtext(:k))"), {"k": key})
+                await conn.commit()
+
+
 class RatedPairing:
     def __init__(
         self, store: GameStore, commands: GameCommands, lobby: Lobby, players: Players
@@ -80,33 +105,21 @@ class RatedPairing:
         now: datetime | None = None,
         *,
         rated: bool = True,
+        may_list: bool = True,
     ) -> Paired:
         """Take the oldest seek in range that :func:`may_pair` allows, or list the player's own
-        seek and wait.  ``rated`` False: a bot's casual seek (a pool of bots' own)."""
+        seek and wait.  ``rated`` False: a bot's casual seek (a pool of bots' own);
+        ``may_list`` False: the player has as many seeks listed as the lobby's cap allows
+        (GameError ``too_many_listed`` rather than a new one)."""
         name = requested_variant(variant).name
         key = ("rated " if rated else "casual ") + pairing_key(name, control.text())
         async with self._one_at_a_time(key):
-            return await self._pair(player, name, control, key, avoid, now, rated)
+            return await self._pair(player, name, control, key, avoid, now, rated, may_list)
 
-    @contextlib.asynccontextmanager
-    async def _one_at_a_time(self, key: str) -> AsyncIterator[None]:
-        """One request of ``key`` at a time: in this process (a lock per key) and, on
-        PostgreSQL, over every process (an advisory lock held on a connection of its own), so
-        that two askers arriving at once are paired, never both left waiting."""
-        lock = self._locks.setdefault(key, asyncio.Lock())
-        async with lock:
-            engine = self.store.storage.engine
-            if engine is None or engine.dialect.name != "postgresql":
-                yield
-                return
-            async with engine.connect() as conn:
-                await conn.execute(text("SELECT pg_advisory_lock(hashtext(:k))"), {"k": key})
-                await conn.commit()
-                try:
-                    yield
-                finally:
-                    await conn.execute(text("SELECT pg_advisory_unlock(hashtext(:k))"), {"k": key})
-                    await conn.commit()
+    def _one_at_a_time(self, key: str) -> contextlib.AbstractAsyncContextManager[None]:
+        """One request of ``key`` at a time, so that two askers arriving at once are paired,
+        never both left waiting."""
+        return one_at_a_time(self.store.storage.engine, self._locks, key)
 
     async def _pair(
         self,
@@ -117,6 +130,7 @@ class RatedPairing:
         avoid: list[str],
         now: datetime | None,
         rated: bool = True,
+        may_list: bool = True,
     ) -> Paired:
         now = now or datetime.now(UTC)
         mine = await self.players.db.ratings_for([player.id], name)
@@ -139,6 +153,8 @@ class RatedPairing:
             await self.store.publish(seek.game_id, refresh_message(paired.ply))
             await self.lobby.announce()
             return Paired(seek.game_id, token, seek.seat, waiting=False)
+        if not may_list:
+            raise too_many_listed(self.commands.fair_play.listing_cap)
         created = await self.commands.create(
             name, "friend", "random", time_control=control, listed=False, public=True
         )

@@ -4,7 +4,8 @@ A program authenticates with a personal API token (``Authorization: Bearer senet
 and revoked on its player's profile page (:mod:`senet.service.bots`); a refused token is 401
 with a JSON error and ``WWW-Authenticate: Bearer``, and changes nothing.  Each token has
 limits (:class:`senet.settings.BotLimits`, per server process): requests a minute, streams
-open at once, unfinished games of its player; beyond them, 429 with ``Retry-After``.
+open at once, unfinished games of its player; and its player streams open at once over all
+its tokens; beyond them, 429 with ``Retry-After``.
 
 * ``GET /api/account``: who the token is (name, kind, scopes).
 * ``POST /api/bot/account/upgrade``: make the token's player a BOT account, for good.
@@ -27,21 +28,27 @@ against bots, become a bot, make and revoke tokens (a new token is shown once).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, StreamingResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.background import BackgroundTask
 
-from senet.service.bots import SCOPES, Authenticated, EventFeed, player_channel
+from senet.service.bots import (
+    SCOPES,
+    Authenticated,
+    EventFeed,
+    GamesQuotaReached,
+    player_channel,
+)
 from senet.service.challenges import ChallengeMessage
 from senet.service.channel import read_game_message
-from senet.service.commands import LOBBY_CHANNEL
 from senet.service.errors import GameError
 from senet.service.games import GameService
 from senet.service.player_database import PlayerRow
@@ -60,6 +67,10 @@ pages = APIRouter(include_in_schema=False)
 #: stay shown in the lobby while its event stream is open
 KEEPALIVE_SECONDS = 6.0
 NDJSON = "application/x-ndjson"
+#: an event stream nothing woke reads its bot's games again this often (seconds), in case a
+#: message was lost
+REREAD_SECONDS = 60.0
+_Model = TypeVar("_Model", bound=BaseModel)
 
 
 class TokenRefused(GameError):
@@ -80,13 +91,14 @@ def _service(request: Request) -> GameService:
 # ---------------------------------------------------------------------- limits
 class TokenLimits:
     """Per token, in this process: a request bucket on the server's clock, and the streams
-    open now."""
+    open now (per token, and per player over all its tokens)."""
 
     def __init__(self, limits: BotLimits, now: Callable[[], float]) -> None:
         self.limits = limits
         self.now = now  # seconds
         self.buckets: dict[str, TokenBucket] = {}
-        self.streams: dict[str, int] = {}
+        self.streams: dict[str, int] = {}  # per token
+        self.player_streams: dict[str, int] = {}  # per player, over its tokens
 
     def request(self, token_id: str) -> None:
         bucket = self.buckets.get(token_id)
@@ -105,28 +117,36 @@ class TokenLimits:
                 {"Retry-After": str(wait)},
             )
 
-    def open_stream(self, token_id: str) -> Callable[[], None]:
-        """Count one more stream of the token (429 beyond the limit); the function that ends
-        it (once, however often it is called)."""
+    def open_stream(self, token_id: str, player_id: str) -> Callable[[], None]:
+        """Count one more stream of the token and of its player (429 beyond either limit: a
+        player's tokens share the player's); the function that ends it (once, however often
+        it is called)."""
+        refused = None
         if self.streams.get(token_id, 0) >= self.limits.streams:
-            raise TokenRefused(
-                "too_many_streams",
-                f"at most {self.limits.streams} streams open at once with one token",
-                429,
-                {"Retry-After": str(round(KEEPALIVE_SECONDS))},
+            refused = f"at most {self.limits.streams} streams open at once with one token"
+        elif self.player_streams.get(player_id, 0) >= self.limits.player_streams:
+            refused = (
+                f"at most {self.limits.player_streams} streams open at once for one player, "
+                "whichever of its tokens open them"
             )
-        self.streams[token_id] = self.streams.get(token_id, 0) + 1
+        if refused is not None:
+            raise TokenRefused(
+                "too_many_streams", refused, 429, {"Retry-After": str(round(KEEPALIVE_SECONDS))}
+            )
+        for counts, key in ((self.streams, token_id), (self.player_streams, player_id)):
+            counts[key] = counts.get(key, 0) + 1
         closed = False
 
         def close() -> None:
             nonlocal closed
             if not closed:
                 closed = True
-                left = self.streams.get(token_id, 1) - 1
-                if left:
-                    self.streams[token_id] = left
-                else:
-                    self.streams.pop(token_id, None)
+                for counts, key in ((self.streams, token_id), (self.player_streams, player_id)):
+                    left = counts.get(key, 1) - 1
+                    if left:
+                        counts[key] = left
+                    else:
+                        counts.pop(key, None)
 
         return close
 
@@ -199,8 +219,10 @@ def _line(message: Any) -> bytes:
     return json.dumps(message, separators=(",", ":")).encode() + b"\n"
 
 
-def _stream(request: Request, token_id: str, lines: Callable[[], AsyncIterator[bytes]]) -> Any:
-    close = _limits(request).open_stream(token_id)
+def _stream(
+    request: Request, auth: Authenticated, lines: Callable[[], AsyncIterator[bytes]]
+) -> Any:
+    close = _limits(request).open_stream(auth.token.id, auth.player.id)
 
     async def body() -> AsyncIterator[bytes]:
         try:
@@ -235,8 +257,10 @@ async def event_stream(request: Request) -> Any:
         broadcast = service.broadcast
         async with (
             broadcast.subscribe(player_channel(auth.player.id)) as mine,
-            broadcast.subscribe(LOBBY_CHANNEL) as lobby,
             service.challenges.subscribe(auth.player.id) as challenges,
+            # the lobby's changes: read once per change for every stream of this process,
+            # waking this one only when they change its bot's games
+            service.bots.games_watch.follow(auth.player.id, wake),
         ):
 
             async def relay(sub: Any, keep: bool) -> None:
@@ -247,35 +271,40 @@ async def event_stream(request: Request) -> Any:
 
             relays = [
                 asyncio.create_task(relay(mine, False)),
-                asyncio.create_task(relay(lobby, False)),
                 asyncio.create_task(relay(challenges, True)),
             ]
             try:
                 loop = asyncio.get_running_loop()
-                kept = loop.time()
+                kept = read = loop.time()
+                keep_every = round(KEEPALIVE_SECONDS * 900)  # ms: once a keep-alive, any stream
                 await feed.keep_seeks()
                 events = await feed.opening()
                 while True:
                     for event in events:
                         yield _line(event)
+                    woken = True
                     try:
                         await asyncio.wait_for(wake.wait(), KEEPALIVE_SECONDS)
                     except TimeoutError:
+                        woken = False
                         if not events:
                             yield b"\n"
                     wake.clear()
                     if loop.time() - kept >= KEEPALIVE_SECONDS:
                         kept = loop.time()
-                        await feed.keep_seeks()
+                        await feed.keep_seeks(keep_every)
                     answered = [feed.challenge(message) for message in told]
                     told.clear()
-                    events = [e for e in answered if e is not None] + await feed.changes()
+                    events = [e for e in answered if e is not None]
+                    if woken or loop.time() - read >= REREAD_SECONDS:
+                        read = loop.time()  # now and then: in case a message was lost
+                        events += await feed.changes()
             finally:
                 for task in relays:
                     task.cancel()
                 await asyncio.gather(*relays, return_exceptions=True)
 
-    return _stream(request, auth.token.id, lines)
+    return _stream(request, auth, lines)
 
 
 @api.get("/bot/game/stream/{game_id}")
@@ -326,7 +355,7 @@ async def game_stream(request: Request, game_id: str) -> Any:
             finally:
                 await service.connected(game_id, seats, -1)
 
-    return _stream(request, auth.token.id, lines)
+    return _stream(request, auth, lines)
 
 
 # ---------------------------------------------------------------------- acting
@@ -354,9 +383,9 @@ async def accept_challenge(request: Request, challenge_id: str) -> Any:
     games quota counts: 429 ``too_many_games``).  A person's token gets its seat's secret
     (``token``, for the game API); a bot plays its seat through the bot API."""
     auth = await authenticated(request, "challenge:write")
-    if auth.player.bot:
-        await check_games_quota(request, auth.player)
-    accepted = await _service(request).bots.accept(challenge_id, auth.player)
+    most = _limits(request).limits.games if auth.player.bot else None
+    with games_quota():
+        accepted = await _service(request).bots.accept(challenge_id, auth.player, most)
     answer: dict[str, Any] = {
         "ok": True,
         "game": accepted.game_id,
@@ -390,6 +419,8 @@ async def bot_seed(request: Request, game_id: str) -> Any:
 
 
 class SeekBody(BaseModel):
+    model_config = ConfigDict(strict=True)  # JSON as sent: no "yes" or 1 for a boolean
+
     variant: str = "standard"
     time_control: str = "untimed"
     rated: bool = True
@@ -402,23 +433,36 @@ async def bot_seek(request: Request) -> Any:
     bots), or list the bot's own in the lobby, marked BOT, until someone takes it (a
     ``gameStart`` event)."""
     auth = await bot_of(request)
-    body = SeekBody.model_validate(await _object(request))
-    service = _service(request)
-    await check_games_quota(request, auth.player)
-    paired = await service.bots.seek(auth.player, body.variant, body.time_control, body.rated)
+    body = _validated(SeekBody, await _object(request))
+    most = _limits(request).limits.games
+    with games_quota():
+        paired = await _service(request).bots.seek(
+            auth.player, body.variant, body.time_control, body.rated, most
+        )
     return {"id": paired.game_id, "seat": "AB"[paired.seat], "waiting": paired.waiting}
 
 
-async def check_games_quota(request: Request, player: PlayerRow) -> None:
-    """429 ``too_many_games`` when the bot has as many games going or waiting as it may."""
-    most = _limits(request).limits.games
-    if len(await _service(request).bots.active_games(player)) >= most:
-        raise TokenRefused(
-            "too_many_games",
-            f"a bot has at most {most} games going or waiting at once: finish one first",
-            429,
-            {"Retry-After": "60"},
-        )
+@contextlib.contextmanager
+def games_quota() -> Iterator[None]:
+    """A bot's games quota reached (counted with the new game, one request at a time per bot:
+    :meth:`senet.service.bots.Bots.one_game_more`): 429 ``too_many_games``, ``Retry-After``."""
+    try:
+        yield
+    except GamesQuotaReached as exc:
+        raise TokenRefused(exc.code, exc.message, 429, {"Retry-After": "60"}) from None
+
+
+def _validated(model: type[_Model], body: dict[str, Any]) -> _Model:
+    """``body`` read as ``model``: GameError ``bad_request`` (400) naming each wrong field,
+    as FastAPI's own validation of a declared body answers."""
+    try:
+        return model.model_validate(body)
+    except ValidationError as exc:
+        parts = [
+            "{}: {}".format(".".join(str(p) for p in e["loc"]) or "body", e["msg"])
+            for e in exc.errors()
+        ]
+        raise GameError("bad_request", "; ".join(parts)) from None
 
 
 async def _object(request: Request) -> dict[str, Any]:

@@ -165,8 +165,10 @@ GameOfHint = Annotated[
     str | None,
     Query(
         max_length=32,
-        description="a hint for a player of this game (its seat cookie says which): served "
-        "before the analysis board's requests",
+        description="a hint for a player of this game (its seat cookie says which) against "
+        "the computer or on one screen, for the game's current position and a seat that "
+        "decides it: served before the analysis board's requests; any other position counts "
+        "as an analysis",
     ),
 ]
 
@@ -182,7 +184,7 @@ async def analysis(request: Request, position: PositionText, game: GameOfHint = 
     kind: JobKind = "analysis"
     client = client_of(request)
     token = request.cookies.get(seat_cookie(game)) if game else None
-    if game and token and await service.queries.hint_allowed(game, token):
+    if game and token and await service.queries.hint_allowed(game, token, pos):
         kind, client = "hint", client_of(request, token, game)
     return analysis_out(
         pos, await unless_gone(request, service.analyses.analyse(pos, kind, client))

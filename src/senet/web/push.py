@@ -8,7 +8,8 @@ turned on and off, and the words of each notification.
   subscribes with).
 * ``POST /api/push/subscriptions``: this device's subscription (``endpoint``, ``keys``) for
   the named player of the device, in the page's language; ``DELETE`` with the ``endpoint``:
-  the device turned notifications off, the server forgets the subscription.
+  the device turned notifications off, the server forgets the subscription (only the
+  named player's own).
 
 The page offers notifications after the player's first move in a turn-based game, never on
 loading (``static/push.js``); the name page turns them on and off for this device.
@@ -115,9 +116,9 @@ async def subscribe(request: Request, body: SubscriptionIn) -> Any:
 
 @router.delete("/api/push/subscriptions", response_model=Done)
 async def unsubscribe(request: Request, body: EndpointIn) -> Any:
-    """Turn notifications off for this device: the server forgets its subscription
-    (``ok``: whether it had one)."""
-    return {"ok": await _service(request).push.unsubscribe(body.endpoint)}
+    """Turn notifications off for this device: the server forgets its subscription if it is
+    this device's player's (``ok``: whether it had one)."""
+    return {"ok": await _service(request).push.unsubscribe(player_of(request), body.endpoint)}
 
 
 def install(app: Any) -> None:
