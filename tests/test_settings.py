@@ -70,6 +70,7 @@ def test_every_variable_is_read_and_checked() -> None:
         "SENET_BOT_LIMITS": "30,2,5",
         "SENET_GC_SWEEP": "600",
         "SENET_METRICS_TOKEN": "scrape-token-0123456789",
+        "SENET_LOG_FORMAT": "json",
     }
     assert set(env) == {v.name for v in VARIABLES}
     settings = Settings.from_env(env)
@@ -98,6 +99,7 @@ def test_every_variable_is_read_and_checked() -> None:
         BotLimits(30, 2, 5),
         600.0,
         "scrape-token-0123456789",
+        "json",
     )
     assert Settings.from_env({}) == Settings()
     assert Settings.from_env({"SENET_BOT_LIMITS": "30,2,5,6"}).bot_limits == BotLimits(30, 2, 5, 6)

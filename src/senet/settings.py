@@ -142,6 +142,8 @@ class Settings:
     gc_sweep: float = 3600.0
     #: the bearer token that GET /metrics asks for; None: no /metrics (see senet.web.metrics)
     metrics_token: str | None = None
+    #: the server's log: text lines, or JSON lines (see senet.web.logs)
+    log_format: str = "text"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -233,6 +235,15 @@ def _contact(text: str) -> str:
     if not (text.startswith("mailto:") and "@" in text) and not text.startswith("https://"):
         raise ValueError("mailto:ADDRESS or an https:// URL")
     return text
+
+
+def _choice(*allowed: str) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        if text not in allowed:
+            raise ValueError(f"one of {', '.join(allowed)}")
+        return text
+
+    return parse
 
 
 def _metrics_token(text: str) -> str:
@@ -350,6 +361,12 @@ VARIABLES: tuple[Variable, ...] = (
         "metrics_token",
         _metrics_token,
         "the bearer token GET /metrics asks for (16 or more characters); unset: no /metrics",
+    ),
+    Variable(
+        "SENET_LOG_FORMAT",
+        "log_format",
+        _choice("text", "json"),
+        "the server's log: text or json (one JSON object a line)",
     ),
     Variable(
         "SENET_DB_POOL",

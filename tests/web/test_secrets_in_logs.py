@@ -11,6 +11,7 @@ that would be logged must not carry the game's fairness secret among its paramet
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
@@ -32,8 +33,20 @@ def run(coro: Any) -> Any:
         return pool.submit(asyncio.run, coro).result()
 
 
+@pytest.fixture(params=["text", "json"])
+def logging_site(request: pytest.FixtureRequest, tmp_path: Path):
+    """A server of the test's own writing its log as text lines or as JSON lines."""
+    server = SiteServer(tmp_path / "senet.sqlite3")
+    server.env["SENET_LOG_FORMAT"] = request.param
+    server.start()
+    yield server
+    server.stop()
+
+
 @pytest.mark.slow
-def test_a_whole_game_leaves_no_secret_in_the_server_log(own_site: SiteServer) -> None:
+def test_a_whole_game_leaves_no_secret_in_the_server_log(logging_site: SiteServer) -> None:
+    own_site = logging_site
+
     async def main() -> list[str]:
         async with httpx.AsyncClient(timeout=10) as client:
             r = await client.post(
@@ -66,6 +79,14 @@ def test_a_whole_game_leaves_no_secret_in_the_server_log(own_site: SiteServer) -
     assert "/g/" in log and "WebSocket" in log  # the request lines are there
     for secret in secrets_of_the_game:
         assert secret not in log
+    if own_site.env["SENET_LOG_FORMAT"] == "json":  # every line one object, access lines typed
+        lines = [json.loads(line) for line in log.splitlines() if line.startswith("{")]
+        served = [line for line in log.splitlines() if not line.startswith("Senet is served")]
+        assert len(lines) == len([x for x in served if x.strip()]), "a line that is not JSON"
+        access = [x for x in lines if x["logger"] == "uvicorn.access"]
+        assert access and all({"client", "method", "path", "status"} <= set(x) for x in access)
+        assert any(x["path"].startswith("/g/") and x["status"] in (200, 303) for x in access)
+        assert all({"time", "level", "logger", "message"} <= set(x) for x in lines)
 
 
 def test_a_failed_insert_does_not_carry_the_fairness_secret(tmp_path: Path) -> None:

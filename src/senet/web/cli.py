@@ -111,11 +111,17 @@ def serve(
             settings.forwarded_allow_ips,
         )
     )
+    from uvicorn.config import LOGGING_CONFIG
+
+    from .logs import log_config
+
+    logging_setup = log_config(log_level) if settings.log_format == "json" else LOGGING_CONFIG
     uvicorn.run(
         app,
         host=host,
         port=port,
         log_level=log_level,
+        log_config=logging_setup,
         ws_max_size=64 * 1024,
         ws_per_message_deflate=True,
         http=http,
