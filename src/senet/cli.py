@@ -36,7 +36,7 @@ COMMAND_MODULES: dict[str, str] = {
     **dict.fromkeys(("solve", "review", "train"), "senet.ai.cli"),
     "bench": "senet.cli_engine.bench",
     **dict.fromkeys(("serve", "migrate"), "senet.web.cli"),
-    **dict.fromkeys(("verify", "worker", "backup", "restore"), "senet.service.cli"),
+    **dict.fromkeys(("verify", "worker", "backup", "restore", "export"), "senet.service.cli"),
     "stats": "senet.sim.cli",
     **dict.fromkeys(("engine", "match"), "senet.protocol.cli"),
 }

@@ -150,4 +150,64 @@ def restore(path: Path, database: str | None, replace: bool) -> None:
     click.echo(_said(report, "restored into"))
 
 
-COMMANDS = [verify, worker, backup, restore]
+@click.command()
+@click.option("--month", default=None, help="YYYY-MM (default: this month, in UTC).")
+@click.option("--variant", default=None, help="One variant's games (default: every variant's).")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write to this file (default: standard output).",
+)
+@click.option("--site", default="", help="The site's address, written in each record's Site tag.")
+@_DATABASE
+def export(
+    month: str | None, variant: str | None, out: Path | None, site: str, database: str | None
+) -> None:
+    """Every game finished in a month, as NDJSON: one line a game, its metadata and its record
+    (which `senet replay` and `senet verify` read), as GET /api/games/export serves it."""
+    import asyncio
+    import json
+    import sys
+    from datetime import UTC, datetime
+
+    from senet.engine import UnknownVariant, find_variant
+
+    from .export import finished_games, month_bounds
+    from .game_database import Storage
+    from .player_database import PlayerStorage
+
+    if month is None:
+        now = datetime.now(UTC)
+        month = f"{now.year:04d}-{now.month:02d}"
+    try:
+        month_bounds(month)
+        if variant is not None:
+            find_variant(variant)
+    except (ValueError, UnknownVariant) as exc:
+        raise click.ClickException(str(exc)) from None
+    url = _database_url(database)
+
+    async def run() -> int:
+        storage = Storage(url)
+        await storage.init(migrate=False)
+        count = 0
+        try:
+            target = out.open("w", encoding="utf-8") if out is not None else sys.stdout
+            try:
+                games = finished_games(storage, PlayerStorage(storage), month, variant, site)
+                async for game in games:
+                    target.write(json.dumps(game, ensure_ascii=False) + "\n")
+                    count += 1
+            finally:
+                if out is not None:
+                    target.close()
+        finally:
+            await storage.close()
+        return count
+
+    count = asyncio.run(run())
+    click.echo(f"{count} games of {variant or 'every variant'} finished in {month}", err=True)
+
+
+COMMANDS = [verify, worker, backup, restore, export]

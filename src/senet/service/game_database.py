@@ -1092,6 +1092,27 @@ class Storage:
             return int((await conn.execute(query)).scalar_one())
 
     @_to_the_end(write=False)
+    async def finished_ids(
+        self,
+        start: datetime,
+        end: datetime,
+        variant: str | None = None,
+        after: str | None = None,
+        limit: int = 100,
+    ) -> list[str]:
+        """The ids of the games finished (last changed) from ``start`` to before ``end``, of
+        ``variant`` if given, greater than ``after``, in order, at most ``limit``."""
+        query = select(games.c.id).where(
+            games.c.result.is_not(None), games.c.updated_at >= start, games.c.updated_at < end
+        )
+        if variant is not None:
+            query = query.where(games.c.variant == variant)
+        if after is not None:
+            query = query.where(games.c.id > after)
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(query.order_by(games.c.id).limit(limit))
+            return [r.id for r in rows]
+
     async def games_by_id(self, ids: Sequence[str]) -> list[StoredGame]:
         """The games of ``ids`` that exist (seats included, no actions), newest first."""
         if not ids:

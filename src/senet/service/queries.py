@@ -14,6 +14,7 @@ asked for.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from senet.engine import Outcome, Position, Variant
@@ -21,9 +22,11 @@ from senet.engine import Outcome, Position, Variant
 from .analysis import GameReview, Reviews
 from .clocks import SystemClock
 from .errors import GameError
+from .export import ExportedGame, PlayerData, finished_games, month_bounds, player_data
 from .jobs import Client
 from .live_games import GameStore, LiveGame
 from .messages import EventsMessage, Mode, StateMessage
+from .player_database import PlayerRow
 from .players import Players, SeatRating
 from .presence import Presence
 from .scheduler import ServerTurns
@@ -175,6 +178,18 @@ class GameQueries:
     async def record(self, game_id: str, site: str = "") -> str:
         """The game in the record format (:mod:`senet.engine.record`), with its fairness tags."""
         return game_record(await self._store.load(game_id), site)
+
+    def export(
+        self, month: str, variant: str | None = None, site: str = ""
+    ) -> AsyncIterator[ExportedGame]:
+        """The games finished in ``month`` (YYYY-MM), of ``variant`` or all, with their
+        records (:func:`senet.service.export.finished_games`); ValueError for a bad month."""
+        month_bounds(month)  # refused before the first line is sent
+        return finished_games(self._store.storage, self._players.db, month, variant, site)
+
+    async def player_data(self, player: PlayerRow, site: str = "") -> PlayerData:
+        """Everything kept about a named player that they may take away."""
+        return await player_data(self._store.storage, self._players.db, player, site)
 
     async def ratings(self, game_id: str) -> tuple[bool, list[SeatRating]]:
         """``(rated, the named seats)`` of the game (see :meth:`Players.seat_ratings`)."""

@@ -37,6 +37,7 @@ from . import (
     api,
     bots,
     challenges,
+    exports,
     learn,
     live,
     lobby,
@@ -189,6 +190,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(pages.router)
     app.include_router(stats.pages)
+    app.include_router(exports.router)  # before api's /api/games/{game_id}
     app.include_router(api.router)
     app.include_router(live.router)
     app.include_router(learn.pages)
