@@ -115,11 +115,8 @@ def test_each_process_shows_its_metrics_and_readiness_follows_redis(
         )
         assert wrong.status_code == 401
         # readiness follows Redis
-        assert httpx.get(f"{a.url}/readyz").json() == {
-            "ready": True,
-            "database": "ok",
-            "redis": "ok",
-        }
+        ready = {"ready": True, "database": "ok", "redis": "ok", "workers": "ok"}
+        wait_for(lambda: httpx.get(f"{a.url}/readyz").json() == ready, "ready", timeout=300)
         own_redis.stop()
         wait_for(
             lambda: httpx.get(f"{a.url}/readyz", timeout=5).status_code == 503, "503 without Redis"

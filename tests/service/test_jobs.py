@@ -419,3 +419,27 @@ def test_with_no_worker_on_the_queue_the_greedy_player_moves_for_the_computer(
         moves, waiting = run(main(redis.url))
     assert moves >= 1
     assert waiting["computer"] == 0  # the job given up, not left for a worker to come
+
+
+def test_a_warm_worker_is_ready_only_once_its_warm_up_is_done() -> None:
+    """With ``warm`` a worker loads (compiles) the search before it says it is ready, so the
+    queue — and /readyz — says ready only then, and its warm-up time is known; without, it is
+    ready at once and says it did not warm up."""
+
+    async def main() -> tuple[bool, list[float | None], list[float | None]]:
+        warm, cold = LocalJobQueue(1, warm=True), LocalJobQueue(1, warm=False)
+        try:
+            await warm.start()
+            before = warm.ready()
+            await started(warm)
+            await started(cold)
+            return before, warm.warm_up_times(), cold.warm_up_times()
+        finally:
+            await warm.close()
+            await cold.close()
+
+    before, warm_times, cold_times = run(main())
+    assert before is False
+    [took] = warm_times
+    assert took is not None and took > 0
+    assert cold_times == [None]

@@ -24,8 +24,9 @@ The figures, with where each comes from:
 
 The service keeps plain counts; they are read when Prometheus scrapes, so the service layer
 imports nothing of Prometheus.  ``/readyz`` asks the database (``SELECT 1``) and, with several
-processes, Redis (``PING``), each within a second: 200 when both answer, else 503 naming what
-did not — a load balancer takes the process out of rotation meanwhile.
+processes, Redis (``PING``), each within a second, and whether the search workers have warmed
+up (compiled the computer's code): 200 when all hold, else 503 naming what did not — a load
+balancer takes the process out of rotation meanwhile.
 """
 
 from __future__ import annotations
@@ -224,6 +225,9 @@ async def readyz(request: Request) -> Response:
     checks: dict[str, str | None] = {"database": await _answers(service.storage.ping())}
     if service.broadcast.shared:
         checks["redis"] = await _answers(service.broadcast.ping())
+    # the search workers have loaded (compiled) the computer's code: until then a first move
+    # would wait seconds for it
+    checks["workers"] = None if service.jobs.ready() else "warming up"
     if checks["database"] is not None:
         _metrics_of(request).database_errors.inc()
     ready = all(v is None for v in checks.values())

@@ -23,6 +23,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -54,9 +55,18 @@ def worker_main(fd: int, nice: int, warm: bool) -> None:
     conn = Connection(fd)
     from . import work
 
-    if warm:  # beside the first jobs: what a job needs before it is loaded, it loads itself
-        threading.Thread(target=work.warm_up, name="senet-warm-up", daemon=True).start()
-    conn.send(("ready", None, None))
+    # Warm before the first job: with an empty compiled-code cache (a fresh install) the search
+    # compiles for seconds, and a player's first move would wait for it; the server counts the
+    # process ready (and says so on /readyz) only once this is done.
+    warmed: float | None = None
+    if warm:
+        started = time.perf_counter()
+        try:
+            work.warm_up()
+        except Exception:  # a job loads what it needs itself: log, and serve anyway
+            log.exception("warming up failed")
+        warmed = time.perf_counter() - started
+    conn.send(("ready", warmed, None))
     while True:
         try:
             message = conn.recv()
@@ -91,6 +101,7 @@ class _Worker:
     conn: Connection | None = None
     ready: bool = False
     failures: int = 0  # deaths before ready, one after another
+    warmed: float | None = None  # seconds its warm-up took before it said ready (None: none)
     job: _Job | None = None
     kinds: frozenset[JobKind] = field(default_factory=frozenset)
 
@@ -277,6 +288,9 @@ class LocalJobQueue(JobQueue):
         number, ok, payload = message
         if number == "ready":
             worker.ready, worker.failures = True, 0
+            worker.warmed = ok if isinstance(ok, float) else None
+            if ok is not None and self.ready():
+                log.info("the search workers are warm: ready for the computer's moves")
         else:
             job = worker.job
             worker.job = None
@@ -339,10 +353,15 @@ class LocalJobQueue(JobQueue):
         for queue in self._queues.values():
             queue.clear()
 
-    # ------------------------------------------------------------------ for tests
     def ready(self) -> bool:
-        """Whether every worker process is up and waiting for jobs."""
+        """Whether every worker process is up (warmed, if ``warm``) and waiting for jobs."""
         return all(w.ready for w in self._workers)
+
+    def warm_up_times(self) -> list[float | None]:
+        """Each worker's warm-up before it said ready, in seconds (None: not warmed)."""
+        return [w.warmed for w in self._workers]
+
+    # ------------------------------------------------------------------ for tests
 
     def worker_pids(self) -> list[int]:
         """The processes of the workers (a test may kill one)."""

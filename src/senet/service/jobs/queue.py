@@ -135,6 +135,11 @@ class JobQueue(abc.ABC):
     async def close(self) -> None:  # noqa: B027 - nor anything to close
         """Stop every job and release the workers."""
 
+    def ready(self) -> bool:
+        """Whether the workers are there to take jobs now (warmed up); a queue whose workers
+        are other processes' (``senet worker`` on Redis) cannot tell, and says yes."""
+        return True
+
     def full(self, kind: JobKind) -> Busy:
         """The refusal when ``kind``'s queue is full."""
         return Busy(f"too many {kind} jobs wait: try again later", self.limits.retry_after)
