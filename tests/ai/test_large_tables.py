@@ -72,6 +72,34 @@ def test_large_table_holds_every_three_against_two_position_of_the_whole_board(n
     assert not within(variant, three_a_side.state, LARGE_TABLE_SPECS[name])
 
 
+#: kendall: a piece attacked on 28-30 drowns onto 27 and may wait there, beside its owner's
+#: piece on 26, with its attacker borne off since: positions that only more material reaches
+WATER_BESIDE_26 = [
+    ([26, 27, 10], [5, 12]),
+    ([26, 27, 29], [1, 2]),
+    ([26, 27], [3, 20, 30]),
+    ([26, 27, 24], [28, 29]),
+]
+
+
+@pytest.mark.parametrize("turn", [0, 1])
+@pytest.mark.parametrize("mine,theirs", WATER_BESIDE_26)
+def test_kendall_large_table_holds_a_piece_waiting_in_the_water_beside_its_26(
+    mine: list[int], theirs: list[int], turn: int
+) -> None:
+    """kendall rule 3 (attacked on 28-30, the piece drowns in the House of Water): the table is
+    built from every position of its material, these included, for either seat."""
+    variant, table = find_variant("kendall"), _large("kendall")
+    for pieces in ((mine, theirs), (theirs, mine)):
+        pos = Position.from_parts(variant, pieces, turn=turn)
+        assert within(variant, pos.state, table.regions)
+        assert table.value_of_state(pos.state) is not None, pos.fen()
+        for throw, _ in pos.chance_outcomes():  # and every decision after the throw
+            decision = pos.apply_throw(throw)
+            if not decision.is_over() and not decision.is_chance():
+                assert table.move_values(decision) is not None, decision.fen()
+
+
 @pytest.mark.parametrize("name", LARGE)
 def test_large_table_agrees_with_the_two_a_side_table_where_both_cover(name: str) -> None:
     # The two-a-side set is closed, so its values do not depend on the larger set around it:

@@ -346,6 +346,25 @@ def test_overlapping_regions_seed_each_position_once() -> None:
     assert np.allclose(both[2], wider[2], rtol=0, atol=1e-12)  # another order of sweeps
 
 
+def test_kendall_tables_are_built_from_pieces_waiting_in_the_water_too() -> None:
+    """kendall rule 3: a piece attacked on 28-30 drowns onto 27 and, risked, waits there through
+    the throws to come; beside its owner's piece on 26 only more material can have put it
+    there (the attacker came from 26), so the table seeds the House of Water as a square a
+    piece rests on.  On a small region: two against one from 24 on."""
+    variant = find_variant("kendall")
+    hi, lo, values = build(variant, [(24, 2, 3)])
+    table = EndgameTable(variant, hi, lo, values, regions=[(24, 2, 3)])
+    for turn in (0, 1):
+        for pieces in (([26, 27], [25]), ([25], [26, 27]), ([26, 27], [29])):
+            pos = Position.from_parts(variant, pieces, turn=turn)
+            assert table.value_of_state(pos.state) is not None, pos.fen()
+    # the shipped two-a-side table holds them too
+    shipped = table_for(variant)
+    assert shipped is not None
+    waiting = Position.from_parts(variant, ([26, 27], [5, 12]), turn=1)
+    assert shipped.value_of_state(waiting.state) is not None
+
+
 def test_table_build_is_deterministic_on_a_small_region() -> None:
     variant = find_variant("standard")
     h1, l1, v1 = build(variant, [(28, 1, 2)])

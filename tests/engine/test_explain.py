@@ -203,6 +203,13 @@ def test_kendall_back_only_when_no_piece_goes_forward():
     assert got == Reason("own_piece", (5,), back=Reason("off_board", (2,)))
 
 
+def test_jequier_bearing_off_past_three_in_a_row():
+    """jequier: three in a row: bearing off from 25 with a 6 would pass 28-30; back, 19 is taken
+    (jequier: backward: to an open space only)."""
+    got = reason("jequier", (25, 21), (19, 28, 29, 30), 6, 25)
+    assert got == Reason("past_three", (28, 29, 30), back=Reason("back_empty", (19,)))
+
+
 # ------------------------------------------------------------------ agreement with legal_moves
 @pytest.mark.parametrize("variant", ALL_VARIANTS)
 def test_a_reason_exactly_when_the_piece_has_no_legal_move(variant):

@@ -71,6 +71,15 @@ def test_jequier_three_in_a_row():
     assert "12-18" in moves(pos(V, [12, 14, 15, 16], [1], "A", 6))  # own pieces never block
 
 
+def test_jequier_three_in_a_row_bearing_off():
+    """jequier: three in a row: bearing off passes the squares to the end of the board, so
+    three opponents in a row there bar it as they bar a move on the board."""
+    p = Position.from_fen("jequier B........./.....B..../AA.AA..BBB A 6")
+    assert moves(p) == ["21-27", "24-18", "25-19"]  # 25 cannot pass 28-30, so it goes back
+    assert moves(pos(V, [25, 21], [28, 29, 1], "A", 6)) == ["21-27", "25-off"]  # two may be passed
+    assert moves(pos(V, [30, 21], [26, 28, 29], "A", 6)) == ["21-27", "30-off"]  # all behind it
+
+
 def test_jequier_capture():
     """jequier: capture: the opponent's piece goes back to the free square furthest from the end;
     two or more in a row are protected."""

@@ -286,8 +286,12 @@ def test_decision_piccione_source():
 
 
 def test_decision_piccione_enter_optional():
-    """A whole 1 may enter a piece or move one on the board."""
+    """A whole 1 may enter a piece or move one on the board, but may not be declined: with
+    entering the only move there is no pass (piccione: no move: the turn ends only when the
+    player cannot move)."""
     assert moves(pos(V, [5], [20], "A", 1, hand=(4, 4))) == ["5-6", "enter"]
+    assert moves(pos(V, [], [20], "A", 1, hand=(5, 4))) == ["enter"]
+    assert moves(pos(V, [30], [20], "A", 1, hand=(4, 4))) == ["30-off", "enter"]
 
 
 def test_decision_piccione_enter_occupied():

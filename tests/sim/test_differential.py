@@ -152,6 +152,20 @@ def test_kendall_1978_scenarios_on_both_paths(position: Position, expected: list
     assert [m.text() for m in compare_position(position)] == expected
 
 
+@pytest.mark.parametrize(
+    ("fen", "expected"),
+    [
+        # jequier: three in a row: bearing off 25 with a 6 would pass 28-30, so it goes back
+        ("jequier B........./.....B..../AA.AA..BBB A 6", ["21-27", "24-18", "25-19"]),
+        ("jequier B........./.....B..../A...A..BB. A 6", ["21-27", "25-off"]),
+    ],
+)
+def test_jequier_bearing_off_past_three_on_both_paths(fen: str, expected: list[str]) -> None:
+    """Both paths refuse a bearing off past three opponents in a row (random play seldom has
+    every piece home with three opponents on 28-30)."""
+    assert [m.text() for m in compare_position(Position.from_fen(fen))] == expected
+
+
 def test_every_variant_but_piccione_is_simulated() -> None:
     assert SIMULATED == tuple(name for name in VARIANTS if name != "piccione")
 

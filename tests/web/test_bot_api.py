@@ -13,9 +13,11 @@ import re
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from queue import Queue
 from typing import NoReturn
 
 import httpx
@@ -423,6 +425,33 @@ def fail_with_what_the_bots_said(site: SiteServer, bots: list[subprocess.Popen[s
     pytest.fail("the bots did not finish:\n" + "\n".join(said) + f"\nlobby: {lobby}")
 
 
+def stderr_lines(process: subprocess.Popen[str]) -> Queue[str | None]:
+    """The lines the process writes on stderr as they come, read in a thread (None at its end)."""
+    lines: Queue[str | None] = Queue()
+
+    def read() -> None:
+        assert process.stderr is not None
+        for line in process.stderr:
+            lines.put(line.rstrip("\n"))
+        lines.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    return lines
+
+
+def test_the_example_bot_says_it_is_connected_before_any_game(site) -> None:
+    """A bot with nothing to play yet still tells the person running it that it is connected
+    (its event stream open); it seeks nothing, so the other tests' bots never meet it."""
+    _, token = bot(site.url, "Quiet")
+    process = run_example(site, token)
+    try:
+        assert stderr_lines(process).get(timeout=60) == f"connected to {site.url}"
+        assert process.poll() is None  # it goes on waiting for games
+    finally:
+        process.kill()
+        process.communicate()
+
+
 @pytest.mark.slow
 def test_two_bots_play_a_whole_rated_game_over_the_api(site) -> None:
     """Two copies of examples/bot.py, each a BOT account: both seek, are paired, play the
@@ -448,6 +477,13 @@ def test_two_bots_play_a_whole_rated_game_over_the_api(site) -> None:
             fail_with_what_the_bots_said(site, bots)
         assert process.returncode == 0, err
         finished.append(json.loads(out.strip().splitlines()[-1]))
+        said = err.splitlines()
+        assert said[:2] == ["seek listed: standard, rated", f"connected to {site.url}"], err
+        game_id = finished[-1]["id"]
+        (started,) = [line for line in said if "started:" in line]
+        assert re.fullmatch(rf"{game_id} started: standard as [AB] against \S+", started)
+        played = [line for line in said if line.startswith(f"{game_id} ply ")]
+        assert played and all(re.fullmatch(r"\S+ ply \d+: \S+", line) for line in played)
     assert finished[0] == finished[1] and finished[0]["result"] in ("A", "B")
     game_id = finished[0]["id"]
     ratings = httpx.get(f"{site.url}/api/games/{game_id}/ratings").json()

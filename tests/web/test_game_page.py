@@ -13,8 +13,15 @@ import pytest
 
 from senet.engine import VARIANTS, find_variant
 
-from .helpers import friend_game, play_out, state, wait_past
-from .test_browser import new_page, play_until_over, start_game, wait_started
+from .helpers import best_move, friend_game, play_out, state, wait_past
+from .test_browser import (
+    click_move,
+    legal_buttons,
+    new_page,
+    play_until_over,
+    start_game,
+    wait_started,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -744,6 +751,36 @@ def test_events_are_announced_and_pieces_walk_along_the_track(browser, site) -> 
         squares = [int(sq) for sq in walk.split()]
         steps = {b - a for a, b in zip(squares, squares[1:])}
         assert steps <= {1, -1}, walk  # (30 -> 31 is bearing off)
+    assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_a_jequier_capture_names_the_square_the_piece_was_sent_to(browser, site, artifacts) -> None:
+    """jequier: capture: the attacked piece goes back to the free square furthest from the
+    end, not to the capturer's old square: the events line names the square the game's history
+    records (the first capture whose piece is not simply swapped)."""
+    page = new_page(browser, site)
+    game_id = start_game(page, "jequier", "local")
+    for _ in range(400):
+        page.wait_for_selector("#moves button[data-move]")
+        legal = legal_buttons(page)
+        captures = [m for m in legal if "x" in m]
+        move = captures[0] if captures else best_move(legal)
+        click_move(page, move)
+        if not captures:
+            continue
+        history = httpx.get(f"{site.url}/api/games/{game_id}").json()["history"]
+        entry = next(e for e in reversed(history) if e["kind"] == "move")
+        assert entry["text"] == move
+        if entry["sent"] != entry["origin"]:
+            break
+    else:
+        pytest.fail("no capture sent a piece elsewhere than the capturer's square in 400 moves")
+    origin, target = move.split("x")
+    line = f"{origin} → {target}, the "
+    events = page.text_content("#events") or ""
+    page.screenshot(path=str(artifacts / "jequier-capture-event.png"))
+    assert f"{line}" in events and f"piece sent to {entry['sent']}" in events, events
+    assert "swapped back" not in events
     assert page.js_errors == []  # type: ignore[attr-defined]
 
 

@@ -286,6 +286,9 @@ def test_messages_agree_with_the_seat_they_name() -> None:
         "the second player's piece swapped back to 14"
     )
     assert en("play.ev_swap", **swap, other="cones").endswith("the cones' piece swapped back to 14")
+    assert en("play.ev_sent", **swap, sent=3, other="cones").endswith("the cones' piece sent to 3")
+    assert ru("play.ev_sent", **swap, sent=3, other="белые").endswith("отправлена на 3")
+    assert en("play.ev_removed", **swap, other="spools").endswith("piece leaves the game")
 
 
 #: the Russian category of each sample, as a grammar book gives it (not taken from Babel)

@@ -115,8 +115,9 @@ TABLE_SPECS: dict[str, tuple[Region, ...]] = {
 #: 5.2 GB; the file is 10.4 MB (its values, 32 bits each, do not compress), read in 0.23 s of
 #: CPU into 65 MB.  They ship rather than being built at first use: a build needs gigabytes and
 #: minutes, which a web process must not spend, and the tests must read the same bytes the
-#: master plays from.  Kendall's stores 3.24 million chance positions, solved in 334 s on a
-#: quiet machine and 6.1 GB; its file is 12.3 MB.  Bell's would be larger (the score
+#: master plays from.  Kendall's stores 3.26 million chance positions (its seeds include a
+#: piece waiting on 27), solved in 306 s of CPU (16 minutes of wall clock, niced at load 8-13)
+#: and 3.5 GB; its file is 12.3 MB.  Bell's would be larger (the score
 #: multiplies it: about 110 million positions, 17 GB), and three against three (about 100
 #: million positions, some 16 GB with this solver) does not fit the shared machine.
 LARGE_TABLE_SPECS: dict[str, tuple[Region, ...]] = {
@@ -140,11 +141,14 @@ BOTH_SEATS = frozenset({"jequier"})
 #: (:data:`senet.engine.state.LAYOUT_VERSION`), is refused with :class:`StaleTable`.
 FORMAT = 3
 
+#: Houses that move a piece on at once, so that no chance position has a piece on them.  Not
+#: Kendall's House of Water (``WATER_CHOICE``): a piece attacked on 28-30 whose owner risks it
+#: waits there through the throws to come, beside any other pieces, and such positions arise
+#: from more material than the table's (the attacker bears off), so they are seeded too.
 _MOVING = {
     HouseKind.SEND_BACK,
     HouseKind.BA,
     HouseKind.DROWN,
-    HouseKind.WATER_CHOICE,
     HouseKind.FATE,
 }
 #: the fields that come in pairs, one per seat (exchanged by :func:`mirror`)

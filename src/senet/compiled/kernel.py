@@ -247,6 +247,10 @@ def step_in(
             home = T[R_PARAM, P_HOME]
             if home and me & ~home:
                 return 0  # not before every piece of the player stands on the home squares
+            if T[R_PARAM, P_PAST_THREE]:
+                ahead = opp >> origin  # the squares between the piece and the end of the board
+                if ahead & (ahead >> 1) & (ahead >> 2):
+                    return 0  # bearing off passes three opponents in a row
             return OFF if (T[R_BEAR, origin] >> n) & 1 else 0
         stop = T[R_PARAM, P_STOP]
         if stop and path[origin, d] & stop:

@@ -282,6 +282,10 @@ def _step_reason(t: Tables, me: int, opp: int, origin: int, n: int, forward: boo
             if n in t.bear_off[origin] and t.home and me & ~t.home:
                 outside = tuple(sq for sq in range(1, SQUARES + 1) if me & ~t.home & bit(sq))
                 return Reason("not_home", outside)
+            if n in t.bear_off[origin] and t.past_three:
+                three = _three_between(opp, origin, SQUARES + 1)
+                if three:
+                    return three
             return None if n in t.bear_off[origin] else _exit(t, "beyond_end", origin)
         if t.stop_mask and t.path[origin][d] & t.stop_mask:
             stop = (t.path[origin][d] & t.stop_mask).bit_length()
@@ -298,11 +302,18 @@ def _step_reason(t: Tables, me: int, opp: int, origin: int, n: int, forward: boo
     if pair:
         return Reason("blocked", pair)
     if t.past_three:
-        lo, hi = min(origin, d), max(origin, d)
-        for sq in range(lo + 1, hi - 2):
-            if opp & bit(sq) and opp & bit(sq + 1) and opp & bit(sq + 2):
-                return Reason("past_three", (sq, sq + 1, sq + 2))
+        three = _three_between(opp, min(origin, d), max(origin, d))
+        if three:
+            return three
     return _landing_reason(t, me, opp, d, n, forward)
+
+
+def _three_between(opp: int, lo: int, hi: int) -> Reason | None:
+    """jequier: the first three opponents in a row strictly between squares ``lo`` and ``hi``."""
+    for sq in range(lo + 1, hi - 2):
+        if opp & bit(sq) and opp & bit(sq + 1) and opp & bit(sq + 2):
+            return Reason("past_three", (sq, sq + 1, sq + 2))
+    return None
 
 
 def _landing_reason(t: Tables, me: int, opp: int, d: int, n: int, forward: bool) -> Reason | None:

@@ -1237,12 +1237,53 @@ JEQUIER = Rulebook(
             "Любые три фишки соперника подряд на пути останавливают любой ход (решение three-in-a-row).",
         ),
         LudiiDifference(
+            "Where a captured piece goes",
+            "Куда уходит побитая фишка",
+            "To the lowest-numbered empty square before the move is made, so the capturer's old square still "
+            "counts as taken.",
+            "На свободную клетку с наименьшим номером до хода, так что прежняя клетка побившей фишки ещё "
+            "считается занятой.",
+            "To the lowest-numbered empty square once the move is made, the capturer's old square free "
+            "(decision send-back).",
+            "На свободную клетку с наименьшим номером после хода, когда прежняя клетка побившей фишки уже "
+            "свободна (решение send-back).",
+        ),
+        LudiiDifference(
             "Backward moves",
             "Ходы назад",
-            "Only when no piece can go forward, and a piece going back may send an opponent back.",
-            "Только если ни одна фишка не может вперёд, и фишка, идя назад, может отправить соперника назад.",
+            "None: no piece ever moves backward, which contradicts the text: «A piece that cannot move forward "
+            "must move backward to an open space» (jequier: backward). A throw that moves no piece forward is "
+            "passed.",
+            "Их нет: ни одна фишка никогда не идёт назад, вопреки тексту: «Фишка, которая не может идти вперёд, "
+            "обязана идти назад на свободную клетку» (правило jequier: backward). Бросок, который не ведёт "
+            "вперёд ни одну фишку, пропадает.",
             "Each piece that cannot go forward goes back, to an open space only (decision backward).",
             "Каждая фишка, которая не может вперёд, идёт назад, и только на свободную клетку (решение backward).",
+        ),
+        LudiiDifference(
+            "Protection across the end of a row",
+            "Защита на стыке рядов",
+            "Pieces protect each other only within a row of the board: two pieces on 10 and 11, or on 20 and "
+            "21, can be sent back, which contradicts the text: «two or more of the opponent's pieces in a row "
+            "cannot be sent back» (jequier: capture).",
+            "Фишки защищают друг друга только внутри ряда доски: две фишки на 10 и 11 или на 20 и 21 можно "
+            "отправить назад, вопреки тексту: «две и более фишки соперника подряд отправить назад нельзя» "
+            "(правило jequier: capture).",
+            "Two pieces on consecutive squares of the track protect each other wherever they stand, across the "
+            "turn of the track too.",
+            "Две фишки на соседних клетках дорожки защищают друг друга где угодно, и на повороте дорожки тоже.",
+        ),
+        LudiiDifference(
+            "The last piece and an extra throw",
+            "Последняя фишка и дополнительный бросок",
+            "A player who bears off his last piece with a 1, 4 or 6 (a throw that grants another) does not win: "
+            "the game ends with no winner, which contradicts the text: «The first player to bear off all pieces "
+            "wins» (jequier: winning).",
+            "Игрок, выведший последнюю фишку броском 1, 4 или 6 (который даёт ещё бросок), не побеждает: партия "
+            "кончается без победителя, вопреки тексту: «Побеждает первый, кто вывел все фишки» (правило "
+            "jequier: winning).",
+            "He wins, whatever the throw: the game ends with his last piece off.",
+            "Он побеждает при любом броске: партия кончается, когда выведена его последняя фишка.",
         ),
     ),
 )
@@ -1531,8 +1572,10 @@ KENDALL_1978 = Rulebook(
         LudiiDifference(
             "Protection",
             "Защита",
-            "By adjacency on the 3x10 grid (20 is guarded by 21 from the next row), and never lost.",
-            "По соседству на сетке 3×10 (20 защищено фишкой на 21 из следующего ряда) и никогда не теряется.",
+            "By adjacency on the 3x10 board, a piece in the same column of the next row included (20 is "
+            "guarded by 1, and 11 by 30), and never lost.",
+            "По соседству на доске 3×10, включая фишку в том же столбце соседнего ряда (20 защищено фишкой на "
+            "1, а 11 — фишкой на 30), и никогда не теряется.",
             "By consecutive spaces of the track, lost while the player waits on 27 or 15 (kendall-1978: waiting).",
             "По соседним клеткам дорожки; теряется, пока игрок ждёт на 27 или 15 (правило об ожидании).",
         ),
@@ -1545,6 +1588,20 @@ KENDALL_1978 = Rulebook(
             "bear-off-optional).",
             "«bearing off is not required from any space»: игрок может вместо него пропустить (решение "
             "bear-off-optional).",
+        ),
+        LudiiDifference(
+            "Attack on 28-30",
+            "Атака на 28–30",
+            "A piece on 26 can never land on an opponent on 28-30, which contradicts the text: «When a player "
+            "lands on squares 28-30 and an opponent's piece is already there, the opponent's piece is sent to "
+            "square 27 instead of 26.» (kendall-1978: attack on 28-30).",
+            "Фишка с 26 никогда не может встать на фишку соперника на 28–30, вопреки тексту: «When a player "
+            "lands on squares 28-30 and an opponent's piece is already there, the opponent's piece is sent to "
+            "square 27 instead of 26.» (правило kendall-1978: attack on 28-30).",
+            "A piece from 26 lands on an opponent on 28-30 and sends it to 27, unless a piece is on 27 "
+            "(kendall-1978: guarded).",
+            "Фишка с 26 встаёт на фишку соперника на 28–30 и отправляет её на 27, если на 27 нет фишки "
+            "(правило kendall-1978: guarded).",
         ),
     ),
 )
@@ -1698,8 +1755,12 @@ PICCIONE = Rulebook(
             "enter-optional",
             "Must a throw of 1 enter a piece?",
             "Обязан ли бросок 1 вводить фишку?",
-            "No: players «may enter» with it; a whole 1 may instead move a piece on the board one square.",
-            "Нет: игрок «may enter»; целой единицей можно вместо этого передвинуть фишку на доске на одну клетку.",
+            "No: players «may enter» with it; a whole 1 may instead move a piece on the board one square. But "
+            "the 1 may not be declined: when entering is the only move, it is made, for a turn ends unmoved only "
+            "when «a player cannot move forward or backward».",
+            "Нет: игрок «may enter»; целой единицей можно вместо этого передвинуть фишку на доске на одну клетку. "
+            "Но отказаться от единицы нельзя: если ввод — единственный ход, его делают, ведь ход кончается без "
+            "движения, только когда «a player cannot move forward or backward».",
         ),
         _d(
             "enter-occupied",
@@ -1842,14 +1903,32 @@ PICCIONE = Rulebook(
             "«A throw of 5 grants the player another throw» (решение extra-five).",
         ),
         LudiiDifference(
-            "Direction",
-            "Направление",
-            "Not kept: each move of a divided throw goes forward if any part of the throw left moves a piece "
-            "forward, else back, whatever the turn's earlier moves did.",
-            "Не сохраняется: каждый ход разделённого броска идёт вперёд, если какая-то часть оставшегося броска "
-            "двигает фишку вперёд, иначе назад, что бы ни было раньше в этом ходу.",
-            "«All pieces must move in the same direction during a turn» (decision direction).",
-            "«All pieces must move in the same direction during a turn» (решение direction).",
+            "Backward moves",
+            "Ходы назад",
+            "None: no piece ever moves backward, which contradicts the text: «If a throw does not allow a piece "
+            "to move forward, it must move backward.» (piccione: backward). Every move of a turn goes forward, "
+            "so the turn keeps one direction only because there is no other.",
+            "Их нет: ни одна фишка никогда не идёт назад, вопреки тексту: «If a throw does not allow a piece to "
+            "move forward, it must move backward.» (правило piccione: backward). Все ходы идут вперёд, так что "
+            "направление хода одно лишь потому, что другого нет.",
+            "A throw that moves no piece forward moves one back, and the first move of a turn sets the one "
+            "direction of all its moves: «All pieces must move in the same direction during a turn» (decisions "
+            "forward-first, direction).",
+            "Бросок, который не ведёт вперёд ни одну фишку, ведёт фишку назад, а первый ход задаёт одно "
+            "направление для всех ходов: «All pieces must move in the same direction during a turn» (решения "
+            "forward-first, direction).",
+        ),
+        LudiiDifference(
+            "An extra throw and a pass",
+            "Дополнительный бросок и пропуск",
+            "An extra throw earned on 15 or 26 is lost when the rest of the throw cannot be used and the player "
+            "must pass, which contradicts the text: «Squares 15 and 26 grant the player an extra throw.» "
+            "(piccione: houses).",
+            "Дополнительный бросок, заработанный на 15 или 26, пропадает, если остаток броска использовать "
+            "нельзя и игрок вынужден пропустить, вопреки тексту: «Squares 15 and 26 grant the player an extra "
+            "throw.» (правило piccione: houses).",
+            "It is still taken after the pass (decision rest-lost).",
+            "Он всё равно делается после пропуска (решение rest-lost).",
         ),
         LudiiDifference(
             "Extra throws on 15 and 26",

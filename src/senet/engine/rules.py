@@ -304,6 +304,10 @@ def step(t: Tables, me: int, opp: int, origin: int, n: int, forward: bool) -> in
         if d > SQUARES:
             if t.home and me & ~t.home:
                 return 0  # jequier: not before every piece of the player is on the last row
+            if t.past_three:
+                ahead = opp >> origin  # the squares between the piece and the end of the board
+                if ahead & (ahead >> 1) & (ahead >> 2):
+                    return 0  # jequier: bearing off passes them too
             return OFF if n in t.bear_off[origin] else 0
         if t.stop_mask and t.path[origin][d] & t.stop_mask:
             return 0  # kendall: every piece stops on the House of Beauty first

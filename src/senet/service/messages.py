@@ -242,6 +242,7 @@ class HistoryEntry(TypedDict):
     target: NotRequired[int | None]
     off: NotRequired[bool]
     skipped: NotRequired[int | None]
+    sent: NotRequired[int | None]  # a move onto an opponent: where that piece went (None: off)
 
 
 class SeatRecord(TypedDict):

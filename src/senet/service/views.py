@@ -75,8 +75,18 @@ def history_entries(live: LiveGame, start: int = 0) -> list[HistoryEntry]:
             seat = action.seat if action.seat is not None else before.turn
             other = 1 - seat
             entry["skipped"] = other if after.skip(other) < before.skip(other) else None
+            if "x" in entry["text"]:
+                entry["sent"] = _sent(before.pieces(other), after.pieces(other))
         out.append(entry)
     return out
+
+
+def _sent(before: tuple[int, ...], after: tuple[int, ...]) -> int | None:
+    """Where the piece a move landed on went: the square new to its side (the mover's old
+    square in a swap, the lowest free square in jequier, the House of Water after an attack on
+    28-30), or None when it left the board (bell)."""
+    new = set(after) - set(before)
+    return min(new) if new else None
 
 
 def cached_history(live: LiveGame, start: int = 0) -> list[HistoryEntry]:

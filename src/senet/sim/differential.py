@@ -160,8 +160,9 @@ def _specials(t: Tables, s: list[int], moves: list[Move]) -> list[str]:
     if t.home and me and not me & ~t.home:
         out.append("home")
     if t.past_three and any(
-        me & bit(sq) and _three_in_a_row(opp & t.path[sq][sq + n])
-        for sq in range(1, SQUARES + 1 - n)
+        me & bit(sq)
+        and _three_in_a_row(opp & t.path[sq][sq + n] if sq + n <= SQUARES else opp >> sq)
+        for sq in range(1, SQUARES + 1)
     ):
         out.append("three")
     steps = [m for m in moves if m.kind == MOVE]

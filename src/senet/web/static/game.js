@@ -452,7 +452,13 @@ function describeEvents(before, after) {
     else if (entry.text === "revive") lines.push(t("play.ev_revive", { seat: who }));
     else if (entry.text === "return") lines.push(t("play.ev_return", { seat: who }));
     else if (entry.text === "enter") lines.push(t("play.ev_enter", { seat: who }));
-    else if (entry.text.includes("x")) lines.push(t("play.ev_swap", { seat: who, other, from: entry.origin, to: entry.target }));
+    else if (entry.text.includes("x")) {
+      // where the attacked piece went, as the server says: the mover's old square (a swap),
+      // another square (sent back, or into the House of Water), or none (it left the game)
+      const sent = entry.sent === undefined ? entry.origin : entry.sent;
+      const key = sent === null ? "play.ev_removed" : sent === entry.origin ? "play.ev_swap" : "play.ev_sent";
+      lines.push(t(key, { seat: who, other, from: entry.origin, to: entry.target, sent }));
+    }
     if (entry.off) lines.push(t("play.ev_off", { seat: who }));
     if (entry.skipped !== null && entry.skipped !== undefined) lines.push(t("play.ev_skip", { seat: seatName(entry.skipped) }));
     else {
