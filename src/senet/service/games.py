@@ -56,7 +56,7 @@ from .game_database import Storage
 from .jobs import JobQueue, LocalJobQueue
 from .live_games import GameStore
 from .lobby import Lobby
-from .messages import Mode, PresenceSummary, StateMessage
+from .messages import Holder, Mode, PresenceSummary, StateMessage
 from .players import Players
 from .presence import Presence
 from .push import Push, PushConfig
@@ -201,7 +201,7 @@ class GameService:
             self._seen[(game_id, seat)] = now
             await self.store.note_seen(game_id, seat, now)
 
-    async def view(self, game_id: str, token: str | None, *, read: bool = False) -> StateMessage:
+    async def view(self, game_id: str, token: Holder, *, read: bool = False) -> StateMessage:
         """The state the holder of ``token`` sees (:meth:`GameQueries.state`), once noted that
         they acted through the API: a move or a seed, or (``read``) this read (see
         :meth:`seen`)."""

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from . import computer, glicko2
 from .game_database import Storage
 from .live_games import GameStore, LiveGame, hash_token, new_token
-from .messages import Mode
+from .messages import Holder, Mode, SeatPass
 from .names import NameRefused, check_name, name_key
 from .player_database import (
     PlayedGame,
@@ -224,6 +224,21 @@ class Players:
         return await self.db.spend_challenge(challenge.hex(), purpose, self.clock.now())
 
     # ------------------------------------------------------------------ seats and games
+    async def holder(self, game_id: str, token: str | None, player: PlayerRow | None) -> Holder:
+        """Who a device is in a game: its seat secret when that holds a seat; otherwise, for a
+        device signed in with a name, a :class:`SeatPass` of the seats linked to that name (so
+        a name plays its games on every device it is signed in on, a bot account's person
+        too); otherwise the secret as given (None, or one the commands look up again).
+        GameError ``unknown_game`` if there is no such game."""
+        live = await self.store.load(game_id)
+        if token and live.seats_of(token):
+            return token
+        if player is not None and player.kind != "computer" and live.stored.mode != Mode.LOCAL:
+            linked = await self.db.linked_seats(game_id, player.id)
+            if linked:
+                return SeatPass(game_id, linked)
+        return token
+
     async def link(
         self, live: LiveGame, seats: tuple[int, ...], player: PlayerRow, *, as_bot: bool = False
     ) -> None:

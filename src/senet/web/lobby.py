@@ -27,6 +27,7 @@ from senet.service.commands import LOBBY_CHANNEL
 from senet.service.errors import GameError, requested_time_control
 from senet.service.games import GameService
 from senet.service.lobby import OpenGame
+from senet.service.messages import Holder
 
 from . import players
 from .common import (
@@ -317,8 +318,10 @@ def _my_label(state: str, won: bool | None, t: Callable[..., str]) -> str:
     return t(f"mine.{state}")
 
 
-def _token_of(request: Request, game_id: str) -> str | None:
-    return request.headers.get("x-seat-token") or request.cookies.get(seat_cookie(game_id))
+async def _token_of(request: Request, game_id: str) -> Holder:
+    """The seat secret of the header or cookie, else the seats linked to the device's name."""
+    secret = request.headers.get("x-seat-token") or request.cookies.get(seat_cookie(game_id))
+    return await players.holder(request, game_id, secret)
 
 
 class Resignation(BaseModel):
@@ -330,7 +333,7 @@ async def resign(request: Request, game_id: str, body: Resignation) -> Any:
     """Resign (the seat secret as for moves): the opponent wins, ``[Termination
     "resignation"]``."""
     service = _service(request)
-    token = _token_of(request, game_id)
+    token = await _token_of(request, game_id)
     await service.commands.resign(game_id, token, body.seat)
     return await service.queries.state(game_id, token)
 
@@ -339,7 +342,7 @@ async def resign(request: Request, game_id: str, body: Resignation) -> Any:
 async def cancel(request: Request, game_id: str) -> Response:
     """Cancel a game nobody has joined (the seat secret as for moves): it is deleted, and
     every page showing it is told; 409 ``joined`` once the other seat is taken."""
-    await _service(request).commands.cancel(game_id, _token_of(request, game_id))
+    await _service(request).commands.cancel(game_id, await _token_of(request, game_id))
     response = Response(status_code=204)
     response.delete_cookie(seat_cookie(game_id), path="/")  # a seat in nothing
     return response
@@ -350,7 +353,7 @@ async def claim(request: Request, game_id: str) -> Any:
     """Claim the win of an untimed game whose opponent has been gone long enough (or never
     gave a seed): ``[Termination "abandoned"]``; 409 ``not_abandoned`` otherwise."""
     service = _service(request)
-    token = _token_of(request, game_id)
+    token = await _token_of(request, game_id)
     await service.commands.claim_abandoned(game_id, token)
     return await service.queries.state(game_id, token)
 

@@ -22,6 +22,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
+from starlette.requests import HTTPConnection
 
 from senet.engine import VARIANTS
 from senet.service import computer
@@ -29,7 +30,7 @@ from senet.service.clocks import SystemClock
 from senet.service.errors import GameError, requested_time_control
 from senet.service.games import GameService
 from senet.service.lobby import Paired
-from senet.service.messages import Mode
+from senet.service.messages import Holder, Mode
 from senet.service.names import MAX_LENGTH, MIN_LENGTH, NameRefused
 from senet.service.player_database import PlayedGame, PlayerRow
 from senet.service.players import Players, Profile, RatingView, SeatRating, rating_text
@@ -47,6 +48,7 @@ __all__ = [
     "player_of",
     "set_player_cookie",
     "game_players",
+    "holder",
     "started",
     "rating_chart",
 ]
@@ -69,6 +71,18 @@ def _players(request: Request) -> Players:
 def player_of(request: Request) -> PlayerRow | None:
     """The named player of this request's device (read by :class:`PlayerCookie`)."""
     return getattr(request.state, "player", None)
+
+
+async def holder(conn: HTTPConnection, game_id: str, token: str | None) -> Holder:
+    """Who this device is in a game (:meth:`Players.holder`): its seat secret ``token`` when
+    that holds a seat, else the seats linked to the name it is signed in with (read from the
+    name's cookie by the server, on a page or a WebSocket alike)."""
+    service: GameService = conn.app.state.service
+    if conn.scope["type"] == "http":
+        player = getattr(conn.state, "player", None)
+    else:  # a WebSocket: the middleware reads the cookie of pages only
+        player = await service.players.session(conn.cookies.get(PLAYER_COOKIE))
+    return await service.players.holder(game_id, token, player)
 
 
 def set_player_cookie(response: Response, request: Request, secret: str) -> None:
