@@ -128,3 +128,35 @@ def test_a_name_taken_after_the_end_makes_no_game_rated(site) -> None:
         done = conn.execute("SELECT rating_done FROM games WHERE id = ?", (game_id,)).fetchone()
     assert linked == [(0, 1), (1, 0)]
     assert not done[0]
+
+
+def test_a_transfer_link_says_whose_name_it_is_and_asks_before_replacing_a_name(site) -> None:
+    attacker, victim = device(site), device(site, "ru")
+    bad, own = fresh("Mallory"), fresh("Victim")
+    take(attacker, bad)
+    take(victim, own)
+    code = code_of(attacker).replace(" ", "")
+
+    page = victim.get(f"/transfer/{code}")
+    assert page.status_code == 200
+    assert f"войдёт под именем {bad}" in page.text
+    assert f"вы вошли как {own}" in page.text and 'id="transfer-confirm"' in page.text
+    english = victim.get(f"/transfer/{code}?lang=en").text
+    assert f"signs this device in as {bad}" in english
+    assert f"signed in as {own}" in english and f"signs {own} out here" in english
+
+    # Pressing "Sign in" without ticking the box changes nothing and spends nothing.
+    refused = victim.post("/transfer", data={"code": code})
+    assert refused.status_code == 409 and "Tick the box" in refused.text  # (?lang=en stays)
+    assert f"You are {own}" in victim.get("/name").text
+
+    # Ticked, it is the person's choice: the code is spent and the device takes that name.
+    assert victim.post("/transfer", data={"code": code, "confirm": "1"}).status_code == 303
+    assert f"You are {bad}" in victim.get("/name").text
+
+    # A device without a name is told whose name it takes, and asked nothing more.
+    fresh_device = device(site)
+    other_code = code_of(attacker).replace(" ", "")
+    shown = fresh_device.get(f"/transfer/{other_code}").text
+    assert f"signs this device in as {bad}" in shown and 'id="transfer-confirm"' not in shown
+    assert fresh_device.post("/transfer", data={"code": other_code}).status_code == 303

@@ -767,6 +767,19 @@ class PlayerStorage(StorageTables):
 
         await self.write(work)
 
+    async def transfer_owner(self, code_hash: str, now: int) -> str | None:
+        """The player a transfer code would sign in (nothing spent): None if unknown, used or
+        expired."""
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(transfers.c.player_id).where(
+                        transfers.c.code_hash == code_hash, transfers.c.expires_at > now
+                    )
+                )
+            ).first()
+        return str(row.player_id) if row is not None else None
+
     async def spend_transfer(self, code_hash: str, now: int) -> str | None:
         """The player a transfer code signs in, spending it: None if unknown, used or
         expired (of two racing uses one gets it)."""

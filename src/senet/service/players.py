@@ -208,6 +208,15 @@ class Players:
             return None
         return player, await self.new_session(player)
 
+    async def transfer_owner(self, code: str) -> PlayerRow | None:
+        """The player a transfer code would sign in, without spending it (None: unknown,
+        used already or expired): the device is told whose name it is about to take."""
+        code = normal_code(code)
+        if len(code) != _CODE_LENGTH:
+            return None
+        player_id = await self.db.transfer_owner(hash_token(code), self.clock.now())
+        return await self.db.by_id(player_id) if player_id is not None else None
+
     async def new_challenge(self, purpose: str, player: PlayerRow | None) -> bytes:
         """A passkey challenge (32 random bytes) for ``purpose`` (``register``: by ``player``;
         ``login``: by anyone), good once for five minutes."""

@@ -273,14 +273,44 @@ async def new_transfer(request: Request) -> Any:
 
 @pages.get("/transfer")
 async def transfer_form(request: Request) -> Any:
-    return render(request, "transfer.html", code=None, link=None, typed="", failed=False)
+    return await _transfer_page(request, "")
 
 
 @pages.get("/transfer/{code}")
 async def transfer_link(request: Request, code: str) -> Any:
     """The link from another device: a button spends it (a link preview robot that only
-    reads pages does not)."""
-    response = render(request, "transfer.html", code=None, link=None, typed=code, failed=False)
+    reads pages does not).  The page says whose name the code is, and, on a device signed in
+    with another name, that this name will be signed out here (a box to tick first)."""
+    if not limits_of(request).tries.allow(client_address(request)):
+        return _too_many(request)
+    return await _transfer_page(request, code[:64])
+
+
+async def _transfer_page(
+    request: Request,
+    typed: str,
+    status: int = 200,
+    *,
+    failed: bool = False,
+    unconfirmed: bool = False,
+) -> Any:
+    owner = await _players(request).transfer_owner(typed) if typed else None
+    current = player_of(request)
+    response = render(
+        request,
+        "transfer.html",
+        status,
+        code=None,
+        link=None,
+        typed=typed,
+        failed=failed,
+        owner=owner,
+        # the name this device would lose (not when the code is for the name it has)
+        replaced=current
+        if current is not None and (owner is None or owner.id != current.id)
+        else None,
+        unconfirmed=unconfirmed,
+    )
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -290,12 +320,22 @@ async def spend_transfer(request: Request) -> Any:
     form = await form_fields(request)
     if not limits_of(request).tries.allow(client_address(request)):
         return _too_many(request)
-    signed = await _players(request).spend_transfer(form.get("code", "")[:64])
+    code = form.get("code", "")[:64]
+    players = _players(request)
+    current = player_of(request)
+    if current is not None and form.get("confirm") != "1":
+        # a device signed in with another name keeps it unless its person says otherwise
+        owner = await players.transfer_owner(code)
+        if owner is None:
+            return await _transfer_page(request, "", 400, failed=True)
+        if owner.id != current.id:
+            return await _transfer_page(request, code, 409, unconfirmed=True)
+    signed = await players.spend_transfer(code)
     if signed is None:
-        return render(request, "transfer.html", 400, code=None, link=None, typed="", failed=True)
+        return await _transfer_page(request, "", 400, failed=True)
     old = request.cookies.get(PLAYER_COOKIE)
     if old:
-        await _players(request).sign_out(old)
+        await players.sign_out(old)
     response = RedirectResponse("/name", status_code=303)
     set_player_cookie(response, request, signed[1])
     return response
