@@ -7,10 +7,12 @@ only while the game is not over, so a name taken after the end cannot make a gam
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 
 import httpx
+from websockets.sync.client import connect
 
 from .test_players_http import device, fresh, take
 
@@ -160,3 +162,21 @@ def test_a_transfer_link_says_whose_name_it_is_and_asks_before_replacing_a_name(
     shown = fresh_device.get(f"/transfer/{other_code}").text
     assert f"signs this device in as {bad}" in shown and 'id="transfer-confirm"' not in shown
     assert fresh_device.post("/transfer", data={"code": other_code}).status_code == 303
+
+
+def test_a_challenge_answered_before_its_page_listens_is_told_when_it_does(site) -> None:
+    """A bot accepts within a second: the challenger's page opens ``/ws/challenges?id=``
+    after the answer, and learns it at once instead of waiting for a reload."""
+    anna, boris = device(site), device(site)
+    anna_name, boris_name = fresh("Quick"), fresh("Bot")
+    take(anna, anna_name)
+    take(boris, boris_name)
+    sent = anna.post(f"/challenge/{boris_name}", data={"colour": "A"})
+    challenge_id = sent.headers["location"].rsplit("/", 1)[1]
+    game_id = boris.post(f"/challenges/{challenge_id}/accept").headers["location"].split("/")[-1]
+    cookies = "; ".join(f"{k}={v}" for k, v in anna.cookies.items())
+    url = f"{site.url.replace('http', 'ws', 1)}/ws/challenges?id={challenge_id}"
+    with connect(url, additional_headers={"Cookie": cookies}) as live:
+        told = json.loads(live.recv(timeout=10))
+    assert (told["type"], told["event"]) == ("challenge", "accepted")
+    assert (told["challenge"]["id"], told["challenge"]["game"]) == (challenge_id, game_id)
