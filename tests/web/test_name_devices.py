@@ -180,3 +180,26 @@ def test_a_challenge_answered_before_its_page_listens_is_told_when_it_does(site)
         told = json.loads(live.recv(timeout=10))
     assert (told["type"], told["event"]) == ("challenge", "accepted")
     assert (told["challenge"]["id"], told["challenge"]["game"]) == (challenge_id, game_id)
+
+
+def test_my_games_of_a_name_are_its_games_from_every_device(site) -> None:
+    phone, opponent = device(site), device(site)
+    name = fresh("Mine")
+    take(phone, name)
+    game_id = friend_game_of(phone, opponent, time_control="days:2")
+    laptop = second_device(site, phone)
+
+    page = laptop.get("/games/mine").text
+    assert "<h1>My games</h1>" in page
+    assert f"The games of your name {name}, from every device" in page
+    assert "No account" not in page and "No game on this device yet" not in page
+    assert '<li class="my-game state-' in page and f'href="/g/{game_id}"' in page
+    assert [g["id"] for g in laptop.get("/api/mine").json()] == [game_id]
+    ru = laptop.get("/games/mine?lang=ru").text
+    assert "<h1>Мои партии</h1>" in ru and f"Партии вашего имени {name}" in ru
+
+    # A device without a name keeps the words of a device without a name.
+    anonymous = device(site)
+    assert "No game on this device yet" in anonymous.get("/games/mine?lang=en").text
+    assert "No account" in anonymous.get("/games/mine").text
+    assert anonymous.get("/api/mine").json() == []

@@ -174,12 +174,19 @@ class Lobby:
             )
         return sorted(watched, key=lambda g: not g.players_here)
 
-    async def mine(self, tokens: dict[str, str]) -> list[MyGame]:
-        """The games whose seats these secrets (game id -> secret) hold, newest first."""
+    async def mine(
+        self, tokens: dict[str, str], linked: dict[str, tuple[int, ...]] | None = None
+    ) -> list[MyGame]:
+        """The games whose seats these secrets (game id -> secret) hold, and those whose
+        ``linked`` seats (game id -> seats: a signed-in name's, found by the server) are the
+        device's name's, newest first."""
+        linked = linked or {}
         found = []
-        for stored in await self.store.storage.games_by_id(list(tokens)[:200]):
-            digest = hash_token(tokens[stored.id])
-            seats = tuple(s.seat for s in stored.seats if s.token_hash == digest)
+        wanted = list(dict.fromkeys([*list(tokens)[:200], *list(linked)[:200]]))
+        for stored in await self.store.storage.games_by_id(wanted):
+            digest = hash_token(tokens[stored.id]) if stored.id in tokens else None
+            seats = tuple(s.seat for s in stored.seats if digest and s.token_hash == digest)
+            seats = seats or linked.get(stored.id, ())
             if not seats:
                 continue
             live = await self.store.load(stored.id)

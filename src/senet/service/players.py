@@ -248,6 +248,14 @@ class Players:
                 return SeatPass(game_id, linked)
         return token
 
+    async def unfinished_seats(self, player: PlayerRow) -> dict[str, tuple[int, ...]]:
+        """The seats of ``player``'s games not over yet, by game (most recently active
+        first): "my games" on any device the player is signed in on."""
+        found: dict[str, tuple[int, ...]] = {}
+        for game_id, seat in await self.db.unfinished_of(player.id):
+            found[game_id] = (*found.get(game_id, ()), seat)
+        return found
+
     async def link(
         self, live: LiveGame, seats: tuple[int, ...], player: PlayerRow, *, as_bot: bool = False
     ) -> None:

@@ -26,7 +26,7 @@ from senet.service.clocks import PRESETS, TURN_BASED, ManualClock, parse_time_co
 from senet.service.commands import LOBBY_CHANNEL
 from senet.service.errors import GameError, requested_time_control
 from senet.service.games import GameService
-from senet.service.lobby import OpenGame
+from senet.service.lobby import MyGame, OpenGame
 from senet.service.messages import Holder
 
 from . import players
@@ -167,9 +167,18 @@ async def take(request: Request, game_id: str) -> Any:
     return to_game(request, game_id, taken.token)
 
 
+async def my_games(request: Request) -> list[MyGame]:
+    """The games this browser holds a seat in by its cookies, and, signed in with a name, the
+    name's games not over yet (played from any device)."""
+    service = _service(request)
+    player = players.player_of(request)
+    linked = await service.players.unfinished_seats(player) if player is not None else None
+    return await service.lobby.mine(held_tokens(request), linked)
+
+
 @pages.get("/games/mine")
 async def my_games_page(request: Request) -> Any:
-    games = await _service(request).lobby.mine(held_tokens(request))
+    games = await my_games(request)
     return render(request, "my_games.html", games=games, **await players.everywhere(request))
 
 
@@ -249,8 +258,9 @@ async def watchable(request: Request) -> Any:
 
 @api.get("/mine")
 async def mine(request: Request) -> Any:
-    """The games this browser's seat cookies hold a seat in, newest first."""
-    games = await _service(request).lobby.mine(held_tokens(request))
+    """The games this browser's seat cookies hold a seat in (and, signed in, the name's
+    games not over yet), newest first."""
+    games = await my_games(request)
     lang = lang_of(request)
     t = translator(lang)
     return [
