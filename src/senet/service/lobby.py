@@ -234,8 +234,11 @@ class Lobby:
     ) -> Paired:
         """Pair with whoever waits for the same variant and time control (a seeker who is
         connected first), or wait for the next asker (``avoid``: the asker's own games, never
-        paired with themselves).  A waiting request is an open game of ``client``'s, within
-        its cap (GameError ``too_many_listed``)."""
+        paired with themselves).  A seeker connected only from another game's page (playing
+        the computer while the request waits) is passed over: the asker would get a game whose
+        opponent is busy elsewhere; its request stays listed, for a taker who chooses it.  A
+        waiting request is an open game of ``client``'s, within its cap (GameError
+        ``too_many_listed``)."""
         token = new_token()
         now = self.clock.now()
         game, mine = new_game_rows(
@@ -255,7 +258,7 @@ class Lobby:
             paired = await self.store.storage.pair(
                 pairing_key(game.variant, game.time_control),
                 hash_token(token),
-                [g for g in avoid if isinstance(g, str)][:50],
+                [g for g in avoid if isinstance(g, str)][:50] + self.people.elsewhere()[:200],
                 game,
                 self.fair_play.listing(now),
                 self.fair_play.seeds_due(now, control),

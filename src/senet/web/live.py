@@ -152,7 +152,10 @@ async def _serve(
                 await send(missed)
             sent[0] = missed["ply"]
 
-    await service.connected(game_id, seats, +1)
+    # a seat holder's page of another game following this one (the computer's game while a
+    # request waits, seekwatch.js): present, but busy elsewhere; only its own seat is concerned
+    away = ws.query_params.get("away") == "1"
+    await service.connected(game_id, seats, +1, away=away)
 
     async def pump() -> None:
         async for raw in sub:
@@ -267,4 +270,4 @@ async def _serve(
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        await service.connected(game_id, seats, -1)
+        await service.connected(game_id, seats, -1, away=away)
