@@ -91,3 +91,32 @@ def test_a_name_signed_in_by_transfer_plays_resigns_and_reviews_on_the_phone(
     for page in (desk, rival, phone):
         assert page.js_errors == []  # type: ignore[attr-defined]
         page.context.close()
+
+
+def test_a_transfer_link_names_its_name_and_asks_before_signing_a_name_out(
+    browser, site, artifacts
+) -> None:
+    attacker = new_page(browser, site)
+    victim = new_page(browser, site, 360, 740, touch=True)
+    take_name(attacker, "Mallory_link")
+    take_name(victim, "Nefertari_own")
+    attacker.goto("/name")
+    attacker.click("#transfer")
+    link = attacker.input_value("#transfer-link")
+    victim.goto(f"{link}?lang=ru")
+    assert "войдёт под именем Mallory_link" in victim.inner_text("#transfer-owner")
+    warning = victim.inner_text("#transfer-replaces")
+    assert "вы вошли как Nefertari_own" in warning and "здесь выйдет" in warning
+    width = victim.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the transfer page is wider than the phone: {width}"
+    victim.screenshot(path=str(artifacts / "transfer-confirm-ru-360x740.png"), full_page=True)
+    victim.click("#use-code")  # the box not ticked: the browser asks for it, nothing is sent
+    assert victim.url.endswith("?lang=ru") and "/transfer/" in victim.url
+    assert victim.inner_text("#nav-player") == "Nefertari_own"
+    victim.check("#transfer-confirm")
+    victim.click("#use-code")
+    victim.wait_for_selector("#my-profile")
+    assert victim.inner_text("#nav-player") == "Mallory_link"  # the person's own choice
+    for page in (attacker, victim):
+        assert page.js_errors == []  # type: ignore[attr-defined]
+        page.context.close()
