@@ -1,7 +1,8 @@
 """A seat becomes a name's only while its game is not over, with several processes
 (PostgreSQL and Redis): an anonymous player who wins a rated game on one process and takes a
 name afterwards, opening the game on each process, makes nobody's rating move; one who takes
-a name before the end makes the game rated, once."""
+a name before the end makes the game rated, once.  (Its file sorts after
+``test_ratings_cluster.py``, which counts every rating row of the shared database.)"""
 
 from __future__ import annotations
 
