@@ -189,6 +189,20 @@ def test_nobody_came_so_the_asker_plays_the_computer_until_a_person_takes_the_se
     clocked.advance(5 * 60)  # far past the creator's grace of 30 s
     assert waiting_id in {g["id"] for g in httpx.get(f"{clocked.url}/api/lobby").json()}
     assert asker.is_hidden("#seek-taken")
+    # quick pairing passes over a request whose player is busy with the computer: a newcomer
+    # asking the same waits in a request of their own instead of getting a game nobody plays
+    newcomer = new_page(browser, clocked, 360, 740)
+    newcomer.goto(f"/?lang={lang}")
+    newcomer.select_option("#pn-variant", "kendall-1978")
+    newcomer.click("#play-now")
+    newcomer.wait_for_selector("#game[data-ply]")
+    assert game_id_of(newcomer) != waiting_id
+    assert newcomer.get_attribute("#game", "data-you") in ("[0]", "[1]")
+    newcomer.wait_for_selector("#cancel-game:not([hidden])")  # nobody has come: it waits
+    newcomer.click("#cancel-game")
+    newcomer.click("#cancel-game-yes")
+    newcomer.wait_for_url(lambda url: "/g/" not in url)
+    newcomer.context.close()
     # a person takes it: the game against the computer says so, in the page's language
     onlooker.reload()
     onlooker.click(f"{row} button.take")

@@ -44,6 +44,7 @@ from .game_database import ListingCapReached, NewGame, NewSeat, StoredAction
 from .live_games import Decision, GameStore, LiveGame, hash_token, new_token
 from .messages import (
     ActionKind,
+    Holder,
     Mode,
     SeatKind,
     cancelled_message,
@@ -182,7 +183,7 @@ class GameCommands:
         """Wait for every command started so far (at shutdown)."""
         await self.actions.drain()
 
-    async def seats_of(self, game_id: str, token: str | None) -> tuple[int, ...]:
+    async def seats_of(self, game_id: str, token: Holder) -> tuple[int, ...]:
         """The seats ``token`` holds in the game (() for none).  The cached copy is enough to
         find them, unless the seat was claimed through another process: then it is read."""
         live = self.store.cached(game_id) or await self.store.load(game_id)
@@ -265,7 +266,7 @@ class GameCommands:
         return token, seat
 
     @command
-    async def seed(self, game_id: str, token: str | None, seed: Any, seat: Any = None) -> LiveGame:
+    async def seed(self, game_id: str, token: Holder, seed: Any, seat: Any = None) -> LiveGame:
         """Store ``seed`` as the own seed of a seat that ``token`` holds and, once every human
         seat has one, make the first throw (see :mod:`senet.service.seeding`).  ``seat`` may be
         left out: then the first of the secret's seats still without a seed (a game on one
@@ -327,7 +328,7 @@ class GameCommands:
 
     # ------------------------------------------------------------------ playing
     @command
-    async def act(self, game_id: str, token: str | None, ply: Any, move: Any) -> LiveGame:
+    async def act(self, game_id: str, token: Holder, ply: Any, move: Any) -> LiveGame:
         """Play ``move`` (notation) for the seat that ``token`` controls, if ``ply`` is current.
 
         Raises GameError: ``unknown_game``, ``bad_request``, ``forbidden`` (no seat),
@@ -399,7 +400,7 @@ class GameCommands:
 
     # ------------------------------------------------------------------ ending a game early
     @command
-    async def resign(self, game_id: str, token: str | None, seat: Any = None) -> LiveGame:
+    async def resign(self, game_id: str, token: Holder, seat: Any = None) -> LiveGame:
         """Resign: the other seat wins (``[Termination "resignation"]``), at any moment of the
         game once both seats are taken, one's own decision or not.  ``seat`` only when the
         secret holds both seats (on one screen; else the seat on turn resigns).  A game whose
@@ -432,7 +433,7 @@ class GameCommands:
         return live
 
     @command
-    async def cancel(self, game_id: str, token: str | None) -> None:
+    async def cancel(self, game_id: str, token: Holder) -> None:
         """Cancel a game nobody has joined yet (its host changed their mind, or stops looking
         for an opponent): the game, its invitation and its listing are gone, and everyone
         showing it is told (a ``cancelled`` message).  Nothing was thrown yet, so nothing is
@@ -463,7 +464,7 @@ class GameCommands:
             await self.store.publish(first.id, refresh_message(first.ply))
 
     @command
-    async def claim_abandoned(self, game_id: str, token: str | None) -> LiveGame:
+    async def claim_abandoned(self, game_id: str, token: Holder) -> LiveGame:
         """Claim the win of an untimed game whose opponent has not been seen (no connection,
         no move, no read of the state with their secret) for :attr:`FairPlay.abandon_after`.
         Before the first throw there is nothing to win: a game whose seeds do not come in
@@ -524,7 +525,7 @@ class GameCommands:
 
     # ------------------------------------------------------------------ after the game
     @command
-    async def rematch(self, game_id: str, token: str | None) -> tuple[str, str | None]:
+    async def rematch(self, game_id: str, token: Holder) -> tuple[str, str | None]:
         """Ask for (or accept) a rematch: ``(new game id, new seat secret or None if already
         seated)``.
 

@@ -56,7 +56,7 @@ from .game_database import Storage
 from .jobs import JobQueue, LocalJobQueue
 from .live_games import GameStore
 from .lobby import Lobby
-from .messages import Mode, PresenceSummary, StateMessage
+from .messages import Holder, Mode, PresenceSummary, StateMessage
 from .players import Players
 from .presence import Presence
 from .push import Push, PushConfig
@@ -159,14 +159,18 @@ class GameService:
         """An async context manager yielding a :class:`Subscription` to the game's messages."""
         return self.broadcast.subscribe(f"game:{game_id}")
 
-    async def connected(self, game_id: str, seats: tuple[int, ...], delta: int) -> None:
-        """Count a connection (delta +1) or a disconnection (-1) and tell everyone watching.
+    async def connected(
+        self, game_id: str, seats: tuple[int, ...], delta: int, *, away: bool = False
+    ) -> None:
+        """Count a connection (delta +1) or a disconnection (-1) and tell everyone watching
+        (``away``: a seat holder's connection from another game's page, see
+        :meth:`Presence.count`).
 
         A seat holder's first connection and last disconnection (over every process) are
         noted with the game: an opponent gone long enough may lose an untimed game by claim,
         and an open game whose creator has gone is withdrawn from the lobby."""
         before = self.people.summary(game_id)["online"]
-        await self.store.publish(game_id, self.people.count(game_id, seats, delta))
+        await self.store.publish(game_id, self.people.count(game_id, seats, delta, away))
         after = self.people.summary(game_id)["online"]
         for seat in seats:
             if before[seat] != after[seat]:
@@ -201,7 +205,7 @@ class GameService:
             self._seen[(game_id, seat)] = now
             await self.store.note_seen(game_id, seat, now)
 
-    async def view(self, game_id: str, token: str | None, *, read: bool = False) -> StateMessage:
+    async def view(self, game_id: str, token: Holder, *, read: bool = False) -> StateMessage:
         """The state the holder of ``token`` sees (:meth:`GameQueries.state`), once noted that
         they acted through the API: a move or a seed, or (``read``) this read (see
         :meth:`seen`)."""

@@ -65,8 +65,10 @@ from .messages import (
     ActionRow,
     ClockColumns,
     HistoryEntry,
+    Holder,
     Mode,
     SeatKind,
+    SeatPass,
     refresh_message,
     unannounced_message,
     update_message,
@@ -241,8 +243,14 @@ class LiveGame:
             self.game.variant.instrument,
         )
 
-    def seats_of(self, token: str | None) -> tuple[int, ...]:
-        """The seats a secret controls (both in an on-this-screen game), () for a spectator."""
+    def seats_of(self, token: Holder) -> tuple[int, ...]:
+        """The seats a secret controls (both in an on-this-screen game), or a signed-in
+        player's pass holds (its human seats of this game), () for a spectator."""
+        if isinstance(token, SeatPass):
+            if token.game_id != self.id:
+                return ()
+            human = {s.seat for s in self.stored.seats if s.kind == SeatKind.HUMAN}
+            return tuple(seat for seat in token.seats if seat in human)
         if not token:
             return ()
         digest = hash_token(token)

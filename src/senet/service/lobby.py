@@ -174,12 +174,19 @@ class Lobby:
             )
         return sorted(watched, key=lambda g: not g.players_here)
 
-    async def mine(self, tokens: dict[str, str]) -> list[MyGame]:
-        """The games whose seats these secrets (game id -> secret) hold, newest first."""
+    async def mine(
+        self, tokens: dict[str, str], linked: dict[str, tuple[int, ...]] | None = None
+    ) -> list[MyGame]:
+        """The games whose seats these secrets (game id -> secret) hold, and those whose
+        ``linked`` seats (game id -> seats: a signed-in name's, found by the server) are the
+        device's name's, newest first."""
+        linked = linked or {}
         found = []
-        for stored in await self.store.storage.games_by_id(list(tokens)[:200]):
-            digest = hash_token(tokens[stored.id])
-            seats = tuple(s.seat for s in stored.seats if s.token_hash == digest)
+        wanted = list(dict.fromkeys([*list(tokens)[:200], *list(linked)[:200]]))
+        for stored in await self.store.storage.games_by_id(wanted):
+            digest = hash_token(tokens[stored.id]) if stored.id in tokens else None
+            seats = tuple(s.seat for s in stored.seats if digest and s.token_hash == digest)
+            seats = seats or linked.get(stored.id, ())
             if not seats:
                 continue
             live = await self.store.load(stored.id)
@@ -227,8 +234,11 @@ class Lobby:
     ) -> Paired:
         """Pair with whoever waits for the same variant and time control (a seeker who is
         connected first), or wait for the next asker (``avoid``: the asker's own games, never
-        paired with themselves).  A waiting request is an open game of ``client``'s, within
-        its cap (GameError ``too_many_listed``)."""
+        paired with themselves).  A seeker connected only from another game's page (playing
+        the computer while the request waits) is passed over: the asker would get a game whose
+        opponent is busy elsewhere; its request stays listed, for a taker who chooses it.  A
+        waiting request is an open game of ``client``'s, within its cap (GameError
+        ``too_many_listed``)."""
         token = new_token()
         now = self.clock.now()
         game, mine = new_game_rows(
@@ -248,7 +258,7 @@ class Lobby:
             paired = await self.store.storage.pair(
                 pairing_key(game.variant, game.time_control),
                 hash_token(token),
-                [g for g in avoid if isinstance(g, str)][:50],
+                [g for g in avoid if isinstance(g, str)][:50] + self.people.elsewhere()[:200],
                 game,
                 self.fair_play.listing(now),
                 self.fair_play.seeds_due(now, control),

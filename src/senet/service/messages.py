@@ -17,7 +17,7 @@ constructor each.
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal, NotRequired, Self, TypedDict
+from typing import Literal, NotRequired, Self, TypeAlias, TypedDict
 
 from senet.engine import Outcome
 
@@ -43,6 +43,8 @@ __all__ = [
     "PresenceSummary",
     "ResyncMessage",
     "SeatKind",
+    "SeatPass",
+    "Holder",
     "SeatRecord",
     "StateMessage",
     "UpdateMessage",
@@ -93,6 +95,21 @@ class ClockColumns(TypedDict):
     clock_b: int | None
     clock_seat: int | None
     deadline: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPass:
+    """The seats of one game that a device holds through its signed-in player rather than a
+    seat secret: the seats linked to the player of the device's session, found by the server
+    (:meth:`senet.service.players.Players.holder`) from the session secret's digest, never
+    from anything the browser says.  Only the service makes one."""
+
+    game_id: str
+    seats: tuple[int, ...]
+
+
+#: who acts in or looks at a game: a seat secret, a :class:`SeatPass`, or None (a spectator)
+Holder: TypeAlias = str | SeatPass | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -353,13 +353,16 @@ class PlayerStorage(StorageTables):
     # ------------------------------------------------------------------ seats and games
     async def link_seats(self, game_id: str, seat_numbers: Sequence[int], player_id: str) -> int:
         """Link the game's human seats ``seat_numbers`` to the player where no one is linked
-        yet; how many were linked now."""
+        yet, only while the game is not over (a finished game's seats stay as they ended: a
+        name taken afterwards cannot make it rated); how many were linked now."""
 
         async def work(conn: AsyncConnection) -> int:
+            unfinished = select(games.c.id).where(games.c.id == game_id, games.c.result.is_(None))
             res = await conn.execute(
                 update(seats)
                 .where(
                     seats.c.game_id == game_id,
+                    seats.c.game_id.in_(unfinished),
                     seats.c.seat.in_(list(seat_numbers)),
                     seats.c.player_id.is_(None),
                     seats.c.kind == "human",
@@ -395,6 +398,20 @@ class PlayerStorage(StorageTables):
             return bool(res.rowcount == 1)
 
         return bool(await self.write(work))
+
+    async def linked_seats(self, game_id: str, player_id: str) -> tuple[int, ...]:
+        """The game's human seats linked to the player, in order."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(seats.c.seat)
+                .where(
+                    seats.c.game_id == game_id,
+                    seats.c.player_id == player_id,
+                    seats.c.kind == "human",
+                )
+                .order_by(seats.c.seat)
+            )
+            return tuple(int(row.seat) for row in rows)
 
     async def game_players(self, game_id: str) -> dict[int, PlayerRow]:
         """The named players (and computer players) linked to the game's seats, by seat."""
@@ -749,6 +766,19 @@ class PlayerStorage(StorageTables):
             )
 
         await self.write(work)
+
+    async def transfer_owner(self, code_hash: str, now: int) -> str | None:
+        """The player a transfer code would sign in (nothing spent): None if unknown, used or
+        expired."""
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(transfers.c.player_id).where(
+                        transfers.c.code_hash == code_hash, transfers.c.expires_at > now
+                    )
+                )
+            ).first()
+        return str(row.player_id) if row is not None else None
 
     async def spend_transfer(self, code_hash: str, now: int) -> str | None:
         """The player a transfer code signs in, spending it: None if unknown, used or

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from . import computer, glicko2
 from .game_database import Storage
 from .live_games import GameStore, LiveGame, hash_token, new_token
-from .messages import Mode
+from .messages import Holder, Mode, SeatPass
 from .names import NameRefused, check_name, name_key
 from .player_database import (
     PlayedGame,
@@ -208,6 +208,15 @@ class Players:
             return None
         return player, await self.new_session(player)
 
+    async def transfer_owner(self, code: str) -> PlayerRow | None:
+        """The player a transfer code would sign in, without spending it (None: unknown,
+        used already or expired): the device is told whose name it is about to take."""
+        code = normal_code(code)
+        if len(code) != _CODE_LENGTH:
+            return None
+        player_id = await self.db.transfer_owner(hash_token(code), self.clock.now())
+        return await self.db.by_id(player_id) if player_id is not None else None
+
     async def new_challenge(self, purpose: str, player: PlayerRow | None) -> bytes:
         """A passkey challenge (32 random bytes) for ``purpose`` (``register``: by ``player``;
         ``login``: by anyone), good once for five minutes."""
@@ -224,6 +233,29 @@ class Players:
         return await self.db.spend_challenge(challenge.hex(), purpose, self.clock.now())
 
     # ------------------------------------------------------------------ seats and games
+    async def holder(self, game_id: str, token: str | None, player: PlayerRow | None) -> Holder:
+        """Who a device is in a game: its seat secret when that holds a seat; otherwise, for a
+        device signed in with a name, a :class:`SeatPass` of the seats linked to that name (so
+        a name plays its games on every device it is signed in on, a bot account's person
+        too); otherwise the secret as given (None, or one the commands look up again).
+        GameError ``unknown_game`` if there is no such game."""
+        live = await self.store.load(game_id)
+        if token and live.seats_of(token):
+            return token
+        if player is not None and player.kind != "computer" and live.stored.mode != Mode.LOCAL:
+            linked = await self.db.linked_seats(game_id, player.id)
+            if linked:
+                return SeatPass(game_id, linked)
+        return token
+
+    async def unfinished_seats(self, player: PlayerRow) -> dict[str, tuple[int, ...]]:
+        """The seats of ``player``'s games not over yet, by game (most recently active
+        first): "my games" on any device the player is signed in on."""
+        found: dict[str, tuple[int, ...]] = {}
+        for game_id, seat in await self.db.unfinished_of(player.id):
+            found[game_id] = (*found.get(game_id, ()), seat)
+        return found
+
     async def link(
         self, live: LiveGame, seats: tuple[int, ...], player: PlayerRow, *, as_bot: bool = False
     ) -> None:

@@ -27,7 +27,9 @@ class PresenceCounts(TypedDict):
 
     type: Literal["presence"]
     origin: str
-    counts: dict[str, int]  # "0", "1" (the seats' holders) and "spectators"
+    # "0", "1" (the seats' holders), "spectators", and "away0", "away1": the seats' holders
+    # connected from another game's page (playing the computer while their request waits)
+    counts: dict[str, int]
 
 
 class PresenceRepeat(TypedDict):
@@ -37,7 +39,7 @@ class PresenceRepeat(TypedDict):
     games: dict[str, dict[str, int]]
 
 
-_KEYS = ("0", "1", "spectators")
+_KEYS = ("0", "1", "spectators", "away0", "away1")
 
 
 class Presence:
@@ -53,10 +55,17 @@ class Presence:
         ] = {}  # game -> origin -> (counts, seen)
         self._task: asyncio.Task[None] | None = None
 
-    def count(self, game_id: str, seats: tuple[int, ...], delta: int) -> PresenceCounts:
-        """Count a connection (+1) or a disconnection (-1); returns the message announcing it."""
+    def count(
+        self, game_id: str, seats: tuple[int, ...], delta: int, away: bool = False
+    ) -> PresenceCounts:
+        """Count a connection (+1) or a disconnection (-1); returns the message announcing it.
+        ``away``: a seat holder's connection from another game's page (it keeps the seat
+        present, and says its holder is busy elsewhere)."""
         counts = self.local.setdefault(game_id, {})
-        for key in [str(s) for s in seats] or ["spectators"]:
+        keys = [str(s) for s in seats] or ["spectators"]
+        if away and seats:
+            keys += [f"away{s}" for s in seats]
+        for key in keys:
             counts[key] = max(0, counts.get(key, 0) + delta)
         if not any(counts.values()):
             del self.local[game_id]
@@ -76,14 +85,29 @@ class Presence:
         if not remote:
             del self.remote[game_id]
 
-    def summary(self, game_id: str, now: float | None = None) -> PresenceSummary:
-        """``{"online": [A, B], "spectators": n}`` over this process and every live origin."""
+    def _total(self, game_id: str, now: float | None = None) -> dict[str, int]:
         total = dict(self.local.get(game_id, {}))
         now = time.monotonic() if now is None else now
         for counts, seen in self.remote.get(game_id, {}).values():
             if now - seen <= self.TTL:
                 for key, n in counts.items():
                     total[key] = total.get(key, 0) + n
+        return total
+
+    def elsewhere(self, now: float | None = None) -> list[str]:
+        """The games one of whose seat holders is connected only from another game's page
+        (over every live origin): present, but not there to play (quick pairing passes them
+        over)."""
+        found = []
+        for game_id in set(self.local) | set(self.remote):
+            total = self._total(game_id, now)
+            if any(0 < total.get(str(s), 0) <= total.get(f"away{s}", 0) for s in (0, 1)):
+                found.append(game_id)
+        return found
+
+    def summary(self, game_id: str, now: float | None = None) -> PresenceSummary:
+        """``{"online": [A, B], "spectators": n}`` over this process and every live origin."""
+        total = self._total(game_id, now)
         return {
             "online": [total.get("0", 0) > 0, total.get("1", 0) > 0],
             "spectators": total.get("spectators", 0),

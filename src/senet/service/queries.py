@@ -25,7 +25,7 @@ from .errors import GameError
 from .export import ExportedGame, PlayerData, finished_games, month_bounds, player_data
 from .jobs import Client
 from .live_games import GameStore, LiveGame
-from .messages import EventsMessage, Mode, StateMessage
+from .messages import EventsMessage, Holder, Mode, StateMessage
 from .player_database import PlayerRow
 from .players import Players, SeatRating
 from .presence import Presence
@@ -120,13 +120,13 @@ class GameQueries:
             self._turns.plays_forced_passes,
         )
 
-    async def facts(self, game_id: str, token: str | None = None) -> GameFacts:
+    async def facts(self, game_id: str, token: Holder = None) -> GameFacts:
         """The game's facts for the holder of ``token`` (None: a spectator); GameError
         ``unknown_game`` if there is no such game."""
         live = await self._store.load(game_id)
         return facts_of(live, live.seats_of(token))
 
-    async def seats(self, game_id: str, token: str | None) -> tuple[int, ...]:
+    async def seats(self, game_id: str, token: Holder) -> tuple[int, ...]:
         """The seats ``token`` holds in the game (() for none)."""
         return (await self._store.load(game_id)).seats_of(token)
 
@@ -137,7 +137,7 @@ class GameQueries:
     async def state(
         self,
         game_id: str,
-        token: str | None = None,
+        token: Holder = None,
         *,
         seats: tuple[int, ...] | None = None,
         min_ply: int | None = None,
@@ -157,7 +157,7 @@ class GameQueries:
     async def events(
         self,
         game_id: str,
-        token: str | None,
+        token: Holder,
         since: int | None,
         *,
         seats: tuple[int, ...] | None = None,
@@ -203,7 +203,7 @@ class GameQueries:
         """The review of a finished game, computed by a worker if nobody has yet."""
         return await self._reviews.review(await self._store.load(game_id), client)
 
-    async def hint_allowed(self, game_id: str, token: str | None, position: Position) -> bool:
+    async def hint_allowed(self, game_id: str, token: Holder, position: Position) -> bool:
         """Is ``position`` a hint for the holder of ``token`` (served as a hint, counted
         against that seat), rather than an analysis (the analysis board's quota)?  Only where
         the game page offers hints — against the computer or two people on one screen, the

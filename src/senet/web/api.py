@@ -21,9 +21,11 @@ from senet.service import computer
 from senet.service.analysis import replay
 from senet.service.errors import GameError, requested_time_control
 from senet.service.games import GameService
+from senet.service.messages import Holder
 
 from .common import error_json, lang_of, lister_of, seat_cookie, set_seat_cookie
 from .i18n import LANGS, client_catalog
+from .players import holder
 from .security import parse_json
 from .waiting import client_of, unless_gone
 
@@ -66,8 +68,11 @@ def _service(request: Request) -> GameService:
     return request.app.state.service
 
 
-def token_of(request: Request, game_id: str) -> str | None:
-    return request.headers.get("x-seat-token") or request.cookies.get(seat_cookie(game_id))
+async def token_of(request: Request, game_id: str) -> Holder:
+    """Who the caller is in the game: the seat secret of its header or cookie, else the seats
+    linked to the name its device is signed in with (see :func:`players.holder`)."""
+    secret = request.headers.get("x-seat-token") or request.cookies.get(seat_cookie(game_id))
+    return await holder(request, game_id, secret)
 
 
 @router.get("/variants")
@@ -125,7 +130,7 @@ async def create_game(request: Request, body: NewGame) -> Any:
 @router.get("/games/{game_id}")
 async def game_state(request: Request, game_id: str) -> Any:
     """The state as the caller may see it (legal moves only for the deciding seat's holder)."""
-    return await _service(request).view(game_id, token_of(request, game_id), read=True)
+    return await _service(request).view(game_id, await token_of(request, game_id), read=True)
 
 
 async def _json_object(request: Request, example: str) -> dict[str, Any] | Any:
@@ -146,7 +151,7 @@ async def play(request: Request, game_id: str) -> Any:
     if not isinstance(body, dict):
         return body
     service = _service(request)
-    token = token_of(request, game_id)
+    token = await token_of(request, game_id)
     await service.commands.act(game_id, token, body.get("ply"), body.get("move"))
     return await service.view(game_id, token)
 
@@ -182,7 +187,7 @@ async def give_seed(request: Request, game_id: str) -> Any:
     if not isinstance(body, dict):
         return body
     service = _service(request)
-    token = token_of(request, game_id)
+    token = await token_of(request, game_id)
     await service.commands.seed(game_id, token, body.get("seed"), body.get("seat"))
     return await service.view(game_id, token)
 

@@ -26,10 +26,13 @@ from senet.engine import VARIANTS
 from senet.service.challenges import (
     Acceptance,
     Challenge,
+    ChallengeEvent,
+    ChallengeEventKind,
     Challenges,
     ChallengeStatus,
     ChallengeTerms,
     challenge_channel,
+    challenge_message,
     player_channel,
 )
 from senet.service.errors import GameError
@@ -244,7 +247,8 @@ async def set_acceptance(request: Request) -> Any:
 @router.websocket("/ws/challenges")
 async def challenges_socket(ws: WebSocket) -> None:
     """A named player's challenges (or, with ``?id=``, one challenge for its challenger) as
-    they change: each a ``challenge`` message (see senet.service.challenges)."""
+    they change: each a ``challenge`` message (see senet.service.challenges).  One challenge
+    already answered when its socket opens is sent at once, as the event that answered it."""
     challenges = _challenges(ws)
     origin = ws.headers.get("origin")
     if origin and origin.split("://", 1)[-1] != ws.headers.get("host", ""):
@@ -265,6 +269,13 @@ async def challenges_socket(ws: WebSocket) -> None:
     # published to the channel is missed
     async with challenges.broadcast.subscribe(channel) as sub:
         await ws.accept()
+        if challenge_id:
+            # answered before the socket opened (a bot accepts at once): its answer now, read
+            # after subscribing, so it is told either way (a message after it changes nothing)
+            now = await challenges.get(challenge_id)
+            if now.status != ChallengeStatus.OPEN:
+                event = ChallengeEvent(ChallengeEventKind(now.status.value), now)
+                await ws.send_json(challenge_message(event))
 
         async def pump() -> None:
             async for message in sub:

@@ -21,11 +21,12 @@ from senet.service.broadcast import Subscription
 from senet.service.channel import read_game_message
 from senet.service.errors import GameError
 from senet.service.games import GameService
-from senet.service.messages import StateMessage
+from senet.service.messages import Holder, StateMessage
 from senet.service.queries import GameFacts
 from senet.service.views import delta_message
 
 from .common import seat_cookie
+from .players import holder
 from .protocol import (
     ClientMessage,
     ServerMessage,
@@ -70,7 +71,13 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         await ws.close(code=1008, reason="cross-origin connection refused")
         return
     await ws.accept()
-    token = ws.cookies.get(seat_cookie(game_id)) or ws.query_params.get("token")
+    secret = ws.cookies.get(seat_cookie(game_id)) or ws.query_params.get("token")
+    try:  # the seat secret, or the seats linked to the device's name
+        token = await holder(ws, game_id, secret)
+    except GameError as exc:
+        await ws.send_json(game_error_message(exc))
+        await ws.close(code=4404)
+        return
     # Listen first, then read the game once: nothing stored in between can be missed, and the
     # game read here is the one first sent (with several processes, one database read a
     # connection: the first message is built from that read, at its ply).
@@ -88,7 +95,7 @@ async def _serve(
     ws: WebSocket,
     service: GameService,
     game_id: str,
-    token: str | None,
+    token: Holder,
     game: GameFacts,
     sub: Subscription,
 ) -> None:
@@ -145,7 +152,10 @@ async def _serve(
                 await send(missed)
             sent[0] = missed["ply"]
 
-    await service.connected(game_id, seats, +1)
+    # a seat holder's page of another game following this one (the computer's game while a
+    # request waits, seekwatch.js): present, but busy elsewhere; only its own seat is concerned
+    away = ws.query_params.get("away") == "1"
+    await service.connected(game_id, seats, +1, away=away)
 
     async def pump() -> None:
         async for raw in sub:
@@ -260,4 +270,4 @@ async def _serve(
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        await service.connected(game_id, seats, -1)
+        await service.connected(game_id, seats, -1, away=away)

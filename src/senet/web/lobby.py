@@ -26,7 +26,8 @@ from senet.service.clocks import PRESETS, TURN_BASED, ManualClock, parse_time_co
 from senet.service.commands import LOBBY_CHANNEL
 from senet.service.errors import GameError, requested_time_control
 from senet.service.games import GameService
-from senet.service.lobby import OpenGame
+from senet.service.lobby import MyGame, OpenGame
+from senet.service.messages import Holder
 
 from . import players
 from .common import (
@@ -166,9 +167,18 @@ async def take(request: Request, game_id: str) -> Any:
     return to_game(request, game_id, taken.token)
 
 
+async def my_games(request: Request) -> list[MyGame]:
+    """The games this browser holds a seat in by its cookies, and, signed in with a name, the
+    name's games not over yet (played from any device)."""
+    service = _service(request)
+    player = players.player_of(request)
+    linked = await service.players.unfinished_seats(player) if player is not None else None
+    return await service.lobby.mine(held_tokens(request), linked)
+
+
 @pages.get("/games/mine")
 async def my_games_page(request: Request) -> Any:
-    games = await _service(request).lobby.mine(held_tokens(request))
+    games = await my_games(request)
     return render(request, "my_games.html", games=games, **await players.everywhere(request))
 
 
@@ -248,8 +258,9 @@ async def watchable(request: Request) -> Any:
 
 @api.get("/mine")
 async def mine(request: Request) -> Any:
-    """The games this browser's seat cookies hold a seat in, newest first."""
-    games = await _service(request).lobby.mine(held_tokens(request))
+    """The games this browser's seat cookies hold a seat in (and, signed in, the name's
+    games not over yet), newest first."""
+    games = await my_games(request)
     lang = lang_of(request)
     t = translator(lang)
     return [
@@ -317,8 +328,10 @@ def _my_label(state: str, won: bool | None, t: Callable[..., str]) -> str:
     return t(f"mine.{state}")
 
 
-def _token_of(request: Request, game_id: str) -> str | None:
-    return request.headers.get("x-seat-token") or request.cookies.get(seat_cookie(game_id))
+async def _token_of(request: Request, game_id: str) -> Holder:
+    """The seat secret of the header or cookie, else the seats linked to the device's name."""
+    secret = request.headers.get("x-seat-token") or request.cookies.get(seat_cookie(game_id))
+    return await players.holder(request, game_id, secret)
 
 
 class Resignation(BaseModel):
@@ -330,7 +343,7 @@ async def resign(request: Request, game_id: str, body: Resignation) -> Any:
     """Resign (the seat secret as for moves): the opponent wins, ``[Termination
     "resignation"]``."""
     service = _service(request)
-    token = _token_of(request, game_id)
+    token = await _token_of(request, game_id)
     await service.commands.resign(game_id, token, body.seat)
     return await service.queries.state(game_id, token)
 
@@ -339,7 +352,7 @@ async def resign(request: Request, game_id: str, body: Resignation) -> Any:
 async def cancel(request: Request, game_id: str) -> Response:
     """Cancel a game nobody has joined (the seat secret as for moves): it is deleted, and
     every page showing it is told; 409 ``joined`` once the other seat is taken."""
-    await _service(request).commands.cancel(game_id, _token_of(request, game_id))
+    await _service(request).commands.cancel(game_id, await _token_of(request, game_id))
     response = Response(status_code=204)
     response.delete_cookie(seat_cookie(game_id), path="/")  # a seat in nothing
     return response
@@ -350,7 +363,7 @@ async def claim(request: Request, game_id: str) -> Any:
     """Claim the win of an untimed game whose opponent has been gone long enough (or never
     gave a seed): ``[Termination "abandoned"]``; 409 ``not_abandoned`` otherwise."""
     service = _service(request)
-    token = _token_of(request, game_id)
+    token = await _token_of(request, game_id)
     await service.commands.claim_abandoned(game_id, token)
     return await service.queries.state(game_id, token)
 

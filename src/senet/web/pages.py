@@ -325,7 +325,8 @@ async def game_page(request: Request, game_id: str) -> Any:
     service = _service(request)
     lang = lang_of(request)
     token = request.cookies.get(seat_cookie(game_id))
-    game = await service.queries.facts(game_id, token)
+    held = await players.holder(request, game_id, token)
+    game = await service.queries.facts(game_id, held)
     seats = game.seats
     if not seats and game.rematch_of:
         # A player of the previous game arriving by any way (the button, the "go to the
@@ -348,7 +349,8 @@ async def game_page(request: Request, game_id: str) -> Any:
         variant_json=variant_json(game.variant.name, lang),
         houses=house_legend(game.variant.name, lang),
         invite_url=f"{base}/g/{game_id}/join/{invite}" if invite else None,
-        private_url=f"{base}/g/{game_id}/seat/{token}" if seats else None,
+        # a seat held through the device's name has no secret here to show
+        private_url=f"{base}/g/{game_id}/seat/{token}" if seats and held == token else None,
         public_url=f"{base}/g/{game_id}",
         **await players.game_players(request, game, seats),
     )
@@ -461,9 +463,8 @@ async def to_other_seat(request: Request, game_id: str) -> Any:
 
 @router.post("/g/{game_id}/rematch")
 async def rematch(request: Request, game_id: str) -> Any:
-    new_id, token = await _service(request).commands.rematch(
-        game_id, request.cookies.get(seat_cookie(game_id))
-    )
+    held = await players.holder(request, game_id, request.cookies.get(seat_cookie(game_id)))
+    new_id, token = await _service(request).commands.rematch(game_id, held)
     return to_game(request, new_id, token)
 
 
@@ -479,7 +480,8 @@ async def review_page(request: Request, game_id: str) -> Any:
         return render(request, "review_wait.html", game_id=game.id)
     # the graph from the viewer's side: a player's own chance; anyone else (or one screen's two
     # players) sees the first player's, named; ?side= shows the other one
-    seats = await queries.seats(game_id, request.cookies.get(seat_cookie(game_id)))
+    held = await players.holder(request, game_id, request.cookies.get(seat_cookie(game_id)))
+    seats = await queries.seats(game_id, held)
     yours = seats[0] if len(seats) == 1 else None
     asked = request.query_params.get("side")
     shown = int(asked) if asked in ("0", "1") else yours if yours is not None else 0

@@ -22,6 +22,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
+from starlette.requests import HTTPConnection
 
 from senet.engine import VARIANTS
 from senet.service import computer
@@ -29,7 +30,7 @@ from senet.service.clocks import SystemClock
 from senet.service.errors import GameError, requested_time_control
 from senet.service.games import GameService
 from senet.service.lobby import Paired
-from senet.service.messages import Mode
+from senet.service.messages import Holder, Mode
 from senet.service.names import MAX_LENGTH, MIN_LENGTH, NameRefused
 from senet.service.player_database import PlayedGame, PlayerRow
 from senet.service.players import Players, Profile, RatingView, SeatRating, rating_text
@@ -47,6 +48,7 @@ __all__ = [
     "player_of",
     "set_player_cookie",
     "game_players",
+    "holder",
     "started",
     "rating_chart",
 ]
@@ -69,6 +71,18 @@ def _players(request: Request) -> Players:
 def player_of(request: Request) -> PlayerRow | None:
     """The named player of this request's device (read by :class:`PlayerCookie`)."""
     return getattr(request.state, "player", None)
+
+
+async def holder(conn: HTTPConnection, game_id: str, token: str | None) -> Holder:
+    """Who this device is in a game (:meth:`Players.holder`): its seat secret ``token`` when
+    that holds a seat, else the seats linked to the name it is signed in with (read from the
+    name's cookie by the server, on a page or a WebSocket alike)."""
+    service: GameService = conn.app.state.service
+    if conn.scope["type"] == "http":
+        player = getattr(conn.state, "player", None)
+    else:  # a WebSocket: the middleware reads the cookie of pages only
+        player = await service.players.session(conn.cookies.get(PLAYER_COOKIE))
+    return await service.players.holder(game_id, token, player)
 
 
 def set_player_cookie(response: Response, request: Request, secret: str) -> None:
@@ -259,14 +273,44 @@ async def new_transfer(request: Request) -> Any:
 
 @pages.get("/transfer")
 async def transfer_form(request: Request) -> Any:
-    return render(request, "transfer.html", code=None, link=None, typed="", failed=False)
+    return await _transfer_page(request, "")
 
 
 @pages.get("/transfer/{code}")
 async def transfer_link(request: Request, code: str) -> Any:
     """The link from another device: a button spends it (a link preview robot that only
-    reads pages does not)."""
-    response = render(request, "transfer.html", code=None, link=None, typed=code, failed=False)
+    reads pages does not).  The page says whose name the code is, and, on a device signed in
+    with another name, that this name will be signed out here (a box to tick first)."""
+    if not limits_of(request).tries.allow(client_address(request)):
+        return _too_many(request)
+    return await _transfer_page(request, code[:64])
+
+
+async def _transfer_page(
+    request: Request,
+    typed: str,
+    status: int = 200,
+    *,
+    failed: bool = False,
+    unconfirmed: bool = False,
+) -> Any:
+    owner = await _players(request).transfer_owner(typed) if typed else None
+    current = player_of(request)
+    response = render(
+        request,
+        "transfer.html",
+        status,
+        code=None,
+        link=None,
+        typed=typed,
+        failed=failed,
+        owner=owner,
+        # the name this device would lose (not when the code is for the name it has)
+        replaced=current
+        if current is not None and (owner is None or owner.id != current.id)
+        else None,
+        unconfirmed=unconfirmed,
+    )
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -276,12 +320,22 @@ async def spend_transfer(request: Request) -> Any:
     form = await form_fields(request)
     if not limits_of(request).tries.allow(client_address(request)):
         return _too_many(request)
-    signed = await _players(request).spend_transfer(form.get("code", "")[:64])
+    code = form.get("code", "")[:64]
+    players = _players(request)
+    current = player_of(request)
+    if current is not None and form.get("confirm") != "1":
+        # a device signed in with another name keeps it unless its person says otherwise
+        owner = await players.transfer_owner(code)
+        if owner is None:
+            return await _transfer_page(request, "", 400, failed=True)
+        if owner.id != current.id:
+            return await _transfer_page(request, code, 409, unconfirmed=True)
+    signed = await players.spend_transfer(code)
     if signed is None:
-        return render(request, "transfer.html", 400, code=None, link=None, typed="", failed=True)
+        return await _transfer_page(request, "", 400, failed=True)
     old = request.cookies.get(PLAYER_COOKIE)
     if old:
-        await _players(request).sign_out(old)
+        await players.sign_out(old)
     response = RedirectResponse("/name", status_code=303)
     set_player_cookie(response, request, signed[1])
     return response

@@ -47,7 +47,8 @@ function follow(seek) {
   let closed = false;
   const connect = () => {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(seek.id)}`);
+    // ?away=1: the seat is present, its holder busy here (quick pairing passes it over)
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(seek.id)}?away=1`);
     const close = ws.close.bind(ws);
     ws.close = () => { closed = true; close(); };
     ws.onmessage = () => { retry = 1000; check(seek, ws); };
