@@ -10,6 +10,7 @@ import importlib
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from senet.service import glicko2
+from senet.service import glicko2, level_ratings
 from senet.service.broadcast import MemoryBroadcast
 from senet.service.clocks import ManualClock, parse_time_control
 from senet.service.game_database import Storage, games, seats, upgrade_schema
@@ -255,12 +256,43 @@ async def rated_friend_game(service: GameService, a_name: str, b_name: str, rate
     return created, claimed[0], a, b
 
 
+async def both_move(service: GameService, game_id: str, tokens: dict[int, str]) -> None:
+    """Seed the human seats, then play until each player has made a move of their own (a
+    forced pass is none): a rated game is rated only from then on.  ``tokens``: the human
+    seats' secrets by seat (a computer's seat plays by itself)."""
+    for token in tokens.values():
+        await service.commands.seed(game_id, token, "s")
+    for _ in range(2000):
+        live = await service.store.load(game_id)
+        assert not live.position.is_over()
+        if decided(live) == {0, 1}:
+            return
+        decider = live.position.decider
+        if decider not in tokens:
+            await asyncio.sleep(0.005)  # the computer's turn
+            continue
+        legal = [m.text() for m in live.position.legal_moves()]
+        move = next((m for m in legal if m != "pass"), "pass")
+        await service.commands.act(game_id, tokens[decider], live.ply, move)
+    raise AssertionError("the players made no move of their own")
+
+
+def decided(live: Any) -> set[int]:
+    """The seats that made a move of their own in the game."""
+    return {
+        a.seat
+        for a in live.history
+        if a.kind == "move" and a.notation != "pass" and a.seat is not None
+    }
+
+
 def test_a_rated_game_moves_both_ratings_once(tmp_path: Path) -> None:
     async def main() -> None:
         service = await service_on(tmp_path / "db.sqlite3")
         players = service.players
         created, b_token, a, b = await rated_friend_game(service, "Anna", "Boris")
         game_id = created.game_id
+        await both_move(service, game_id, {0: created.token, 1: b_token})
         await service.commands.resign(game_id, b_token)  # Boris resigns: Anna wins
         await players.close()  # the rating started as the game ended
         assert await players.rate(game_id) == []  # done already: nothing more
@@ -283,6 +315,77 @@ def test_a_rated_game_moves_both_ratings_once(tmp_path: Path) -> None:
         await shut(service)
 
     run(main())
+
+
+def test_a_rated_game_ended_before_both_players_moved_is_not_rated(tmp_path: Path) -> None:
+    """Rating farming: two names of one person, one resigns at once (ply 0, before any throw)
+    or after only the other moved; five such games leave both ratings where they were and the
+    games casual."""
+
+    async def main() -> None:
+        service = await service_on(tmp_path / "db.sqlite3")
+        players = service.players
+        games = []
+        for i in range(5):
+            created, b_token, a, b = await rated_friend_game(service, "Farmer", "Sheep")
+            tokens = {0: created.token, 1: b_token}
+            if i % 2:  # the first mover moves, the other resigns before any move of theirs
+                for token in tokens.values():
+                    await service.commands.seed(created.game_id, token, "s")
+                live = await service.store.load(created.game_id)
+                mover = live.position.decider
+                assert mover is not None
+                legal = [m.text() for m in live.position.legal_moves() if m.text() != "pass"]
+                if legal:
+                    await service.commands.act(created.game_id, tokens[mover], live.ply, legal[0])
+                    live = await service.store.load(created.game_id)
+                assert decided(live) <= {mover}
+            await service.commands.resign(created.game_id, b_token)
+            games.append(created.game_id)
+        await players.close()
+        for game_id in games:
+            assert await players.rate(game_id) == []
+            assert await players.db.changes_of_game(game_id) == []
+            assert await players.db.game_flags(game_id) == (False, True)  # casual now
+            rated, seated = await players.seat_ratings(await service.store.load(game_id))
+            assert not rated and [s.change for s in seated] == [None, None]
+        assert (await players.profile(a)).ratings == ()
+        assert (await players.profile(b)).ratings == ()
+        await shut(service)
+
+    run(main())
+
+
+def test_a_finished_rated_game_left_unrated_by_a_crash_is_rated_at_start_up(
+    tmp_path: Path,
+) -> None:
+    """A process stored a rated game's end and died before it rated it: the next process to
+    start applies its ratings by itself, once, without anyone reading the game."""
+
+    async def main() -> None:
+        db = tmp_path / "db.sqlite3"
+        first = await service_on(db)
+        created, b_token, a, b = await rated_friend_game(first, "Anna", "Boris")
+        first.players.store.on_change.clear()  # this process "dies" before it rates the game
+        await both_move(first, created.game_id, {0: created.token, 1: b_token})
+        await first.commands.resign(created.game_id, b_token)
+        await shut(first)
+        assert await _rating_done(db, created.game_id) is False
+        restarted = await service_on(db)  # its start-up sweep rates the game
+        assert await _rating_done(db, created.game_id) is True
+        changes = await restarted.players.db.changes_of_game(created.game_id)
+        assert sorted(round(c.after - c.before) for c in changes) == [-162, 162]
+        assert await restarted.players.rate_unrated() == 0  # once only
+        await shut(restarted)
+
+    run(main())
+
+
+async def _rating_done(db: Path, game_id: str) -> bool:
+    with sqlite3.connect(db) as conn:
+        return bool(
+            conn.execute("SELECT rating_done FROM games WHERE id=?", (game_id,)).fetchone()[0]
+        )
 
 
 def test_a_casual_game_and_a_game_with_an_anonymous_player_leave_ratings_alone(
@@ -321,6 +424,7 @@ def test_two_services_rating_one_game_at_once_rate_it_once(tmp_path: Path) -> No
         second = await service_on(db)
         created, b_token, a, _ = await rated_friend_game(first, "Anna", "Boris")
         first.players.store.on_change.clear()  # neither rates by itself: the race below does
+        await both_move(first, created.game_id, {0: created.token, 1: b_token})
         await first.commands.resign(created.game_id, b_token)
         results = await asyncio.gather(
             *[p.rate(created.game_id) for p in (first.players, second.players) * 3]
@@ -343,13 +447,57 @@ def test_a_rated_game_against_the_computer_rates_its_level(tmp_path: Path) -> No
         live = await service.store.load(created.game_id)
         assert await players.start_rated(live)
         await players.link(live, created.seats, anna)
+        await both_move(service, created.game_id, {created.seats[0]: created.token})
         await service.commands.resign(created.game_id, created.token)
         await players.close()
         level = await players.computer_player("beginner")
         assert level.kind == "computer" and level.name == "beginner"
         profile = await players.profile(level)
-        assert [(r.variant, r.text) for r in profile.ratings] == [("standard", "1662?")]
+        # the level's rating is its fixed, measured one: the game did not move it
+        assert profile.ratings[0].variant == "standard" and profile.ratings[0].games == 1
+        assert profile.ratings[0].text == "1246"
         assert [g.opponent for g in profile.recent] == ["Anna"]
+        assert profile.rating_changes == {created.game_id: 0}
+        # Anna lost to the weakest level: she loses more than to an even opponent
+        anna_change = (await players.profile(anna)).rating_changes[created.game_id]
+        assert anna_change < -162
+        await shut(service)
+
+    run(main())
+
+
+def test_the_levels_have_fixed_measured_ratings_and_profiles_from_the_start(
+    tmp_path: Path,
+) -> None:
+    """Each level's rating comes from the ladder's scores (casual beats the beginner 78.3% in
+    standard: 223 points; levels average 1500), exists before it has played, and a win over
+    the beginner gives a newcomer less than a win over an even newcomer (+162)."""
+
+    async def main() -> None:
+        service = await service_on(tmp_path / "db.sqlite3")
+        players = service.players
+        ladder = level_ratings.level_ratings("standard")
+        assert list(ladder) == ["beginner", "casual", "expert", "master"]
+        assert round(ladder["casual"] - ladder["beginner"]) == 223
+        assert sum(ladder.values()) / 4 == pytest.approx(1500, abs=1)
+        master = await players.by_name("master")  # no game played yet
+        assert master is not None and master.kind == "computer"
+        shown = {r.variant: r.text for r in (await players.profile(master)).ratings}
+        assert shown["standard"] == "1677" and set(shown) == set(level_ratings.LADDER_SCORES)
+        anna, _ = await players.take_name("Anna")
+        created = await service.commands.create("standard", "computer", "B", "beginner")
+        live = await service.store.load(created.game_id)
+        assert await players.start_rated(live)
+        await players.link(live, created.seats, anna)
+        await both_move(service, created.game_id, {created.seats[0]: created.token})
+        # the beginner (seat A) resigns: a win for Anna
+        await service.commands.resign_seats(created.game_id, (0,))
+        await players.close()
+        changes = {c.player_id: c for c in await players.db.changes_of_game(created.game_id)}
+        beginner = await players.computer_player("beginner")
+        assert changes[beginner.id].before == changes[beginner.id].after == ladder["beginner"]
+        gain = round(changes[anna.id].after - changes[anna.id].before)
+        assert 0 < gain < 100
         await shut(service)
 
     run(main())
@@ -362,6 +510,7 @@ def test_deleting_a_name_keeps_its_games_anonymous(tmp_path: Path) -> None:
         created, b_token, a, b = await rated_friend_game(service, "Anna", "Boris")
         _, secret = await players.take_name("Other")
         code = await players.new_transfer(a)
+        await both_move(service, created.game_id, {0: created.token, 1: b_token})
         await service.commands.resign(created.game_id, b_token)
         await players.close()
         await players.delete(a)
@@ -393,6 +542,7 @@ def test_a_name_deleted_while_its_game_is_being_rated_leaves_the_game_unrated(
         players = service.players
         created, b_token, a, b = await rated_friend_game(service, "Anna", "Boris")
         players.store.on_change.clear()  # the game is rated below, not by the service itself
+        await both_move(service, created.game_id, {0: created.token, 1: b_token})
         await service.commands.resign(created.game_id, b_token)
         db = players.db
         ensure_row = db._ensure_rating_row
@@ -469,7 +619,7 @@ def test_a_database_from_before_players_keeps_its_games(tmp_path: Path) -> None:
 
     run(after())
     with sqlite3.connect(db) as conn:
-        (anna_id,) = conn.execute("SELECT id FROM players").fetchone()
+        (anna_id,) = conn.execute("SELECT id FROM players WHERE kind = 'human'").fetchone()
         assert conn.execute("SELECT player_id FROM seats ORDER BY seat").fetchall() == [
             (anna_id,),
             (None,),

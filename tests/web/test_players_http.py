@@ -16,6 +16,7 @@ import pytest
 from senet.service.live_games import hash_token
 
 from .conftest import SiteServer
+from .helpers import both_move
 
 _addresses = itertools.count(1)
 
@@ -173,7 +174,8 @@ def test_deleting_a_name_keeps_its_games_anonymous(site) -> None:
 
 
 def rated_game(site, first: httpx.Client, second: httpx.Client) -> str:
-    """A rated friend game between two named devices, which ``second`` resigns at once."""
+    """A rated friend game between two named devices, which ``second`` resigns once both
+    players have moved."""
     made = first.post("/games", data={"mode": "friend", "colour": "A", "rated": "1"})
     game_path = made.headers["location"]
     page = first.get(game_path)
@@ -182,6 +184,7 @@ def rated_game(site, first: httpx.Client, second: httpx.Client) -> str:
     assert second.post(invite).status_code == 303
     game_id = game_path.rsplit("/", 1)[1]
     assert second.get(game_path).status_code == 200  # links its seat to its player
+    both_move({0: first, 1: second}, game_id)
     resigned = second.post(f"/api/games/{game_id}/resign", json={})
     assert resigned.status_code == 200, resigned.text
     return game_id
@@ -298,13 +301,16 @@ def test_a_computer_level_is_a_player_in_the_rating_pool(site) -> None:
         "/games", data={"mode": "computer", "level": "beginner", "colour": "A", "rated": "1"}
     )
     game_id = made.headers["location"].rsplit("/", 1)[1]
+    assert anna.get(f"/g/{game_id}").status_code == 200
+    both_move({0: anna}, game_id)
     resigned = anna.post(f"/api/games/{game_id}/resign", json={})
     assert resigned.status_code == 200, resigned.text
     seats = anna.get(f"/api/games/{game_id}/ratings").json()["seats"]
     level = next(s for s in seats if s["kind"] == "computer")
     ru_name = next(name for key, name, _ in level_options("ru") if key == "beginner")
     assert (level["name"], level["label"]) == ("beginner", ru_name)
-    assert level["change"] > 0  # the level won: Anna resigned
+    assert level["change"] == 0  # the level won, and its rating is fixed: 1246 in standard
+    assert level["rating"] == "1246"
     profile = anna.get("/api/players/beginner").json()
     assert profile["kind"] == "computer" and profile["ratings"]["standard"]["games"] >= 1
     page = anna.get("/@/beginner")
@@ -312,4 +318,16 @@ def test_a_computer_level_is_a_player_in_the_rating_pool(site) -> None:
     assert ru_name in anna.get(f"/g/{game_id}").text
     # the start form says the level's rating ("master ≈ 1850")
     home = anna.get("/?lang=en").text
-    assert re.search(r'value="beginner"[^>]*data-description="[^"]*rated games: ≈ 1\d{3}\??', home)
+    assert re.search(
+        r'value="beginner"[^>]*data-description="[^"]*measured on the ladder: ≈ 1246', home
+    )
+
+
+def test_a_computer_levels_profile_exists_before_it_has_played(site) -> None:
+    """/@/master is the level's profile from the start: its fixed rating per variant."""
+    visitor = device(site)
+    page = visitor.get("/@/master")
+    assert page.status_code == 200 and "1677" in page.text
+    profile = visitor.get("/api/players/master").json()
+    assert profile["kind"] == "computer"
+    assert profile["ratings"]["standard"]["text"] == "1677"

@@ -141,6 +141,7 @@ class GameService:
         await self.deadlines.resume()
         self.lobby.start()
         self.challenges.start()
+        await self.players.start()  # applies the ratings of games that ended just before a crash
 
     async def close(self) -> None:
         await self.commands.drain()

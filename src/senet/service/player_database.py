@@ -146,6 +146,15 @@ games = Table(
     Column("pairing", String(64)),
     Column("time_control", String(24)),
 )
+actions = Table(
+    "actions",
+    _meta,
+    Column("id", Integer, primary_key=True),
+    Column("game_id", String(32)),
+    Column("kind", String(8)),
+    Column("seat", Integer),
+    Column("notation", String(16)),
+)
 seats = Table(
     "seats",
     _meta,
@@ -244,9 +253,13 @@ class PlayedGame:
     opponent_kind: str | None  # human | computer
 
 
-#: what :meth:`PlayerStorage.rate_game` asks the caller: the new ratings of the players
-#: given the game's (variant, result) and each seat's (player id, current rating or None)
-Rater = Callable[[str, str, dict[int, tuple[str, RatingRow | None]]], dict[int, RatingRow]]
+#: what :meth:`PlayerStorage.rate_game` asks the caller: each seat's (rating before, rating
+#: after) given the game's (variant, result) and each seat's (player id, current rating or
+#: None, the computer level the player is or None)
+Rater = Callable[
+    [str, str, dict[int, tuple[str, RatingRow | None, str | None]]],
+    dict[int, tuple[float, RatingRow]],
+]
 
 
 def _now() -> datetime:
@@ -421,7 +434,9 @@ class PlayerStorage(StorageTables):
         transaction that flips its ``rating_done`` (which only one transaction can do; on
         PostgreSQL the players' rating rows are locked, in one order, while they are read and
         written).  The changes made, or [] if it was done already, is not over or not rated,
-        or its seats are not two different players."""
+        or its seats are not two different players.  A game that ended before each player
+        made a move of their own (a forced pass is none) becomes casual: a resignation at
+        ply 0 between two names of one person would otherwise farm a rating."""
         async with self.engine.connect() as conn:
             row = (
                 await conn.execute(
@@ -435,16 +450,31 @@ class PlayerStorage(StorageTables):
             ).first()
             held = (
                 await conn.execute(
-                    select(seats.c.seat, seats.c.player_id).where(
-                        seats.c.game_id == game_id, seats.c.player_id.is_not(None)
+                    select(seats.c.seat, seats.c.player_id, players.c.level)
+                    .join(players, players.c.id == seats.c.player_id)
+                    .where(seats.c.game_id == game_id)
+                )
+            ).all()
+            deciders = (
+                await conn.execute(
+                    select(actions.c.seat)
+                    .where(
+                        actions.c.game_id == game_id,
+                        actions.c.kind == "move",
+                        actions.c.notation != "pass",
                     )
+                    .distinct()
                 )
             ).all()
         if row is None:
             return []
         variant, result = row.variant, row.result
         owners = {r.seat: r.player_id for r in held}
+        levels = {r.seat: r.level for r in held}
         if set(owners) != {0, 1} or owners[0] == owners[1]:
+            return []
+        if {r.seat for r in deciders} != {0, 1}:
+            await self._unrate(game_id)
             return []
         # the rating rows exist before they are locked (a first rated game inserts them)
         for player_id in sorted(set(owners.values())):
@@ -476,7 +506,7 @@ class PlayerStorage(StorageTables):
             )
             if flipped.rowcount != 1:
                 return []
-            current: dict[int, tuple[str, RatingRow | None]] = {}
+            current: dict[int, tuple[str, RatingRow | None, str | None]] = {}
             for seat in sorted(owners, key=lambda s: owners[s]):
                 found = (
                     await conn.execute(
@@ -486,12 +516,12 @@ class PlayerStorage(StorageTables):
                     )
                 ).first()
                 have = from_row(RatingRow, found) if found is not None and found.games > 0 else None
-                current[seat] = (owners[seat], have)
+                current[seat] = (owners[seat], have, levels[seat])
             new = rater(variant, result, current)
             now = _now()
             made = []
-            for seat, after in new.items():
-                player_id, before = current[seat]
+            for seat, (before_rating, after) in new.items():
+                player_id = current[seat][0]
                 await conn.execute(
                     update(ratings)
                     .where(ratings.c.player_id == player_id, ratings.c.variant == variant)
@@ -507,7 +537,7 @@ class PlayerStorage(StorageTables):
                     player_id,
                     variant,
                     game_id,
-                    before.rating if before is not None else 1500.0,
+                    before_rating,
                     after.rating,
                     after.rd,
                     now,
@@ -528,6 +558,47 @@ class PlayerStorage(StorageTables):
 
         result_changes: list[RatingChange] = await self.write(work)
         return result_changes
+
+    async def _unrate(self, game_id: str) -> None:
+        """Make a finished game that ended before both players made a move of their own
+        casual: nothing was played to rate (``rated`` false, ``rating_done`` true, so that no
+        sweep looks at it again)."""
+
+        async def work(conn: AsyncConnection) -> None:
+            await conn.execute(
+                update(games)
+                .where(
+                    games.c.id == game_id,
+                    games.c.rating_done.is_(False),
+                    games.c.result.is_not(None),
+                )
+                .values(rated=False, rating_done=True)
+            )
+
+        await self.write(work)
+
+    async def unrated_games(self, limit: int = 200) -> list[str]:
+        """Finished rated games between two named players whose ratings are not applied yet
+        (a process that ended one died before it rated it), oldest first."""
+        named = (
+            select(seats.c.game_id)
+            .where(seats.c.player_id.is_not(None))
+            .group_by(seats.c.game_id)
+            .having(func.count() == 2)
+        )
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(games.c.id)
+                .where(
+                    games.c.rated.is_(True),
+                    games.c.rating_done.is_(False),
+                    games.c.result.is_not(None),
+                    games.c.id.in_(named),
+                )
+                .order_by(games.c.updated_at)
+                .limit(limit)
+            )
+            return [r.id for r in rows]
 
     async def _ensure_rating_row(self, player_id: str, variant: str) -> None:
         async def work(conn: AsyncConnection) -> None:
@@ -583,24 +654,6 @@ class PlayerStorage(StorageTables):
                 )
             )
             return {r.player_id: from_row(RatingRow, r) for r in rows}
-
-    async def computer_ratings(self, keys: Sequence[str], variant: str) -> list[tuple[str, float]]:
-        """``(name key, rating)`` of the computer levels of these name keys rated in
-        ``variant``."""
-        if not keys:
-            return []
-        async with self.engine.connect() as conn:
-            rows = await conn.execute(
-                select(players.c.name_key, ratings.c.rating)
-                .join(ratings, ratings.c.player_id == players.c.id)
-                .where(
-                    players.c.name_key.in_(list(keys)),
-                    players.c.kind == "computer",
-                    ratings.c.variant == variant,
-                    ratings.c.games > 0,
-                )
-            )
-            return [(r.name_key, float(r.rating)) for r in rows]
 
     async def history_of(self, player_id: str, limit: int = 500) -> list[RatingChange]:
         """The player's rating changes, oldest first (the last ``limit``)."""

@@ -429,16 +429,13 @@ def _game_row(g: PlayedGame, profile: Profile, lang: str) -> dict[str, Any]:
 
 async def level_options(request: Request, lang: str) -> list[tuple[str, str, str]]:
     """The start form's levels (key, name, description), each description followed by the
-    level's rating where it has played rated games (its most played variant's: "rated ≈ 1850
-    in Kendall-style Senet")."""
+    level's fixed rating in standard Senet ("rated ≈ 1677 in Senet")."""
     t = translator(lang)
     players = _players(request)
     out = []
     for key, name, description in computer.level_options(lang):
-        level = await players.by_name(key)
-        rows = await players.db.ratings_of(level.id) if level and level.kind == "computer" else []
-        if rows:
-            best = rows[0]
+        best = players.level_rating(key, "standard")
+        if best is not None:
             said = t(
                 "player.level_rating",
                 rating=rating_text(best.rating, best.rd),
