@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import sqlite3
+import unicodedata
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -117,6 +118,97 @@ def test_names_refused_with_a_reason(name: object, code: str) -> None:
     with pytest.raises(NameRefused) as refused:
         check_name(name)
     assert refused.value.code == code
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [
+        ("ſred", "characters"),  # the long s reads as an f
+        ("ẞob", "characters"),
+        ("ßob", "characters"),
+        ("\ufb03" * 20, "length"),  # «ﬃ» is three letters: 60, not 20
+        ("\ufb03ce", "characters"),  # «ﬃce»: a ligature is no letter of the alphabet
+        ("Ａnna", "characters"),  # a full-width A
+        ("İlker", "characters"),  # a dotted capital I, whose small form is two characters
+    ],
+)
+def test_compatibility_forms_and_foreign_letters_are_refused(name: str, code: str) -> None:
+    with pytest.raises(NameRefused) as refused:
+        check_name(name)
+    assert refused.value.code == code
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("Kirn", "Kim"), ("vvolf", "wolf"), ("Clana", "Dana"), ("BobB", "Bob8"), ("c1ana", "Dana")],
+)
+def test_letter_pairs_that_read_as_one_letter_share_a_key(first: str, second: str) -> None:
+    assert check_name(first) == first and check_name(second) == second
+    assert name_key(first) == name_key(second)
+
+
+def test_a_cyrillic_name_read_as_a_latin_one_is_taken_either_way(tmp_path: Path) -> None:
+    """«Тот» (Cyrillic, its small т reads as an m) and "Tom" are one name, whichever comes
+    first; "Mom" stays a name of its own beside "Tom"."""
+
+    async def main() -> None:
+        service = await service_on(tmp_path / "db.sqlite3")
+        players = service.players
+        for first, second in (("Тот", "Tom"), ("Toma", "\u0422\u043e\u0442\u0430")):
+            await players.take_name(first)
+            with pytest.raises(NameRefused) as refused:
+                await players.take_name(second)
+            assert refused.value.code == "taken"
+        assert (await players.take_name("Mom"))[0].name == "Mom"
+        # the listed look-alike pairs, each pair's second refused once the first is taken
+        pairs = [("Kirn", "Kim"), ("vvolf", "wolf"), ("Clana", "Dana"), ("BobB", "Bob8")]
+        for first, second in pairs:
+            await players.take_name(first)
+            with pytest.raises(NameRefused):
+                await players.take_name(second)
+        await shut(service)
+
+    run(main())
+
+
+_LATIN_NAMES = st.text(alphabet="abcdefghjkmnopqrstuvwxyz", min_size=3, max_size=10)
+
+
+@given(_LATIN_NAMES, st.data())
+def test_writing_a_letter_as_its_look_alike_keeps_the_key(base: str, data: st.DataObject) -> None:
+    """Property: a name and the same name with letters written as their look-alikes (m as rn,
+    w as vv, d as cl, l as 1 or I, o as 0, b as 8 after the first letter, a Cyrillic twin)
+    are one name; and the key of a key is itself."""
+    spellings = {
+        "m": ["rn"],
+        "w": ["vv"],
+        "d": ["cl"],
+        "l": ["1", "I"],
+        "o": ["0", "O"],
+        "b": ["8"],
+    }
+    out = base[0]
+    for ch in base[1:]:
+        choices = [ch, *spellings.get(ch, [])]
+        out += data.draw(st.sampled_from(choices))
+    assert name_key(out) == name_key(base)
+    assert name_key(name_key(out)) == name_key(out)
+
+
+@given(st.text(min_size=1, max_size=30))
+def test_an_accepted_name_is_what_it_shows(raw: str) -> None:
+    """Property: whatever is typed, an accepted name is 3 to 20 letters as read (no ligature,
+    no compatibility form), each of the allowed alphabets."""
+    try:
+        name = check_name(raw)
+    except NameRefused:
+        return
+    assert unicodedata.normalize("NFKC", name) == name
+    assert 3 <= len(name) <= 20
+    assert all(
+        ch.lower() in "abcdefghijklmnopqrstuvwxyzабвгдеёжзийклмнопрстуфхцчшщъыьэюя0123456789_-"
+        for ch in name
+    )
 
 
 def test_look_alike_names_share_a_key() -> None:
@@ -683,3 +775,47 @@ def test_rated_seekers_are_paired_within_a_range_that_widens_while_they_wait(
         await shut(service)
 
     run(main())
+
+
+def test_names_taken_before_the_key_folded_pairs_are_found_after_the_upgrade(
+    tmp_path: Path,
+) -> None:
+    """Migration 0007 computes the keys again: "Kirn" (old key ``klrn``) is found under the new
+    key; of "Kim" and "Kirn" taken before, both stay reachable, the older under the new key,
+    and a new "Kirn" is refused."""
+    db = tmp_path / "db.sqlite3"
+
+    async def make_old() -> None:
+        engine = create_async_engine(f"sqlite+aiosqlite:///{db}")
+        await upgrade_schema(engine, "0006_bots")
+        from senet.service.player_database import players as players_table
+
+        async with engine.begin() as conn:
+            for i, (name, key) in enumerate((("Kim", "klm"), ("Kirn", "klrn"), ("vvolf", "vvolf"))):
+                await conn.execute(
+                    insert(players_table).values(
+                        id=f"p{i}",
+                        name=name,
+                        name_key=key,
+                        kind="human",
+                        created_at=datetime(2026, 1, 1 + i, tzinfo=UTC),
+                    )
+                )
+        await engine.dispose()
+
+    run(make_old())
+
+    async def after() -> None:
+        service = await service_on(db)
+        players = service.players
+        assert [(await players.by_name(n)).id for n in ("Kim", "Kirn", "vvolf", "wolf")] == [
+            "p0",
+            "p1",
+            "p2",
+            "p2",
+        ]
+        with pytest.raises(NameRefused):
+            await players.take_name("Kirn")
+        await shut(service)
+
+    run(after())

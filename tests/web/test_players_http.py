@@ -101,11 +101,23 @@ def test_names_and_codes_are_rate_limited_per_address(tmp_path: Path) -> None:
     server.start()
     try:
         client = device(server)
+        taken = fresh("Taken")
+        assert take(device(server), taken).status_code == 303
+        # four typos and a name taken already: refused on the form, and they cost nothing
+        for typo in ("ab", "anna!", "1anna", "an--na", taken):
+            assert take(client, typo).status_code == 400
         for _ in range(5):
             assert take(client, fresh("Many")).status_code == 303
             client.cookies.clear()
-        refused = take(client, fresh("Many"))
-        assert refused.status_code == 429 and "Too many tries" in refused.text
+        typed = fresh("Many")
+        refused = take(client, typed)
+        # over the limit: the form, with what was typed and why it waits, in either language
+        assert refused.status_code == 429 and 'id="take-name"' in refused.text
+        assert f'value="{typed}"' in refused.text
+        assert "another can be taken in ten minutes" in refused.text
+        ru = client.post("/name?lang=ru", data={"name": typed})
+        assert ru.status_code == 429 and "следующее можно взять через десять минут" in ru.text
+        assert take(client, "ab").status_code == 400  # a typo is still said as a typo
         other = device(server)
         assert take(other, fresh("Other")).status_code == 303  # another address may
         tries = [other.post("/transfer", data={"code": "ABCD" * 3}) for _ in range(21)]
@@ -162,7 +174,13 @@ def test_deleting_a_name_keeps_its_games_anonymous(site) -> None:
     take(boris, b_name)
     game_id = rated_game(site, anna, boris)
     wrong = anna.post("/name/delete", data={"confirm": "someone"})
-    assert wrong.status_code == 400
+    # a wrong confirmation is said on the form, which stays open, and deletes nothing
+    assert wrong.status_code == 400 and 'id="delete-refused"' in wrong.text
+    assert "Type your name exactly to delete it." in wrong.text
+    assert '<details class="delete-name" open>' in wrong.text
+    assert anna.get(f"/@/{a_name}").status_code == 200
+    ru = anna.post("/name/delete?lang=ru", data={"confirm": "someone"})
+    assert ru.status_code == 400 and "Чтобы удалить имя, введите его точно." in ru.text
     deleted = anna.post("/name/delete", data={"confirm": a_name.upper()})
     assert deleted.status_code == 303 and deleted.headers["location"] == "/name?deleted=1"
     assert anna.get(f"/@/{a_name}").status_code == 404

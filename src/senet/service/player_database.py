@@ -307,6 +307,11 @@ class PlayerStorage(StorageTables):
             row = (await conn.execute(select(players).where(players.c.name_key == key))).first()
             return from_row(PlayerRow, row) if row is not None else None
 
+    async def by_exact_name(self, name: str) -> PlayerRow | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(players).where(players.c.name == name))).first()
+            return from_row(PlayerRow, row) if row is not None else None
+
     async def by_id(self, player_id: str) -> PlayerRow | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(players).where(players.c.id == player_id))).first()

@@ -31,7 +31,7 @@ from . import computer, glicko2, level_ratings
 from .game_database import Storage
 from .live_games import GameStore, LiveGame, hash_token, new_token
 from .messages import Mode
-from .names import NameRefused, check_name, name_key
+from .names import NameRefused, check_name, look_alike_keys, name_key, probe_keys
 from .player_database import (
     PlayedGame,
     PlayerRow,
@@ -158,6 +158,12 @@ class Players:
         taken = NameRefused("taken", "this name, or one that looks the same, is taken")
         if await self.db.by_key(key) is not None:
             raise taken
+        # a name stored under another key that still reads as this one («Тот» and "Tom")
+        mine = look_alike_keys(name)
+        for probe in probe_keys(name) - {key}:
+            other = await self.db.by_key(probe)
+            if other is not None and look_alike_keys(other.name) & mine:
+                raise taken
         secret = new_token()
         player_id = secrets.token_urlsafe(12)
         if not await self.db.create_player(player_id, name, key, hash_token(secret)):
@@ -193,7 +199,13 @@ class Players:
     async def by_name(self, name: str) -> PlayerRow | None:
         if not 1 <= len(name) <= 40:
             return None
-        return await self.db.by_key(name_key(name))
+        found = await self.db.by_key(name_key(name))
+        if found is not None and found.name.casefold() != name.casefold():
+            # a name taken before the key folded more (see migration 0007) keeps its old key
+            exact = await self.db.by_exact_name(name)
+            if exact is not None:
+                return exact
+        return found
 
     # ------------------------------------------------------------------ other devices
     async def new_transfer(self, player: PlayerRow) -> str:

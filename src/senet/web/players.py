@@ -30,7 +30,7 @@ from senet.service.errors import GameError, requested_time_control
 from senet.service.games import GameService
 from senet.service.lobby import Paired
 from senet.service.messages import Mode
-from senet.service.names import MAX_LENGTH, MIN_LENGTH, NameRefused
+from senet.service.names import MAX_LENGTH, MIN_LENGTH, NameRefused, check_name
 from senet.service.player_database import PlayedGame, PlayerRow
 from senet.service.players import Players, Profile, RatingView, SeatRating, rating_text
 from senet.service.queries import GameFacts
@@ -141,50 +141,57 @@ def _too_many(request: Request) -> Any:
     return render(request, "error.html", 429, title=t("error.title"), message=t("name.too_many"))
 
 
-# ---------------------------------------------------------------------- the name
-@pages.get("/name")
-async def name_page(request: Request) -> Any:
+async def _name_page(request: Request, status: int = 200, **shown: Any) -> Any:
+    """The name page: for a named device its settings, else the form to take a name (with
+    ``refused``: why the name typed, ``typed``, was not taken)."""
     player = player_of(request)
     passkeys = await _players(request).db.passkeys_of(player.id) if player else []
-    response = render(
-        request,
-        "name.html",
-        player=player,
-        passkeys=len(passkeys),
-        min_length=MIN_LENGTH,
-        max_length=MAX_LENGTH,
-        refused=None,
-        typed="",
-        deleted=request.query_params.get("deleted") == "1",
-        accepting=(await _service(request).challenges.acceptance(player)).value if player else None,
-    )
+    values: dict[str, Any] = {
+        "player": player,
+        "passkeys": len(passkeys),
+        "min_length": MIN_LENGTH,
+        "max_length": MAX_LENGTH,
+        "refused": None,
+        "typed": "",
+        "deleted": False,
+        "delete_refused": False,
+        "accepting": (
+            (await _service(request).challenges.acceptance(player)).value if player else None
+        ),
+    }
+    values.update(shown)
+    response = render(request, "name.html", status, **values)
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
+# ---------------------------------------------------------------------- the name
+@pages.get("/name")
+async def name_page(request: Request) -> Any:
+    return await _name_page(request, deleted=request.query_params.get("deleted") == "1")
+
+
 @pages.post("/name")
 async def take_name(request: Request) -> Any:
+    """Take a name.  The name is checked first: a refused name (a typo, one taken) is said on
+    the form and costs the address nothing; only names made count against its limit, and
+    over it the form says so (429) and keeps what was typed."""
     form = await form_fields(request)
     if player_of(request) is not None:
         return RedirectResponse("/name", status_code=303)
-    if not limits_of(request).names.allow(client_address(request)):
-        return _too_many(request)
     typed = form.get("name", "")
+    address = client_address(request)
+    try:
+        check_name(typed)
+    except NameRefused as refused:
+        return await _name_page(request, 400, refused=refused.code, typed=typed[:40])
+    if not limits_of(request).names.allow(address):
+        return await _name_page(request, 429, refused="too_many", typed=typed[:40])
     try:
         _, secret = await _players(request).take_name(typed)
     except NameRefused as refused:
-        return render(
-            request,
-            "name.html",
-            400,
-            player=None,
-            passkeys=0,
-            min_length=MIN_LENGTH,
-            max_length=MAX_LENGTH,
-            refused=refused.code,
-            typed=typed[:40],
-            deleted=False,
-        )
+        limits_of(request).names.give_back(address)
+        return await _name_page(request, 400, refused=refused.code, typed=typed[:40])
     response = RedirectResponse(_next(form.get("next")), status_code=303)
     set_player_cookie(response, request, secret)
     return response
@@ -224,10 +231,7 @@ async def delete_name(request: Request) -> Any:
     if player is None:
         return RedirectResponse("/name", status_code=303)
     if form.get("confirm", "").strip().casefold() != player.name.casefold():
-        t = translator(lang_of(request))
-        return render(
-            request, "error.html", 400, title=t("error.title"), message=t("name.delete_confirm")
-        )
+        return await _name_page(request, 400, delete_refused=True)
     await _players(request).delete(player)
     response = RedirectResponse("/name?deleted=1", status_code=303)
     _forget_cookie(response, request)
