@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from senet.service import glicko2, level_ratings
 from senet.service.broadcast import MemoryBroadcast
 from senet.service.clocks import ManualClock, parse_time_control
+from senet.service.fair_play import FairPlay
 from senet.service.game_database import Storage, games, seats, upgrade_schema
 from senet.service.games import GameService
 from senet.service.live_games import hash_token
@@ -819,3 +820,41 @@ def test_names_taken_before_the_key_folded_pairs_are_found_after_the_upgrade(
         await shut(service)
 
     run(after())
+
+
+def test_names_never_played_are_freed_after_thirty_days_and_the_site_takes_so_many_an_hour(
+    tmp_path: Path,
+) -> None:
+    """Squatting at scale: a site-wide limit of new names an hour (here 2), whichever
+    addresses ask; and a name that never held a seat in a game (nor has a passkey) is freed
+    thirty days after it was taken, by the players' sweep, on the server's clock."""
+
+    async def main() -> None:
+        clock = ManualClock()
+        storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}")
+        await storage.init()
+        limits = FairPlay(names_per_window=2)
+        service = GameService(
+            storage, MemoryBroadcast(), computer_delay=0.0, clock=clock, fair_play=limits
+        )
+        await service.start()
+        players = service.players
+        squat, _ = await players.take_name("Squat")
+        keyed, _ = await players.take_name("Keyed")
+        with pytest.raises(NameRefused) as refused:
+            await players.take_name("Anna")
+        assert refused.value.code == "busy"
+        await clock.advance(3_600_001)  # an hour on: names again
+        await rated_friend_game(service, "Anna", "Boris")  # their seats: names that played
+        await players.db.add_passkey("cred", keyed.id, "key", 0)
+        await clock.advance(29 * 86_400_000)
+        assert await players.free_unused_names() == 0  # not thirty days yet
+        await clock.advance(86_400_000)
+        assert await players.free_unused_names() == 1
+        assert await players.by_name("Squat") is None  # free again
+        for kept in ("Keyed", "Anna", "Boris"):
+            assert await players.by_name(kept) is not None
+        assert (await players.take_name("Squat"))[0].id != squat.id
+        await shut(service)
+
+    run(main())

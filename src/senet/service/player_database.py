@@ -278,12 +278,13 @@ class PlayerStorage(StorageTables):
         token_hash: str | None,
         kind: str = "human",
         level: str | None = None,
+        created_at: datetime | None = None,
     ) -> bool:
         """Store a new player (and its first device's session); False if the name's key is
         taken (of two racing takers of one name exactly one gets it: the key is UNIQUE)."""
 
         async def work(conn: AsyncConnection) -> bool:
-            now = _now()
+            now = created_at or _now()
             await conn.execute(
                 insert(players).values(
                     id=player_id, name=name, name_key=key, kind=kind, level=level, created_at=now
@@ -306,6 +307,35 @@ class PlayerStorage(StorageTables):
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(players).where(players.c.name_key == key))).first()
             return from_row(PlayerRow, row) if row is not None else None
+
+    async def names_since(self, since: datetime) -> int:
+        """How many people's names were taken since ``since``."""
+        async with self.engine.connect() as conn:
+            query = select(func.count()).where(
+                players.c.kind == "human", players.c.created_at >= since
+            )
+            return int((await conn.execute(query)).scalar_one())
+
+    async def unused_names(self, before: datetime, limit: int = 500) -> list[PlayerRow]:
+        """People's names taken before ``before`` that never held a seat in a game and have no
+        passkey nor API token: nothing of them would be lost if they were freed."""
+        used = select(seats.c.player_id).where(seats.c.player_id.is_not(None))
+        keyed = select(passkeys.c.player_id)
+        tokens = select(api_tokens.c.player_id)
+        query = (
+            select(players)
+            .where(
+                players.c.kind == "human",
+                players.c.created_at < before,
+                players.c.id.not_in(used),
+                players.c.id.not_in(keyed),
+                players.c.id.not_in(tokens),
+            )
+            .order_by(players.c.created_at)
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            return [from_row(PlayerRow, r) for r in await conn.execute(query)]
 
     async def by_exact_name(self, name: str) -> PlayerRow | None:
         async with self.engine.connect() as conn:

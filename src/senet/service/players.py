@@ -26,8 +26,10 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 
 from . import computer, glicko2, level_ratings
+from .fair_play import FairPlay
 from .game_database import Storage
 from .live_games import GameStore, LiveGame, hash_token, new_token
 from .messages import Mode
@@ -128,10 +130,11 @@ class Players:
     """The players of one server process's database.  Listens to the store: every game that
     ends here has its ratings updated (once, over every process)."""
 
-    def __init__(self, storage: Storage, store: GameStore) -> None:
+    def __init__(self, storage: Storage, store: GameStore, limits: FairPlay | None = None) -> None:
         self.db = PlayerStorage(storage)
         self.store = store
         self.clock = store.clock
+        self.limits = limits or FairPlay()
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         #: called with a player's id before the player is deleted (their challenges go too)
@@ -152,10 +155,15 @@ class Players:
         """A new player named ``raw`` and the session secret of this device.
 
         Raises :class:`NameRefused` (``length``, ``characters``, ``mixed``, ``start``,
-        ``separators``, ``reserved``, ``taken``)."""
+        ``separators``, ``reserved``, ``taken``, ``busy``: the site's names of the last
+        :attr:`FairPlay.name_window` are as many as it takes)."""
         name = check_name(raw)
         key = name_key(name)
         taken = NameRefused("taken", "this name, or one that looks the same, is taken")
+        now = self._moment()
+        window = timedelta(milliseconds=self.limits.name_window)
+        if await self.db.names_since(now - window) >= self.limits.names_per_window:
+            raise NameRefused("busy", "very many names are being taken: try again later")
         if await self.db.by_key(key) is not None:
             raise taken
         # a name stored under another key that still reads as this one («Тот» and "Tom")
@@ -166,11 +174,28 @@ class Players:
                 raise taken
         secret = new_token()
         player_id = secrets.token_urlsafe(12)
-        if not await self.db.create_player(player_id, name, key, hash_token(secret)):
+        if not await self.db.create_player(
+            player_id, name, key, hash_token(secret), created_at=now
+        ):
             raise taken
         player = await self.db.by_id(player_id)
         assert player is not None
         return player, secret
+
+    def _moment(self) -> datetime:
+        """The server's clock as a time to store."""
+        return datetime.fromtimestamp(self.clock.now() / 1000, UTC)
+
+    async def free_unused_names(self) -> int:
+        """Free the names that have never held a seat in a game (nor a passkey, nor an API
+        token) :attr:`FairPlay.unused_name_lifetime` after they were taken: a name squatted
+        and never played goes back to everyone.  How many were freed."""
+        before = self._moment() - timedelta(milliseconds=self.limits.unused_name_lifetime)
+        freed = 0
+        for player in await self.db.unused_names(before):
+            await self.delete(player)
+            freed += 1
+        return freed
 
     async def session(self, secret: str | None) -> PlayerRow | None:
         """The player whose session ``secret`` is (None: no name on this device)."""
@@ -363,7 +388,8 @@ class Players:
 
     async def start(self) -> None:
         """Apply the ratings of the finished rated games not yet rated now (before the
-        process serves anyone), then every :data:`RATING_SWEEP_MS` of the server's clock.
+        process serves anyone), then every :data:`RATING_SWEEP_MS` of the server's clock
+        (when the unused names are freed too: :meth:`free_unused_names`).
         The computer's levels are players from the start (their profiles exist)."""
         for level in computer.levels():
             await self.computer_player(level)
@@ -379,8 +405,9 @@ class Players:
             await self.clock.sleep_until(self.clock.now() + RATING_SWEEP_MS)
             try:
                 await self.rate_unrated()
+                await self.free_unused_names()
             except Exception:  # a database hiccup: the next sweep tries again
-                log.exception("the ratings' sweep failed")
+                log.exception("the players' sweep failed")
 
     async def rate(self, game_id: str) -> list[RatingChange]:
         """Update the ratings of a finished rated game, if nobody has yet; its changes."""

@@ -191,7 +191,8 @@ async def take_name(request: Request) -> Any:
         _, secret = await _players(request).take_name(typed)
     except NameRefused as refused:
         limits_of(request).names.give_back(address)
-        return await _name_page(request, 400, refused=refused.code, typed=typed[:40])
+        status = 429 if refused.code == "busy" else 400
+        return await _name_page(request, status, refused=refused.code, typed=typed[:40])
     response = RedirectResponse(_next(form.get("next")), status_code=303)
     set_player_cookie(response, request, secret)
     return response
