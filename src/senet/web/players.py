@@ -14,6 +14,7 @@ Creating names and codes and trying codes are rate-limited per address.
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -131,6 +132,18 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
+def passkeys_possible(request: Request) -> bool:
+    """Whether WebAuthn can work on the address the page was reached at: its relying party is
+    a host name, never an IP address (``https://192.0.2.7`` or ``http://127.0.0.1:8000``; the
+    loopback's name ``localhost`` works)."""
+    host = request.url.hostname or ""
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return bool(host)
+    return False
+
+
 def limits_of(request: Request) -> Limits:
     limits: Limits = request.app.state.player_limits
     return limits
@@ -155,6 +168,7 @@ async def _name_page(request: Request, status: int = 200, **shown: Any) -> Any:
         "typed": "",
         "deleted": False,
         "delete_refused": False,
+        "passkeys_possible": passkeys_possible(request),
         "accepting": (
             (await _service(request).challenges.acceptance(player)).value if player else None
         ),
