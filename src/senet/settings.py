@@ -133,6 +133,12 @@ class Settings:
     listing_lifetime: float = 600.0
     listing_cap: int = 3
     seeding_deadline: float = 120.0
+    #: challenges and names (see :mod:`senet.service.fair_play`)
+    challenges_per_pair: int = 3
+    challenges_received: int = 10
+    challenge_notify_interval: float = 3600.0
+    names_per_hour: int = 200
+    unused_name_days: float = 30.0
     #: Web Push (see :mod:`senet.service.push`): the push services a subscription may name
     #: (origins, ``*.`` for any subdomain) and the contact in the VAPID claims
     push_services: tuple[str, ...] = DEFAULT_PUSH_SERVICES
@@ -330,6 +336,36 @@ VARIABLES: tuple[Variable, ...] = (
         "seeding_deadline",
         _positive_float,
         "seconds the players have, once both seats are taken, to give their seeds",
+    ),
+    Variable(
+        "SENET_CHALLENGES_PER_PAIR",
+        "challenges_per_pair",
+        _positive_int,
+        "challenges one player may send another within an hour, withdrawn ones too",
+    ),
+    Variable(
+        "SENET_CHALLENGES_RECEIVED",
+        "challenges_received",
+        _positive_int,
+        "open challenges a player may have received at once",
+    ),
+    Variable(
+        "SENET_CHALLENGE_NOTIFY_INTERVAL",
+        "challenge_notify_interval",
+        _positive_float,
+        "seconds: a player's devices are notified of one challenger's challenges once in this",
+    ),
+    Variable(
+        "SENET_NAMES_PER_HOUR",
+        "names_per_hour",
+        _positive_int,
+        "new names an hour over the whole site, every address together",
+    ),
+    Variable(
+        "SENET_UNUSED_NAME_DAYS",
+        "unused_name_days",
+        _positive_float,
+        "days after which a name that never held a seat in a game is freed",
     ),
     Variable(
         "SENET_PUSH_SERVICES",

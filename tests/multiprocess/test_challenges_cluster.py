@@ -101,3 +101,41 @@ def test_a_challenge_made_on_one_process_is_seen_and_accepted_on_another(cluster
         assert throws[0] == throws[1] and throws[0]["seat"] == 0
     for client in (anna, boris):
         client.close()
+
+
+def test_challenge_and_withdraw_spam_over_two_processes_is_counted_once(cluster) -> None:
+    """One name challenges and withdraws the same player thirty times, alternating between two
+    processes: three challenges an hour reach the player (withdrawn ones count, whichever
+    process stored them), the rest are refused on the form with why.  Twelve names challenge
+    one player: ten wait, the others are refused."""
+    here, there = cluster[0], cluster[1]
+    spammer, _ = named(here.url, "Spammer")
+    victim, victim_name = named(there.url, "Victim")
+    codes = []
+    for i in range(30):
+        url = (here, there)[i % 2].url
+        sent = spammer.post(
+            f"{url}/challenge/{victim_name}",
+            data={"variant": "kendall", "colour": "A", "time_control": "untimed"},
+        )
+        codes.append(sent.status_code)
+        if sent.status_code == 303:
+            challenge_id = sent.headers["location"].rsplit("/", 1)[1]
+            withdrawn = spammer.post(f"{url}/challenges/{challenge_id}/cancel")
+            assert withdrawn.status_code == 303
+        else:
+            assert "as often as you may within an hour" in sent.text
+    assert codes == [303] * 3 + [429] * 27
+    crowded, crowded_name = named(here.url, "Crowded")
+    answers = []
+    for i in range(12):
+        sender, _ = named((here, there)[i % 2].url, f"Crowder{i}")
+        answers.append(
+            sender.post(
+                f"/challenge/{crowded_name}",
+                data={"variant": "kendall", "colour": "A", "time_control": "untimed"},
+            ).status_code
+        )
+    assert answers == [303] * 10 + [429] * 2
+    box = crowded.get("/challenges/box").text
+    assert box.count("data-challenge=") == 10

@@ -336,3 +336,69 @@ def test_deleting_a_name_deletes_its_challenges(tmp_path: Path) -> None:
         await shut(service)
 
     run(main())
+
+
+def test_challenging_and_withdrawing_is_counted_and_notified_once_an_hour(tmp_path: Path) -> None:
+    """The spam an attacker tried: challenge and withdraw the same player thirty times.  Only
+    three challenges an hour reach them (withdrawn ones count), and their devices are told of
+    the first only, until the notification interval has passed."""
+
+    async def main() -> None:
+        clock = ManualClock()
+        service = await service_on(tmp_path / "c.sqlite3", clock)
+        challenges = service.challenges
+        events: list[ChallengeEvent] = []
+
+        async def listen(event: ChallengeEvent) -> None:
+            events.append(event)
+
+        challenges.on_event(listen)
+        anna, _ = await service.players.take_name("Anna")
+        await service.players.take_name("Boris")
+        made = 0
+        for _ in range(30):
+            try:
+                sent = await challenges.create("Boris", KENDALL_A, challenger=anna)
+            except GameError as err:
+                assert err.code == "challenged_recently" and err.status == 429
+                continue
+            made += 1
+            await challenges.cancel(sent.challenge.id, player=anna)
+        assert made == 3
+        await challenges.settle()
+        received = [e for e in events if e.kind == ChallengeEventKind.RECEIVED]
+        assert [e.notify for e in received] == [True, False, False]
+        await clock.advance(3_600_001)  # an hour on: one more, notified again
+        await challenges.create("Boris", KENDALL_A, challenger=anna)
+        await challenges.settle()
+        received = [e for e in events if e.kind == ChallengeEventKind.RECEIVED]
+        assert [e.notify for e in received] == [True, False, False, True]
+        await shut(service)
+
+    run(main())
+
+
+def test_a_player_receives_at_most_ten_open_challenges(tmp_path: Path) -> None:
+    """Fifteen names challenge one player: ten challenges wait, the others are refused with
+    why; once the player declines one, another may challenge."""
+
+    async def main() -> None:
+        service = await service_on(tmp_path / "c.sqlite3", ManualClock())
+        challenges = service.challenges
+        target, _ = await service.players.take_name("Target")
+        senders = [(await service.players.take_name(f"Sender{i:02}"))[0] for i in range(15)]
+        codes = []
+        for sender in senders:
+            try:
+                await challenges.create("Target", KENDALL_A, challenger=sender)
+                codes.append("ok")
+            except GameError as err:
+                codes.append(err.code)
+        assert codes == ["ok"] * 10 + ["challenged_enough"] * 5
+        first = (await challenges.incoming(target))[0]
+        await challenges.decline(first.id, target)
+        await challenges.create("Target", KENDALL_A, challenger=senders[10])
+        assert len(await challenges.incoming(target)) == 10
+        await shut(service)
+
+    run(main())

@@ -8,8 +8,10 @@ from __future__ import annotations
 import asyncio
 import importlib
 import sqlite3
+import unicodedata
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -17,9 +19,10 @@ from hypothesis import strategies as st
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from senet.service import glicko2
+from senet.service import glicko2, level_ratings
 from senet.service.broadcast import MemoryBroadcast
 from senet.service.clocks import ManualClock, parse_time_control
+from senet.service.fair_play import FairPlay
 from senet.service.game_database import Storage, games, seats, upgrade_schema
 from senet.service.games import GameService
 from senet.service.live_games import hash_token
@@ -116,6 +119,97 @@ def test_names_refused_with_a_reason(name: object, code: str) -> None:
     with pytest.raises(NameRefused) as refused:
         check_name(name)
     assert refused.value.code == code
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [
+        ("ſred", "characters"),  # the long s reads as an f
+        ("ẞob", "characters"),
+        ("ßob", "characters"),
+        ("\ufb03" * 20, "length"),  # «ﬃ» is three letters: 60, not 20
+        ("\ufb03ce", "characters"),  # «ﬃce»: a ligature is no letter of the alphabet
+        ("Ａnna", "characters"),  # a full-width A
+        ("İlker", "characters"),  # a dotted capital I, whose small form is two characters
+    ],
+)
+def test_compatibility_forms_and_foreign_letters_are_refused(name: str, code: str) -> None:
+    with pytest.raises(NameRefused) as refused:
+        check_name(name)
+    assert refused.value.code == code
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("Kirn", "Kim"), ("vvolf", "wolf"), ("Clana", "Dana"), ("BobB", "Bob8"), ("c1ana", "Dana")],
+)
+def test_letter_pairs_that_read_as_one_letter_share_a_key(first: str, second: str) -> None:
+    assert check_name(first) == first and check_name(second) == second
+    assert name_key(first) == name_key(second)
+
+
+def test_a_cyrillic_name_read_as_a_latin_one_is_taken_either_way(tmp_path: Path) -> None:
+    """«Тот» (Cyrillic, its small т reads as an m) and "Tom" are one name, whichever comes
+    first; "Mom" stays a name of its own beside "Tom"."""
+
+    async def main() -> None:
+        service = await service_on(tmp_path / "db.sqlite3")
+        players = service.players
+        for first, second in (("Тот", "Tom"), ("Toma", "\u0422\u043e\u0442\u0430")):
+            await players.take_name(first)
+            with pytest.raises(NameRefused) as refused:
+                await players.take_name(second)
+            assert refused.value.code == "taken"
+        assert (await players.take_name("Mom"))[0].name == "Mom"
+        # the listed look-alike pairs, each pair's second refused once the first is taken
+        pairs = [("Kirn", "Kim"), ("vvolf", "wolf"), ("Clana", "Dana"), ("BobB", "Bob8")]
+        for first, second in pairs:
+            await players.take_name(first)
+            with pytest.raises(NameRefused):
+                await players.take_name(second)
+        await shut(service)
+
+    run(main())
+
+
+_LATIN_NAMES = st.text(alphabet="abcdefghjkmnopqrstuvwxyz", min_size=3, max_size=10)
+
+
+@given(_LATIN_NAMES, st.data())
+def test_writing_a_letter_as_its_look_alike_keeps_the_key(base: str, data: st.DataObject) -> None:
+    """Property: a name and the same name with letters written as their look-alikes (m as rn,
+    w as vv, d as cl, l as 1 or I, o as 0, b as 8 after the first letter, a Cyrillic twin)
+    are one name; and the key of a key is itself."""
+    spellings = {
+        "m": ["rn"],
+        "w": ["vv"],
+        "d": ["cl"],
+        "l": ["1", "I"],
+        "o": ["0", "O"],
+        "b": ["8"],
+    }
+    out = base[0]
+    for ch in base[1:]:
+        choices = [ch, *spellings.get(ch, [])]
+        out += data.draw(st.sampled_from(choices))
+    assert name_key(out) == name_key(base)
+    assert name_key(name_key(out)) == name_key(out)
+
+
+@given(st.text(min_size=1, max_size=30))
+def test_an_accepted_name_is_what_it_shows(raw: str) -> None:
+    """Property: whatever is typed, an accepted name is 3 to 20 letters as read (no ligature,
+    no compatibility form), each of the allowed alphabets."""
+    try:
+        name = check_name(raw)
+    except NameRefused:
+        return
+    assert unicodedata.normalize("NFKC", name) == name
+    assert 3 <= len(name) <= 20
+    assert all(
+        ch.lower() in "abcdefghijklmnopqrstuvwxyzабвгдеёжзийклмнопрстуфхцчшщъыьэюя0123456789_-"
+        for ch in name
+    )
 
 
 def test_look_alike_names_share_a_key() -> None:
@@ -255,12 +349,43 @@ async def rated_friend_game(service: GameService, a_name: str, b_name: str, rate
     return created, claimed[0], a, b
 
 
+async def both_move(service: GameService, game_id: str, tokens: dict[int, str]) -> None:
+    """Seed the human seats, then play until each player has made a move of their own (a
+    forced pass is none): a rated game is rated only from then on.  ``tokens``: the human
+    seats' secrets by seat (a computer's seat plays by itself)."""
+    for token in tokens.values():
+        await service.commands.seed(game_id, token, "s")
+    for _ in range(2000):
+        live = await service.store.load(game_id)
+        assert not live.position.is_over()
+        if decided(live) == {0, 1}:
+            return
+        decider = live.position.decider
+        if decider not in tokens:
+            await asyncio.sleep(0.005)  # the computer's turn
+            continue
+        legal = [m.text() for m in live.position.legal_moves()]
+        move = next((m for m in legal if m != "pass"), "pass")
+        await service.commands.act(game_id, tokens[decider], live.ply, move)
+    raise AssertionError("the players made no move of their own")
+
+
+def decided(live: Any) -> set[int]:
+    """The seats that made a move of their own in the game."""
+    return {
+        a.seat
+        for a in live.history
+        if a.kind == "move" and a.notation != "pass" and a.seat is not None
+    }
+
+
 def test_a_rated_game_moves_both_ratings_once(tmp_path: Path) -> None:
     async def main() -> None:
         service = await service_on(tmp_path / "db.sqlite3")
         players = service.players
         created, b_token, a, b = await rated_friend_game(service, "Anna", "Boris")
         game_id = created.game_id
+        await both_move(service, game_id, {0: created.token, 1: b_token})
         await service.commands.resign(game_id, b_token)  # Boris resigns: Anna wins
         await players.close()  # the rating started as the game ended
         assert await players.rate(game_id) == []  # done already: nothing more
@@ -283,6 +408,77 @@ def test_a_rated_game_moves_both_ratings_once(tmp_path: Path) -> None:
         await shut(service)
 
     run(main())
+
+
+def test_a_rated_game_ended_before_both_players_moved_is_not_rated(tmp_path: Path) -> None:
+    """Rating farming: two names of one person, one resigns at once (ply 0, before any throw)
+    or after only the other moved; five such games leave both ratings where they were and the
+    games casual."""
+
+    async def main() -> None:
+        service = await service_on(tmp_path / "db.sqlite3")
+        players = service.players
+        games = []
+        for i in range(5):
+            created, b_token, a, b = await rated_friend_game(service, "Farmer", "Sheep")
+            tokens = {0: created.token, 1: b_token}
+            if i % 2:  # the first mover moves, the other resigns before any move of theirs
+                for token in tokens.values():
+                    await service.commands.seed(created.game_id, token, "s")
+                live = await service.store.load(created.game_id)
+                mover = live.position.decider
+                assert mover is not None
+                legal = [m.text() for m in live.position.legal_moves() if m.text() != "pass"]
+                if legal:
+                    await service.commands.act(created.game_id, tokens[mover], live.ply, legal[0])
+                    live = await service.store.load(created.game_id)
+                assert decided(live) <= {mover}
+            await service.commands.resign(created.game_id, b_token)
+            games.append(created.game_id)
+        await players.close()
+        for game_id in games:
+            assert await players.rate(game_id) == []
+            assert await players.db.changes_of_game(game_id) == []
+            assert await players.db.game_flags(game_id) == (False, True)  # casual now
+            rated, seated = await players.seat_ratings(await service.store.load(game_id))
+            assert not rated and [s.change for s in seated] == [None, None]
+        assert (await players.profile(a)).ratings == ()
+        assert (await players.profile(b)).ratings == ()
+        await shut(service)
+
+    run(main())
+
+
+def test_a_finished_rated_game_left_unrated_by_a_crash_is_rated_at_start_up(
+    tmp_path: Path,
+) -> None:
+    """A process stored a rated game's end and died before it rated it: the next process to
+    start applies its ratings by itself, once, without anyone reading the game."""
+
+    async def main() -> None:
+        db = tmp_path / "db.sqlite3"
+        first = await service_on(db)
+        created, b_token, a, b = await rated_friend_game(first, "Anna", "Boris")
+        first.players.store.on_change.clear()  # this process "dies" before it rates the game
+        await both_move(first, created.game_id, {0: created.token, 1: b_token})
+        await first.commands.resign(created.game_id, b_token)
+        await shut(first)
+        assert await _rating_done(db, created.game_id) is False
+        restarted = await service_on(db)  # its start-up sweep rates the game
+        assert await _rating_done(db, created.game_id) is True
+        changes = await restarted.players.db.changes_of_game(created.game_id)
+        assert sorted(round(c.after - c.before) for c in changes) == [-162, 162]
+        assert await restarted.players.rate_unrated() == 0  # once only
+        await shut(restarted)
+
+    run(main())
+
+
+async def _rating_done(db: Path, game_id: str) -> bool:
+    with sqlite3.connect(db) as conn:
+        return bool(
+            conn.execute("SELECT rating_done FROM games WHERE id=?", (game_id,)).fetchone()[0]
+        )
 
 
 def test_a_casual_game_and_a_game_with_an_anonymous_player_leave_ratings_alone(
@@ -321,6 +517,7 @@ def test_two_services_rating_one_game_at_once_rate_it_once(tmp_path: Path) -> No
         second = await service_on(db)
         created, b_token, a, _ = await rated_friend_game(first, "Anna", "Boris")
         first.players.store.on_change.clear()  # neither rates by itself: the race below does
+        await both_move(first, created.game_id, {0: created.token, 1: b_token})
         await first.commands.resign(created.game_id, b_token)
         results = await asyncio.gather(
             *[p.rate(created.game_id) for p in (first.players, second.players) * 3]
@@ -343,13 +540,57 @@ def test_a_rated_game_against_the_computer_rates_its_level(tmp_path: Path) -> No
         live = await service.store.load(created.game_id)
         assert await players.start_rated(live)
         await players.link(live, created.seats, anna)
+        await both_move(service, created.game_id, {created.seats[0]: created.token})
         await service.commands.resign(created.game_id, created.token)
         await players.close()
         level = await players.computer_player("beginner")
         assert level.kind == "computer" and level.name == "beginner"
         profile = await players.profile(level)
-        assert [(r.variant, r.text) for r in profile.ratings] == [("standard", "1662?")]
+        # the level's rating is its fixed, measured one: the game did not move it
+        assert profile.ratings[0].variant == "standard" and profile.ratings[0].games == 1
+        assert profile.ratings[0].text == "1246"
         assert [g.opponent for g in profile.recent] == ["Anna"]
+        assert profile.rating_changes == {created.game_id: 0}
+        # Anna lost to the weakest level: she loses more than to an even opponent
+        anna_change = (await players.profile(anna)).rating_changes[created.game_id]
+        assert anna_change < -162
+        await shut(service)
+
+    run(main())
+
+
+def test_the_levels_have_fixed_measured_ratings_and_profiles_from_the_start(
+    tmp_path: Path,
+) -> None:
+    """Each level's rating comes from the ladder's scores (casual beats the beginner 78.3% in
+    standard: 223 points; levels average 1500), exists before it has played, and a win over
+    the beginner gives a newcomer less than a win over an even newcomer (+162)."""
+
+    async def main() -> None:
+        service = await service_on(tmp_path / "db.sqlite3")
+        players = service.players
+        ladder = level_ratings.level_ratings("standard")
+        assert list(ladder) == ["beginner", "casual", "expert", "master"]
+        assert round(ladder["casual"] - ladder["beginner"]) == 223
+        assert sum(ladder.values()) / 4 == pytest.approx(1500, abs=1)
+        master = await players.by_name("master")  # no game played yet
+        assert master is not None and master.kind == "computer"
+        shown = {r.variant: r.text for r in (await players.profile(master)).ratings}
+        assert shown["standard"] == "1677" and set(shown) == set(level_ratings.LADDER_SCORES)
+        anna, _ = await players.take_name("Anna")
+        created = await service.commands.create("standard", "computer", "B", "beginner")
+        live = await service.store.load(created.game_id)
+        assert await players.start_rated(live)
+        await players.link(live, created.seats, anna)
+        await both_move(service, created.game_id, {created.seats[0]: created.token})
+        # the beginner (seat A) resigns: a win for Anna
+        await service.commands.resign_seats(created.game_id, (0,))
+        await players.close()
+        changes = {c.player_id: c for c in await players.db.changes_of_game(created.game_id)}
+        beginner = await players.computer_player("beginner")
+        assert changes[beginner.id].before == changes[beginner.id].after == ladder["beginner"]
+        gain = round(changes[anna.id].after - changes[anna.id].before)
+        assert 0 < gain < 100
         await shut(service)
 
     run(main())
@@ -362,6 +603,7 @@ def test_deleting_a_name_keeps_its_games_anonymous(tmp_path: Path) -> None:
         created, b_token, a, b = await rated_friend_game(service, "Anna", "Boris")
         _, secret = await players.take_name("Other")
         code = await players.new_transfer(a)
+        await both_move(service, created.game_id, {0: created.token, 1: b_token})
         await service.commands.resign(created.game_id, b_token)
         await players.close()
         await players.delete(a)
@@ -393,6 +635,7 @@ def test_a_name_deleted_while_its_game_is_being_rated_leaves_the_game_unrated(
         players = service.players
         created, b_token, a, b = await rated_friend_game(service, "Anna", "Boris")
         players.store.on_change.clear()  # the game is rated below, not by the service itself
+        await both_move(service, created.game_id, {0: created.token, 1: b_token})
         await service.commands.resign(created.game_id, b_token)
         db = players.db
         ensure_row = db._ensure_rating_row
@@ -469,7 +712,7 @@ def test_a_database_from_before_players_keeps_its_games(tmp_path: Path) -> None:
 
     run(after())
     with sqlite3.connect(db) as conn:
-        (anna_id,) = conn.execute("SELECT id FROM players").fetchone()
+        (anna_id,) = conn.execute("SELECT id FROM players WHERE kind = 'human'").fetchone()
         assert conn.execute("SELECT player_id FROM seats ORDER BY seat").fetchall() == [
             (anna_id,),
             (None,),
@@ -530,6 +773,88 @@ def test_rated_seekers_are_paired_within_a_range_that_widens_while_they_wait(
         # another time control is another request
         other = await pairing.pair(p["Anna"], "kendall", parse_time_control("move:60"), [])
         assert other.waiting
+        await shut(service)
+
+    run(main())
+
+
+def test_names_taken_before_the_key_folded_pairs_are_found_after_the_upgrade(
+    tmp_path: Path,
+) -> None:
+    """Migration 0007 computes the keys again: "Kirn" (old key ``klrn``) is found under the new
+    key; of "Kim" and "Kirn" taken before, both stay reachable, the older under the new key,
+    and a new "Kirn" is refused."""
+    db = tmp_path / "db.sqlite3"
+
+    async def make_old() -> None:
+        engine = create_async_engine(f"sqlite+aiosqlite:///{db}")
+        await upgrade_schema(engine, "0006_bots")
+        from senet.service.player_database import players as players_table
+
+        async with engine.begin() as conn:
+            for i, (name, key) in enumerate((("Kim", "klm"), ("Kirn", "klrn"), ("vvolf", "vvolf"))):
+                await conn.execute(
+                    insert(players_table).values(
+                        id=f"p{i}",
+                        name=name,
+                        name_key=key,
+                        kind="human",
+                        created_at=datetime(2026, 1, 1 + i, tzinfo=UTC),
+                    )
+                )
+        await engine.dispose()
+
+    run(make_old())
+
+    async def after() -> None:
+        service = await service_on(db)
+        players = service.players
+        assert [(await players.by_name(n)).id for n in ("Kim", "Kirn", "vvolf", "wolf")] == [
+            "p0",
+            "p1",
+            "p2",
+            "p2",
+        ]
+        with pytest.raises(NameRefused):
+            await players.take_name("Kirn")
+        await shut(service)
+
+    run(after())
+
+
+def test_names_never_played_are_freed_after_thirty_days_and_the_site_takes_so_many_an_hour(
+    tmp_path: Path,
+) -> None:
+    """Squatting at scale: a site-wide limit of new names an hour (here 2), whichever
+    addresses ask; and a name that never held a seat in a game (nor has a passkey) is freed
+    thirty days after it was taken, by the players' sweep, on the server's clock."""
+
+    async def main() -> None:
+        clock = ManualClock()
+        storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}")
+        await storage.init()
+        limits = FairPlay(names_per_window=2)
+        service = GameService(
+            storage, MemoryBroadcast(), computer_delay=0.0, clock=clock, fair_play=limits
+        )
+        await service.start()
+        players = service.players
+        squat, _ = await players.take_name("Squat")
+        keyed, _ = await players.take_name("Keyed")
+        with pytest.raises(NameRefused) as refused:
+            await players.take_name("Anna")
+        assert refused.value.code == "busy"
+        await clock.advance(3_600_001)  # an hour on: names again
+        await rated_friend_game(service, "Anna", "Boris")  # their seats: names that played
+        await players.db.add_passkey("cred", keyed.id, "key", 0)
+        await clock.advance(29 * 86_400_000)
+        assert await players.free_unused_names() == 0  # not thirty days yet
+        await clock.advance(86_400_000)
+        assert await players.free_unused_names() == 1
+        assert await players.by_name("Squat") is None  # free again
+        for kept in ("Keyed", "Anna", "Boris"):
+            assert await players.by_name(kept) is not None
+        assert (await players.take_name("Squat"))[0].id != squat.id
         await shut(service)
 
     run(main())

@@ -266,23 +266,27 @@ async def set_rating(service: GameService, player_id: str, variant: str, rating:
 
 
 def test_the_computer_offered_meanwhile_is_near_the_player_s_rating(tmp_path: Path) -> None:
-    """Anonymous (or new: 1500) plays a middle level; a strong player a strong one; once the
-    levels have ratings of their own in a variant, those count."""
+    """Anonymous (or new: 1500) plays the level whose fixed rating is nearest 1500 in the
+    variant; a strong player a strong one.  The levels' ratings are the ladder's, whatever
+    their rows say (kendall: beginner 1320, casual 1441, expert 1538, master 1700; bell:
+    casual 1462, expert 1547)."""
 
     async def main() -> None:
         service = await service_on(tmp_path / "db.sqlite3", ManualClock())
         players = service.players
-        assert await players.level_near(None, "kendall") == "casual"
+        assert await players.level_near(None, "kendall") == "expert"
+        assert await players.level_near(None, "bell") == "casual"
         anna, _ = await players.take_name("Anna_level")
-        assert await players.level_near(anna, "kendall") == "casual"  # a newcomer: 1500
+        assert await players.level_near(anna, "kendall") == "expert"  # a newcomer: 1500
         await set_rating(service, anna.id, "kendall", 2010)
         assert await players.level_near(anna, "kendall") == "master"
         assert await players.level_near(anna, "bell") == "casual"  # not rated in bell
-        # the levels' own ratings in kendall: master far above, expert near Anna
-        for level, rating in (("beginner", 900), ("casual", 1200), ("expert", 1980)):
-            await set_rating(service, (await players.computer_player(level)).id, "kendall", rating)
-        await set_rating(service, (await players.computer_player("master")).id, "kendall", 2400)
-        assert await players.level_near(anna, "kendall") == "expert"
+        boris, _ = await players.take_name("Boris_level")
+        await set_rating(service, boris.id, "kendall", 1430)
+        assert await players.level_near(boris, "kendall") == "casual"
+        # a level's rating row does not move it: its rating is the measured one
+        await set_rating(service, (await players.computer_player("casual")).id, "kendall", 2400)
+        assert await players.level_near(boris, "kendall") == "casual"
         await shut(service)
 
     run(main())

@@ -154,3 +154,41 @@ def unfold(page) -> None:
     page.evaluate(
         "() => { for (const d of document.querySelectorAll('details.fold')) d.open = true; }"
     )
+
+
+def decided_seats(seen: dict) -> set[int]:
+    """The seats that have made a move of their own in a game's state (a pass is none)."""
+    return {
+        h["seat"]
+        for h in seen["history"]
+        if h["kind"] not in ("throw", "pass") and h.get("seat") is not None
+    }
+
+
+def both_move(clients: dict[int, httpx.Client], game_id: str, timeout: float = 30.0) -> dict:
+    """Seed the seats that ``clients`` hold (each client carries its seat's cookie; a seat
+    missing is the computer's), then play until each player has made a move of their own:
+    only from then on is a rated game rated.  The last state seen."""
+    for seat, client in clients.items():
+        seeded = client.post(f"/api/games/{game_id}/seed", json={"seed": f"seat {seat}"})
+        assert seeded.status_code == 200, seeded.text
+    any_client = next(iter(clients.values()))
+    deadline = time.monotonic() + timeout
+    while True:
+        seen = any_client.get(f"/api/games/{game_id}").json()
+        assert not seen.get("outcome"), "the game ended before both players moved"
+        if decided_seats(seen) == {0, 1}:
+            return seen
+        assert time.monotonic() < deadline, "the players made no move of their own"
+        decider = seen["decider"]
+        if decider not in clients or seen["forced_pass"]:
+            time.sleep(0.01)  # the computer's turn, or a forced pass the server plays
+            continue
+        mine = clients[decider].get(f"/api/games/{game_id}").json()
+        if mine["ply"] != seen["ply"] or not mine["legal"]:
+            continue
+        moves = [m for m in mine["legal"] if m != "pass"] or mine["legal"]
+        answer = clients[decider].post(
+            f"/api/games/{game_id}/moves", json={"ply": mine["ply"], "move": best_move(moves)}
+        )
+        assert answer.status_code in (200, 409), answer.text

@@ -185,14 +185,15 @@ def test_the_api_description_names_every_variant_it_accepts(site) -> None:
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_every_level_is_offered_with_its_description_in_both_languages(site, lang: str) -> None:
     """The start form and /api/levels show each level's name and what it measured against
-    the level below, in the page's language."""
+    the level below, in the page's language (the form adds the level's fixed rating)."""
     served = httpx.get(f"{site.url}/api/levels", params={"lang": lang}).json()
     assert served == [
         {"key": lv.key, "name": lv.name(lang), "description": lv.description(lang)} for lv in LEVELS
     ]
     page = httpx.get(f"{site.url}/", params={"lang": lang}).text
     for lv in LEVELS:
-        assert f'data-description="{escape(lv.description(lang))}"' in page
+        # each description, then the level's measured rating (docs/players.md, Ratings)
+        assert f'data-description="{escape(lv.description(lang))} ' in page
     other = "ru" if lang == "en" else "en"
     assert all(lv.description(other) not in page for lv in LEVELS)
 

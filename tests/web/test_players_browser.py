@@ -126,10 +126,15 @@ def test_a_passkey_and_a_transfer_link_sign_in_other_browsers(browser, site) -> 
 
     phone, phone_cdp, phone_key = browser_context()
     take_name(phone, "Passkey_user")
+    assert phone.inner_text("#passkey-count") == "0 passkeys added."
     phone.click("#passkey-add")
     phone.wait_for_function(
         "() => document.getElementById('passkey-status').textContent.startsWith('Passkey added')"
     )
+    # the count says so at once, as the page reloaded says it
+    assert phone.inner_text("#passkey-count") == "1 passkey added."
+    phone.reload()
+    assert phone.inner_text("#passkey-count") == "1 passkey added."
     credentials = phone_cdp.send("WebAuthn.getCredentials", {"authenticatorId": phone_key})
     (credential,) = credentials["credentials"]
     assert credential["isResidentCredential"]
@@ -170,3 +175,48 @@ def test_a_passkey_and_a_transfer_link_sign_in_other_browsers(browser, site) -> 
     assert other.locator("#nav-player").inner_text() == "Take a name"
     for page in (phone, laptop, tablet, other):
         page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_passkeys_are_not_offered_on_a_bare_ip_address(browser, site, artifacts, lang) -> None:
+    """On http://127.0.0.1 (an IP address, where WebAuthn has no relying party) the name page
+    offers no passkey, signed in or not, and says why and what to use instead; the server
+    refuses the ceremonies there too, with that reason."""
+    page = new_page(browser, site, 390, 844, touch=True)
+    page.context.add_cookies([{"name": "lang", "value": lang, "url": site.url}])
+    page.goto("/name")
+    need = {
+        "en": "Passkeys work only when the site is opened by its name, not by an IP address",
+        "ru": "Ключи доступа работают, только когда сайт открыт по имени, а не по цифровому адресу",
+    }[lang]
+    assert page.locator("#passkey-sign-in").count() == 0
+    assert need in page.inner_text("#passkey-unavailable")
+    take_name(page, f"Bare_ip_{lang}")
+    assert page.locator("#passkey-add").count() == 0
+    assert need in page.inner_text("#passkey-unavailable")
+    page.screenshot(path=str(artifacts / f"name-bare-ip-phone-{lang}.png"), full_page=True)
+    refused = page.request.post(
+        "/api/passkeys/register/options", data="{}", headers={"Content-Type": "application/json"}
+    )
+    assert refused.status == 400 and refused.json()["code"] == "passkeys_unavailable"
+    assert not page.js_errors, page.js_errors
+    page.context.close()
+
+
+def test_a_wrong_confirmation_to_delete_a_name_is_said_on_the_form(
+    browser, site, artifacts
+) -> None:
+    """Delete my name with the name mistyped: the page comes back with the form open, the
+    reason beside the field, and the name kept."""
+    page = new_page(browser, site, 390, 844, touch=True)
+    take_name(page, "Keep_me")
+    page.click("details.delete-name summary")
+    page.fill("#confirm", "Keep_you")
+    page.click("#delete-name")
+    page.wait_for_selector("#delete-refused")
+    assert page.inner_text("#delete-refused") == "Type your name exactly to delete it."
+    assert page.locator("#confirm").is_visible()
+    assert page.inner_text("#nav-player") == "Keep_me"
+    page.screenshot(path=str(artifacts / "name-delete-refused-phone.png"), full_page=True)
+    assert not page.js_errors, page.js_errors
+    page.context.close()

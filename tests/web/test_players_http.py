@@ -16,6 +16,7 @@ import pytest
 from senet.service.live_games import hash_token
 
 from .conftest import SiteServer
+from .helpers import both_move
 
 _addresses = itertools.count(1)
 
@@ -100,11 +101,23 @@ def test_names_and_codes_are_rate_limited_per_address(tmp_path: Path) -> None:
     server.start()
     try:
         client = device(server)
+        taken = fresh("Taken")
+        assert take(device(server), taken).status_code == 303
+        # four typos and a name taken already: refused on the form, and they cost nothing
+        for typo in ("ab", "anna!", "1anna", "an--na", taken):
+            assert take(client, typo).status_code == 400
         for _ in range(5):
             assert take(client, fresh("Many")).status_code == 303
             client.cookies.clear()
-        refused = take(client, fresh("Many"))
-        assert refused.status_code == 429 and "Too many tries" in refused.text
+        typed = fresh("Many")
+        refused = take(client, typed)
+        # over the limit: the form, with what was typed and why it waits, in either language
+        assert refused.status_code == 429 and 'id="take-name"' in refused.text
+        assert f'value="{typed}"' in refused.text
+        assert "another can be taken in ten minutes" in refused.text
+        ru = client.post("/name?lang=ru", data={"name": typed})
+        assert ru.status_code == 429 and "следующее можно взять через десять минут" in ru.text
+        assert take(client, "ab").status_code == 400  # a typo is still said as a typo
         other = device(server)
         assert take(other, fresh("Other")).status_code == 303  # another address may
         tries = [other.post("/transfer", data={"code": "ABCD" * 3}) for _ in range(21)]
@@ -161,7 +174,13 @@ def test_deleting_a_name_keeps_its_games_anonymous(site) -> None:
     take(boris, b_name)
     game_id = rated_game(site, anna, boris)
     wrong = anna.post("/name/delete", data={"confirm": "someone"})
-    assert wrong.status_code == 400
+    # a wrong confirmation is said on the form, which stays open, and deletes nothing
+    assert wrong.status_code == 400 and 'id="delete-refused"' in wrong.text
+    assert "Type your name exactly to delete it." in wrong.text
+    assert '<details class="delete-name" open>' in wrong.text
+    assert anna.get(f"/@/{a_name}").status_code == 200
+    ru = anna.post("/name/delete?lang=ru", data={"confirm": "someone"})
+    assert ru.status_code == 400 and "Чтобы удалить имя, введите его точно." in ru.text
     deleted = anna.post("/name/delete", data={"confirm": a_name.upper()})
     assert deleted.status_code == 303 and deleted.headers["location"] == "/name?deleted=1"
     assert anna.get(f"/@/{a_name}").status_code == 404
@@ -173,7 +192,8 @@ def test_deleting_a_name_keeps_its_games_anonymous(site) -> None:
 
 
 def rated_game(site, first: httpx.Client, second: httpx.Client) -> str:
-    """A rated friend game between two named devices, which ``second`` resigns at once."""
+    """A rated friend game between two named devices, which ``second`` resigns once both
+    players have moved."""
     made = first.post("/games", data={"mode": "friend", "colour": "A", "rated": "1"})
     game_path = made.headers["location"]
     page = first.get(game_path)
@@ -182,6 +202,7 @@ def rated_game(site, first: httpx.Client, second: httpx.Client) -> str:
     assert second.post(invite).status_code == 303
     game_id = game_path.rsplit("/", 1)[1]
     assert second.get(game_path).status_code == 200  # links its seat to its player
+    both_move({0: first, 1: second}, game_id)
     resigned = second.post(f"/api/games/{game_id}/resign", json={})
     assert resigned.status_code == 200, resigned.text
     return game_id
@@ -298,13 +319,16 @@ def test_a_computer_level_is_a_player_in_the_rating_pool(site) -> None:
         "/games", data={"mode": "computer", "level": "beginner", "colour": "A", "rated": "1"}
     )
     game_id = made.headers["location"].rsplit("/", 1)[1]
+    assert anna.get(f"/g/{game_id}").status_code == 200
+    both_move({0: anna}, game_id)
     resigned = anna.post(f"/api/games/{game_id}/resign", json={})
     assert resigned.status_code == 200, resigned.text
     seats = anna.get(f"/api/games/{game_id}/ratings").json()["seats"]
     level = next(s for s in seats if s["kind"] == "computer")
     ru_name = next(name for key, name, _ in level_options("ru") if key == "beginner")
     assert (level["name"], level["label"]) == ("beginner", ru_name)
-    assert level["change"] > 0  # the level won: Anna resigned
+    assert level["change"] == 0  # the level won, and its rating is fixed: 1246 in standard
+    assert level["rating"] == "1246"
     profile = anna.get("/api/players/beginner").json()
     assert profile["kind"] == "computer" and profile["ratings"]["standard"]["games"] >= 1
     page = anna.get("/@/beginner")
@@ -312,4 +336,16 @@ def test_a_computer_level_is_a_player_in_the_rating_pool(site) -> None:
     assert ru_name in anna.get(f"/g/{game_id}").text
     # the start form says the level's rating ("master ≈ 1850")
     home = anna.get("/?lang=en").text
-    assert re.search(r'value="beginner"[^>]*data-description="[^"]*rated games: ≈ 1\d{3}\??', home)
+    assert re.search(
+        r'value="beginner"[^>]*data-description="[^"]*measured on the ladder: ≈ 1246', home
+    )
+
+
+def test_a_computer_levels_profile_exists_before_it_has_played(site) -> None:
+    """/@/master is the level's profile from the start: its fixed rating per variant."""
+    visitor = device(site)
+    page = visitor.get("/@/master")
+    assert page.status_code == 200 and "1677" in page.text
+    profile = visitor.get("/api/players/master").json()
+    assert profile["kind"] == "computer"
+    assert profile["ratings"]["standard"]["text"] == "1677"

@@ -142,6 +142,31 @@ class ChallengeStorage(StorageTables):
         async with self.engine.connect() as conn:
             return int((await conn.execute(query)).scalar_one())
 
+    async def count_received(self, player_id: str, now: int) -> int:
+        """How many open challenges not yet expired ``player_id`` has received."""
+        query = select(func.count()).where(
+            challenges.c.challenged_id == player_id,
+            challenges.c.status == "open",
+            challenges.c.expires_at > now,
+        )
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(query)).scalar_one())
+
+    async def sent_since(self, challenger_id: str, challenged_id: str, since: int) -> list[int]:
+        """When (ms) ``challenger_id`` challenged ``challenged_id`` since ``since``, whatever
+        became of those challenges (withdrawn, declined, open), newest first."""
+        query = (
+            select(challenges.c.created_at)
+            .where(
+                challenges.c.challenger_id == challenger_id,
+                challenges.c.challenged_id == challenged_id,
+                challenges.c.created_at >= since,
+            )
+            .order_by(challenges.c.created_at.desc())
+        )
+        async with self.engine.connect() as conn:
+            return [int(r.created_at) for r in await conn.execute(query)]
+
     async def close(
         self, challenge_id: str, status: str, now: int, *, game_id: str | None = None
     ) -> bool:

@@ -181,6 +181,9 @@ class Accepted:
 class ChallengeEvent:
     kind: ChallengeEventKind
     challenge: Challenge
+    #: whether the challenged player's devices are to be notified: a challenge from someone
+    #: who challenged them within the notification interval is shown, not notified again
+    notify: bool = True
 
 
 #: a listener of :meth:`Challenges.on_event`: awaited once per event, in a task of its own
@@ -284,6 +287,7 @@ class Challenges:
         self.players = players
         self.broadcast = broadcast
         self.clock = clock
+        self.limits = commands.fair_play
         self._listeners: list[ChallengeListener] = []
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
@@ -300,8 +304,10 @@ class Challenges:
         of a named player's challenges, from every process."""
         return self.broadcast.subscribe(player_channel(player_id))
 
-    async def _announce(self, kind: ChallengeEventKind, challenge: Challenge) -> None:
-        event = ChallengeEvent(kind, challenge)
+    async def _announce(
+        self, kind: ChallengeEventKind, challenge: Challenge, *, notify: bool = True
+    ) -> None:
+        event = ChallengeEvent(kind, challenge, notify)
         message = challenge_message(event)
         for player_id in {challenge.challenged_id, challenge.challenger_id} - {None}:
             assert player_id is not None
@@ -341,7 +347,10 @@ class Challenges:
         or oneself), ``refuses_challenges``, ``refuses_anonymous`` (403),
         ``anonymous_needs_game`` (403), ``rated_needs_name``, ``already_challenged`` (409:
         an open challenge to this player, or from this game, waits already),
-        ``too_many_challenges`` (429)."""
+        ``too_many_challenges``, ``challenged_recently`` (429: this challenger challenged this
+        player :attr:`FairPlay.challenges_per_pair` times within the window, withdrawn
+        challenges counting), ``challenged_enough`` (429: the player has as many open
+        challenges as they may receive)."""
         target = await self.players.by_name(challenged) if isinstance(challenged, str) else None
         if target is None:
             raise GameError("unknown_player", f"no player is named {challenged!r}", 404)
@@ -365,6 +374,8 @@ class Challenges:
                 403,
             )
         now = self.clock.now()
+        limits = self.limits
+        notify = True
         if challenger is not None:
             sent = await self.db.open_for(challenger.id, now, incoming=False)
             if any(s.challenged_id == target.id for s in sent):
@@ -377,8 +388,29 @@ class Challenges:
                     f"you have {MAX_OPEN_CHALLENGES} challenges waiting: wait for answers",
                     429,
                 )
+            earlier = await self.db.sent_since(
+                challenger.id,
+                target.id,
+                now - max(limits.challenge_window, limits.challenge_notify_interval),
+            )
+            recent = [t for t in earlier if t > now - limits.challenge_window]
+            if len(recent) >= limits.challenges_per_pair:
+                raise GameError(
+                    "challenged_recently",
+                    f"you have challenged {target.name} {len(recent)} times within "
+                    f"{limits.challenge_window // 60_000} minutes: wait before the next",
+                    429,
+                )
+            notify = not any(t > now - limits.challenge_notify_interval for t in earlier)
         elif from_game is not None and await self.db.count_open(now, from_game=from_game):
             raise GameError("already_challenged", "a challenge from this game waits already", 409)
+        if await self.db.count_received(target.id, now) >= limits.challenges_received:
+            raise GameError(
+                "challenged_enough",
+                f"{target.name} has {limits.challenges_received} challenges waiting: "
+                "try again once they have answered some",
+                429,
+            )
         secret = new_token()
         row = ChallengeRow(
             id=secrets.token_urlsafe(9),
@@ -401,7 +433,7 @@ class Challenges:
         )
         await self.db.add(row)
         made = _challenge(row, now)
-        await self._announce(ChallengeEventKind.RECEIVED, made)
+        await self._announce(ChallengeEventKind.RECEIVED, made, notify=notify)
         return Sent(made, secret)
 
     async def _check_anonymous(

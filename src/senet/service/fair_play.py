@@ -12,6 +12,15 @@
 * **Seeding** has a deadline: once both seats of a game are taken, the seeds must be given
   within :attr:`FairPlay.seeding_deadline`, or the game is called off without a result
   (deleted, as a game nobody joined is: nothing was thrown, nothing is lost).
+* **Challenges** are counted per challenger and challenged player over a window, withdrawn
+  ones too (:attr:`FairPlay.challenges_per_pair` per :attr:`FairPlay.challenge_window`); a
+  player receives at most :attr:`FairPlay.challenges_received` open challenges at once; and
+  their devices get at most one notification per challenger per
+  :attr:`FairPlay.challenge_notify_interval`.
+* **Names**: at most :attr:`FairPlay.names_per_window` new names per
+  :attr:`FairPlay.name_window` over the whole site (beside each address's own limit in the
+  web layer), and a name that never played is freed after
+  :attr:`FairPlay.unused_name_lifetime`.
 * **Turn-based games** (days per move) need nobody on the page: the deadline of each move is
   what counts.  Their open games are shown for :attr:`FairPlay.turn_based_listing` whether
   their creator is here or not, the seeds are due within a move's days, and the win is never
@@ -45,6 +54,21 @@ class FairPlay:
     seen_resolution: int = 1_000
     #: a turn-based open game (days per move) is shown this long, its creator here or not
     turn_based_listing: int = 86_400_000
+    #: challenges one named player may send another within :attr:`challenge_window` ms,
+    #: withdrawn ones too (so challenging and withdrawing cannot spam)
+    challenges_per_pair: int = 3
+    challenge_window: int = 3_600_000
+    #: open challenges a player may have received at once (from everyone together)
+    challenges_received: int = 10
+    #: a challenged player's devices are notified of a challenge from one challenger at most
+    #: once in this many ms (later ones still show on their page)
+    challenge_notify_interval: int = 3_600_000
+    #: names taken over the whole site within :attr:`name_window` ms, every address together
+    names_per_window: int = 200
+    name_window: int = 3_600_000
+    #: a name that has never held a seat in a game (nor become a bot, nor added a passkey)
+    #: is freed this many ms after it was taken
+    unused_name_lifetime: int = 30 * 86_400_000
 
     def listed_until(self, now: int, control: TimeControl) -> int:
         """Until when a game listed ``now`` is shown."""

@@ -107,7 +107,7 @@ class GameService:
         self.analyses = Analyses(self.jobs)
         self.deadlines = DeadlineWatcher(self.store, self.commands.time_out, self.clock)
         self.lobby = Lobby(self.store, self.commands, broadcast, self.people)
-        self.players = Players(storage, self.store)
+        self.players = Players(storage, self.store, self.commands.fair_play)
         self.rated_pairing = RatedPairing(self.store, self.commands, self.lobby, self.players)
         self.chat = QuickChat(broadcast)
         self.your_turn = YourTurn(self.store, self.players.db)
@@ -141,6 +141,7 @@ class GameService:
         await self.deadlines.resume()
         self.lobby.start()
         self.challenges.start()
+        await self.players.start()  # applies the ratings of games that ended just before a crash
 
     async def close(self) -> None:
         await self.commands.drain()

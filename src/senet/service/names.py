@@ -15,7 +15,16 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["NameRefused", "check_name", "name_key", "RESERVED", "MIN_LENGTH", "MAX_LENGTH"]
+__all__ = [
+    "NameRefused",
+    "check_name",
+    "name_key",
+    "look_alike_keys",
+    "probe_keys",
+    "RESERVED",
+    "MIN_LENGTH",
+    "MAX_LENGTH",
+]
 
 MIN_LENGTH = 3
 MAX_LENGTH = 20
@@ -54,9 +63,17 @@ _CONFUSABLE = str.maketrans(
         "i": "l",
         "|": "l",
         "5": "s",
+        "8": "b",
+        "ы": "bl",
         "_": "-",
     }
 )
+
+#: letters that read as a pair of letters, written as the pair after :data:`_CONFUSABLE`
+#: (``Kim``/``Kirn``, ``wolf``/``vvolf``, ``Dana``/``Clana``): a letter becomes its pair,
+#: never the other way, so that every spelling of a run such as ``vvv``/``wv``/``vw`` meets
+_AS_PAIRS = str.maketrans({"m": "rn", "w": "vv", "d": "cl"})
+
 
 #: names nobody may take (compared by key): the site's own words, the staff's, the
 #: computer's levels (they are players of their own) and what a page shows for nobody
@@ -114,12 +131,41 @@ class NameRefused(ValueError):
 
 
 def name_key(name: str) -> str:
-    """The key two names must not share: case folded, look-alike letters and digits folded to
-    one (``Anna``, ``АNNA`` with a Cyrillic А and ``anna`` are one key)."""
-    return unicodedata.normalize("NFC", name).casefold().translate(_CONFUSABLE)
+    """The key two names must not share: compatibility forms and case folded, look-alike
+    letters and digits folded to one, and the letters that read as a pair of letters written
+    as the pair (``Anna``, ``АNNA`` with a Cyrillic А and ``anna`` are one key; so are
+    ``Kirn`` and ``Kim``)."""
+    return (
+        unicodedata.normalize("NFKC", name).casefold().translate(_CONFUSABLE).translate(_AS_PAIRS)
+    )
+
+
+def look_alike_keys(name: str) -> frozenset[str]:
+    """Every key ``name`` may be read as: its :func:`name_key`, and for a Cyrillic name with a
+    small «т» (which reads as an "m" beside capitals: «Тот» and "Tom") the key with those
+    read as "m".  Two names look alike when their sets meet."""
+    keys = {name_key(name)}
+    if "т" in name:
+        keys.add(name_key(name.replace("т", "m")))
+    return frozenset(keys)
+
+
+def probe_keys(name: str) -> frozenset[str]:
+    """The keys under which a name that looks like ``name`` may be stored: its own
+    :func:`look_alike_keys`, and for a name with an "m" (``rn`` in its key) the key with
+    "t" for it (a Cyrillic «Тот» is stored as ``tot``; a look-alike "Tom" must find it)."""
+    keys = set(look_alike_keys(name))
+    own = name_key(name)
+    if "rn" in own:
+        keys.add(own.replace("rn", "t"))
+    return frozenset(keys)
 
 
 _RESERVED_KEYS = frozenset(name_key(n) for n in RESERVED)
+
+
+def _allowed(ch: str) -> bool:
+    return ch in _LATIN or ch in _CYRILLIC or ch in _SEPARATORS or ch in "0123456789"
 
 
 def check_name(raw: object) -> str:
@@ -128,22 +174,21 @@ def check_name(raw: object) -> str:
     if not isinstance(raw, str):
         raise NameRefused("length", "a name is a text")
     name = unicodedata.normalize("NFC", raw.strip())
-    if not MIN_LENGTH <= len(name) <= MAX_LENGTH:
+    # the length as read: a ligature such as «ﬃ» is three letters
+    shown = unicodedata.normalize("NFKC", name)
+    if not MIN_LENGTH <= len(shown) <= MAX_LENGTH:
         raise NameRefused(
-            "length", f"a name has {MIN_LENGTH} to {MAX_LENGTH} characters, not {len(name)}"
+            "length", f"a name has {MIN_LENGTH} to {MAX_LENGTH} characters, not {len(shown)}"
         )
-    folded = name.casefold()
-    for ch in folded:
-        if (
-            ch not in _LATIN
-            and ch not in _CYRILLIC
-            and ch not in _SEPARATORS
-            and not ("0" <= ch <= "9")
-        ):
+    for ch in name:
+        # a compatibility form (long s «ſ», ligatures, full-width letters) or a letter whose
+        # small form is not one of the alphabets' (ß, ẞ, the dotted İ) is not allowed
+        if unicodedata.normalize("NFKC", ch) != ch or not _allowed(ch.lower()):
             raise NameRefused(
                 "characters",
                 f"{ch!r} is not allowed: letters (Latin or Cyrillic), digits, _ and - only",
             )
+    folded = name.lower()
     if any(ch in _LATIN for ch in folded) and any(ch in _CYRILLIC for ch in folded):
         raise NameRefused("mixed", "a name is written in one script: Latin or Cyrillic, not both")
     if not (folded[0] in _LATIN or folded[0] in _CYRILLIC):

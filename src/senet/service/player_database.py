@@ -146,6 +146,15 @@ games = Table(
     Column("pairing", String(64)),
     Column("time_control", String(24)),
 )
+actions = Table(
+    "actions",
+    _meta,
+    Column("id", Integer, primary_key=True),
+    Column("game_id", String(32)),
+    Column("kind", String(8)),
+    Column("seat", Integer),
+    Column("notation", String(16)),
+)
 seats = Table(
     "seats",
     _meta,
@@ -244,9 +253,13 @@ class PlayedGame:
     opponent_kind: str | None  # human | computer
 
 
-#: what :meth:`PlayerStorage.rate_game` asks the caller: the new ratings of the players
-#: given the game's (variant, result) and each seat's (player id, current rating or None)
-Rater = Callable[[str, str, dict[int, tuple[str, RatingRow | None]]], dict[int, RatingRow]]
+#: what :meth:`PlayerStorage.rate_game` asks the caller: each seat's (rating before, rating
+#: after) given the game's (variant, result) and each seat's (player id, current rating or
+#: None, the computer level the player is or None)
+Rater = Callable[
+    [str, str, dict[int, tuple[str, RatingRow | None, str | None]]],
+    dict[int, tuple[float, RatingRow]],
+]
 
 
 def _now() -> datetime:
@@ -265,12 +278,13 @@ class PlayerStorage(StorageTables):
         token_hash: str | None,
         kind: str = "human",
         level: str | None = None,
+        created_at: datetime | None = None,
     ) -> bool:
         """Store a new player (and its first device's session); False if the name's key is
         taken (of two racing takers of one name exactly one gets it: the key is UNIQUE)."""
 
         async def work(conn: AsyncConnection) -> bool:
-            now = _now()
+            now = created_at or _now()
             await conn.execute(
                 insert(players).values(
                     id=player_id, name=name, name_key=key, kind=kind, level=level, created_at=now
@@ -292,6 +306,40 @@ class PlayerStorage(StorageTables):
     async def by_key(self, key: str) -> PlayerRow | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(players).where(players.c.name_key == key))).first()
+            return from_row(PlayerRow, row) if row is not None else None
+
+    async def names_since(self, since: datetime) -> int:
+        """How many people's names were taken since ``since``."""
+        async with self.engine.connect() as conn:
+            query = select(func.count()).where(
+                players.c.kind == "human", players.c.created_at >= since
+            )
+            return int((await conn.execute(query)).scalar_one())
+
+    async def unused_names(self, before: datetime, limit: int = 500) -> list[PlayerRow]:
+        """People's names taken before ``before`` that never held a seat in a game and have no
+        passkey nor API token: nothing of them would be lost if they were freed."""
+        used = select(seats.c.player_id).where(seats.c.player_id.is_not(None))
+        keyed = select(passkeys.c.player_id)
+        tokens = select(api_tokens.c.player_id)
+        query = (
+            select(players)
+            .where(
+                players.c.kind == "human",
+                players.c.created_at < before,
+                players.c.id.not_in(used),
+                players.c.id.not_in(keyed),
+                players.c.id.not_in(tokens),
+            )
+            .order_by(players.c.created_at)
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            return [from_row(PlayerRow, r) for r in await conn.execute(query)]
+
+    async def by_exact_name(self, name: str) -> PlayerRow | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(players).where(players.c.name == name))).first()
             return from_row(PlayerRow, row) if row is not None else None
 
     async def by_id(self, player_id: str) -> PlayerRow | None:
@@ -438,7 +486,9 @@ class PlayerStorage(StorageTables):
         transaction that flips its ``rating_done`` (which only one transaction can do; on
         PostgreSQL the players' rating rows are locked, in one order, while they are read and
         written).  The changes made, or [] if it was done already, is not over or not rated,
-        or its seats are not two different players."""
+        or its seats are not two different players.  A game that ended before each player
+        made a move of their own (a forced pass is none) becomes casual: a resignation at
+        ply 0 between two names of one person would otherwise farm a rating."""
         async with self.engine.connect() as conn:
             row = (
                 await conn.execute(
@@ -452,16 +502,31 @@ class PlayerStorage(StorageTables):
             ).first()
             held = (
                 await conn.execute(
-                    select(seats.c.seat, seats.c.player_id).where(
-                        seats.c.game_id == game_id, seats.c.player_id.is_not(None)
+                    select(seats.c.seat, seats.c.player_id, players.c.level)
+                    .join(players, players.c.id == seats.c.player_id)
+                    .where(seats.c.game_id == game_id)
+                )
+            ).all()
+            deciders = (
+                await conn.execute(
+                    select(actions.c.seat)
+                    .where(
+                        actions.c.game_id == game_id,
+                        actions.c.kind == "move",
+                        actions.c.notation != "pass",
                     )
+                    .distinct()
                 )
             ).all()
         if row is None:
             return []
         variant, result = row.variant, row.result
         owners = {r.seat: r.player_id for r in held}
+        levels = {r.seat: r.level for r in held}
         if set(owners) != {0, 1} or owners[0] == owners[1]:
+            return []
+        if {r.seat for r in deciders} != {0, 1}:
+            await self._unrate(game_id)
             return []
         # the rating rows exist before they are locked (a first rated game inserts them)
         for player_id in sorted(set(owners.values())):
@@ -493,7 +558,7 @@ class PlayerStorage(StorageTables):
             )
             if flipped.rowcount != 1:
                 return []
-            current: dict[int, tuple[str, RatingRow | None]] = {}
+            current: dict[int, tuple[str, RatingRow | None, str | None]] = {}
             for seat in sorted(owners, key=lambda s: owners[s]):
                 found = (
                     await conn.execute(
@@ -503,12 +568,12 @@ class PlayerStorage(StorageTables):
                     )
                 ).first()
                 have = from_row(RatingRow, found) if found is not None and found.games > 0 else None
-                current[seat] = (owners[seat], have)
+                current[seat] = (owners[seat], have, levels[seat])
             new = rater(variant, result, current)
             now = _now()
             made = []
-            for seat, after in new.items():
-                player_id, before = current[seat]
+            for seat, (before_rating, after) in new.items():
+                player_id = current[seat][0]
                 await conn.execute(
                     update(ratings)
                     .where(ratings.c.player_id == player_id, ratings.c.variant == variant)
@@ -524,7 +589,7 @@ class PlayerStorage(StorageTables):
                     player_id,
                     variant,
                     game_id,
-                    before.rating if before is not None else 1500.0,
+                    before_rating,
                     after.rating,
                     after.rd,
                     now,
@@ -545,6 +610,47 @@ class PlayerStorage(StorageTables):
 
         result_changes: list[RatingChange] = await self.write(work)
         return result_changes
+
+    async def _unrate(self, game_id: str) -> None:
+        """Make a finished game that ended before both players made a move of their own
+        casual: nothing was played to rate (``rated`` false, ``rating_done`` true, so that no
+        sweep looks at it again)."""
+
+        async def work(conn: AsyncConnection) -> None:
+            await conn.execute(
+                update(games)
+                .where(
+                    games.c.id == game_id,
+                    games.c.rating_done.is_(False),
+                    games.c.result.is_not(None),
+                )
+                .values(rated=False, rating_done=True)
+            )
+
+        await self.write(work)
+
+    async def unrated_games(self, limit: int = 200) -> list[str]:
+        """Finished rated games between two named players whose ratings are not applied yet
+        (a process that ended one died before it rated it), oldest first."""
+        named = (
+            select(seats.c.game_id)
+            .where(seats.c.player_id.is_not(None))
+            .group_by(seats.c.game_id)
+            .having(func.count() == 2)
+        )
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(games.c.id)
+                .where(
+                    games.c.rated.is_(True),
+                    games.c.rating_done.is_(False),
+                    games.c.result.is_not(None),
+                    games.c.id.in_(named),
+                )
+                .order_by(games.c.updated_at)
+                .limit(limit)
+            )
+            return [r.id for r in rows]
 
     async def _ensure_rating_row(self, player_id: str, variant: str) -> None:
         async def work(conn: AsyncConnection) -> None:
@@ -600,24 +706,6 @@ class PlayerStorage(StorageTables):
                 )
             )
             return {r.player_id: from_row(RatingRow, r) for r in rows}
-
-    async def computer_ratings(self, keys: Sequence[str], variant: str) -> list[tuple[str, float]]:
-        """``(name key, rating)`` of the computer levels of these name keys rated in
-        ``variant``."""
-        if not keys:
-            return []
-        async with self.engine.connect() as conn:
-            rows = await conn.execute(
-                select(players.c.name_key, ratings.c.rating)
-                .join(ratings, ratings.c.player_id == players.c.id)
-                .where(
-                    players.c.name_key.in_(list(keys)),
-                    players.c.kind == "computer",
-                    ratings.c.variant == variant,
-                    ratings.c.games > 0,
-                )
-            )
-            return [(r.name_key, float(r.rating)) for r in rows]
 
     async def history_of(self, player_id: str, limit: int = 500) -> list[RatingChange]:
         """The player's rating changes, oldest first (the last ``limit``)."""

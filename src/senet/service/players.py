@@ -25,13 +25,15 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 
-from . import computer, glicko2
+from . import computer, glicko2, level_ratings
+from .fair_play import FairPlay
 from .game_database import Storage
 from .live_games import GameStore, LiveGame, hash_token, new_token
 from .messages import Holder, Mode, SeatPass
-from .names import NameRefused, check_name, name_key
+from .names import NameRefused, check_name, look_alike_keys, name_key, probe_keys
 from .player_database import (
     PlayedGame,
     PlayerRow,
@@ -57,6 +59,9 @@ log = logging.getLogger("senet.players")
 TRANSFER_TTL_MS = 10 * 60 * 1000
 #: how long a passkey challenge may be answered (ms)
 CHALLENGE_TTL_MS = 5 * 60 * 1000
+#: how often every process looks for finished rated games not yet rated (ms of the server's
+#: clock); the first look is at start-up
+RATING_SWEEP_MS = 5 * 60 * 1000
 #: a transfer code's alphabet: no 0/O, 1/I/L to misread when typed from another screen
 _CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 _CODE_LENGTH = 12  # 59 bits; guesses are rate-limited and a code lives ten minutes
@@ -125,16 +130,22 @@ class Players:
     """The players of one server process's database.  Listens to the store: every game that
     ends here has its ratings updated (once, over every process)."""
 
-    def __init__(self, storage: Storage, store: GameStore) -> None:
+    def __init__(self, storage: Storage, store: GameStore, limits: FairPlay | None = None) -> None:
         self.db = PlayerStorage(storage)
         self.store = store
         self.clock = store.clock
+        self.limits = limits or FairPlay()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
         #: called with a player's id before the player is deleted (their challenges go too)
         self.on_delete: list[Callable[[str], Awaitable[None]]] = []
         store.on_change.append(self._changed)
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            await asyncio.gather(self._sweeper, return_exceptions=True)
+            self._sweeper = None
         for task in list(self._tasks):
             with contextlib.suppress(Exception):
                 await task
@@ -144,19 +155,47 @@ class Players:
         """A new player named ``raw`` and the session secret of this device.
 
         Raises :class:`NameRefused` (``length``, ``characters``, ``mixed``, ``start``,
-        ``separators``, ``reserved``, ``taken``)."""
+        ``separators``, ``reserved``, ``taken``, ``busy``: the site's names of the last
+        :attr:`FairPlay.name_window` are as many as it takes)."""
         name = check_name(raw)
         key = name_key(name)
         taken = NameRefused("taken", "this name, or one that looks the same, is taken")
+        now = self._moment()
+        window = timedelta(milliseconds=self.limits.name_window)
+        if await self.db.names_since(now - window) >= self.limits.names_per_window:
+            raise NameRefused("busy", "very many names are being taken: try again later")
         if await self.db.by_key(key) is not None:
             raise taken
+        # a name stored under another key that still reads as this one («Тот» and "Tom")
+        mine = look_alike_keys(name)
+        for probe in probe_keys(name) - {key}:
+            other = await self.db.by_key(probe)
+            if other is not None and look_alike_keys(other.name) & mine:
+                raise taken
         secret = new_token()
         player_id = secrets.token_urlsafe(12)
-        if not await self.db.create_player(player_id, name, key, hash_token(secret)):
+        if not await self.db.create_player(
+            player_id, name, key, hash_token(secret), created_at=now
+        ):
             raise taken
         player = await self.db.by_id(player_id)
         assert player is not None
         return player, secret
+
+    def _moment(self) -> datetime:
+        """The server's clock as a time to store."""
+        return datetime.fromtimestamp(self.clock.now() / 1000, UTC)
+
+    async def free_unused_names(self) -> int:
+        """Free the names that have never held a seat in a game (nor a passkey, nor an API
+        token) :attr:`FairPlay.unused_name_lifetime` after they were taken: a name squatted
+        and never played goes back to everyone.  How many were freed."""
+        before = self._moment() - timedelta(milliseconds=self.limits.unused_name_lifetime)
+        freed = 0
+        for player in await self.db.unused_names(before):
+            await self.delete(player)
+            freed += 1
+        return freed
 
     async def session(self, secret: str | None) -> PlayerRow | None:
         """The player whose session ``secret`` is (None: no name on this device)."""
@@ -185,7 +224,13 @@ class Players:
     async def by_name(self, name: str) -> PlayerRow | None:
         if not 1 <= len(name) <= 40:
             return None
-        return await self.db.by_key(name_key(name))
+        found = await self.db.by_key(name_key(name))
+        if found is not None and found.name.casefold() != name.casefold():
+            # a name taken before the key folded more (see migration 0007) keeps its old key
+            exact = await self.db.by_exact_name(name)
+            if exact is not None:
+                return exact
+        return found
 
     # ------------------------------------------------------------------ other devices
     async def new_transfer(self, player: PlayerRow) -> str:
@@ -322,9 +367,10 @@ class Players:
 
     async def level_near(self, player: PlayerRow | None, variant: str) -> str:
         """The computer's level nearest in strength to ``player`` in ``variant``: the level
-        whose rating there (each level is a player of the rating pool) is closest to the
-        player's; a level not yet rated stands at its place in :data:`NOMINAL` steps around
-        1500.  An anonymous player, or a newcomer, counts as 1500: a middle level."""
+        whose fixed rating there (:mod:`senet.service.level_ratings`) is closest to the
+        player's; a level the ladder has not measured stands at its place in :data:`NOMINAL`
+        steps around 1500.  An anonymous player, or a newcomer, counts as 1500: a middle
+        level."""
         levels = computer.levels()
         mine = NEW_RATING
         if player is not None and player.kind == "human":
@@ -333,13 +379,17 @@ class Players:
                 mine = found[player.id].rating
         by_level = {}
         for i, level in enumerate(levels):
+            fixed = level_ratings.level_rating(level, variant)
             nominal = NEW_RATING + NOMINAL * (i - (len(levels) - 1) / 2)
-            by_level[level] = nominal
-        keys = {name_key(level): level for level in levels}
-        for row in await self.db.computer_ratings(list(keys), variant):
-            if row[0] in keys:
-                by_level[keys[row[0]]] = row[1]
+            by_level[level] = fixed if fixed is not None else nominal
         return min(levels, key=lambda level: (abs(by_level[level] - mine), levels.index(level)))
+
+    def level_rating(self, level: str, variant: str) -> RatingRow | None:
+        """A computer level's fixed rating in ``variant`` (None: not measured)."""
+        fixed = level_ratings.level_rating(level, variant)
+        if fixed is None:
+            return None
+        return RatingRow(variant, fixed, level_ratings.LEVEL_RD, glicko2.NEW.volatility, 0)
 
     # ------------------------------------------------------------------ ratings
     def _changed(self, live: LiveGame, here: bool) -> None:
@@ -354,6 +404,42 @@ class Players:
             await self.rate(game_id)
         except Exception:
             log.exception("rating game %s failed (the next look at it tries again)", game_id)
+
+    async def rate_unrated(self) -> int:
+        """Apply the ratings of every finished rated game not yet rated (the process that
+        ended it died first); how many games were rated now.  Each is rated exactly once
+        whichever processes sweep at the same time (:meth:`PlayerStorage.rate_game`)."""
+        rated = 0
+        for game_id in await self.db.unrated_games():
+            try:
+                if await self.rate(game_id):
+                    rated += 1
+            except Exception:
+                log.exception("rating game %s failed (the next sweep tries again)", game_id)
+        return rated
+
+    async def start(self) -> None:
+        """Apply the ratings of the finished rated games not yet rated now (before the
+        process serves anyone), then every :data:`RATING_SWEEP_MS` of the server's clock
+        (when the unused names are freed too: :meth:`free_unused_names`).
+        The computer's levels are players from the start (their profiles exist)."""
+        for level in computer.levels():
+            await self.computer_player(level)
+        try:
+            await self.rate_unrated()
+        except Exception:  # a database hiccup: the next sweep tries again
+            log.exception("the ratings' sweep failed")
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep_every(), name="rating sweep")
+
+    async def _sweep_every(self) -> None:
+        while True:
+            await self.clock.sleep_until(self.clock.now() + RATING_SWEEP_MS)
+            try:
+                await self.rate_unrated()
+                await self.free_unused_names()
+            except Exception:  # a database hiccup: the next sweep tries again
+                log.exception("the players' sweep failed")
 
     async def rate(self, game_id: str) -> list[RatingChange]:
         """Update the ratings of a finished rated game, if nobody has yet; its changes."""
@@ -388,6 +474,15 @@ class Players:
     async def profile(self, player: PlayerRow, recent: int = 30) -> Profile:
         rows = await self.db.ratings_of(player.id)
         history = await self.db.history_of(player.id)
+        if player.kind == "computer" and player.level:
+            # a level's ratings are fixed: one per variant measured, played or not
+            played = {r.variant: r.games for r in rows}
+            rows = []
+            for variant in level_ratings.LADDER_SCORES:
+                fixed = self.level_rating(player.level, variant)
+                if fixed is not None:
+                    rows.append(replace(fixed, games=played.get(variant, 0)))
+            rows.sort(key=lambda r: -r.games)
         views = []
         for row in rows:
             changes = [h for h in history if h.variant == row.variant]
@@ -416,23 +511,36 @@ class Players:
 
 
 def _rate_two(
-    variant: str, result: str, current: dict[int, tuple[str, RatingRow | None]]
-) -> dict[int, RatingRow]:
-    """Both seats' new ratings after one game (one Glicko-2 period each, against the other's
-    rating before the game)."""
-    before = {
-        seat: (
-            glicko2.Rating(row.rating, row.rd, row.volatility) if row is not None else glicko2.NEW
-        )
-        for seat, (_, row) in current.items()
-    }
+    variant: str, result: str, current: dict[int, tuple[str, RatingRow | None, str | None]]
+) -> dict[int, tuple[float, RatingRow]]:
+    """Both seats' ratings before and after one game (one Glicko-2 period each, against the
+    other's rating before the game).  A computer level's rating is its fixed, measured one
+    (:mod:`senet.service.level_ratings`): it is the opponent's reference and does not move."""
+    before = {}
+    for seat, (_, row, level) in current.items():
+        fixed = level_ratings.level_rating(level, variant) if level else None
+        if fixed is not None:
+            before[seat] = glicko2.Rating(fixed, level_ratings.LEVEL_RD, glicko2.NEW.volatility)
+        elif row is not None:
+            before[seat] = glicko2.Rating(row.rating, row.rd, row.volatility)
+        else:
+            before[seat] = glicko2.NEW
     score_a = {"A": 1.0, "B": 0.0}.get(result, 0.5)
     out = {}
     for seat in (0, 1):
+        row, level = current[seat][1], current[seat][2]
+        games = (row.games if row else 0) + 1
+        mine = before[seat]
+        if level and level_ratings.level_rating(level, variant) is not None:
+            out[seat] = (
+                mine.rating,
+                RatingRow(variant, mine.rating, mine.rd, mine.volatility, games),
+            )
+            continue
         score = score_a if seat == 0 else 1.0 - score_a
-        after = glicko2.rate(before[seat], [(before[1 - seat], score)], min_rd=glicko2.MIN_RD)
-        row = current[seat][1]
-        out[seat] = RatingRow(
-            variant, after.rating, after.rd, after.volatility, (row.games if row else 0) + 1
+        after = glicko2.rate(mine, [(before[1 - seat], score)], min_rd=glicko2.MIN_RD)
+        out[seat] = (
+            mine.rating,
+            RatingRow(variant, after.rating, after.rd, after.volatility, games),
         )
     return out

@@ -463,8 +463,8 @@ class Push:
     async def challenged(self, event: ChallengeEvent) -> None:
         """A listener of :meth:`Challenges.on_event` (called in the process that stored the
         challenge, off the request's path): tell the challenged player."""
-        if event.kind != ChallengeEventKind.RECEIVED:
-            return
+        if event.kind != ChallengeEventKind.RECEIVED or not event.notify:
+            return  # a challenger heard from within the interval is not notified again
         c = event.challenge
         notice = Notice(
             NoticeKind.CHALLENGE,

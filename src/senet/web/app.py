@@ -103,6 +103,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 listing_lifetime=round(settings.listing_lifetime * 1000),
                 listing_cap=settings.listing_cap,
                 seeding_deadline=round(settings.seeding_deadline * 1000),
+                challenges_per_pair=settings.challenges_per_pair,
+                challenges_received=settings.challenges_received,
+                challenge_notify_interval=round(settings.challenge_notify_interval * 1000),
+                names_per_window=settings.names_per_hour,
+                unused_name_lifetime=round(settings.unused_name_days * 86_400_000),
             ),
             push=PushConfig(settings.push_services, settings.push_contact),
         )

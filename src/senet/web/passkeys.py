@@ -21,7 +21,14 @@ from fastapi.responses import JSONResponse
 from senet.service.players import Players
 
 from .common import error_json
-from .players import PLAYER_COOKIE, client_address, limits_of, player_of, set_player_cookie
+from .players import (
+    PLAYER_COOKIE,
+    client_address,
+    limits_of,
+    passkeys_possible,
+    player_of,
+    set_player_cookie,
+)
 from .security import parse_json
 
 __all__ = ["router"]
@@ -36,6 +43,12 @@ def _players(request: Request) -> Players:
 
 def _rp_id(request: Request) -> str:
     return request.url.hostname or "localhost"
+
+
+def _unavailable() -> JSONResponse:
+    return error_json(
+        "passkeys_unavailable", "passkeys need the site's host name, not an IP address", 400
+    )
 
 
 def _origin(request: Request) -> str:
@@ -82,6 +95,8 @@ async def register_options(request: Request) -> Any:
     player = player_of(request)
     if player is None:
         return error_json("no_name", "take a name first", 403)
+    if not passkeys_possible(request):
+        return _unavailable()
     players = _players(request)
     challenge = await players.new_challenge("register", player)
     existing = await players.db.passkeys_of(player.id)
@@ -135,7 +150,7 @@ async def register(request: Request) -> Any:
     )
     if not added:
         return _refused("passkey_known")
-    return {"ok": True}
+    return {"ok": True, "passkeys": len(await players.db.passkeys_of(player.id))}
 
 
 @router.post("/login/options")
@@ -143,6 +158,8 @@ async def login_options(request: Request) -> Any:
     """The options of ``navigator.credentials.get``: any of this site's passkeys."""
     from webauthn import generate_authentication_options, options_to_json
 
+    if not passkeys_possible(request):
+        return _unavailable()
     if not limits_of(request).tries.allow(client_address(request)):
         return error_json("rate_limited", "too many tries: wait a moment", 429)
     challenge = await _players(request).new_challenge("login", None)

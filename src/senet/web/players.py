@@ -14,6 +14,7 @@ Creating names and codes and trying codes are rate-limited per address.
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -31,7 +32,7 @@ from senet.service.errors import GameError, requested_time_control
 from senet.service.games import GameService
 from senet.service.lobby import Paired
 from senet.service.messages import Holder, Mode
-from senet.service.names import MAX_LENGTH, MIN_LENGTH, NameRefused
+from senet.service.names import MAX_LENGTH, MIN_LENGTH, NameRefused, check_name
 from senet.service.player_database import PlayedGame, PlayerRow
 from senet.service.players import Players, Profile, RatingView, SeatRating, rating_text
 from senet.service.queries import GameFacts
@@ -145,6 +146,18 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
+def passkeys_possible(request: Request) -> bool:
+    """Whether WebAuthn can work on the address the page was reached at: its relying party is
+    a host name, never an IP address (``https://192.0.2.7`` or ``http://127.0.0.1:8000``; the
+    loopback's name ``localhost`` works)."""
+    host = request.url.hostname or ""
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return bool(host)
+    return False
+
+
 def limits_of(request: Request) -> Limits:
     limits: Limits = request.app.state.player_limits
     return limits
@@ -155,50 +168,59 @@ def _too_many(request: Request) -> Any:
     return render(request, "error.html", 429, title=t("error.title"), message=t("name.too_many"))
 
 
-# ---------------------------------------------------------------------- the name
-@pages.get("/name")
-async def name_page(request: Request) -> Any:
+async def _name_page(request: Request, status: int = 200, **shown: Any) -> Any:
+    """The name page: for a named device its settings, else the form to take a name (with
+    ``refused``: why the name typed, ``typed``, was not taken)."""
     player = player_of(request)
     passkeys = await _players(request).db.passkeys_of(player.id) if player else []
-    response = render(
-        request,
-        "name.html",
-        player=player,
-        passkeys=len(passkeys),
-        min_length=MIN_LENGTH,
-        max_length=MAX_LENGTH,
-        refused=None,
-        typed="",
-        deleted=request.query_params.get("deleted") == "1",
-        accepting=(await _service(request).challenges.acceptance(player)).value if player else None,
-    )
+    values: dict[str, Any] = {
+        "player": player,
+        "passkeys": len(passkeys),
+        "min_length": MIN_LENGTH,
+        "max_length": MAX_LENGTH,
+        "refused": None,
+        "typed": "",
+        "deleted": False,
+        "delete_refused": False,
+        "passkeys_possible": passkeys_possible(request),
+        "accepting": (
+            (await _service(request).challenges.acceptance(player)).value if player else None
+        ),
+    }
+    values.update(shown)
+    response = render(request, "name.html", status, **values)
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
+# ---------------------------------------------------------------------- the name
+@pages.get("/name")
+async def name_page(request: Request) -> Any:
+    return await _name_page(request, deleted=request.query_params.get("deleted") == "1")
+
+
 @pages.post("/name")
 async def take_name(request: Request) -> Any:
+    """Take a name.  The name is checked first: a refused name (a typo, one taken) is said on
+    the form and costs the address nothing; only names made count against its limit, and
+    over it the form says so (429) and keeps what was typed."""
     form = await form_fields(request)
     if player_of(request) is not None:
         return RedirectResponse("/name", status_code=303)
-    if not limits_of(request).names.allow(client_address(request)):
-        return _too_many(request)
     typed = form.get("name", "")
+    address = client_address(request)
+    try:
+        check_name(typed)
+    except NameRefused as refused:
+        return await _name_page(request, 400, refused=refused.code, typed=typed[:40])
+    if not limits_of(request).names.allow(address):
+        return await _name_page(request, 429, refused="too_many", typed=typed[:40])
     try:
         _, secret = await _players(request).take_name(typed)
     except NameRefused as refused:
-        return render(
-            request,
-            "name.html",
-            400,
-            player=None,
-            passkeys=0,
-            min_length=MIN_LENGTH,
-            max_length=MAX_LENGTH,
-            refused=refused.code,
-            typed=typed[:40],
-            deleted=False,
-        )
+        limits_of(request).names.give_back(address)
+        status = 429 if refused.code == "busy" else 400
+        return await _name_page(request, status, refused=refused.code, typed=typed[:40])
     response = RedirectResponse(_next(form.get("next")), status_code=303)
     set_player_cookie(response, request, secret)
     return response
@@ -238,10 +260,7 @@ async def delete_name(request: Request) -> Any:
     if player is None:
         return RedirectResponse("/name", status_code=303)
     if form.get("confirm", "").strip().casefold() != player.name.casefold():
-        t = translator(lang_of(request))
-        return render(
-            request, "error.html", 400, title=t("error.title"), message=t("name.delete_confirm")
-        )
+        return await _name_page(request, 400, delete_refused=True)
     await _players(request).delete(player)
     response = RedirectResponse("/name?deleted=1", status_code=303)
     _forget_cookie(response, request)
@@ -483,16 +502,13 @@ def _game_row(g: PlayedGame, profile: Profile, lang: str) -> dict[str, Any]:
 
 async def level_options(request: Request, lang: str) -> list[tuple[str, str, str]]:
     """The start form's levels (key, name, description), each description followed by the
-    level's rating where it has played rated games (its most played variant's: "rated ≈ 1850
-    in Kendall-style Senet")."""
+    level's fixed rating in standard Senet ("rated ≈ 1677 in Senet")."""
     t = translator(lang)
     players = _players(request)
     out = []
     for key, name, description in computer.level_options(lang):
-        level = await players.by_name(key)
-        rows = await players.db.ratings_of(level.id) if level and level.kind == "computer" else []
-        if rows:
-            best = rows[0]
+        best = players.level_rating(key, "standard")
+        if best is not None:
             said = t(
                 "player.level_rating",
                 rating=rating_text(best.rating, best.rd),

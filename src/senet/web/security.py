@@ -141,6 +141,13 @@ class AddressLimiter:
             self._buckets.move_to_end(address)
         return bucket.take()
 
+    def give_back(self, address: str) -> None:
+        """Return the token :meth:`allow` took for something that was not done after all
+        (a name refused once checked: only names made count)."""
+        bucket = self._buckets.get(address)
+        if bucket is not None:
+            bucket.tokens = min(bucket.burst, bucket.tokens + 1.0)
+
 
 def origin_allowed(origin: str | None, host: str | None, extra: tuple[str, ...] = ()) -> bool:
     """Is a WebSocket ``Origin`` this site (same host and port as the ``Host`` header)?

@@ -1,6 +1,6 @@
 // Passkeys on the name page: register one on a device that has a name, sign in with one on a
 // device that has none.  The server makes every challenge (good once) and checks every answer.
-import { loadTexts, t } from "./i18n.js";
+import { errorText, loadTexts, t } from "./i18n.js";
 
 await loadTexts(document.documentElement.lang || "en");
 
@@ -46,7 +46,7 @@ async function register() {
       id: fromB64url(c.id),
     }));
     const made = await navigator.credentials.create({ publicKey: options });
-    await post("/api/passkeys/register", {
+    const answer = await post("/api/passkeys/register", {
       id: made.id,
       rawId: toB64url(made.rawId),
       type: made.type,
@@ -57,9 +57,25 @@ async function register() {
       },
     });
     say("passkey.added");
+    const count = document.getElementById("passkey-count");
+    if (count && Number.isInteger(answer.passkeys)) {
+      count.textContent = t("name.passkeys_text", { count: answer.passkeys });
+    }
   } catch (err) {
-    say(err && err.name === "NotAllowedError" ? "passkey.cancelled" : "passkey.failed");
+    failed(err);
   }
+}
+
+// Why a ceremony failed, in words: cancelled by the person, an address WebAuthn refuses, a
+// passkey this authenticator holds already, or the server's refusal (its code).
+function failed(err) {
+  const name = err && err.name;
+  if (name === "NotAllowedError") say("passkey.cancelled");
+  else if (name === "SecurityError") say("name.passkeys_need_name");
+  else if (name === "InvalidStateError") say("err.passkey_known");
+  else if (name === "Error" && err.message !== "failed") {
+    status.textContent = errorText({ code: err.message });
+  } else say("passkey.failed");
 }
 
 async function login() {
@@ -85,7 +101,7 @@ async function login() {
     });
     location.assign("/name");
   } catch (err) {
-    say(err && err.name === "NotAllowedError" ? "passkey.cancelled" : "passkey.failed");
+    failed(err);
   }
 }
 
