@@ -135,7 +135,7 @@ def test_quick_pairing_puts_two_askers_in_one_game(browser, clocked, artifacts):
     first.wait_for_function(
         "() => document.getElementById('status').textContent.includes('Looking for an opponent')"
     )
-    assert first.text_content("h1").endswith("· two players online")  # a stranger is no friend
+    assert first.text_content("h1").endswith("· player vs player online")  # a stranger is no friend
     second.select_option("#pn-variant", "bell")
     second.click("#play-now")
     second.wait_for_selector("#game[data-ply]")
@@ -434,7 +434,7 @@ def test_my_games_lists_every_game_this_browser_holds_a_seat_in(browser, clocked
     )
     assert len(metas) == 2
     for meta in metas:
-        assert len(meta) == 3 and meta[0] == "двое по сети", meta
+        assert len(meta) == 3 and meta[0] == "игрок против игрока по сети", meta
         assert meta[2] in ("ждём соперника", "ваш ход", "ход соперника"), meta
     # the dots are drawn: a screen reader hears a comma between the items, none before the first
     row_meta = me.locator("#my-games li.my-game .row-meta").first
@@ -443,9 +443,11 @@ def test_my_games_lists_every_game_this_browser_holds_a_seat_in(browser, clocked
         heard = row_meta.aria_snapshot()
         if heard:
             break
-    assert re.search(r"text: двое по сети\s*,\s*\S", heard) and "·" not in heard, heard
+    assert re.search(r"text: игрок против игрока по сети\s*,\s*\S", heard) and "·" not in heard, (
+        heard
+    )
     mine = me.evaluate("fetch('/api/mine').then((r) => r.json())")  # what the page reads again
-    assert {g["mode_label"] for g in mine} == {"двое по сети"}
+    assert {g["mode_label"] for g in mine} == {"игрок против игрока по сети"}
     # the friend's browser holds only its own seat
     friend.goto("/games/mine")
     assert friend.eval_on_selector_all(

@@ -13,15 +13,18 @@ from .test_browser import new_page
 pytestmark = pytest.mark.browser
 
 #: Each board shown on the page: its kind, whether it is upright, its smallest square's shorter
-#: side in CSS pixels, and whether it stays within the screen's width.
+#: side in CSS pixels, its smallest piece's tap area's (the boards played on: board.js's
+#: ``.piece-hit``), and whether it stays within the screen's width.
 BOARDS = """() => [...document.querySelectorAll('svg#board, svg.diagram-board')]
   .filter((svg) => svg.getBoundingClientRect().width > 0)
   .map((svg) => {
     const cells = [...svg.querySelectorAll('.square .cell')].map((c) => c.getBoundingClientRect());
     const box = svg.getBoundingClientRect();
+    const taps = [...svg.querySelectorAll('.piece-hit')].map((h) => h.getBoundingClientRect());
     return {kind: svg.id || svg.getAttribute('class'),
             upright: svg.classList.contains('upright'),
             square: Math.min(...cells.map((c) => Math.min(c.width, c.height))),
+            tap: taps.length ? Math.min(...taps.map((t) => Math.min(t.width, t.height))) : null,
             inside: box.left >= -0.5 && box.right <= innerWidth + 0.5};
   })"""
 
@@ -62,6 +65,8 @@ def test_every_board_stands_upright_on_a_phone_held_upright_and_lies_wide_on_a_d
             assert board["inside"], (name, board)
             if phone:
                 assert board["square"] >= 44, (name, board)
+                if board["kind"] == "board":  # a piece is tapped on a board played on
+                    assert board["tap"] is not None and board["tap"] >= 44, (name, board)
         if name == "review":  # the replay's board (board.js) and each mistake's (the server's)
             kinds = {board["kind"] for board in boards}
             assert "board" in kinds and any("diagram-board" in k for k in kinds), kinds

@@ -43,7 +43,7 @@ UPRIGHT_QUERY = "(orientation: portrait) and (max-width: 600px)"
 
 # Hieroglyphs drawn as simple strokes (many systems have no font for Egyptian hieroglyphs).
 GLYPHS = {
-    "\U000132f9": "M0 -7 a4 5 0 1 1 0.01 0 M0 -2 v11 M-6 1 h12",
+    "\U000132f9": "M0 -2 a4 4.5 0 1 1 0.01 0 v13 M-6 1 h12",
     "\U00013124": "M-4 -1 a4 5 0 1 0 8 0 a4 5 0 1 0 -8 0 M0 -9 v4 M-3 -6 h6",
     "\U00013217": "M-8 -5 l2 -2 l2 2 l2 -2 l2 2 l2 -2 l2 2 l2 -2 l2 2 M-8 0 l2 -2 l2 2 l2 -2 l2 2 l2 -2 l2 2 l2 -2 l2 2 M-8 5 l2 -2 l2 2 l2 -2 l2 2 l2 -2 l2 2 l2 -2 l2 2",
     "\U000131f3": "M0 -7 a7 7 0 1 1 -0.01 0 M0 -1 a1 1 0 1 1 -0.01 0",
@@ -225,6 +225,7 @@ def _drawing(shown: _Shown, lang: str, upright: bool) -> str:
         f'<rect class="board-frame" x="{X0 - 6}" y="{Y0 - 6}" width="{frame_w + 12}"'
         f' height="{frame_h + 12}" rx="8"/>'
     )
+    occupied = set(position.pieces(0)) | set(position.pieces(1))
     for sq in range(1, 31):
         if not first <= column(sq) <= last:
             continue
@@ -239,14 +240,20 @@ def _drawing(shown: _Shown, lang: str, upright: bool) -> str:
         if house:
             name = house.name(lang)
             path = GLYPHS.get(house.symbol)
-            gx, gy = x + CELL - 16, y + 18
+            # under a piece the symbol goes small into the square's top right corner, clear of
+            # the piece (as board.js draws it)
+            place = (
+                f"translate({x + CELL - 8} {y + 9}) scale(0.55)"
+                if sq in occupied
+                else f"translate({x + CELL - 16} {y + 18})"
+            )
             if path:
                 out.append(
-                    f'<path class="glyph" aria-hidden="true" d="{path}" transform="translate({gx} {gy})"/>'
+                    f'<path class="glyph" aria-hidden="true" d="{path}" transform="{place}"/>'
                 )
             else:
                 out.append(
-                    f'<text class="house-symbol" x="{gx}" y="{gy + 5}" text-anchor="middle">'
+                    f'<text class="house-symbol" x="0" y="5" text-anchor="middle" transform="{place}">'
                     f"{escape(house.symbol)}</text>"
                 )
             # the symbol on the square, the name whole in the key under the board (a name

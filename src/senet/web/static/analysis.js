@@ -4,7 +4,7 @@
 import { drawBoard, setDarkSeat } from "./board.js";
 import { explainTaps } from "./why.js";
 import { errorText, loadTexts, percent, sentence, t } from "./i18n.js";
-import { choiceLabel, parseMove } from "./notation.js";
+import { choiceLabel, notationWords, parseMove } from "./notation.js";
 
 const root = document.getElementById("analysis");
 const lang = root.dataset.lang;
@@ -263,7 +263,7 @@ function renderRecord() {
   if (!record) return;
   const step = record.steps[record.index];
   $("an-rec-pos").textContent = `${t("an.step", { i: record.index + 1, n: record.steps.length })} · ` +
-    (step.action ? t("an.next_action", { action: step.action }) : t("an.end"));
+    (step.action ? t("an.next_action", { action: notationWords(step.action) }) : t("an.end"));
   $("an-rec-prev").disabled = $("an-rec-first").disabled = record.index === 0;
   $("an-rec-next").disabled = $("an-rec-last").disabled = record.index === record.steps.length - 1;
 }

@@ -36,7 +36,7 @@ export function squareXY(sq) {
 
 // Hieroglyphs drawn as simple strokes: many systems have no font for Egyptian hieroglyphs.
 const GLYPHS = {
-  "\u{132F9}": "M0 -7 a4 5 0 1 1 0.01 0 M0 -2 v11 M-6 1 h12", // ankh
+  "\u{132F9}": "M0 -2 a4 4.5 0 1 1 0.01 0 v13 M-6 1 h12", // ankh
   "\u{13124}": "M-4 -1 a4 5 0 1 0 8 0 a4 5 0 1 0 -8 0 M0 -9 v4 M-3 -6 h6", // nfr: beauty
   "\u{13217}": "M-8 -5 l2 -2 l2 2 l2 -2 l2 2 l2 -2 l2 2 l2 -2 l2 2 M-8 0 l2 -2 l2 2 l2 -2 l2 2 l2 -2 l2 2 l2 -2 l2 2 M-8 5 l2 -2 l2 2 l2 -2 l2 2 l2 -2 l2 2 l2 -2 l2 2", // water
   "\u{131F3}": "M0 -7 a7 7 0 1 1 -0.01 0 M0 -1 a1 1 0 1 1 -0.01 0", // sun disk: Ra
@@ -128,9 +128,12 @@ export function drawBoard(svg, view) {
     el("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 4, class: "cell" }, g);
     text(g, x + 5, y + 14, String(sq), "sq-num");
     if (house) {
-      // the symbol, large; the name and what the House does are a hover (title) or a tap away
+      // the symbol, large; the name and what the House does are a hover (title) or a tap away.
+      // Under a piece, small in the square's top right corner, clear of the piece (drawn large
+      // there, the piece covered it and it the piece)
       const mark = glyph(g, house.symbol, 0, 0);
-      mark.setAttribute("transform", `translate(${x + CELL - 17} ${y + 19}) scale(1.35)`);
+      mark.setAttribute("transform", occupant.has(sq) ? `translate(${x + CELL - 8} ${y + 9}) scale(0.55)`
+        : `translate(${x + CELL - 17} ${y + 19}) scale(1.35)`);
       const title = el("title", {}, g);
       title.textContent = `${sq}: ${house.name}` + (house.meaning ? ` — ${house.meaning}` : "");
       if (view.onHouse) g.addEventListener("click", () => view.onHouse(sq));

@@ -6,7 +6,7 @@ import { hintButton } from "./hint.js";
 import { renderEndings, seatFree, setupEndings, terminationText } from "./endings.js";
 import { DeltaFeed } from "./delta.js";
 import { errorText, loadTexts, sentence, t } from "./i18n.js";
-import { choiceLabel, moveLabel, parseMove } from "./notation.js";
+import { choiceLabel, moveLabel, notationWords, parseMove } from "./notation.js";
 import { offerAfterMove, pushSupported } from "./push.js";
 import { setupChat } from "./quickchat.js";
 
@@ -389,7 +389,7 @@ function renderLog() {
     if (!current) continue;
     if (h.kind === "throw") current.parts.push(`(${h.value})`);
     else {
-      const text = parseMove(h.text) ? h.text : t(`log.${h.text}`); // notation, or a word for pass, revive…
+      const text = parseMove(h.text) ? notationWords(h.text) : t(`log.${h.text}`); // notation, or a word for pass, revive…
       current.parts.push(h.seat !== current.seat ? `${"AB"[h.seat]}: ${text}` : text);
       if (h.skipped !== null && h.skipped !== undefined) { current.parts.push(`{${t("g.skipped", { seat: seatName(h.skipped) })}}`); current.closed = true; }
     }

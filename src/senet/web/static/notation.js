@@ -12,6 +12,13 @@ export function parseMove(text) {
   return { origin: Number(m[1]), target: m[2] === "off" ? OFF : Number(m[2]), used: m[3] ? Number(m[3]) : 0 };
 }
 
+// A move as a move list writes it: the notation ("12-15", "12x15", "28-off/2") with its
+// bearing off in the page's words, as the board names the way off ("28-выход"). Only shown:
+// what programs read (records, the API, the URL of a position) keeps the notation itself.
+export function notationWords(text) {
+  return text.replace(/-off\b/, `-${t("g.off")}`);
+}
+
 export function moveLabel(text) {
   const step = parseMove(text);
   if (!step) return t(`move.${text}`);
