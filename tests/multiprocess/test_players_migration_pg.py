@@ -20,7 +20,7 @@ from .test_cluster import _pg
 from .test_storage_pg import run
 
 BEFORE_PLAYERS = importlib.import_module(
-    "senet.service.migrations.versions.0005_players"
+    "senet.service.migrations.versions.0006_players"
 ).down_revision
 
 

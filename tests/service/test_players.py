@@ -657,7 +657,7 @@ def test_a_name_deleted_while_its_game_is_being_rated_leaves_the_game_unrated(
 
 #: the revision just before the players' tables
 BEFORE_PLAYERS = importlib.import_module(
-    "senet.service.migrations.versions.0005_players"
+    "senet.service.migrations.versions.0006_players"
 ).down_revision
 
 

@@ -18,8 +18,9 @@ from sqlalchemy import and_, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .game_database import StorageTables
-from .player_database import PlayerRow, PlayerStorage, api_tokens, games, players, seats
+from .player_database import PlayerRow, PlayerStorage
 from .rows import from_row
+from .schema import api_tokens, games, players, seats
 
 __all__ = ["BotStorage", "GameOfPlayer", "TokenRow"]
 

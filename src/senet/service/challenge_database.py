@@ -13,12 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    Column,
-    MetaData,
-    String,
-    Table,
     delete,
     func,
     insert,
@@ -29,36 +23,12 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .game_database import StorageTables
-from .player_database import players
 from .rows import from_row, values_of
+from .schema import challenge_settings as settings
+from .schema import game_challenges as challenges
+from .schema import players
 
 __all__ = ["ChallengeRow", "ChallengeStorage"]
-
-_meta = MetaData()
-
-challenges = Table(
-    "game_challenges",
-    _meta,
-    Column("id", String(32), primary_key=True),
-    Column("challenger_id", String(32)),  # None: an anonymous challenger
-    Column("secret_hash", String(64), nullable=False),  # SHA-256 of the challenger's secret
-    Column("challenged_id", String(32), nullable=False),
-    Column("variant", String(32), nullable=False),
-    Column("time_control", String(32), nullable=False),
-    Column("colour", String(8), nullable=False),  # the challenger's: A | B | random
-    Column("rated", Boolean, nullable=False),
-    Column("from_game", String(32)),
-    Column("status", String(16), nullable=False),
-    Column("created_at", BigInteger, nullable=False),
-    Column("expires_at", BigInteger, nullable=False),
-    Column("game_id", String(32)),
-)
-settings = Table(
-    "challenge_settings",
-    _meta,
-    Column("player_id", String(32), primary_key=True),
-    Column("accept", String(16), nullable=False),
-)
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ expected ply* (optimistic concurrency), so two writers can never both append ply
 
 The schema is made and upgraded by the Alembic migrations shipped in
 :mod:`senet.service.migrations` (``init()`` upgrades to ``head``; several processes starting at
-once on PostgreSQL take turns under an advisory lock).  ``metadata`` below mirrors the schema
-for the queries; a change to it needs a new migration.
+once on PostgreSQL take turns under an advisory lock).  The tables are described once, in
+:mod:`senet.service.schema`, which the migrations are checked against.
 """
 
 from __future__ import annotations
@@ -24,22 +24,10 @@ from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    Column,
-    DateTime,
-    ForeignKey,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    UniqueConstraint,
     and_,
     case,
     delete,
     event,
-    false,
     func,
     insert,
     or_,
@@ -55,6 +43,7 @@ from senet.settings import DEFAULT_DATABASE_URL
 
 from .clocks import parse_time_control
 from .messages import ActionKind, ClockColumns, Finish, Mode, SeatKind
+from .schema import actions, games, reviews, seats
 from .sqlite_writer import Append, Conflict, SqliteAppender
 from .unstoppable import Unstoppable
 
@@ -70,86 +59,8 @@ __all__ = [
     "StoredGame",
     "StoredSeat",
     "ConflictError",
-    "metadata",
     "upgrade_schema",
 ]
-
-
-metadata = MetaData()
-
-games = Table(
-    "games",
-    metadata,
-    Column("id", String(32), primary_key=True),
-    Column("variant", String(32), nullable=False),
-    Column("mode", String(16), nullable=False),  # friend | computer | local
-    Column("level", String(16)),  # the computer's level, computer games only
-    Column("ply", Integer, nullable=False, default=0),  # number of actions stored
-    Column("result", String(8)),  # A | B | draw, once over
-    Column("reason", String(200)),
-    Column("score_a", Integer),
-    Column("score_b", Integer),
-    Column("secret", String(64), nullable=False),  # hex; revealed only when the game is over
-    Column("commitment", String(64), nullable=False),
-    Column("player_seeds", String(200), nullable=False, default=""),
-    Column("rematch_of", String(32)),
-    Column("rematch_id", String(32)),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
-    # time control and the server's clock (see senet.service.clocks); ms
-    Column("time_control", String(24), nullable=False, server_default="untimed"),
-    Column("clock_a", Integer),
-    Column("clock_b", Integer),
-    Column("clock_seat", Integer),
-    Column("deadline", BigInteger),  # ms since the epoch, of the decision now timed
-    Column("termination", String(16)),  # resignation | time forfeit | abandoned
-    Column("listed", Boolean, nullable=False, server_default=false()),  # an open game in the lobby
-    Column("pairing", String(64)),  # a quick-pairing seeker's request, while it waits
-    Column("colour_choice", String(8), nullable=False, server_default="random"),
-    Column("public", Boolean, nullable=False, server_default=false()),  # listed for spectators
-    Column("listed_until", BigInteger),  # ms since the epoch: an open game is shown until then
-    Column("listed_by", String(64)),  # a digest of the client that listed it (the cap per client)
-    Column("seeding_deadline", BigInteger),  # ms since the epoch: both seeds due by then
-)
-
-seats = Table(
-    "seats",
-    metadata,
-    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
-    Column("seat", Integer, primary_key=True),  # 0 = A, 1 = B
-    Column("kind", String(16), nullable=False),  # human | computer
-    Column("token_hash", String(64)),  # sha256 of the seat secret (never the secret itself)
-    Column(
-        "invite_token", String(64)
-    ),  # the invitation secret of a free seat (shown again to the creator until used)
-    Column("claimed", Boolean, nullable=False, default=False),
-    Column("seed", String(64)),  # the seat holder's own seed, given once before the first throw
-    Column("left_at", BigInteger),  # ms since the epoch: when its holder was last connected
-)
-
-actions = Table(
-    "actions",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
-    Column("ply", Integer, nullable=False),
-    Column("kind", String(8), nullable=False),  # throw | move
-    Column("seat", Integer),  # who decided (moves) or whose turn it was (throws)
-    Column("notation", String(16), nullable=False),  # "3" for a throw, "12-15", "pass", ...
-    Column("pattern", Integer),  # raw stick pattern / die face, throws only
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    UniqueConstraint("game_id", "ply", name="uq_actions_game_ply"),
-)
-
-#: The review of a finished game, computed once (by a worker) and read by every process: the
-#: master's judgement of each decision as JSON (senet.service.analysis reads and writes it).
-reviews = Table(
-    "reviews",
-    metadata,
-    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
-    Column("rows", Text, nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-)
 
 
 #: PostgreSQL, one statement and one round trip: advance the game from the expected ply and
@@ -325,9 +236,15 @@ class StoredGame:
         return parse_time_control(self.time_control).days
 
 
+#: the columns of ``games`` a :class:`StoredGame` holds (the players' columns, ``rated`` and
+#: ``rating_done``, are :mod:`senet.service.player_database`'s to read)
+_STORED_COLUMNS = frozenset(f.name for f in fields(StoredGame)) - {"seats", "actions"}
+
+
 def _game_of(row: RowMapping) -> StoredGame:
     """A ``games`` row as read (without its seats and actions)."""
-    return StoredGame(**{**row, "mode": Mode(row["mode"])})
+    values = {k: v for k, v in row.items() if k in _STORED_COLUMNS}
+    return StoredGame(**{**values, "mode": Mode(row["mode"])})
 
 
 def _seat_of(row: RowMapping) -> StoredSeat:

@@ -16,16 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    Column,
-    DateTime,
-    Float,
     Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
     and_,
     delete,
     func,
@@ -38,6 +29,11 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .game_database import StorageTables
 from .rows import from_row
+from .schema import actions, api_tokens, games, passkeys, players, ratings, seats
+from .schema import auth_challenges as challenges
+from .schema import player_sessions as sessions
+from .schema import rating_changes as changes
+from .schema import transfer_codes as transfers
 
 __all__ = [
     "PlayerRow",
@@ -49,121 +45,6 @@ __all__ = [
     "PlayerStorage",
     "Seek",
 ]
-
-_meta = MetaData()
-
-players = Table(
-    "players",
-    _meta,
-    Column("id", String(32), primary_key=True),
-    Column("name", String(40), nullable=False),
-    Column("name_key", String(80), nullable=False, unique=True),
-    Column("kind", String(16), nullable=False),  # human | computer | bot
-    Column("level", String(16)),  # a computer level's name
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("accepts_bots", Boolean),  # a person who lets quick pairing give them a bot
-)
-sessions = Table(
-    "player_sessions",
-    _meta,
-    Column("token_hash", String(64), primary_key=True),
-    Column("player_id", String(32), nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-)
-transfers = Table(
-    "transfer_codes",
-    _meta,
-    Column("code_hash", String(64), primary_key=True),
-    Column("player_id", String(32), nullable=False),
-    Column("expires_at", BigInteger, nullable=False),
-)
-passkeys = Table(
-    "passkeys",
-    _meta,
-    Column("credential_id", String(1400), primary_key=True),
-    Column("player_id", String(32), nullable=False),
-    Column("public_key", Text, nullable=False),
-    Column("sign_count", BigInteger, nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-)
-challenges = Table(
-    "auth_challenges",
-    _meta,
-    Column("challenge", String(128), primary_key=True),
-    Column("purpose", String(16), nullable=False),
-    Column("player_id", String(32)),
-    Column("expires_at", BigInteger, nullable=False),
-)
-api_tokens = Table(
-    "api_tokens",
-    _meta,
-    Column("token_hash", String(64), primary_key=True),
-    Column("id", String(16), nullable=False),
-    Column("player_id", String(32), nullable=False),
-    Column("label", String(40), nullable=False),
-    Column("scopes", String(200), nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-)
-ratings = Table(
-    "ratings",
-    _meta,
-    Column("player_id", String(32), primary_key=True),
-    Column("variant", String(32), primary_key=True),
-    Column("rating", Float, nullable=False),
-    Column("rd", Float, nullable=False),
-    Column("volatility", Float, nullable=False),
-    Column("games", Integer, nullable=False),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
-)
-changes = Table(
-    "rating_changes",
-    _meta,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("player_id", String(32), nullable=False),
-    Column("variant", String(32), nullable=False),
-    Column("game_id", String(32), nullable=False),
-    Column("before", Float, nullable=False),
-    Column("after", Float, nullable=False),
-    Column("rd", Float, nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-)
-# The columns of the games' tables that concern players (the rest is senet.service.game_database's).
-games = Table(
-    "games",
-    _meta,
-    Column("id", String(32), primary_key=True),
-    Column("variant", String(32)),
-    Column("mode", String(16)),
-    Column("level", String(16)),
-    Column("ply", Integer),
-    Column("result", String(8)),
-    Column("termination", String(16)),
-    Column("created_at", DateTime(timezone=True)),
-    Column("updated_at", DateTime(timezone=True)),
-    Column("rated", Boolean),
-    Column("rating_done", Boolean),
-    Column("listed", Boolean),
-    Column("pairing", String(64)),
-    Column("time_control", String(24)),
-)
-actions = Table(
-    "actions",
-    _meta,
-    Column("id", Integer, primary_key=True),
-    Column("game_id", String(32)),
-    Column("kind", String(8)),
-    Column("seat", Integer),
-    Column("notation", String(16)),
-)
-seats = Table(
-    "seats",
-    _meta,
-    Column("game_id", String(32), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("kind", String(16)),
-    Column("claimed", Boolean),
-    Column("player_id", String(32)),
-)
 
 
 @dataclass(frozen=True)

@@ -23,13 +23,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy import (
-    Column,
-    DateTime,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
     delete,
     func,
     insert,
@@ -40,39 +33,11 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .game_database import StorageTables
 from .rows import from_row
+from .schema import push_keys as keys
+from .schema import push_notices as notices
+from .schema import push_subscriptions as subscriptions
 
 __all__ = ["KeyPair", "PushStorage", "SubscriptionRow", "endpoint_hash"]
-
-_meta = MetaData()
-
-keys = Table(
-    "push_keys",
-    _meta,
-    Column("id", Integer, primary_key=True, autoincrement=False),
-    Column("private_key", String(64), nullable=False),
-    Column("public_key", String(100), nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-)
-subscriptions = Table(
-    "push_subscriptions",
-    _meta,
-    Column("endpoint_hash", String(64), primary_key=True),
-    Column("endpoint", Text, nullable=False),
-    Column("p256dh", String(100), nullable=False),
-    Column("auth", String(40), nullable=False),
-    # foreign keys (the migration's) to players.id and player_sessions.token_hash, both
-    # ON DELETE CASCADE
-    Column("player_id", String(32), nullable=False),
-    Column("session_hash", String(64), nullable=False),
-    Column("lang", String(8), nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-)
-notices = Table(
-    "push_notices",
-    _meta,
-    Column("key", String(100), primary_key=True),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-)
 
 #: the one row of ``push_keys``
 _KEY_ROW = 1

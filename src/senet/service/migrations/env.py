@@ -13,6 +13,7 @@ from alembic import context
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from senet.service.schema import metadata
 from senet.settings import Settings
 
 config = context.config
@@ -21,7 +22,7 @@ config = context.config
 def _run(connection: Connection) -> None:
     context.configure(
         connection=connection,
-        target_metadata=None,
+        target_metadata=metadata,  # the one description the migrations are checked against
         render_as_batch=connection.dialect.name == "sqlite",
     )
     with context.begin_transaction():
