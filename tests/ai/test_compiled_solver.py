@@ -91,7 +91,7 @@ def test_compiled_solver_agrees_with_the_reference_across_the_whole_board(
     # Futures that run into millions from most of the board (Adelaida; two against two in
     # standard and Kendall, compared in full by the shipped tables' tests): roots near the end
     low = 22 if name == "adelaida" else 20 if material == (2, 2) and name != "bell" else 1
-    for pos in _roots(name, material, 40, seed=3, low=low):
+    for pos in _roots(name, material, 80, seed=3, low=low):
         if _agree(pos, 30_000):
             checked += 1
             lowest = min(lowest, *pos.pieces(0), *pos.pieces(1))

@@ -12,6 +12,7 @@ import asyncpg
 import httpx
 
 from .test_cluster import _pg
+from .test_ratings_cluster import _both_move
 from .test_storage_pg import run as run_in_thread
 
 
@@ -55,6 +56,8 @@ def test_a_name_taken_after_the_end_rates_nothing_on_any_process(cluster, pg_url
             before = await _rated_with_anonymous(a, early, urls)
             await _name(early, urls[1], "Early_named")
             assert (await early.get(f"{urls[1]}/g/{before}")).status_code == 200  # links it
+            # a rated game counts once both players have moved (rating farming otherwise)
+            await _both_move({0: (a, urls[0]), 1: (early, urls[1])}, before)
             resigned = await a.post(f"{urls[0]}/api/games/{before}/resign", json={})
             assert resigned.status_code == 200, resigned.text
             got = (await early.get(f"{urls[1]}/api/games/{before}/ratings")).json()

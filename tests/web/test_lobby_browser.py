@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from senet.engine.record import parse_record
+from senet.service.level_ratings import level_ratings
 
 from .conftest import SiteServer
 from .helpers import give_seed, state
@@ -180,7 +181,9 @@ def test_nobody_came_so_the_asker_plays_the_computer_until_a_person_takes_the_se
     computer_id = game_id_of(asker)
     state = httpx.get(f"{clocked.url}/api/games/{computer_id}").json()
     assert (state["variant"], state["mode"]) == ("kendall-1978", "computer")
-    assert state["level"] == "casual"  # an anonymous player: a middle level
+    # an anonymous player counts as a newcomer (1500): the level whose fixed rating is nearest
+    fixed = level_ratings("kendall-1978")
+    assert state["level"] == min(fixed, key=lambda level: abs(fixed[level] - 1500))
     # the request stays listed: the game against the computer keeps its seat present
     deadline = time.monotonic() + 20
     while not any(httpx.get(f"{clocked.url}/api/games/{waiting_id}").json()["presence"]["online"]):

@@ -82,13 +82,19 @@ def clause_label(clause_id: str, lang: str) -> str:
 _DECISION_REF = re.compile(r"\((decisions?|решени[ея]) ([\w-]+(?:, [\w-]+)*)\)")
 
 
+#: a reference to one of the rulebook's own clauses by its id: "(kendall-1978: guarded)",
+#: "(правило piccione: backward)"
+_CLAUSE_REF = re.compile(r"\((?:правило |rule )?([a-z0-9-]+: [^()]+?)\)")
+
+
 #: a quotation: «…» or “…”
 _QUOTE = re.compile(r"«[^«»]*»|“[^“”]*”")
 
 
 def rule_text(text: str, rulebook: Any, lang: str) -> Markup:
     """A rulebook text for the page: its references to decisions by key turned into links to
-    the decisions, numbered as the page lists them ("(decision 3)", "(решение 3)"), and its
+    the decisions, numbered as the page lists them ("(decision 3)", "(решение 3)"), its
+    references to its own clauses by id into links to them with their labels, and its
     quotations in the other language marked with their language (a Russian page quoting
     Ludii's English, an English page quoting the Russian sources), as HTML asks of a passage in
     another language."""
@@ -122,7 +128,17 @@ def rule_text(text: str, rulebook: Any, lang: str) -> Markup:
         )
         return f'<span lang="{other}">{quoted}</span>{beside}'
 
-    return Markup(_QUOTE.sub(mark, _DECISION_REF.sub(link, str(escape(text)))))
+    clauses = {c.id: i for i, c in enumerate(rulebook.clauses, 1)} if rulebook else {}
+
+    def clause_link(match: re.Match[str]) -> str:
+        found = clauses.get(html.unescape(match.group(1)))
+        if found is None:
+            return match.group(0)
+        label = escape(clause_label(html.unescape(match.group(1)), lang))
+        return f'(<a href="#rule-{found}">{label}</a>)'
+
+    linked = _CLAUSE_REF.sub(clause_link, _DECISION_REF.sub(link, str(escape(text))))
+    return Markup(_QUOTE.sub(mark, linked))
 
 
 #: the squares a clause starts with: "27, 28, 29, 30 are marked…", "Поле 26 нельзя…"
