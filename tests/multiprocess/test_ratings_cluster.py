@@ -76,9 +76,17 @@ def test_a_rated_game_resigned_before_both_moved_rates_nobody(cluster, pg_url: s
                 game_id = await _rated_game(a, b, urls[0], urls[1])
                 resigned = await b.post(f"{urls[1]}/api/games/{game_id}/resign", json={})
                 assert resigned.status_code == 200, resigned.text
-                got = await a.get(f"{urls[0]}/api/games/{game_id}/ratings")
-                assert got.json()["rated"] is False
-                assert [s["change"] for s in got.json()["seats"]] == [None, None]
+                # the other process learns of the end over Redis: until then its copy of the
+                # game goes on, rated; once it knows, the game is casual and rates nobody
+                deadline = time.monotonic() + 20
+                while True:
+                    got = (await a.get(f"{urls[0]}/api/games/{game_id}/ratings")).json()
+                    if got["rated"] is False:
+                        break
+                    assert [s["change"] for s in got["seats"]] == [None, None], got
+                    assert time.monotonic() < deadline, f"{game_id} stays rated: {got}"
+                    await asyncio.sleep(0.05)
+                assert [s["change"] for s in got["seats"]] == [None, None]
                 games.append(game_id)
             conn = await asyncpg.connect(_pg(pg_url))
             try:
