@@ -170,11 +170,12 @@ class MetricsMiddleware:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
-        status = [500]
+        status = 500  # unless a response starts
 
         async def sending(message: Message) -> None:
+            nonlocal status
             if message["type"] == "http.response.start":
-                status[0] = int(message["status"])
+                status = int(message["status"])
             await send(message)
 
         try:
@@ -185,7 +186,7 @@ class MetricsMiddleware:
         finally:
             route = scope.get("route")
             pattern = getattr(route, "path", None) or "unmatched"
-            self.metrics.requests.labels(scope["method"], pattern, f"{status[0] // 100}xx").observe(
+            self.metrics.requests.labels(scope["method"], pattern, f"{status // 100}xx").observe(
                 time.perf_counter() - started
             )
 
