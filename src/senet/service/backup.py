@@ -54,6 +54,13 @@ def _sqlite_path(database_url: str) -> Path | None:
 
 
 def _counts(path: Path) -> tuple[int | None, int | None]:
+    try:
+        return _counted(path)
+    except sqlite3.DatabaseError as exc:
+        raise BackupError(f"{path}: not a readable SQLite database ({exc})") from None
+
+
+def _counted(path: Path) -> tuple[int | None, int | None]:
     with sqlite3.connect(path) as conn:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         games = (
