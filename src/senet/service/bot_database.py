@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import and_, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -155,22 +156,7 @@ class BotStorage(StorageTables):
     # ------------------------------------------------------------------ games
     async def unfinished_games(self, player_id: str) -> list[GameOfPlayer]:
         """The unfinished games in which the player holds a seat, oldest first."""
-        other = seats.alias("other")
-        query = (
-            select(
-                games.c.id,
-                seats.c.seat,
-                games.c.variant,
-                games.c.time_control,
-                games.c.rated,
-                games.c.listed,
-                other.c.claimed.label("started"),
-            )
-            .join(seats, seats.c.game_id == games.c.id)
-            .join(other, and_(other.c.game_id == games.c.id, other.c.seat != seats.c.seat))
-            .where(seats.c.player_id == player_id, games.c.result.is_(None))
-            .order_by(games.c.created_at)
-        )
+        query = _unfinished(seats.c.player_id == player_id)
         async with self.engine.connect() as conn:
             return [from_row(GameOfPlayer, r) for r in await conn.execute(query)]
 
@@ -180,23 +166,7 @@ class BotStorage(StorageTables):
         found: dict[str, list[GameOfPlayer]] = {}
         if not player_ids:
             return found
-        other = seats.alias("other")
-        query = (
-            select(
-                seats.c.player_id,
-                games.c.id,
-                seats.c.seat,
-                games.c.variant,
-                games.c.time_control,
-                games.c.rated,
-                games.c.listed,
-                other.c.claimed.label("started"),
-            )
-            .join(seats, seats.c.game_id == games.c.id)
-            .join(other, and_(other.c.game_id == games.c.id, other.c.seat != seats.c.seat))
-            .where(seats.c.player_id.in_(list(player_ids)), games.c.result.is_(None))
-            .order_by(games.c.created_at)
-        )
+        query = _unfinished(seats.c.player_id.in_(list(player_ids)))
         async with self.engine.connect() as conn:
             for row in await conn.execute(query):
                 found.setdefault(row.player_id, []).append(from_row(GameOfPlayer, row))
@@ -221,3 +191,25 @@ class BotStorage(StorageTables):
                 )
             ).first()
             return (row.result, row.termination) if row is not None else None
+
+
+def _unfinished(holders: Any) -> Any:
+    """The unfinished games whose seat ``holders`` (a condition on ``seats``) selects, with
+    that seat's player, oldest first: the columns of a :class:`GameOfPlayer`."""
+    other = seats.alias("other")
+    return (
+        select(
+            seats.c.player_id,
+            games.c.id,
+            seats.c.seat,
+            games.c.variant,
+            games.c.time_control,
+            games.c.rated,
+            games.c.listed,
+            other.c.claimed.label("started"),
+        )
+        .join(seats, seats.c.game_id == games.c.id)
+        .join(other, and_(other.c.game_id == games.c.id, other.c.seat != seats.c.seat))
+        .where(holders, games.c.result.is_(None))
+        .order_by(games.c.created_at)
+    )
