@@ -6,31 +6,17 @@ a name before the end makes the game rated, once.  (Its file sorts after
 
 from __future__ import annotations
 
-import re
-
 import asyncpg
 import httpx
 
 from .test_cluster import _pg
-from .test_ratings_cluster import _both_move
+from .test_ratings_cluster import _both_move, _named, _rated_game
 from .test_storage_pg import run as run_in_thread
-
-
-async def _name(http: httpx.AsyncClient, url: str, name: str) -> None:
-    taken = await http.post(f"{url}/name", data={"name": name})
-    assert taken.status_code == 303, taken.text
 
 
 async def _rated_with_anonymous(a: httpx.AsyncClient, b: httpx.AsyncClient, urls) -> str:
     """A rated game made by ``a`` (named) on the first process, joined on the second by ``b``."""
-    made = await a.post(f"{urls[0]}/games", data={"mode": "friend", "colour": "A", "rated": "1"})
-    path = made.headers["location"]
-    page = await a.get(f"{urls[0]}{path}")
-    invite = re.search(r"/g/[\w-]+/join/[\w-]+", page.text)
-    assert invite and 'data-rated="1"' in page.text
-    assert (await b.post(f"{urls[1]}{invite.group(0)}")).status_code == 303
-    assert (await b.get(f"{urls[1]}{path}")).status_code == 200
-    return path.rsplit("/", 1)[1]
+    return await _rated_game(a, b, urls[0], urls[1])
 
 
 def test_a_name_taken_after_the_end_rates_nothing_on_any_process(cluster, pg_url: str) -> None:
@@ -42,19 +28,19 @@ def test_a_name_taken_after_the_end_rates_nothing_on_any_process(cluster, pg_url
             httpx.AsyncClient(timeout=20) as late,
             httpx.AsyncClient(timeout=20) as early,
         ):
-            await _name(a, urls[0], "Host_rated")
+            await _named(a, urls[0], "Host_rated")
             # the winner takes a name only after the end
             after = await _rated_with_anonymous(a, late, urls)
             resigned = await a.post(f"{urls[0]}/api/games/{after}/resign", json={})
             assert resigned.status_code == 200, resigned.text
-            await _name(late, urls[1], "Late_winner")
+            await _named(late, urls[1], "Late_winner")
             for url in urls:
                 assert (await late.get(f"{url}/g/{after}")).status_code == 200
                 got = (await late.get(f"{url}/api/games/{after}/ratings")).json()
                 assert [(s["name"], s["change"]) for s in got["seats"]] == [("Host_rated", None)]
             # the other takes a name on the second process while the game is on: rated
             before = await _rated_with_anonymous(a, early, urls)
-            await _name(early, urls[1], "Early_named")
+            await _named(early, urls[1], "Early_named")
             assert (await early.get(f"{urls[1]}/g/{before}")).status_code == 200  # links it
             # a rated game counts once both players have moved (rating farming otherwise)
             await _both_move({0: (a, urls[0]), 1: (early, urls[1])}, before)
