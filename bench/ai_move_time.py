@@ -27,19 +27,40 @@ most legal moves) and the verdicts over all sampled positions.
 
 ``--root-tables-only`` times the master reading its endgame tables at the root only (as it did
 before it read them inside its search), on the same positions.
+
+``--busy N`` asks whether the load changes the master's play: every sampled position is played
+from empty searchers once as the machine is, then again with N more processes spinning on the
+cores (a machine N/cores times busier), and the moves are compared — the master's (its search
+and rollouts fixed in amount) and, beside it, the same level deepening on the wall clock as
+the master did before (``timed``).  Printed per variant: moves alike of each, the wall-time
+medians, and the ratio of the busy wall time to the quiet one.
+
+    python bench/ai_move_time.py --busy 6 --games 10 --phases 5      # the load left out?
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import multiprocessing
 import os
 import random
+import statistics
 import sys
 import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
-from senet.ai import Level, find_level, search, warm_up
-from senet.ai.timing import crowded, sample, summarise, time_move
+from senet.ai import (
+    Level,
+    choose_move,
+    find_level,
+    forget_searchers,
+    search,
+    searcher_for,
+    warm_up,
+)
+from senet.ai.timing import Sample, crowded, sample, summarise, time_move
 from senet.engine import VARIANTS
 
 #: The level timed.
@@ -62,7 +83,18 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the master reading its endgame tables at the root only",
     )
+    parser.add_argument(
+        "--busy",
+        type=int,
+        default=0,
+        metavar="N",
+        help="compare the moves played as the machine is and with N processes spinning",
+    )
     args = parser.parse_args(argv)
+    if args.busy:
+        return compare_load(
+            args.variant or list(VARIANTS), args.games, args.phases, args.seed, args.busy
+        )
     level: Level = find_level(LEVEL)
     if args.root_tables_only:
         level = dataclasses.replace(level, key="root-table-master", leaf_tables=False)
@@ -98,6 +130,77 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
     return 0 if ok else 1
+
+
+def _spin() -> None:  # pragma: no cover - runs in the spinning processes
+    while True:
+        pass
+
+
+@contextmanager
+def spinning(processes: int) -> Iterator[None]:
+    """``processes`` processes spinning on the cores for as long as the block runs."""
+    context = multiprocessing.get_context("spawn")
+    spinners = [context.Process(target=_spin, daemon=True) for _ in range(processes)]
+    for spinner in spinners:
+        spinner.start()
+    try:
+        yield
+    finally:
+        for spinner in spinners:
+            spinner.terminate()
+        for spinner in spinners:
+            spinner.join()
+
+
+def played(samples: Sequence[Sample], level: Level) -> tuple[list[str], list[float], int]:
+    """The level's move in each sampled position from empty searchers, its wall time, and how
+    many of the moves the wall-clock cap cut short."""
+    moves, walls, capped = [], [], 0
+    for s in samples:
+        forget_searchers()
+        began = time.perf_counter()
+        moves.append(choose_move(s.position, level, random.Random(0)).text())
+        walls.append(time.perf_counter() - began)
+        capped += searcher_for(s.position, level).wall_capped
+    return moves, walls, capped
+
+
+def compare_load(variants: Sequence[str], games: int, phases: int, seed: int, busy: int) -> int:
+    """Per variant, the moves of the master and of the timed master, quiet and busy."""
+    master = find_level(LEVEL)
+    timed = dataclasses.replace(master, key="timed-master", nodes=(), rollout_batches=0)
+    warm_up()
+    print(
+        f"moves played as the machine is (load average {os.getloadavg()[0]:.1f}) and with"
+        f" {busy} processes spinning on its {os.cpu_count()} cores",
+        flush=True,
+    )
+    alike_everywhere = True
+    for name in variants:
+        samples = sample(name, games, phases, seed)
+        played(samples[:1], master)  # the variant's tables and evaluation load now
+        for level in (master, timed):
+            quiet, quiet_walls, _ = played(samples, level)
+            with spinning(busy):
+                loaded, busy_walls, capped = played(samples, level)
+                load = os.getloadavg()[0]
+            alike = sum(a == b for a, b in zip(quiet, loaded))
+            if level is master:
+                alike_everywhere &= alike == len(samples)
+            quiet_median, busy_median = (statistics.median(w) for w in (quiet_walls, busy_walls))
+            print(
+                f"  {name:<14} {'master' if level is master else 'timed':<6}"
+                f" {alike:4d} of {len(samples)} moves alike; wall median quiet"
+                f" {quiet_median * 1000:6.1f} ms, busy {busy_median * 1000:6.1f} ms"
+                f" (x{busy_median / quiet_median:.1f}, load average {load:.1f})"
+                + (f"; {capped} cut by the {search.WALL_CAP:.0f} s cap" if capped else ""),
+                flush=True,
+            )
+    print(
+        "the master's moves: " + ("the same, quiet or busy" if alike_everywhere else "NOT the same")
+    )
+    return 0 if alike_everywhere else 1
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from bench_scripts import BENCH, bench_module
 
 
@@ -46,3 +47,22 @@ def test_a_small_run_prints_each_phase_and_the_verdicts() -> None:
     assert "phase 1/2" in out and "phase 2/2" in out and "crowded 1/4" in out
     assert "wall: median < 300 ms" in out and "CPU: median < 300 ms" in out
     assert "load average" in out
+
+
+@pytest.mark.slow  # the master's moves four times over, with a process spinning
+def test_a_busy_run_compares_the_moves_played_quiet_and_busy() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "ai_move_time.py"), "--busy", "1"]
+        + ["--variant", "bell", "--games", "1", "--phases", "2"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert "with 1 processes spinning" in lines[0]
+    assert any(
+        line.split()[:2] == ["bell", "master"] and "2 of 2 moves alike" in line for line in lines
+    )
+    assert any(line.split()[:2] == ["bell", "timed"] for line in lines)
+    assert lines[-1] == "the master's moves: the same, quiet or busy"

@@ -15,8 +15,8 @@ they add:
   ``exp(value / temperature)`` — so they make the natural mistakes of a weaker player rather
   than absurd ones, and always take a move that wins on the spot;
 * the expert plays the best move by the linear evaluation; the master runs expectiminimax
-  over the exact throw distribution (:mod:`.search`), deepened iteratively within a time
-  budget of 300 ms, with the network trained by self-play (:mod:`.network`, evaluated by the
+  over the exact throw distribution (:mod:`.search`), deepened iteratively within a fixed
+  amount of search (the positions its evaluation scores in 300 ms of a core), with the network trained by self-play (:mod:`.network`, evaluated by the
   compiled code of :mod:`.compiled_network`, trained by
   :mod:`.selfplay`, in standard and Kendall's game then fitted to its own deeper search by
   :mod:`.fitted`; the older ``net`` model where a variant ships none), and plays endgames exactly
@@ -24,12 +24,14 @@ they add:
   standard, Kendall and Bell, with three against two in standard and Kendall, with at most
   three in all in Jéquier's game) or by solving them (:mod:`.solver`); in Kendall's game
   it chooses its move by rollouts at the root instead (:mod:`.rollout`: the expert's policy
-  played on from every move on the compiled simulator, within 0.2 s), while the values it
+  played on from every move on the compiled simulator, up to 8,000 rollouts a move), while the values it
   shows (:func:`move_values`) stay the search's.
 
 ``choose_move`` is deterministic for a given ``rng`` state: the same seed gives the same play,
-except that the master deepens its search as far as its time budget allows (so on a busy
-machine it may stop a level earlier; tests inject a clock that counts work instead).
+the master included: its search and rollouts are fixed in amount (positions evaluated,
+batches of rollouts), not in time, so a busy machine makes it slower, never weaker nor
+different (a wall-clock cap of a few seconds, :data:`.search.WALL_CAP`, is the only exception,
+for a machine many times overloaded).
 The computer never sees future throws: throws are chance outcomes it averages over.
 """
 
@@ -82,7 +84,15 @@ class Level:
     depth: int
     temperature: float = 0.0
     solve_states: int = 0
-    budget: float = 0.0  # seconds per decision for iterative deepening up to ``depth``
+    #: seconds per decision for iterative deepening up to ``depth`` (the level's pace: where
+    #: ``nodes`` fixes the search instead, what it costs on an idle machine, which the engine
+    #: protocol's ``go movetime`` compares with the time it is given)
+    budget: float = 0.0
+    #: per variant, positions evaluated per decision for iterative deepening up to ``depth``
+    #: (:class:`.search.Searcher`'s ``node_budget``): the amount of search fixed, so the
+    #: level plays the same on a loaded machine as on an idle one; a variant not named, and
+    #: a level without ``nodes``, deepens within ``budget`` on the clock
+    nodes: tuple[tuple[str, int], ...] = ()
     #: which shipped evaluation: ``linear`` or ``net`` (:data:`senet.ai.evaluation.MODELS`),
     #: or ``td``, the network trained by self-play (:mod:`senet.ai.network`; where a variant
     #: ships none, the ``net`` model)
@@ -93,12 +103,20 @@ class Level:
     #: the analysis board) stay the search's
     rollouts: float = 0.0
     rollout_variants: tuple[str, ...] = ()
+    #: with ``nodes``, the rollouts are fixed as well: every move is rolled out until the best
+    #: is clear or for at most this many batches (:class:`.rollout.RolloutPlayer`'s
+    #: ``max_batches``), whatever the clock says (0: within ``rollouts`` seconds)
+    rollout_batches: int = 0
     #: variants where the search counts whole turns, not decisions (:class:`.search.Searcher`'s
     #: ``whole_turns``): those where one seat often decides several times on one throw
     whole_turn_variants: tuple[str, ...] = ()
     #: whether a solving level reads the endgame tables inside its search as well as at the
     #: root (:class:`.search.Searcher`'s ``leaf_tables``)
     leaf_tables: bool = True
+
+    def node_budget(self, variant_name: str) -> int:
+        """Positions evaluated per decision in the variant (0: the search is timed)."""
+        return dict(self.nodes).get(variant_name, 0)
 
     def name(self, lang: str = "en") -> str:
         return self.name_ru if lang == "ru" else self.name_en
@@ -171,10 +189,23 @@ LEVELS: tuple[Level, ...] = (
         " соперник на сайте.",
         depth=8,
         budget=0.3,
+        # what its search evaluated in 0.3 s of one core (bench/ai_move_time.py's sample,
+        # 139,000 to 244,000 positions a second depending on the variant's evaluation)
+        nodes=(
+            ("standard", 70_000),
+            ("bell", 50_000),
+            ("kendall", 70_000),
+            ("adelaida", 70_000),
+            ("adelaida-long", 70_000),
+            ("jequier", 75_000),
+            ("kendall-1978", 55_000),
+            ("piccione", 40_000),
+        ),
         solve_states=6_000,
         model="td",
         rollouts=0.2,
         rollout_variants=("kendall",),
+        rollout_batches=1_000,
     ),
 )
 
@@ -204,13 +235,15 @@ def searcher_for(position: Position, level: Level) -> Searcher:
         searcher = _searchers.get(key)
         if searcher is None:
             evaluator = evaluation_for(position.variant, level.model)
+            nodes = level.node_budget(position.variant.name)
             searcher = _searchers[key] = Searcher(
                 evaluator,
                 level.depth,
                 level.solve_states,
-                level.budget,
+                0.0 if nodes else level.budget,
                 whole_turns=position.variant.name in level.whole_turn_variants,
                 leaf_tables=level.leaf_tables,
+                node_budget=nodes,
             )
     return searcher
 
@@ -277,7 +310,13 @@ def rollout_player_for(position: Position, level: Level) -> RolloutPlayer:
     with _lock:
         player = _rollout_players.get(key)
         if player is None:
-            player = _rollout_players[key] = RolloutPlayer(position.variant, level.rollouts)
+            if level.rollout_batches and level.node_budget(position.variant.name):
+                player = RolloutPlayer(
+                    position.variant, max_batches=level.rollout_batches, fixed=True
+                )
+            else:
+                player = RolloutPlayer(position.variant, level.rollouts)
+            _rollout_players[key] = player
     return player
 
 

@@ -430,7 +430,10 @@ class RolloutPlayer:
 
     ``horizon``: decisions played per rollout before the evaluation takes over;
     ``min_batches`` / ``max_batches``: batches of :data:`BATCH` rollouts per move at least
-    (whatever the clock says) and at most.
+    (whatever the clock says) and at most.  ``fixed``: the budget is ``max_batches`` alone
+    (the rollouts stop when the best move is clear or at ``max_batches``), so the move does
+    not depend on the machine's load; the clock is then read only for the safety cap
+    :data:`senet.ai.search.WALL_CAP`.
     """
 
     def __init__(
@@ -441,9 +444,11 @@ class RolloutPlayer:
         min_batches: int = 2,
         max_batches: int = 1000,
         clock: Callable[[], float] | None = None,
+        fixed: bool = False,
     ) -> None:
         self.variant = variant
-        self.budget = budget
+        self.budget = search.WALL_CAP if fixed else budget
+        self.fixed = fixed
         self.horizon = horizon
         self.min_batches = min_batches
         self.max_batches = max_batches

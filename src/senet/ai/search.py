@@ -34,6 +34,14 @@ hard limit (the previous depth's values are kept).  Depth 2 (a few milliseconds)
 abandoned only past :data:`LAST_RESORT`, so a slow solve attempt rarely leaves the move to
 the static evaluation and a move never takes a second.  The clock is injectable (``clock``),
 so tests can make the deepening deterministic.
+
+With a ``node_budget`` instead, the same deepening counts work, not time: the positions
+evaluated (:attr:`Searcher.nodes`).  A new iteration starts only while the last one's
+positions, times the growth, still fit the budget, and an iteration that passes
+``HARD_FACTOR`` times the budget is abandoned.  The amount of search per move is then fixed,
+so a move is the same on a loaded machine as on an idle one (the master's way: its strength
+does not drop when the machine is busy); the clock is read only for a safety cap,
+:data:`WALL_CAP`, which on an idle machine is never reached.
 """
 
 from __future__ import annotations
@@ -69,6 +77,10 @@ HARD_CAP = 0.6
 #: Depth 2 is abandoned too (the move then rests on depth 1) past this many seconds from the
 #: start of the move: a move must never take a second, even on an overloaded machine.
 LAST_RESORT = 0.85
+#: Under a node budget, every iteration, depth 2 included, is abandoned past this many seconds
+#: from the start of the move: only a machine many times overloaded reaches it (the master's
+#: budget costs at most about 0.3 s of a core).
+WALL_CAP = 3.0
 #: Pieces left in total (on the board, or drowned and able to come back) up to which the
 #: searcher tries an exact solve of the position's whole future.
 SOLVE_PIECES = 4
@@ -104,7 +116,9 @@ class Searcher:
     """An expectiminimax player for one variant's evaluator.
 
     ``depth``: the deepest search; ``budget``: seconds per decision for iterative deepening
-    (0: always search to ``depth``).  With ``solve_states > 0`` the searcher plays exactly
+    (0: always search to ``depth``); ``node_budget``: positions evaluated per decision for
+    iterative deepening instead (the amount of search fixed whatever the machine's load; it
+    takes the place of ``budget``).  With ``solve_states > 0`` the searcher plays exactly
     where it can: positions covered by the variant's shipped endgame table (:mod:`.tables`)
     are looked up, and those whose whole future fits in ``solve_states`` states are solved
     (and the solution is kept, since the rest of the game stays inside it), and every chance
@@ -125,12 +139,18 @@ class Searcher:
         clock: Callable[[], float] | None = None,
         whole_turns: bool = False,
         leaf_tables: bool = True,
+        node_budget: int = 0,
     ) -> None:
         if depth < 1:
             raise ValueError("depth counts decisions and must be at least 1")
+        if node_budget < 0 or budget < 0:
+            raise ValueError("a budget cannot be negative")
+        if node_budget and budget:
+            raise ValueError("a search has a time budget or a node budget, not both")
         self.evaluator = evaluator
         self.depth = depth
         self.budget = budget
+        self.node_budget = node_budget
         self.solve_states = solve_states
         self.whole_turns = whole_turns
         self.leaf_tables = leaf_tables
@@ -153,8 +173,12 @@ class Searcher:
         self._leaf_table: EndgameTable | None = self._table if leaf_tables else None
         self._leaf_arrays: TableArrays | None = None
         self._deadline = float("inf")
+        #: under a node budget, the count of :attr:`nodes` past which an iteration is abandoned
+        self._node_limit = float("inf")
         self.nodes = 0
         self.reached = 0  # the depth of the last completed iteration
+        #: moves whose search under a node budget the wall-clock cap cut short
+        self.wall_capped = 0
 
     # ----------------------------------------------------------------- public
     def move_values(self, position: Position) -> list[tuple[Move, float]]:
@@ -170,14 +194,23 @@ class Searcher:
         children = [self._child(position.state, m) for m in moves]
         values = self._leaves(children)
         self.reached = 1
-        hard = start + min(self.budget * HARD_FACTOR, HARD_CAP)
         maximise = decider(self._t, position.state) == 0
-        began, last, growth = self._now(), 0.0, GROWTH
+        if self.node_budget > 0:
+            # work counted in positions evaluated; the clock only as a safety cap
+            spent, budget = self._spent_nodes, float(self.node_budget)
+            hard_limit = float(self.nodes) + budget * HARD_FACTOR
+            self._deadline = start + WALL_CAP
+        else:
+            spent, budget = self._now, self.budget
+            hard = start + min(self.budget * HARD_FACTOR, HARD_CAP)
+        began, last, growth = spent(), 0.0, GROWTH
         for depth in range(2, self.depth + 1):
-            elapsed = self._now() - began
-            if self.budget > 0 and elapsed + last * growth > self.budget:
+            elapsed = spent() - began
+            if budget > 0 and elapsed + last * growth > budget:
                 break
-            if self.budget > 0:  # depth 2 unless the machine is badly overloaded, then in time
+            if self.node_budget > 0:  # depth 2 is always finished, unless past the cap
+                self._node_limit = hard_limit if depth > 2 else float("inf")
+            elif budget > 0:  # depth 2 unless the machine is badly overloaded, then in time
                 self._deadline = hard if depth > 2 else start + LAST_RESORT
             order = sorted(range(len(moves)), key=lambda i: values[i], reverse=maximise)
             deeper = list(values)
@@ -187,14 +220,16 @@ class Searcher:
                     below = self._child_depth(children[i], maximise, depth)
                     deeper[i] = self._value(children[i], below, 0.0, 1.0)
             except _OutOfTime:
+                if self.node_budget > 0 and self.nodes <= self._node_limit:
+                    self.wall_capped += 1  # the safety cap, not the budget, cut this move
                 break
-            took = self._now() - began - elapsed
+            took = spent() - began - elapsed
             if depth > 2 and last > 0:
                 growth = min(max(took / last, 2.0), 4 * GROWTH)  # as the last level grew
             last = took
             values = deeper
             self.reached = depth
-        self._deadline = float("inf")
+        self._deadline = self._node_limit = float("inf")
         return list(zip(moves, values))
 
     def position_value(self, position: Position) -> float:
@@ -426,7 +461,12 @@ class Searcher:
             return depth
         return depth - 1
 
+    def _spent_nodes(self) -> float:
+        return float(self.nodes)
+
     def _check_time(self) -> None:
+        if self.nodes > self._node_limit:
+            raise _OutOfTime
         if self._deadline != float("inf") and self._now() > self._deadline:
             raise _OutOfTime
 

@@ -183,6 +183,10 @@ def level_player(level_key: str, seed: int = 0) -> tuple[Chooser, Callable[[str]
                     key=f"{level.key}@{ms}ms",
                     budget=min(level.budget, share),
                     rollouts=min(level.rollouts, share),
+                    # a fixed amount of search is sized for the level's own pace: a shorter
+                    # time given turns it back into a search on the clock
+                    nodes=(),
+                    rollout_batches=0,
                 )
             chosen = paced[ms]
         return choose_move(position, chosen, rng)
