@@ -44,7 +44,7 @@ from senet.settings import DEFAULT_DATABASE_URL
 from .clocks import parse_time_control
 from .messages import ActionKind, ClockColumns, Finish, Mode, SeatKind
 from .schema import actions, games, reviews, seats
-from .sqlite_writer import Append, Conflict, SqliteAppender
+from .sqlite_writer import Append, Appender, Conflict, PgAppender, SqliteAppender
 from .unstoppable import Unstoppable
 
 __all__ = [
@@ -61,31 +61,6 @@ __all__ = [
     "ConflictError",
     "upgrade_schema",
 ]
-
-
-#: PostgreSQL, one statement and one round trip: advance the game from the expected ply and
-#: insert its actions ($1 new ply, $2 time, $3 game, $4 expected ply, $5-$9 the actions'
-#: columns as arrays, $10-$13 the result columns or NULL, $14 the players' seeds with the first
-#: throw or NULL, $15 the termination or NULL, $16 whether the clock columns $17-$20 are set).
-_PG_APPEND = """
-    WITH g AS (
-        UPDATE games SET ply = $1, updated_at = $2,
-            result = COALESCE($10, result), reason = COALESCE($11, reason),
-            score_a = COALESCE($12, score_a), score_b = COALESCE($13, score_b),
-            player_seeds = COALESCE($14, player_seeds),
-            termination = COALESCE($15, termination), listed = listed AND $15::text IS NULL,
-            clock_a = CASE WHEN $16 THEN $17 ELSE clock_a END,
-            clock_b = CASE WHEN $16 THEN $18 ELSE clock_b END,
-            clock_seat = CASE WHEN $16 THEN $19 ELSE clock_seat END,
-            deadline = CASE WHEN $16 THEN $20 ELSE deadline END
-        WHERE id = $3 AND ply = $4
-        RETURNING id
-    )
-    INSERT INTO actions (game_id, ply, kind, seat, notation, pattern, created_at)
-    SELECT g.id, a.ply, a.kind, a.seat, a.notation, a.pattern, $2
-    FROM g, unnest($5::integer[], $6::varchar[], $7::integer[], $8::varchar[], $9::integer[])
-         AS a(ply, kind, seat, notation, pattern)
-"""
 
 
 async def _keep_session(_connection: Any) -> None:
@@ -359,12 +334,14 @@ class Storage:
         self.engine: AsyncEngine | None = None
         self._pg: Any = None  # PostgreSQL: an asyncpg pool for the statement of every move
         self._work = Unstoppable("a database call")
-        self._appender: SqliteAppender | None = None  # SQLite file: batched appends
+        self._appender: Appender | None = None  # the one write path of actions (made by init)
         self._writer: asyncio.Lock | None = (
             asyncio.Lock() if self.url.startswith("sqlite") else None
         )
 
     async def init(self, migrate: bool = True) -> None:
+        if self._writer is not None:  # SQLite: refused here if it cannot be (a file in memory)
+            self._appender = SqliteAppender(self.url, self._writer)
         if self.url.startswith("sqlite") and ":///" in self.url:
             path = self.url.split(":///", 1)[1]
             if path and path != ":memory:":
@@ -386,10 +363,6 @@ class Storage:
 
         if migrate:
             await upgrade_schema(self.engine)
-        if self._writer is not None and ":///" in self.url:
-            path = self.url.split(":///", 1)[1]
-            if path and path != ":memory:" and "?" not in path:
-                self._appender = SqliteAppender(path, self._writer)
         if self.engine.dialect.name == "postgresql":
             import asyncpg
 
@@ -402,6 +375,7 @@ class Storage:
             self._pg = await asyncpg.create_pool(
                 dsn, min_size=1, max_size=size, command_timeout=10, timeout=5, reset=_keep_session
             )
+            self._appender = PgAppender(self._pg)
 
     async def ping(self) -> None:
         """Raise if the database does not answer ``SELECT 1`` (the readiness check)."""
@@ -486,112 +460,27 @@ class Storage:
     ) -> None:
         """Store ``new_actions`` as plies ``expected_ply, expected_ply + 1, ...`` in one transaction.
 
-        Raises :class:`ConflictError` (and stores nothing) if the game is not at ``expected_ply``.
+        Raises :class:`ConflictError` (and stores nothing) if the game is not at ``expected_ply``
+        (or one of these plies is stored already).  One write path on either database: the
+        storage's :class:`~senet.service.sqlite_writer.Appender`.
         ``finish`` sets the result columns (and ``termination``, which also withdraws an open
         game's listing) in the same transaction; ``player_seeds`` (with the first throw) the
         encoded seeds that throw and every later one are derived with; ``clock`` the server's
         clock after these actions.
         """
-        now = _now()
         for offset, action in enumerate(new_actions):
             if action.ply != expected_ply + offset:
                 raise ValueError("actions must be numbered consecutively from the expected ply")
-        if self._pg is not None and new_actions:
-            return await self._append_one_statement(
-                game_id, expected_ply, new_actions, finish, now, player_seeds, clock
-            )
-        # the game row's new columns: its ply, and what came with these actions
-        values: dict[str, Any] = {"ply": expected_ply + len(new_actions)}
-        if finish is not None:
-            values.update(finish.columns())
-        if player_seeds is not None:
-            values["player_seeds"] = player_seeds
-        if clock is not None:
-            values.update(clock)
-        if self._appender is not None:
-            plain = [(a.ply, str(a.kind), a.seat, a.notation, a.pattern) for a in new_actions]
-            try:
-                return await self._appender.append(
-                    Append(game_id, expected_ply, values, plain, now)
-                )
-            except Conflict as exc:
-                raise ConflictError(str(exc)) from None
+        if not new_actions:
+            raise ValueError("an append stores at least one action")
+        if self._appender is None:
+            raise RuntimeError("Storage.init() has not been awaited")
+        rows = [(a.ply, str(a.kind), a.seat, a.notation, a.pattern) for a in new_actions]
+        item = Append(game_id, expected_ply, rows, _now(), finish, player_seeds, clock)
         try:
-            async with self._writer or contextlib.nullcontext(), self._engine.begin() as conn:
-                res = await conn.execute(
-                    update(games)
-                    .where(games.c.id == game_id, games.c.ply == expected_ply)
-                    .values(**values, updated_at=now)
-                )
-                if res.rowcount != 1:
-                    raise ConflictError(f"game {game_id} is no longer at ply {expected_ply}")
-                rows = []
-                for action in new_actions:
-                    rows.append(
-                        dict(
-                            game_id=game_id,
-                            ply=action.ply,
-                            kind=action.kind,
-                            seat=action.seat,
-                            notation=action.notation,
-                            pattern=action.pattern,
-                            created_at=now,
-                        )
-                    )
-                if rows:
-                    await conn.execute(insert(actions), rows)
-        except IntegrityError as exc:
-            raise ConflictError(f"ply {expected_ply} of game {game_id} is already stored") from exc
-
-    async def _append_one_statement(
-        self,
-        game_id: str,
-        expected_ply: int,
-        new_actions: Sequence[StoredAction],
-        finish: Finish | None,
-        now: datetime,
-        player_seeds: str | None = None,
-        clock: ClockColumns | None = None,
-    ) -> None:
-        """PostgreSQL: the same append as one statement (one round trip, its own transaction).
-
-        The UPDATE of the game row and the INSERT of the actions are one statement, so they
-        commit or fail together; of two racing appends the second waits for the row, sees
-        ``ply`` changed and inserts nothing (-> ConflictError).  It goes straight through
-        asyncpg: this is the statement of every move, and the ORM layer around it cost three
-        times the CPU of the driver (bench/storage.py)."""
-        import asyncpg
-
-        assert self._pg is not None
-        try:
-            status = await self._pg.execute(
-                _PG_APPEND,
-                expected_ply + len(new_actions),
-                now,
-                game_id,
-                expected_ply,
-                [a.ply for a in new_actions],
-                [a.kind for a in new_actions],
-                [a.seat for a in new_actions],
-                [a.notation for a in new_actions],
-                [a.pattern for a in new_actions],
-                finish.result if finish else None,
-                finish.reason if finish else None,
-                finish.score_a if finish else None,
-                finish.score_b if finish else None,
-                player_seeds,
-                finish.termination if finish else None,
-                clock is not None,
-                *(
-                    (clock["clock_a"], clock["clock_b"], clock["clock_seat"], clock["deadline"])
-                    if clock
-                    else (None, None, None, None)
-                ),
-            )
-        except asyncpg.UniqueViolationError as exc:
-            raise ConflictError(f"ply {expected_ply} of game {game_id} is already stored") from exc
-        if status != f"INSERT 0 {len(new_actions)}":
-            raise ConflictError(f"game {game_id} is no longer at ply {expected_ply}")
+            await self._appender.append(item)
+        except Conflict as exc:
+            raise ConflictError(str(exc)) from None
 
     @_to_the_end(write=True)
     async def claim_seat(
