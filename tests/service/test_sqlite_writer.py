@@ -1,10 +1,13 @@
-"""The embedded default's one writer: appends waiting together are stored in one transaction,
-each all or nothing on its own (a conflicting one is rolled back alone), and read back by the
-SQLAlchemy side exactly as it stored them before."""
+"""The one write path for actions on SQLite, the embedded default's batched writer: the
+append's promises (tests/service/append_races.py, run on PostgreSQL too), appends waiting
+together stored in one transaction, each all or nothing on its own (a conflicting one is
+rolled back alone), and times stored as the schema's DateTime stores them, read back by the
+SQLAlchemy side."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
@@ -14,6 +17,9 @@ import pytest
 
 from senet.service.game_database import ConflictError, NewGame, Storage, StoredAction
 from senet.service.messages import ActionKind, Finish, Mode
+from senet.service.sqlite_writer import SqliteAppender
+
+from . import append_races
 
 
 def run(coro: Any) -> Any:
@@ -28,11 +34,16 @@ def batch(ply: int, move: str) -> list[StoredAction]:
     ]
 
 
+@pytest.mark.parametrize("scenario", append_races.SCENARIOS, ids=lambda f: f.__name__)
+def test_the_append_keeps_its_promises_on_sqlite(tmp_path: Path, scenario: Any) -> None:
+    run(scenario(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}"))
+
+
 def test_racing_appends_in_one_batch_store_exactly_one_each(tmp_path: Path) -> None:
     async def main() -> None:
         storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}")
         await storage.init()
-        assert storage._appender is not None  # a SQLite file: the batched writer
+        assert isinstance(storage._appender, SqliteAppender)  # a SQLite file: the batched writer
         ids = [f"g{i}" for i in range(30)]
         for game_id in ids:
             await storage.create_game(NewGame(game_id, "standard", Mode.FRIEND, "0" * 64, "0" * 64))
@@ -95,5 +106,45 @@ def test_the_log_is_copied_into_the_database_file_in_a_thread_every_so_many_appe
         await appender._checkpointing
         assert in_file_alone() == 8
         await storage.close()
+
+    run(main())
+
+
+def test_times_are_stored_as_the_schema_stores_them(tmp_path: Path) -> None:
+    """The writer's times are the text SQLAlchemy's DateTime writes on SQLite (the game's
+    ``created_at``, written by SQLAlchemy, beside the append's ``updated_at`` and the actions'
+    ``created_at``), so every reader of the file reads one format."""
+    import sqlite3
+
+    db = tmp_path / "db.sqlite3"
+
+    async def main() -> None:
+        storage = Storage(f"sqlite+aiosqlite:///{db}")
+        await storage.init()
+        await storage.create_game(NewGame("g", "standard", Mode.FRIEND, "0" * 64, "0" * 64))
+        await storage.append("g", 0, batch(0, "9-12"))
+        await storage.close()
+
+    run(main())
+    conn = sqlite3.connect(db)
+    try:
+        created, updated = conn.execute("SELECT created_at, updated_at FROM games").fetchone()
+        stamps = [r[0] for r in conn.execute("SELECT created_at FROM actions")]
+    finally:
+        conn.close()
+    pattern = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}")
+    assert pattern.fullmatch(created), created  # SQLAlchemy's own format
+    assert pattern.fullmatch(updated) and stamps == [updated, updated], (updated, stamps)
+    assert updated >= created
+
+
+def test_a_database_in_memory_is_refused_with_its_reason() -> None:
+    """The writer has a connection of its own: it could not share a database in memory."""
+
+    async def main() -> None:
+        storage = Storage("sqlite+aiosqlite:///:memory:")
+        with pytest.raises(ValueError, match="in memory"):
+            await storage.init()
+        assert storage.engine is None  # refused before anything was opened
 
     run(main())
