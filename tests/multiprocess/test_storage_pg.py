@@ -56,3 +56,5 @@ def test_one_sequence_of_appends_leaves_the_same_rows_on_both_backends(
     on_sqlite, on_pg = found
     assert len(on_sqlite) == 2 + 6 + 2  # two games, their actions
     assert on_sqlite == on_pg
+    resigned = next(row for row in on_pg if row.get("id") == "l")
+    assert (resigned["termination"], resigned["listed"]) == ("resignation", False)  # left the lobby

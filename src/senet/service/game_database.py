@@ -448,7 +448,7 @@ class Storage:
             values = {**asdict(seat), "kind": str(seat.kind)}
             await conn.execute(insert(seats).values(game_id=game.id, **values))
 
-    @_to_the_end(write=False)  # the writer lock is taken below (each path its own way)
+    @_to_the_end(write=False)  # on SQLite the appender takes the writer lock, batch by batch
     async def append(
         self,
         game_id: str,

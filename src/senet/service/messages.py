@@ -127,18 +127,6 @@ class Finish:
     def of(cls, outcome: Outcome, termination: str | None = None) -> Self:
         return cls(outcome.result, outcome.reason, outcome.score[0], outcome.score[1], termination)
 
-    def columns(self) -> dict[str, str | int | bool]:
-        """The ``games`` columns and their values (a game a player ended leaves the lobby)."""
-        columns: dict[str, str | int | bool] = {
-            "result": self.result,
-            "reason": self.reason,
-            "score_a": self.score_a,
-            "score_b": self.score_b,
-        }
-        if self.termination is not None:
-            columns.update(termination=self.termination, listed=False)
-        return columns
-
 
 class OutcomeRecord(TypedDict):
     winner: int | None
