@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Boolean, and_, bindparam, case, func, insert, select, true, update
+from sqlalchemy import Boolean, and_, bindparam, case, cast, func, insert, select, true, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect, make_url
 from sqlalchemy.sql.compiler import Compiled
@@ -196,8 +196,10 @@ def _pg_statement() -> _Statement:
     from sqlalchemy.dialects.postgresql.asyncpg import dialect
 
     game = _advance().returning(games.c.id).cte("g")
+    # the arrays cast in the statement, their parameters untyped: asyncpg takes a list as it
+    # is (a typed ARRAY parameter would copy each list through SQLAlchemy first)
     arrays = [
-        bindparam(f"a_{column}", type_=postgresql.ARRAY(actions.c[column].type))
+        cast(bindparam(f"a_{column}"), postgresql.ARRAY(actions.c[column].type))
         for column in ACTION_COLUMNS
     ]
     given = func.unnest(*arrays).table_valued(*ACTION_COLUMNS).render_derived(name="a")
