@@ -562,7 +562,8 @@ class Storage:
         times the CPU of the driver (bench/storage.py)."""
         import asyncpg
 
-        assert self._pg is not None
+        if self._pg is None:
+            raise RuntimeError("the store's driver pool is not open")
         try:
             status = await self._pg.execute(
                 _PG_APPEND,
