@@ -148,3 +148,20 @@ def test_a_web_process_does_not_load_the_compiled_rules() -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_engine_modules_import_each_other_one_way_without_exceptions() -> None:
+    """No contract over the engine tolerates an import: its modules form no circle, not even
+    through the conveniences that point up (Variant.start_position(), Position.fen())."""
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"][
+        "contracts"
+    ]
+    ignored = [
+        line
+        for contract in contracts
+        for line in contract.get("ignore_imports", [])
+        if line.startswith("senet.engine.")
+    ]
+    assert ignored == []

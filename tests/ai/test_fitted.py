@@ -58,6 +58,7 @@ def test_rollouts_see_who_is_ahead_in_the_race() -> None:
     assert np.corrcoef(lead, y)[0, 1] > 0.05
 
 
+@pytest.mark.slow  # rollouts of many positions, twice: more than a few seconds
 def test_taking_out_the_throws_luck_keeps_the_rollouts_mean() -> None:
     # the same rollouts with and without the luck terms: a mean-zero correction per throw,
     # so the means agree within the noise while the spread shrinks

@@ -81,6 +81,7 @@ def test_runs_that_share_pairs_are_refused_by_name() -> None:
         pool.pool([a[key], b[key]])
 
 
+@pytest.mark.slow  # plays the ladder's games: more than a few seconds
 def test_the_ladders_own_output_pools_and_an_overlap_is_an_error(tmp_path) -> None:
     """Two real runs of the ladder on neighbouring offsets, then the same offset twice."""
 

@@ -143,6 +143,7 @@ def test_large_table_agrees_with_fresh_reference_solves_of_three_against_two(nam
     assert checked == 2
 
 
+@pytest.mark.slow  # loads a large table and solves decisions afresh: more than a few seconds
 @pytest.mark.parametrize("name", [*LARGE, "bell"])
 def test_compiled_lookup_reads_what_the_table_reads(name: str) -> None:
     # table_value is the rollouts' reader; bell exercises the points game's representative.
@@ -248,6 +249,7 @@ def test_rollouts_stopping_in_the_two_a_side_table_land_near_the_exact_three_aga
     assert not np.allclose(by_network.values, rolled.values, atol=1e-6)
 
 
+@pytest.mark.slow  # rollouts with and without the throws' luck: more than a few seconds
 def test_taking_the_throws_luck_out_of_the_rollouts_keeps_their_mean_and_cuts_their_noise() -> None:
     # The luck of each throw (the network's value one decision deep after it, minus its
     # average over the throws) averages to zero, so the luck-adjusted rollouts estimate the

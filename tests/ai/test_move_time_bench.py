@@ -24,6 +24,7 @@ def test_the_sample_takes_every_phase_of_every_game_and_only_real_decisions() ->
     assert [str(s.position) for s in again] == [str(s.position) for s in samples]
 
 
+@pytest.mark.slow  # times a level's moves over seeded games: more than a few seconds
 def test_a_small_run_prints_each_phase_and_the_verdicts() -> None:
     done = subprocess.run(
         [

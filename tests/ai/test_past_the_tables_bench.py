@@ -37,6 +37,7 @@ def test_positions_are_four_against_two_or_three_against_three_outside_the_table
     assert materials == set(past.MATERIAL)
 
 
+@pytest.mark.slow  # two masters' searches at a fixed depth: more than a few seconds
 def test_both_masters_play_at_a_fixed_depth_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
     # --depth takes the clock out: both masters search two decisions deep, one reading the
     # tables inside its search and one at the root only, each with its own searcher.

@@ -75,6 +75,7 @@ def test_a_rollout_player_plays_whole_games_against_the_network_and_the_bench_pr
     assert "standard net1:4x2:luck vs network2:" in out and "(4 games," in out
 
 
+@pytest.mark.slow  # whole games of a rollout player: more than a few seconds
 def test_a_rollout_player_kept_to_the_late_game_plays_as_its_opponent_before_it() -> None:
     # A race never has fewer than two pieces on the board while it goes on: with ``late`` 1
     # the rollout player never rolls out and plays its opponent's policy, so each pair of

@@ -166,6 +166,7 @@ def test_the_error_bench_runs_on_a_few_positions() -> None:
     assert "horizon 16" in out
 
 
+@pytest.mark.slow  # rollouts into the largest table: more than a few seconds
 def test_the_error_bench_values_with_the_yardstick_stopping_in_the_largest_table() -> None:
     done = subprocess.run(
         [

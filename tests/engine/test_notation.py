@@ -5,6 +5,7 @@ import pytest
 
 from senet.engine import (
     OFF,
+    VARIANTS,
     IllegalMove,
     InvalidPosition,
     Move,
@@ -279,3 +280,27 @@ def test_error_piece_on_a_house_it_only_passes(name, square):
     assert Position.from_fen(fen("kendall", [27], [1], "A", 3)).pieces(0) == (
         27,
     )  # Kendall's Water holds one
+
+
+def test_an_impossible_position_read_at_an_offset_points_at_its_square():
+    """The square at fault is counted from where the text starts in its document, through
+    Position.from_fen as through parse_position (the '/' after squares 10 and 20 count)."""
+    text = "standard AAAAAAAAAA/A........./.......... A -"  # six pieces of A: too many
+    for read in (parse_position, Position.from_fen):
+        with pytest.raises(NotationError) as info:
+            read(text, line=3, column=7)
+        assert (info.value.line, info.value.column) == (3, 7 + len("standard "))
+        assert info.value.reason is not None and info.value.reason.code == "too_many_pieces"
+    on_a_house = "standard A........./.....B..../.......A.. A -"  # 28 sends back: never occupied
+    with pytest.raises(NotationError) as info:
+        Position.from_fen(on_a_house, line=2, column=5)
+    assert info.value.reason is not None and info.value.reason.square == 28
+    assert on_a_house[info.value.column - 5] == "A"
+
+
+def test_a_variants_start_position_is_the_initial_position():
+    for name in VARIANTS:
+        variant = find_variant(name)
+        start = variant.start_position()
+        assert isinstance(start, Position) and start == Position.initial(variant)
+        assert Position.from_fen(start.fen()) == start

@@ -794,8 +794,12 @@ def reference_next_kendall_1978(p: Position, mv: str) -> str:
 # --------------------------------------------------------------------------- the comparisons
 @pytest.mark.parametrize(
     "name",
-    # Jéquier's random games are the longest by far (taken pieces go back to the start)
-    [pytest.param(n, marks=pytest.mark.slow) if n == "jequier" else n for n in ALL_VARIANTS],
+    # Jéquier's random games are the longest by far (taken pieces go back to the start), then
+    # piccione's (every throw divided among the pieces)
+    [
+        pytest.param(n, marks=pytest.mark.slow) if n in ("jequier", "piccione") else n
+        for n in ALL_VARIANTS
+    ],
 )
 def test_reference_agrees_on_random_games(name):
     rng = random.Random(f"reference {name}")
@@ -961,7 +965,9 @@ def test_reference_agrees_on_hypothesis_boards(name, rng):
         pytest.param(  # each throw played at once; the longest search for a difference
             "kendall-1978", {"throws_first": False}, marks=pytest.mark.slow
         ),
-        ("kendall-1978", {"guarded_by_water": frozenset()}),  # 28-30 open while 27 is taken
+        pytest.param(  # 28-30 open while 27 is taken: the longest game to find the change
+            "kendall-1978", {"guarded_by_water": frozenset()}, marks=pytest.mark.slow
+        ),
         ("kendall-1978", {"bear_off_optional": False}),
         ("piccione", {"capture": "swap"}),  # landing on an opponent swaps
         (  # bearing off by any points past 30, not the exact ones

@@ -47,8 +47,8 @@ print(json.dumps({
 
 
 @pytest.fixture(scope="module")
-def bare_env(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A virtualenv with the standard library and the senet wheel, nothing else."""
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The senet wheel, built from a copy of the checkout."""
     work = tmp_path_factory.mktemp("wheel")
     source = work / "source"  # a copy, so the build leaves nothing in the working tree
     shutil.copytree(
@@ -65,10 +65,23 @@ def bare_env(tmp_path_factory: pytest.TempPathFactory) -> Path:
         check=True,
         capture_output=True,
     )
-    (wheel,) = dist.glob("senet-*.whl")
+    (built,) = dist.glob("senet-*.whl")
+    return built
+
+
+def test_the_wheel_holds_the_package_and_not_the_tests_helpers(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert "senet/py.typed" in names  # type checkers read the package's annotations
-    env = work / "env"
+    assert "senet/engine/position.py" in names
+    packages = {name.split("/")[0] for name in names if not name.startswith("senet-")}
+    assert packages == {"senet"}  # no senet_testkit: the tests' servers and bots stay home
+
+
+@pytest.fixture(scope="module")
+def bare_env(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A virtualenv with the standard library and the senet wheel, nothing else."""
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    env = tmp_path_factory.mktemp("bare") / "env"
     venv.create(env, with_pip=False)
     python = env / "bin" / "python"
     subprocess.run(

@@ -101,6 +101,7 @@ def test_a_broken_program_loses_the_game_and_the_match_goes_on(
     assert mean == 0.0 and low == 0.0
 
 
+@pytest.mark.slow  # waits out a program's time: more than a few seconds
 def test_a_program_that_runs_out_of_time_loses_on_time(level, broken) -> None:
     # generous for the level (it answers in milliseconds), never enough for the silent program
     settings = MatchSettings("bell", 2, time=2.0, grace=2.0)

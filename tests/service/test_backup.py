@@ -24,6 +24,7 @@ def test_a_backup_during_moves_restores_every_acknowledged_move(tmp_path: Path) 
     )
 
 
+@pytest.mark.slow  # a database per refusal: more than a few seconds
 def test_refusals_name_the_problem_and_write_nothing(tmp_path: Path) -> None:
     missing = senet("backup", str(tmp_path / "b"), database_url=sqlite_url(tmp_path / "none.db"))
     assert missing.returncode == 1 and "no such database file" in missing.stderr
@@ -39,6 +40,7 @@ def test_refusals_name_the_problem_and_write_nothing(tmp_path: Path) -> None:
     assert "Traceback" not in junk.stderr and not (tmp_path / "t.db").exists()
 
 
+@pytest.mark.slow  # plays games, backs up and reads back a database: more than a few seconds
 def test_a_backup_is_a_database_with_the_same_rows(tmp_path: Path) -> None:
     (tmp_path / "junk").write_bytes(b"not a database" * 100)
     source = tmp_path / "site.sqlite3"

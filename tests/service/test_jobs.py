@@ -108,6 +108,7 @@ def release(pids: list[int]) -> None:
         os.kill(pid, signal.SIGCONT)
 
 
+@pytest.mark.slow  # analyses queued on worker processes: more than a few seconds
 def test_the_computers_move_is_served_before_the_analyses_queued_ahead_of_it() -> None:
     async def main() -> list[str]:
         queue = LocalJobQueue(1, warm=False)
@@ -142,6 +143,7 @@ def test_the_computers_move_is_served_before_the_analyses_queued_ahead_of_it() -
     assert done.index("computer") < done.index("analysis 2"), done
 
 
+@pytest.mark.slow  # fills a pool of worker processes: more than a few seconds
 def test_a_client_gets_busy_beyond_its_quota_and_a_full_queue_refuses_everyone() -> None:
     limits = JobLimits(analysis=KindLimits(3, per_address=2), retry_after=5)
 

@@ -370,6 +370,7 @@ def few_streams(tmp_path: Path) -> Iterator[SiteServer]:
     server.stop()
 
 
+@pytest.mark.slow  # opens streams up to the limit: more than a few seconds
 def test_a_players_tokens_share_one_stream_limit(few_streams) -> None:
     """Streams are limited per player, whichever of its tokens opens them: a player with
     many tokens opens no more than the player's limit; another player is not held back; a

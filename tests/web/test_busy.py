@@ -58,6 +58,7 @@ def fresh_positions(n: int) -> list[str]:
     return found
 
 
+@pytest.mark.slow  # a server of its own, filled with jobs: more than a few seconds
 def test_a_client_beyond_its_quota_is_told_busy_and_one_that_hangs_up_gives_its_jobs_up(
     one_worker_site: OneWorkerSite,
 ) -> None:

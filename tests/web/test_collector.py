@@ -205,6 +205,7 @@ def test_a_played_game_dropped_from_the_cache_is_freed_without_the_collector(
         assert thread.submit(asyncio.run, scenario()).result(timeout=120)
 
 
+@pytest.mark.slow  # plays games under three policies: more than a few seconds
 def test_the_collector_bench_compares_the_three_policies_on_played_games() -> None:
     """``bench/collector.py`` runs each policy in its own process on the same games and
     prints what each cost (timing itself is not asserted)."""

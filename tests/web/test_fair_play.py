@@ -119,6 +119,7 @@ def test_the_engine_reads_only_ascii_digits() -> None:
     assert refused.value.column == len(start) + 2
 
 
+@pytest.mark.slow  # many lobby messages over a socket: more than a few seconds
 def test_the_lobby_socket_pushes_changes_and_limits_what_a_client_sends(tmp_path: Path) -> None:
     """Frames from the client bring no listing (it is pushed when it changes); a client that
     sends faster than the per-connection limit (20 a second, 60 at once) is disconnected."""
@@ -155,6 +156,7 @@ def lobby_socket_session(site: SiteServer) -> None:
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
 
 
+@pytest.mark.slow  # a flood of open games: more than a few seconds
 def test_a_flood_of_open_games_leaves_a_real_players_game_in_view(tmp_path: Path) -> None:
     """One client lists 80 games through the API: after the cap the rest are refused (429);
     sixty more clients list one each and never come back; a real player's new open game is

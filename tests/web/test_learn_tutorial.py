@@ -117,6 +117,7 @@ def test_answers_through_the_api(site) -> None:
     assert httpx.post(f"{url}/move", json={"move": "x"}).status_code == 400
 
 
+@pytest.mark.slow  # solves a position on the server, in both languages: more than a few seconds
 def test_the_chances_after_a_best_move_are_written_in_the_answers_language(site) -> None:
     """kendall's Water lesson lists the exact chance of every move once it is answered:
     "61.3%" in English, "61,3%" in Russian, the same figures."""

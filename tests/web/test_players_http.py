@@ -94,6 +94,7 @@ def test_a_name_is_taken_once_whatever_its_case_or_alphabet(site) -> None:
         assert "is taken" in refused.text or "one alphabet" in refused.text
 
 
+@pytest.mark.slow  # tries up to the rate limits: more than a few seconds
 def test_names_and_codes_are_rate_limited_per_address(tmp_path: Path) -> None:
     server = SiteServer(tmp_path / "limited.sqlite3")
     server.env["SENET_RATE_LIMITS"] = "50,300,10,100"  # the site's defaults: limits on

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sqlite3
 
 import httpx
+import pytest
 
 from senet_testkit.push_receiver import PushReceiver, unb64url
 
@@ -28,6 +29,7 @@ def named_device(site: SiteServer, name: str, lang: str = "en") -> httpx.Client:
     return client
 
 
+@pytest.mark.slow  # restarts its server: more than a few seconds
 def test_the_service_worker_and_the_key_are_served(push_site: SiteServer) -> None:
     worker = httpx.get(f"{push_site.url}/sw.js")
     assert worker.status_code == 200

@@ -74,7 +74,8 @@ def solve(variant: str | None, position_text: str, max_states: int) -> None:
             click.echo(f"  throw {n} (p={p}): A {solution.value(position.apply_throw(n)):.6f}")
         return
     seat = position.decider
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("no seat decides in a position that is neither over nor chance")
     click.echo(
         f"{'AB'[seat]} to decide; {unit} of {'AB'[seat]} with best play: {for_seat(value_a, seat):.6f}"
     )

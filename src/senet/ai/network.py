@@ -116,7 +116,8 @@ INPUTS = (
 )
 N_SEAT = len(SEAT_INPUTS)
 N_INPUTS = len(INPUTS)
-assert (N_SEAT, N_INPUTS) == (inputs.N_SEAT, inputs.N_INPUTS), "the names and the inputs differ"
+if (N_SEAT, N_INPUTS) != (inputs.N_SEAT, inputs.N_INPUTS):
+    raise RuntimeError("the names and the inputs differ")
 #: The inputs of the first weight files (before the banked throws and the returned pieces):
 #: training draws their first-layer weights first and starts the later ones at zero, so a
 #: variant where the later inputs are always zero trains exactly as it did before them.

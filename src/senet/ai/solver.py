@@ -93,7 +93,10 @@ class Solution(ExactMoves):
 
     def position(self, i: int) -> Position:
         """The ``i``-th position of the table (positions are rebuilt from their states)."""
-        assert self.variant is not None
+        if self.variant is None:
+            raise ValueError(
+                "the solution does not name its variant: its positions cannot be built"
+            )
         return Position(self.variant, self.states[i])
 
     @property

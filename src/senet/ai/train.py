@@ -99,7 +99,8 @@ def train(
         while True:
             if pos.is_over():
                 target = terminal_value(pos)
-                assert target is not None
+                if target is None:
+                    raise RuntimeError("a game over without a value")
                 if x_prev is not None:
                     for p, e in zip(model.params(), traces):
                         p += alpha * (target - v_prev) * e

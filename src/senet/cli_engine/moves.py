@@ -111,7 +111,8 @@ def _moves(args: argparse.Namespace) -> None:
     echo(f"position: {report['position']}")
     if "outcome" in report:
         outcome = position.outcome()
-        assert outcome is not None
+        if outcome is None:
+            raise RuntimeError("the report has an outcome, the position none")
         echo(f"game over: {outcome_text(outcome, position.variant)}")
     elif "chance" in report:
         echo(f"chance: {next_text(position)}")

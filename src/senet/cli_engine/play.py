@@ -126,7 +126,8 @@ def _read_move(session: _Session, position: Position, legal: list[Move]) -> Move
     """Ask until the player gives a legal move.  Returns the move; :data:`_UNDONE` after an undo
     (the position changed, so the caller starts over); None when the player quits or input ends."""
     seat = position.decider
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("a move is asked for where no seat decides")
     echo()
     echo(render_board(position, session.lang))
     echo(f"  moves: {_legal_list(position, legal)}")
@@ -259,10 +260,12 @@ def _play(args: argparse.Namespace) -> None:
             echo(f"{what}: {value}")
             continue
         decider = position.decider
-        assert decider is not None
+        if decider is None:
+            raise RuntimeError("no seat decides in a position that is neither over nor chance")
         legal = position.legal_moves()
         if decider not in session.humans:
-            assert session.opponent is not None
+            if session.opponent is None:
+                raise RuntimeError("the computer is on turn in a game without one")
             move = session.opponent(position, session.rng)
             try:
                 game.push(move)

@@ -231,4 +231,5 @@ def decode_move(code: int) -> Move:
     return Move(_WORD_OF[code])
 
 
-assert OFF == 31  # a step's target fits in five bits
+if OFF != 31:  # a step's target fits in five bits
+    raise RuntimeError(f"the kernel packs a target in five bits: OFF is {OFF}, not 31")

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from . import fen
 from . import state as raw
 from .errors import IllegalMove, InvalidPosition
 from .flow import DRAW, legal_moves, play, throw_of, thrown, winner
@@ -24,7 +25,7 @@ from .moves import MOVE, Move
 from .rules import Tables, bit, iter_squares, tables_for
 from .state import RawState, bank_values, raw_state, throw_due
 from .state import decider as raw_decider
-from .variants import OFF, HouseKind, Variant
+from .variants import OFF, HouseKind, Variant, build_start_positions_with
 
 __all__ = [
     "Position",
@@ -95,10 +96,32 @@ class Position:
         return cls(variant, raw_state((a, b), hand=hand))
 
     @classmethod
-    def from_fen(cls, text: str) -> Position:
-        from .notation import parse_position
-
-        return parse_position(text)
+    def from_fen(cls, text: str, *, line: int = 1, column: int = 1) -> Position:
+        """Read a position from its one-line notation (:mod:`senet.engine.notation`); raise
+        :class:`NotationError` naming the line, the column and what was expected there.
+        ``line`` and ``column`` say where ``text`` starts in a larger document (a record)."""
+        reading = fen.read(text, line=line, column=column)
+        try:
+            return cls.from_parts(
+                reading.variant,
+                reading.pieces,
+                turn=reading.turn,
+                throw=reading.throw,
+                extra=reading.extra,
+                skip=reading.skip,
+                off=reading.off,
+                captured=reading.captured,
+                drowned=reading.drowned,
+                pending=reading.pending,
+                bank=reading.bank,
+                returned=reading.returned,
+                hand=reading.hand,
+                direction=reading.direction,
+                divided=reading.divided,
+                entered=reading.entered,
+            )
+        except InvalidPosition as exc:
+            raise reading.impossible(exc) from None
 
     @classmethod
     def from_parts(
@@ -465,9 +488,7 @@ class Position:
     # ----------------------------------------------------------------- notation and identity
     def fen(self) -> str:
         """The one-line notation of this position (see :mod:`senet.engine.notation`)."""
-        from .notation import format_position
-
-        return format_position(self)
+        return fen.write(self.variant.name, self._s)
 
     def copy(self) -> Position:
         return self  # immutable: a copy is the same value
@@ -489,3 +510,7 @@ class Position:
 
     def __str__(self) -> str:
         return self.fen()
+
+
+# Variant.start_position() builds its position here (the variants are below the positions).
+build_start_positions_with(Position.initial)

@@ -1945,7 +1945,8 @@ RULEBOOKS: dict[str, Rulebook] = {
     rb.variant: rb
     for rb in (STANDARD, BELL, KENDALL, ADELAIDA, ADELAIDA_LONG, JEQUIER, KENDALL_1978, PICCIONE)
 }
-assert set(RULEBOOKS) == set(VARIANTS), "every variant needs a rulebook"
+if set(RULEBOOKS) != set(VARIANTS):
+    raise RuntimeError("every variant needs a rulebook")
 
 
 def rulebook(variant: Variant | str) -> Rulebook:

@@ -15,16 +15,13 @@ player.  The rule-difference table of the site is computed from these definition
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import Enum, StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .throws import DIE4, STICKS, STICKS6, Instrument
-
-if TYPE_CHECKING:
-    from .position import Position
 
 __all__ = [
     "OFF",
@@ -41,6 +38,8 @@ __all__ = [
     "find_variant",
     "variant_names",
     "UnknownVariant",
+    "StartPosition",
+    "build_start_positions_with",
 ]
 
 SQUARES = 30
@@ -250,14 +249,34 @@ class Variant:
     def squares_of(self, kind: HouseKind) -> tuple[int, ...]:
         return tuple(sq for sq, house in sorted(self.houses.items()) if house.kind is kind)
 
-    def start_position(self) -> Position:  # imported inside: position imports this module
-        """The position before the first throw."""
-        from .position import Position
-
-        return Position.initial(self)
+    def start_position(self) -> StartPosition:
+        """The position before the first throw: a :class:`senet.engine.position.Position`,
+        which :func:`build_start_positions_with` is given when its module loads (the
+        positions are built on the variants, so this module imports none of them)."""
+        if _start_position is None:
+            raise RuntimeError("no module builds positions: import senet.engine")
+        return _start_position(self)
 
     def __repr__(self) -> str:
         return f"<Variant {self.name}>"
+
+
+class StartPosition(Protocol):
+    """What this module says of the start position it returns: its raw state
+    (:mod:`senet.engine.state`); the object is a :class:`senet.engine.position.Position`."""
+
+    @property
+    def state(self) -> tuple[int, ...]: ...
+
+
+_start_position: Callable[[Variant], StartPosition] | None = None
+
+
+def build_start_positions_with(build: Callable[[Variant], StartPosition]) -> None:
+    """Make ``build`` (``Position.initial``) the maker of :meth:`Variant.start_position`:
+    the positions' module, above this one, calls it once when it loads."""
+    global _start_position
+    _start_position = build
 
 
 def _houses(*houses: House) -> Mapping[int, House]:

@@ -140,7 +140,8 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         if self.moves >= self.max_moves:
             self.truncations = dict.fromkeys(self.agents, True)
         decider = self.position.decider
-        assert decider is not None
+        if decider is None:
+            raise RuntimeError("no seat decides in a position that is neither over nor chance")
         self.agent_selection = AGENTS[decider]
 
     # ------------------------------------------------------------------ seeing it
@@ -172,7 +173,8 @@ def _copy(space: spaces.Dict) -> spaces.Dict:
 
 
 def _box_like(box: spaces.Space) -> spaces.Box:
-    assert isinstance(box, spaces.Box)
+    if not isinstance(box, spaces.Box):
+        raise TypeError(f"an observation space of boxes, not {type(box).__name__}")
     return spaces.Box(box.low, box.high, box.shape, box.dtype)
 
 

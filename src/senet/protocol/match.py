@@ -176,7 +176,8 @@ class Program:
             return
         if process.poll() is None:
             try:
-                assert process.stdin is not None
+                if process.stdin is None:
+                    raise RuntimeError("the program was started without a pipe to its input")
                 process.stdin.write(format_command(Quit()) + "\n")
                 process.stdin.flush()
             except (OSError, ValueError):
@@ -380,7 +381,8 @@ def play_game(
             game.push_throw(draw_throw(throws, variant.instrument))
             continue
         decider = position.decider
-        assert decider is not None
+        if decider is None:
+            raise RuntimeError("no seat decides in a position that is neither over nor chance")
         program = programs[decider]
         try:
             move = program.best_move(_commands_before(game), settings.time, settings.grace)

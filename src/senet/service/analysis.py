@@ -206,7 +206,8 @@ class Reviews:
         if stored is None:
             return None
         rows = result_from_wire(self._job(live), json.loads(stored))
-        assert isinstance(rows, tuple)
+        if not isinstance(rows, tuple):
+            raise TypeError(f"a stored review is a tuple of rows, not {type(rows).__name__}")
         return self._keep(live.id, review_from_rows(live.game, rows))
 
     async def review(self, live: LiveGame, client: Client | None = None) -> GameReview:

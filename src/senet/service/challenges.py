@@ -309,8 +309,8 @@ class Challenges:
     ) -> None:
         event = ChallengeEvent(kind, challenge, notify)
         message = challenge_message(event)
-        for player_id in {challenge.challenged_id, challenge.challenger_id} - {None}:
-            assert player_id is not None
+        seats = (challenge.challenged_id, challenge.challenger_id)
+        for player_id in {player_id for player_id in seats if player_id is not None}:
             await self.broadcast.publish(player_channel(player_id), message)
         await self.broadcast.publish(challenge_channel(challenge.id), message)
         for listener in list(self._listeners):
@@ -577,7 +577,8 @@ class Challenges:
         not answered yet), ``challenge_closed`` / ``challenge_expired`` (409: no game)."""
         challenge = await self.get(challenge_id)
         row = await self.db.get(challenge_id)
-        assert row is not None
+        if row is None:
+            raise RuntimeError(f"challenge {challenge_id} was found, then its row was not")
         if not _made_by(row, player, secret):
             raise GameError("not_yours", "only the challenger takes this seat", 403)
         if challenge.status == ChallengeStatus.OPEN:
@@ -585,7 +586,8 @@ class Challenges:
         if challenge.status != ChallengeStatus.ACCEPTED or challenge.game_id is None:
             self._check_open(challenge)  # raises: expired or closed
         game_id = challenge.game_id
-        assert game_id is not None
+        if game_id is None:
+            raise RuntimeError(f"accepted challenge {challenge_id} has no game")
         live = await self.store.load(game_id)
         seat = live.free_seat()
         invite = next(

@@ -557,7 +557,8 @@ class GameCommands:
                 await self.store.publish(game_id, refresh_message(live.ply))
                 return created.game_id, created.token
         new_id = live.stored.rematch_id
-        assert new_id is not None
+        if new_id is None:
+            raise RuntimeError(f"game {game_id} has no rematch after one was made")
         new = await self.store.load(new_id)
         seat = 1 - mine
         free = next(s for s in new.stored.seats if s.seat == seat)
@@ -629,5 +630,6 @@ def _check_move(live: LiveGame, seats: tuple[int, ...], ply: int, move: Move) ->
             pos.apply(move)  # raises IllegalMove, naming the legal moves
         except IllegalMove as exc:
             raise GameError("illegal", str(exc), 422) from None
-    assert decider is not None
+    if decider is None:
+        raise RuntimeError("no seat decides in a position that is neither over nor chance")
     return decider

@@ -179,7 +179,8 @@ class Players:
         ):
             raise taken
         player = await self.db.by_id(player_id)
-        assert player is not None
+        if player is None:
+            raise RuntimeError(f"player {player_id} was created and is not found")
         return player, secret
 
     def _moment(self) -> datetime:
@@ -362,7 +363,8 @@ class Players:
                 f"computer-{level}", level, key, None, kind="computer", level=level
             )
             found = await self.db.by_key(key)
-        assert found is not None
+        if found is None:
+            raise RuntimeError(f"the computer player of level {level} was created and is not found")
         return found
 
     async def level_near(self, player: PlayerRow | None, variant: str) -> str:

@@ -185,7 +185,8 @@ def _analyse(position: Position, solve_states: int, quick: bool = False) -> Anal
             value = None
         return Analysis(fen, None, value, solution is not None, (), tuple(throws), False)
     seat = position.decider
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("no seat decides in a position that is neither over nor chance")
     if solution is not None:
         scored = [(m, for_seat(v, seat)) for m, v in solution.move_values(position)]
     else:

@@ -100,7 +100,8 @@ class PushStorage(StorageTables):
         except IntegrityError:
             pass  # another process stored its pair first: that one is the server's
         found = await self._read_keys()
-        assert found is not None
+        if found is None:
+            raise RuntimeError("the server's key pair was stored and is not found")
         return found
 
     async def _read_keys(self) -> KeyPair | None:

@@ -158,7 +158,8 @@ def migrate(database_url: str | None, revision: str) -> None:
         storage = Storage(settings.database_url, settings.db_pool)
         await storage.init(migrate=False)
         try:
-            assert storage.engine is not None
+            if storage.engine is None:
+                raise RuntimeError("the storage opened no database engine")
             await upgrade_schema(storage.engine, revision)
         finally:
             await storage.close()

@@ -121,6 +121,7 @@ async def register(request: Request) -> Any:
     """Verify a new passkey's attestation and keep its public key for the player."""
     from webauthn import verify_registration_response
     from webauthn.helpers import bytes_to_base64url
+    from webauthn.helpers.exceptions import WebAuthnException
 
     player = player_of(request)
     if player is None:
@@ -140,7 +141,7 @@ async def register(request: Request) -> Any:
             expected_rp_id=_rp_id(request),
             expected_origin=_origin(request),
         )
-    except Exception:  # the library raises several kinds for a bad answer
+    except WebAuthnException:  # the library's refusals of an answer, of every kind
         return _refused()
     added = await players.db.add_passkey(
         bytes_to_base64url(verified.credential_id),
@@ -172,6 +173,7 @@ async def login(request: Request) -> Any:
     """Verify a passkey's signature of a login challenge and sign this device in."""
     from webauthn import verify_authentication_response
     from webauthn.helpers import base64url_to_bytes
+    from webauthn.helpers.exceptions import WebAuthnException
 
     credential = await _credential(request)
     challenge = _challenge_of(credential) if credential else None
@@ -193,7 +195,7 @@ async def login(request: Request) -> Any:
             credential_public_key=base64url_to_bytes(stored.public_key),
             credential_current_sign_count=stored.sign_count,
         )
-    except Exception:  # a bad signature, origin, challenge or counter
+    except WebAuthnException:  # a bad signature, origin, challenge or counter
         return _refused()
     await players.db.set_sign_count(stored.credential_id, verified.new_sign_count)
     player = await players.db.by_id(stored.player_id)

@@ -169,7 +169,8 @@ class LocalJobQueue(JobQueue):
 
     def _listen(self, worker: _Worker, conn: Connection) -> None:
         """A thread per worker process: its answers, then its end, handed to the loop."""
-        assert self._loop is not None
+        if self._loop is None:
+            raise RuntimeError("the worker pool listens before it has started")
         while True:
             try:
                 message = conn.recv()

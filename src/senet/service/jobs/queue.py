@@ -165,19 +165,22 @@ class JobQueue(abc.ABC):
 
     async def computer_move(self, request: ComputerMoveJob) -> str:
         result = await self.run(request)
-        assert isinstance(result, str)
+        if not isinstance(result, str):
+            raise TypeError(f"a computer move is a str, not {type(result).__name__}")
         return result
 
     async def analysis(self, request: AnalysisJob, client: Client | None = None) -> Analysis:
         result = await self.run(request, client)
-        assert isinstance(result, Analysis)
+        if not isinstance(result, Analysis):
+            raise TypeError(f"an analysis job gave {type(result).__name__}")
         return result
 
     async def review(
         self, request: ReviewJob, client: Client | None = None
     ) -> tuple[ReviewRow, ...]:
         result = await self.run(request, client)
-        assert isinstance(result, tuple)
+        if not isinstance(result, tuple):
+            raise TypeError(f"a review is a tuple of rows, not {type(result).__name__}")
         return result
 
     @abc.abstractmethod

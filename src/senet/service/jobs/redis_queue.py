@@ -147,7 +147,8 @@ class RedisJobQueue(JobQueue):
             return None
         if result.type == Result.Type.SUCCESSFUL:
             value = result.return_value
-            assert isinstance(value, dict)
+            if not isinstance(value, dict):
+                raise TypeError(f"a job's result is a dict, not {type(value).__name__}")
             return value
         if result.type == Result.Type.RETRIED:
             time.sleep(0.1)  # the next try's result is not in yet
