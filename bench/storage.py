@@ -19,7 +19,7 @@ import asyncio
 import time
 from contextlib import ExitStack
 
-from senet.service.game_database import NewGame, Storage, StoredAction
+from senet.service.games.storage import NewGame, Storage, StoredAction
 from senet.service.messages import ActionKind, Mode
 from senet_testkit.servers import postgres_server
 

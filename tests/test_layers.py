@@ -119,10 +119,10 @@ def test_a_circle_inside_a_package_fails_the_check(tree: Path) -> None:
 @pytest.mark.parametrize(
     ("module", "forbidden"),
     [
-        ("live", "from senet.service.live_games import LiveGame  # noqa"),
+        ("live", "from senet.service.games.live_games import LiveGame  # noqa"),
         (
             "pages",
-            "def _late():\n    from senet.service.game_database import Storage\n\n    return Storage",
+            "def _late():\n    from senet.service.games.storage import Storage\n\n    return Storage",
         ),
     ],
 )

@@ -12,7 +12,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from senet.service.game_database import ConflictError, NewGame, Storage, StoredAction
+from senet.service.games.storage import ConflictError, NewGame, Storage, StoredAction
 from senet.service.messages import ActionKind, Finish, Mode
 
 from .test_cluster import _pg, stored_actions

@@ -19,15 +19,15 @@ from hypothesis import strategies as st
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from senet.service import glicko2, level_ratings
-from senet.service.broadcast import MemoryBroadcast
-from senet.service.clocks import ManualClock, parse_time_control
-from senet.service.fair_play import FairPlay
-from senet.service.game_database import Storage, games, seats, upgrade_schema
-from senet.service.games import GameService
-from senet.service.live_games import hash_token
-from senet.service.names import NameRefused, check_name, name_key
-from senet.service.players import TRANSFER_TTL_MS, SeatRating
+from senet.service.games.clocks import ManualClock, parse_time_control
+from senet.service.games.fair_play import FairPlay
+from senet.service.games.live_games import hash_token
+from senet.service.games.storage import Storage, games, seats, upgrade_schema
+from senet.service.infrastructure.broadcast import MemoryBroadcast
+from senet.service.players import glicko2, level_ratings
+from senet.service.players.accounts import TRANSFER_TTL_MS, SeatRating
+from senet.service.players.names import NameRefused, check_name, name_key
+from senet.service.server import GameService
 
 from .test_games_service import run, shut
 
@@ -657,7 +657,7 @@ def test_a_name_deleted_while_its_game_is_being_rated_leaves_the_game_unrated(
 
 #: the revision just before the players' tables
 BEFORE_PLAYERS = importlib.import_module(
-    "senet.service.migrations.versions.0006_players"
+    "senet.service.database.migrations.versions.0006_players"
 ).down_revision
 
 
@@ -725,7 +725,7 @@ def test_rated_seekers_are_paired_within_a_range_that_widens_while_they_wait(
 ) -> None:
     from datetime import timedelta
 
-    from senet.service.rated_pairing import RANGE_START, pairing_range
+    from senet.service.lobby.rated_pairing import RANGE_START, pairing_range
 
     db = tmp_path / "db.sqlite3"
 
@@ -789,7 +789,7 @@ def test_names_taken_before_the_key_folded_pairs_are_found_after_the_upgrade(
     async def make_old() -> None:
         engine = create_async_engine(f"sqlite+aiosqlite:///{db}")
         await upgrade_schema(engine, "0006_bots")
-        from senet.service.player_database import players as players_table
+        from senet.service.players.storage import players as players_table
 
         async with engine.begin() as conn:
             for i, (name, key) in enumerate((("Kim", "klm"), ("Kirn", "klrn"), ("vvolf", "vvolf"))):

@@ -1,4 +1,4 @@
-"""Computer players for ``play`` and ``simulate``: the adapter of :mod:`senet.service.computer`
+"""Computer players for ``play`` and ``simulate``: the adapter of :mod:`senet.service.computer.players`
 (the built-in ``random`` and ``greedy``, and the levels of :mod:`senet.ai`, imported only when a
 level is asked for), with its failures turned into one-line command-line errors."""
 
@@ -8,7 +8,7 @@ import random
 
 from senet.engine import Move, Position
 from senet.service import computer
-from senet.service.computer import BUILTIN, Player, greedy_player, random_player
+from senet.service.computer.players import BUILTIN, Player, greedy_player, random_player
 
 from .common import CommandError, echo
 

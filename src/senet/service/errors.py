@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from senet.engine import UnknownVariant, Variant, find_variant
-
-from .clocks import TimeControl, parse_time_control
+from senet.service.games.clocks import TimeControl, parse_time_control
 
 __all__ = ["GameError", "requested_variant", "requested_time_control"]
 

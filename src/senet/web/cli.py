@@ -150,7 +150,7 @@ def migrate(database_url: str | None, revision: str) -> None:
     """Create or upgrade the database schema (Alembic migrations shipped with the package)."""
     import asyncio
 
-    from senet.service.game_database import Storage, upgrade_schema
+    from senet.service.games.storage import Storage, upgrade_schema
 
     settings = _settings().but(database_url=database_url)
 

@@ -22,12 +22,12 @@ from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, Field
 
 from senet.engine import VARIANTS
-from senet.service.clocks import PRESETS, TURN_BASED, ManualClock, parse_time_control
-from senet.service.commands import LOBBY_CHANNEL
 from senet.service.errors import GameError, requested_time_control
-from senet.service.games import GameService
-from senet.service.lobby import MyGame, OpenGame
+from senet.service.games.clocks import PRESETS, TURN_BASED, ManualClock, parse_time_control
+from senet.service.games.commands import LOBBY_CHANNEL
+from senet.service.lobby.opponents import MyGame, OpenGame
 from senet.service.messages import Holder
+from senet.service.server import GameService
 
 from . import players
 from .common import (

@@ -1,0 +1,1 @@
+"""The analysis of the service."""

@@ -1,0 +1,1 @@
+"""The challenges of the service."""

@@ -1,0 +1,1 @@
+"""The chat of the service."""

@@ -1,0 +1,1 @@
+"""The fairness of the service."""

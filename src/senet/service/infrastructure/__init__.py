@@ -1,0 +1,1 @@
+"""The infrastructure of the service."""

@@ -1,0 +1,1 @@
+"""The learning of the service."""

@@ -1,0 +1,1 @@
+"""The lobby of the service."""

@@ -1,0 +1,1 @@
+"""The push of the service."""
