@@ -11,8 +11,9 @@ import asyncpg
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from senet.service.database.connections import upgrade_schema
 from senet.service.games.live_games import hash_token
-from senet.service.games.storage import Storage, games, seats, upgrade_schema
+from senet.service.games.storage import Storage, games, seats
 from senet.service.infrastructure.broadcast import MemoryBroadcast
 from senet.service.server import GameService
 

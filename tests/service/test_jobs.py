@@ -23,7 +23,6 @@ import pytest
 
 from senet.engine import Game, Position, Throw, find_variant
 from senet.engine.record import GameRecord
-from senet.service.analysis.reviews import Reviews
 from senet.service.games.storage import Storage
 from senet.service.infrastructure.broadcast import MemoryBroadcast
 from senet.service.infrastructure.jobs import (
@@ -37,6 +36,7 @@ from senet.service.infrastructure.jobs import (
     LocalJobQueue,
     ReviewJob,
 )
+from senet.service.reviews.analyses import Reviews
 from senet.service.server import GameService
 
 

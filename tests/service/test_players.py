@@ -19,10 +19,11 @@ from hypothesis import strategies as st
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from senet.service.database.connections import upgrade_schema
 from senet.service.games.clocks import ManualClock, parse_time_control
 from senet.service.games.fair_play import FairPlay
 from senet.service.games.live_games import hash_token
-from senet.service.games.storage import Storage, games, seats, upgrade_schema
+from senet.service.games.storage import Storage, games, seats
 from senet.service.infrastructure.broadcast import MemoryBroadcast
 from senet.service.players import glicko2, level_ratings
 from senet.service.players.accounts import TRANSFER_TTL_MS, SeatRating
@@ -194,6 +195,22 @@ def test_writing_a_letter_as_its_look_alike_keeps_the_key(base: str, data: st.Da
         out += data.draw(st.sampled_from(choices))
     assert name_key(out) == name_key(base)
     assert name_key(name_key(out)) == name_key(out)
+
+
+#: the migration that computed the look-alike keys again, with its own copy of the rule
+NAME_KEYS = importlib.import_module("senet.service.database.migrations.versions.0011_name_keys")
+
+
+@given(st.text(max_size=30))
+def test_the_name_keys_migration_computes_the_names_rule(raw: str) -> None:
+    """Property: the migration's copy of the look-alike key (the database package imports no
+    domain's code) gives every text the key the names' rule gives it."""
+    assert NAME_KEYS.name_key(raw) == name_key(raw)
+
+
+def test_the_name_keys_migration_folds_look_alikes() -> None:
+    assert NAME_KEYS.name_key("Kim") == NAME_KEYS.name_key("Kirn") == name_key("kirn")
+    assert NAME_KEYS.name_key("\u0410nna") == name_key("anna")
 
 
 @given(st.text(min_size=1, max_size=30))

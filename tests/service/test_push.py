@@ -15,8 +15,8 @@ import pytest
 from sqlalchemy import select
 
 from senet.service.challenges.offers import ChallengeTerms
-from senet.service.errors import GameError, requested_time_control
-from senet.service.games.clocks import DAY, ManualClock
+from senet.service.errors import GameError
+from senet.service.games.clocks import DAY, ManualClock, requested_time_control
 from senet.service.games.storage import Storage
 from senet.service.infrastructure.broadcast import MemoryBroadcast
 from senet.service.messages import ActionKind

@@ -13,8 +13,8 @@ import pytest
 
 from senet.engine import OFF, Game, Position, Throw, find_variant, parse_move
 from senet.engine.record import GameRecord
-from senet.service.analysis.reviews import replay, review_game_of
 from senet.service.errors import GameError
+from senet.service.reviews.analyses import replay, review_game_of
 
 
 def endgame(seed: int) -> Game:

@@ -11,8 +11,15 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from senet.service.errors import GameError, requested_time_control
-from senet.service.games.clocks import DAY, TURN_BASED, ManualClock, TimeControl, parse_time_control
+from senet.service.errors import GameError
+from senet.service.games.clocks import (
+    DAY,
+    TURN_BASED,
+    ManualClock,
+    TimeControl,
+    parse_time_control,
+    requested_time_control,
+)
 from senet.service.games.live_games import LiveGame
 from senet.service.games.storage import Storage
 from senet.service.infrastructure.broadcast import MemoryBroadcast

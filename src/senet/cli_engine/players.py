@@ -8,7 +8,7 @@ import random
 
 from senet.engine import Move, Position
 from senet.service import computer
-from senet.service.computer.players import BUILTIN, Player, greedy_player, random_player
+from senet.service.computer import BUILTIN, Player, greedy_player, random_player
 
 from .common import CommandError, echo
 

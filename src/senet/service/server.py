@@ -42,6 +42,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from senet.service.bots.accounts import Bots
+from senet.service.challenges.offers import Challenges
 from senet.service.chat.quick_chat import ChatMessage, QuickChat
 from senet.service.games.clocks import SystemClock
 from senet.service.games.commands import GameCommands
@@ -53,19 +55,17 @@ from senet.service.games.storage import Storage
 from senet.service.infrastructure.broadcast import MemoryBroadcast, Message
 from senet.service.infrastructure.jobs import JobQueue, LocalJobQueue
 from senet.service.infrastructure.presence import Presence
+from senet.service.lobby.opponents import Lobby
 from senet.service.lobby.rated_pairing import RatedPairing
+from senet.service.players.accounts import Players
+from senet.service.push.notifications import Push, PushConfig
 from senet.service.reading.queries import GameQueries
 from senet.service.reading.your_turn import YourTurn
+from senet.service.reviews.analyses import Analyses, Reviews
 
 from . import computer
-from .analysis import Analyses, Reviews
-from .bots import Bots
-from .challenges import Challenges
 from .errors import GameError
-from .lobby import Lobby
 from .messages import Holder, Mode, PresenceSummary, StateMessage
-from .players import Players
-from .push import Push, PushConfig
 
 __all__ = ["GameService"]
 

@@ -24,12 +24,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from senet import __version__
 from senet.service.errors import GameError
-from senet.service.games.clocks import ManualClock, SystemClock
-from senet.service.games.fair_play import FairPlay
-from senet.service.games.storage import Storage
-from senet.service.infrastructure.broadcast import broadcast_from_url
-from senet.service.infrastructure.jobs import Busy, job_queue
-from senet.service.push.notifications import PushConfig
+from senet.service.games import FairPlay, ManualClock, Storage, SystemClock
+from senet.service.infrastructure import Busy, broadcast_from_url, job_queue
+from senet.service.push import PushConfig
 from senet.service.server import GameService
 from senet.settings import Settings
 

@@ -40,17 +40,17 @@ from fastapi.responses import JSONResponse, RedirectResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.background import BackgroundTask
 
-from senet.service.bots.accounts import (
+from senet.service.bots import (
     SCOPES,
     Authenticated,
     EventFeed,
     GamesQuotaReached,
     player_channel,
 )
-from senet.service.challenges.offers import ChallengeMessage
+from senet.service.challenges import ChallengeMessage
 from senet.service.errors import GameError
-from senet.service.players.storage import PlayerRow
-from senet.service.reading.channel import read_game_message
+from senet.service.players import PlayerRow
+from senet.service.reading import read_game_message
 from senet.service.server import GameService
 from senet.settings import BotLimits
 

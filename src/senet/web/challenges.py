@@ -23,7 +23,7 @@ from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import RedirectResponse
 
 from senet.engine import VARIANTS
-from senet.service.challenges.offers import (
+from senet.service.challenges import (
     Acceptance,
     Challenge,
     ChallengeEvent,
@@ -35,9 +35,9 @@ from senet.service.challenges.offers import (
     challenge_message,
     player_channel,
 )
-from senet.service.chat.quick_chat import PHRASES
+from senet.service.chat import PHRASES
 from senet.service.errors import GameError
-from senet.service.players.storage import PlayerRow
+from senet.service.players import PlayerRow
 
 from .common import COOKIE_AGE, form_fields, lang_of, render, seat_cookie, to_game
 from .i18n import translator

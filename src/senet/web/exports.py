@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from senet.engine import UnknownVariant, find_variant
 from senet.service.errors import GameError
-from senet.service.reading.export import ExportedGame
+from senet.service.reading import ExportedGame
 from senet.service.server import GameService
 
 from .common import game_error_json

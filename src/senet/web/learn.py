@@ -27,10 +27,10 @@ from senet.engine import (
 )
 from senet.engine.explain import why_not
 from senet.engine.record import parse_record
-from senet.service.computer.position_analysis import Analysis
+from senet.service.analysis import Analysis
 from senet.service.errors import GameError, requested_variant
-from senet.service.infrastructure.jobs import Client, JobKind
-from senet.service.learning.lessons import (
+from senet.service.infrastructure import Client, JobKind
+from senet.service.learning import (
     Lesson,
     check_move,
     check_reason,

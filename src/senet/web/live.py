@@ -18,11 +18,10 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from senet.service.errors import GameError
-from senet.service.games.views import delta_message
-from senet.service.infrastructure.broadcast import Subscription
+from senet.service.games import delta_message
+from senet.service.infrastructure import Subscription
 from senet.service.messages import Holder, StateMessage
-from senet.service.reading.channel import read_game_message
-from senet.service.reading.queries import GameFacts
+from senet.service.reading import GameFacts, read_game_message
 from senet.service.server import GameService
 
 from .common import seat_cookie

@@ -18,7 +18,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from senet.service.players.accounts import Players
+from senet.service.players import Players
 
 from .common import error_json
 from .players import (

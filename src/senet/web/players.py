@@ -27,14 +27,24 @@ from starlette.requests import HTTPConnection
 
 from senet.engine import VARIANTS
 from senet.service import computer
-from senet.service.errors import GameError, requested_time_control
-from senet.service.games.clocks import SystemClock
-from senet.service.lobby.opponents import Paired
+from senet.service.errors import GameError
+from senet.service.games import SystemClock, requested_time_control
+from senet.service.lobby import Paired
 from senet.service.messages import Holder, Mode
-from senet.service.players.accounts import Players, Profile, RatingView, SeatRating, rating_text
-from senet.service.players.names import MAX_LENGTH, MIN_LENGTH, NameRefused, check_name
-from senet.service.players.storage import PlayedGame, PlayerRow
-from senet.service.reading.queries import GameFacts
+from senet.service.players import (
+    MAX_LENGTH,
+    MIN_LENGTH,
+    NameRefused,
+    PlayedGame,
+    PlayerRow,
+    Players,
+    Profile,
+    RatingView,
+    SeatRating,
+    check_name,
+    rating_text,
+)
+from senet.service.reading import GameFacts
 from senet.service.server import GameService
 
 from .common import error_json, form_fields, lang_of, render

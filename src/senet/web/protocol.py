@@ -11,10 +11,9 @@ HTTP request (``common.error_json``, the security middleware): one shape, one co
 
 from typing import Literal, NotRequired, TypedDict
 
-from senet.service.chat.quick_chat import ChatMessage, checked_phrase
+from senet.service.chat import ChatMessage, checked_phrase
 from senet.service.errors import GameError
-from senet.service.games.requests import checked_move, checked_ply, checked_seat
-from senet.service.games.seeding import checked_seed
+from senet.service.games import checked_move, checked_ply, checked_seat, checked_seed
 from senet.service.messages import (
     CancelledMessage,
     DeltaMessage,

@@ -24,7 +24,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
-from senet.service.push.notifications import MAX_ENDPOINT, Notice, NoticeKind, PushText
+from senet.service.push import MAX_ENDPOINT, Notice, NoticeKind, PushText
 from senet.service.server import GameService
 
 from .common import lang_of

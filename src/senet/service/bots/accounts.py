@@ -41,7 +41,8 @@ from senet.service.challenges.offers import (
     Challenges,
     challenge_json,
 )
-from senet.service.errors import GameError, requested_time_control
+from senet.service.errors import GameError
+from senet.service.games.clocks import requested_time_control
 from senet.service.games.commands import LOBBY_CHANNEL, GameCommands
 from senet.service.games.live_games import GameStore, LiveGame, hash_token
 from senet.service.infrastructure.broadcast import MemoryBroadcast

@@ -18,9 +18,9 @@ from typing import Any
 from sqlalchemy import and_, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from senet.service.database.connections import StorageTables
 from senet.service.database.rows import from_row
 from senet.service.database.schema import api_tokens, games, players, seats
-from senet.service.games.storage import StorageTables
 from senet.service.players.storage import PlayerRow, PlayerStorage
 
 __all__ = ["BotStorage", "GameOfPlayer", "TokenRow"]

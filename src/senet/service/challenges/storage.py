@@ -22,11 +22,11 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from senet.service.database.connections import StorageTables
 from senet.service.database.rows import from_row, values_of
 from senet.service.database.schema import challenge_settings as settings
 from senet.service.database.schema import game_challenges as challenges
 from senet.service.database.schema import players
-from senet.service.games.storage import StorageTables
 
 __all__ = ["ChallengeRow", "ChallengeStorage"]
 
@@ -53,7 +53,7 @@ class ChallengeRow:
 
 
 class ChallengeStorage(StorageTables):
-    """The challenges' tables on the database of a :class:`Storage`."""
+    """The challenges' tables on the site's :class:`~senet.service.database.connections.Database`."""
 
     def _select(self) -> Any:
         asker = players.alias("asker")

@@ -13,9 +13,9 @@ must not hang) passes a ``fallback`` player instead, which then plays (also logg
 
 from __future__ import annotations
 
-import importlib
 import logging
 import random
+import sys
 import threading
 from collections.abc import Callable
 from types import ModuleType
@@ -39,6 +39,7 @@ __all__ = [
     "player_names",
     "random_player",
     "require_ai",
+    "warm_up",
 ]
 
 log = logging.getLogger("senet.computer")
@@ -58,9 +59,10 @@ BUILTIN: dict[str, Player] = {"random": random_player, "greedy": greedy_player}
 # ---------------------------------------------------------------------- senet.ai
 def _ai() -> ModuleType:
     try:
-        module = importlib.import_module("senet.ai")  # via sys.modules: tests may stand in for it
+        import senet.ai  # noqa: F401 - here, not above: an engine command never loads numpy
     except Exception as exc:
         raise AIUnavailable(f"senet.ai cannot be imported: {type(exc).__name__}: {exc}") from exc
+    module = sys.modules["senet.ai"]  # what was imported (tests may stand in for it there)
     if not callable(getattr(module, "choose_move", None)) or not getattr(module, "LEVELS", None):
         raise AIUnavailable("senet.ai provides no choose_move or no LEVELS")
     return module

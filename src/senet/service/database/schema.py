@@ -126,7 +126,7 @@ actions = Table(
 )
 
 #: The review of a finished game, computed once (by a worker) and read by every process: the
-#: master's judgement of each decision as JSON (senet.service.analysis.reviews reads and writes it).
+#: master's judgement of each decision as JSON (senet.service.reviews.analyses reads and writes it).
 reviews = Table(
     "reviews",
     metadata,

@@ -1,1 +1,130 @@
-"""The games of the service."""
+"""The games: their time controls (:mod:`.clocks`), storage (:mod:`.storage`), the games held in
+memory (:mod:`.live_games`), a move as one pure step (:mod:`.step`), the commands that change
+them (:mod:`.commands`, with the checked fields of a request in :mod:`.requests` and the
+players' seeds in :mod:`.seeding`), what a viewer sees (:mod:`.views`), the server's own turns
+(:mod:`.scheduler`), the deadlines (:mod:`.deadlines`) and the fair-play limits
+(:mod:`.fair_play`).
+
+The package's face: the names the rest of the site uses, whichever module defines them.
+"""
+
+from .clocks import (
+    DAY,
+    PRESETS,
+    TURN_BASED,
+    UNTIMED,
+    ClockState,
+    ManualClock,
+    SystemClock,
+    TimeControl,
+    parse_time_control,
+    requested_time_control,
+)
+from .commands import (
+    LOBBY_CHANNEL,
+    MODES,
+    Created,
+    GameCommands,
+    command,
+    new_game_rows,
+    resigning_seat,
+)
+from .deadlines import DeadlineWatcher
+from .fair_play import FairPlay, client_key
+from .live_games import Decision, GameStore, LiveGame, hash_token, new_token
+from .requests import MAX_MOVE_LENGTH, checked_move, checked_ply, checked_seat
+from .scheduler import ServerTurns, Turn
+from .seeding import checked_seed, seed_needed, seeds_of
+from .step import (
+    Dice,
+    GameState,
+    StepResult,
+    ending_finish,
+    finish_of,
+    is_forced_pass,
+    replay,
+    step,
+    timed_seat,
+)
+from .storage import (
+    ClockColumns,
+    ConflictError,
+    Listing,
+    ListingCapReached,
+    NewGame,
+    NewSeat,
+    Storage,
+    StoredAction,
+    StoredGame,
+    StoredSeat,
+)
+from .views import (
+    apply_delta,
+    delta_message,
+    events_message,
+    game_record,
+    history_entries,
+    state_message,
+)
+
+__all__ = [
+    "ClockColumns",
+    "ClockState",
+    "ConflictError",
+    "Created",
+    "DAY",
+    "DeadlineWatcher",
+    "Decision",
+    "Dice",
+    "FairPlay",
+    "GameCommands",
+    "GameState",
+    "GameStore",
+    "LOBBY_CHANNEL",
+    "Listing",
+    "ListingCapReached",
+    "LiveGame",
+    "MAX_MOVE_LENGTH",
+    "MODES",
+    "ManualClock",
+    "NewGame",
+    "NewSeat",
+    "PRESETS",
+    "ServerTurns",
+    "StepResult",
+    "Storage",
+    "StoredAction",
+    "StoredGame",
+    "StoredSeat",
+    "SystemClock",
+    "TURN_BASED",
+    "TimeControl",
+    "Turn",
+    "UNTIMED",
+    "apply_delta",
+    "checked_move",
+    "checked_ply",
+    "checked_seat",
+    "checked_seed",
+    "client_key",
+    "command",
+    "delta_message",
+    "ending_finish",
+    "events_message",
+    "finish_of",
+    "game_record",
+    "hash_token",
+    "history_entries",
+    "is_forced_pass",
+    "new_game_rows",
+    "new_token",
+    "parse_time_control",
+    "replay",
+    "requested_time_control",
+    "resigning_seat",
+    "seed_needed",
+    "seeds_of",
+    "state_message",
+    "step",
+    "timed_seat",
+]

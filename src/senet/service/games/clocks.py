@@ -27,6 +27,8 @@ import time
 from dataclasses import dataclass
 from typing import Literal
 
+from senet.service.errors import GameError
+
 __all__ = [
     "TimeControl",
     "ClockState",
@@ -35,6 +37,7 @@ __all__ = [
     "UNTIMED",
     "PRESETS",
     "parse_time_control",
+    "requested_time_control",
     "SystemClock",
     "ManualClock",
 ]
@@ -137,6 +140,15 @@ def parse_time_control(text: str | None) -> TimeControl:
             raise ValueError(f"time control {text!r}: days:DAYS takes 1 to 14 days")
         return TimeControl("days", days * DAY)
     return UNTIMED
+
+
+def requested_time_control(text: str | None) -> TimeControl:
+    """The time control a request names (``untimed``, ``move:30``, ``clock:300+5``,
+    ``days:3``); GameError ``bad_time_control`` naming the form otherwise."""
+    try:
+        return parse_time_control(text)
+    except ValueError as exc:
+        raise GameError("bad_time_control", str(exc), 400) from None
 
 
 @dataclass(frozen=True)

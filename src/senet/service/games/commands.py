@@ -35,7 +35,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from senet.engine import IllegalMove, Move, NotationError, Position, parse_move
 from senet.engine.moves import PASS
 from senet.service import computer
-from senet.service.errors import GameError, requested_time_control, requested_variant
+from senet.service.errors import GameError, requested_variant
 from senet.service.fairness.throws import commitment_of, encode_player_seeds, new_secret
 from senet.service.infrastructure.unstoppable import Unstoppable
 from senet.service.messages import (
@@ -48,7 +48,7 @@ from senet.service.messages import (
     refresh_message,
 )
 
-from .clocks import UNTIMED, TimeControl
+from .clocks import UNTIMED, TimeControl, requested_time_control
 from .fair_play import FairPlay
 from .live_games import Decision, GameStore, LiveGame, hash_token, new_token
 from .requests import checked_move, checked_ply, checked_seat

@@ -1,33 +1,26 @@
 """Durable storage of games, seats and actions through SQLAlchemy 2 (async).
 
-The database is chosen by a URL (``DATABASE_URL``; default a SQLite file under ``./var``), so
-another backend such as PostgreSQL (``postgresql+asyncpg://...``) needs no code change here.
-Every action is a row of ``actions`` keyed UNIQUE by ``(game_id, ply)``; a batch of actions is
+The games' :class:`Storage` is the site's :class:`~senet.service.database.connections.Database`
+(its connections, transactions and migrations), with the games' tables.  Every action is a row of ``actions`` keyed UNIQUE by ``(game_id, ply)``; a batch of actions is
 written in one transaction that also advances ``games.ply`` *only if it still equals the
 expected ply* (optimistic concurrency), so two writers can never both append ply ``n``.
 
-The schema is made and upgraded by the Alembic migrations shipped in
-:mod:`senet.service.database.migrations` (``init()`` upgrades to ``head``; several processes starting at
-once on PostgreSQL take turns under an advisory lock).  The tables are described once, in
-:mod:`senet.service.database.schema`, which the migrations are checked against.
+The tables are described once, in :mod:`senet.service.database.schema`, which the migrations
+are checked against.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import functools
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any
 
 from sqlalchemy import (
     and_,
     case,
     delete,
-    event,
     func,
     insert,
     or_,
@@ -35,12 +28,12 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import RowMapping, make_url
+from sqlalchemy.engine import RowMapping
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection
 
+from senet.service.database.connections import Database, to_the_end
 from senet.service.database.schema import actions, games, reviews, seats
-from senet.service.infrastructure.unstoppable import Unstoppable
 from senet.service.messages import ActionKind, ClockColumns, Finish, Mode, SeatKind
 from senet.settings import DEFAULT_DATABASE_URL
 
@@ -48,7 +41,6 @@ from .clocks import parse_time_control
 from .sqlite_writer import Append, Conflict, SqliteAppender
 
 __all__ = [
-    "StorageTables",
     "ClockColumns",
     "NewGame",
     "NewSeat",
@@ -59,7 +51,6 @@ __all__ = [
     "StoredGame",
     "StoredSeat",
     "ConflictError",
-    "upgrade_schema",
 ]
 
 
@@ -86,12 +77,6 @@ _PG_APPEND = """
     FROM g, unnest($5::integer[], $6::varchar[], $7::integer[], $8::varchar[], $9::integer[])
          AS a(ply, kind, seat, notation, pattern)
 """
-
-
-async def _keep_session(_connection: Any) -> None:
-    """The pool's reset between uses, which does nothing: only single autocommit statements run
-    on these connections, so there is no session state to clear — and asyncpg's default reset
-    (a round trip of RESET ALL, UNLISTEN, ...) doubled the cost of every move."""
 
 
 class ConflictError(Exception):
@@ -264,75 +249,6 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-MIGRATIONS = Path(__file__).parent.parent / "database" / "migrations"
-_MIGRATION_LOCK = 0x53454E4554  # "SENET": one process at a time upgrades a PostgreSQL schema
-
-
-def _alembic_upgrade(connection: Any, revision: str = "head") -> None:
-    from alembic import command
-    from alembic.config import Config
-
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.attributes["connection"] = connection
-    command.upgrade(cfg, revision)
-
-
-async def upgrade_schema(engine: AsyncEngine, revision: str = "head") -> None:
-    """Run the Alembic migrations up to ``revision`` on ``engine`` (idempotent)."""
-    async with engine.begin() as conn:
-        if conn.dialect.name == "postgresql":
-            await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
-        await conn.run_sync(_alembic_upgrade, revision)
-
-
-def _engine_options(url: str, size: int) -> dict[str, Any]:
-    if url.startswith("postgresql"):
-        # Several processes share one server: a bounded pool each (``size`` connections, as
-        # many again in bursts).
-        # Bounded waits: a statement or a connection attempt that hangs fails (the action is
-        # refused, the client asks again) instead of holding its game for ever.
-        bounded = {"connect_args": {"command_timeout": 10, "timeout": 5}, "pool_timeout": 10}
-        if size <= 0:
-            from sqlalchemy.pool import NullPool
-
-            return {"poolclass": NullPool, **bounded}
-        return {"pool_size": size, "max_overflow": size, "pool_recycle": 1800, **bounded}
-    return {}
-
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def _to_the_end(
-    write: bool,
-) -> Callable[
-    [Callable[Concatenate[Storage, P], Awaitable[R]]],
-    Callable[Concatenate[Storage, P], Awaitable[R]],
-]:
-    """Run a method of :class:`Storage` to its end in a task of its own (see
-    :mod:`senet.service.infrastructure.unstoppable`): a cancelled caller never abandons a connection half-way
-    through a transaction.  ``write``: on SQLite, one such method at a time (one writer)."""
-
-    def decorate(
-        method: Callable[Concatenate[Storage, P], Awaitable[R]],
-    ) -> Callable[Concatenate[Storage, P], Awaitable[R]]:
-        @functools.wraps(method)
-        async def wrapper(self: Storage, /, *args: P.args, **kwargs: P.kwargs) -> R:
-            async def work() -> R:
-                if write and self._writer is not None:
-                    async with self._writer:
-                        return await method(self, *args, **kwargs)
-                return await method(self, *args, **kwargs)
-
-            return await self._work.run(work())
-
-        return wrapper
-
-    return decorate
-
-
 async def _delete_game(conn: AsyncConnection, game_id: str) -> None:
     """Delete a game that never started, its seats and actions, and any link to it as a
     rematch, inside the caller's transaction."""
@@ -346,7 +262,7 @@ async def _delete_game(conn: AsyncConnection, game_id: str) -> None:
     )
 
 
-class Storage:
+class Storage(Database):
     """Async access to the tables above.  Create with a URL, ``await init()`` before use.
 
     Every method runs to its end even if its caller is cancelled, and on SQLite the writes
@@ -354,86 +270,25 @@ class Storage:
     another's lock, and none outlives the call that began it."""
 
     def __init__(self, url: str = DEFAULT_DATABASE_URL, pool_size: int = 10) -> None:
-        self.url = url
-        self.pool_size = pool_size  # PostgreSQL connections (0: none kept open)
-        self.engine: AsyncEngine | None = None
-        self._pg: Any = None  # PostgreSQL: an asyncpg pool for the statement of every move
-        self._work = Unstoppable("a database call")
+        super().__init__(url, pool_size)
         self._appender: SqliteAppender | None = None  # SQLite file: batched appends
-        self._writer: asyncio.Lock | None = (
-            asyncio.Lock() if self.url.startswith("sqlite") else None
-        )
 
     async def init(self, migrate: bool = True) -> None:
-        if self.url.startswith("sqlite") and ":///" in self.url:
-            path = self.url.split(":///", 1)[1]
-            if path and path != ":memory:":
-                Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        # hide_parameters: an error's message never carries the values of its statement (a
-        # game's row holds its fairness secret, a seat's the hash of its secret).
-        self.engine = create_async_engine(
-            self.url, hide_parameters=True, **_engine_options(self.url, self.pool_size)
-        )
-        if self.url.startswith("sqlite"):
-
-            @event.listens_for(self.engine.sync_engine, "connect")
-            def _pragmas(dbapi_conn: Any, _record: Any) -> None:  # pragma: no cover - driver detail
-                cur = dbapi_conn.cursor()
-                cur.execute("PRAGMA journal_mode=WAL")
-                cur.execute("PRAGMA synchronous=NORMAL")
-                cur.execute("PRAGMA foreign_keys=ON")
-                cur.close()
-
-        if migrate:
-            await upgrade_schema(self.engine)
+        await super().init(migrate)
         if self._writer is not None and ":///" in self.url:
             path = self.url.split(":///", 1)[1]
             if path and path != ":memory:" and "?" not in path:
                 self._appender = SqliteAppender(path, self._writer)
-        if self.engine.dialect.name == "postgresql":
-            import asyncpg
-
-            dsn = (
-                make_url(self.url)
-                .set(drivername="postgresql")
-                .render_as_string(hide_password=False)
-            )
-            size = max(1, self.pool_size)
-            self._pg = await asyncpg.create_pool(
-                dsn, min_size=1, max_size=size, command_timeout=10, timeout=5, reset=_keep_session
-            )
-
-    async def ping(self) -> None:
-        """Raise if the database does not answer ``SELECT 1`` (the readiness check)."""
-        async with self._engine.connect() as conn:
-            await conn.execute(text("SELECT 1"))
 
     async def close(self) -> None:
         await self._work.drain()
         if self._appender is not None:
             await self._appender.close()
             self._appender = None
-        if self.engine is not None:
-            await self.engine.dispose()
-            self.engine = None
-        if self._pg is not None:
-            await self._pg.close()
-            self._pg = None
-
-    def writing(self) -> contextlib.AbstractAsyncContextManager[Any]:
-        """Held around a write transaction of another module on this database (the players'
-        tables): on SQLite the writes take turns with this storage's own (one writer); on
-        PostgreSQL it holds nothing."""
-        return self._writer or contextlib.nullcontext()
-
-    @property
-    def _engine(self) -> AsyncEngine:
-        if self.engine is None:
-            raise RuntimeError("Storage.init() has not been awaited")
-        return self.engine
+        await super().close()
 
     # ------------------------------------------------------------------ writing
-    @_to_the_end(write=True)
+    @to_the_end(write=True)
     async def create_game(
         self, game: NewGame, cap: int | None = None, listing: Listing | None = None
     ) -> None:
@@ -474,7 +329,7 @@ class Storage:
             values = {**asdict(seat), "kind": str(seat.kind)}
             await conn.execute(insert(seats).values(game_id=game.id, **values))
 
-    @_to_the_end(write=False)  # the writer lock is taken below (each path its own way)
+    @to_the_end(write=False)  # the writer lock is taken below (each path its own way)
     async def append(
         self,
         game_id: str,
@@ -593,7 +448,7 @@ class Storage:
         if status != f"INSERT 0 {len(new_actions)}":
             raise ConflictError(f"game {game_id} is no longer at ply {expected_ply}")
 
-    @_to_the_end(write=True)
+    @to_the_end(write=True)
     async def claim_seat(
         self,
         game_id: str,
@@ -630,7 +485,7 @@ class Storage:
                 .values(seeding_deadline=deadline)
             )
 
-    @_to_the_end(write=True)
+    @to_the_end(write=True)
     async def set_seed(self, game_id: str, seat: int, seed: str) -> bool:
         """Store a seat's own seed, once, and only before the first throw (the game still at
         ply 0, in the same statement).  True if this call stored it; False if the seat had one,
@@ -651,7 +506,7 @@ class Storage:
             )
             return res.rowcount == 1
 
-    @_to_the_end(write=True)
+    @to_the_end(write=True)
     async def take_listed_seat(
         self,
         game_id: str,
@@ -693,7 +548,7 @@ class Storage:
             )
             return True
 
-    @_to_the_end(write=True)
+    @to_the_end(write=True)
     async def set_listed(self, game_id: str, listed: bool, until: int | None = None) -> bool:
         """List an open game in the lobby (shown until ``until``, ms since the epoch, if given)
         or withdraw it (only while its free seat waits).  True if the listing changed."""
@@ -715,7 +570,7 @@ class Storage:
             )
             return res.rowcount == 1
 
-    @_to_the_end(write=True)
+    @to_the_end(write=True)
     async def delete_unjoined(self, game_id: str) -> bool:
         """Delete a game whose free seat nobody has taken, with its seats and actions, in one
         transaction; a game linked to it as a rematch is unlinked (a rematch may be asked for
@@ -731,7 +586,7 @@ class Storage:
             await _delete_game(conn, game_id)
             return True
 
-    @_to_the_end(write=True)
+    @to_the_end(write=True)
     async def pair(
         self,
         key: str,
@@ -800,7 +655,7 @@ class Storage:
             await self._insert_game(conn, game, listed=True, pairing=key)
             return None
 
-    @_to_the_end(write=True)
+    @to_the_end(write=True)
     async def set_left(self, game_id: str, seat: int, left_at: int | None) -> None:
         """Note when a seat's holder left (ms since the epoch), or None: connected now."""
         async with self._engine.begin() as conn:
@@ -810,7 +665,7 @@ class Storage:
                 .values(left_at=left_at)
             )
 
-    @_to_the_end(write=True)
+    @to_the_end(write=True)
     async def set_seen(self, game_id: str, seat: int, now: int) -> None:
         """A seat's holder acted at ``now`` without a connection (a move or a read through the
         API): its ``left_at`` moves on to ``now`` (unless it is connected: None stays)."""
@@ -826,7 +681,7 @@ class Storage:
                 .values(left_at=now)
             )
 
-    @_to_the_end(write=True)
+    @to_the_end(write=True)
     async def withdraw_hidden(self, listing: Listing) -> int:
         """Withdraw every listing the lobby no longer shows (past its end, or its creator
         gone): the number withdrawn."""
@@ -838,7 +693,7 @@ class Storage:
             )
             return res.rowcount
 
-    @_to_the_end(write=False)
+    @to_the_end(write=False)
     async def overdue_seeding(self, now: int, limit: int = 100) -> list[str]:
         """Ids of games still waiting for a seed after their seeding deadline."""
         async with self._engine.connect() as conn:
@@ -853,7 +708,7 @@ class Storage:
             )
             return [r[0] for r in rows]
 
-    @_to_the_end(write=True)
+    @to_the_end(write=True)
     async def delete_unstarted(self, game_id: str, now: int) -> bool:
         """Delete a game whose seeds did not come by its seeding deadline (no throw made),
         with its seats, and unlink it from the game it is a rematch of.  True if this call
@@ -875,7 +730,7 @@ class Storage:
             await _delete_game(conn, game_id)
             return True
 
-    @_to_the_end(write=True)
+    @to_the_end(write=True)
     async def set_rematch(self, game_id: str, rematch_id: str) -> bool:
         """Link a rematch to a game, once.  True if this call set it."""
         async with self._engine.begin() as conn:
@@ -886,7 +741,7 @@ class Storage:
             )
             return res.rowcount == 1
 
-    @_to_the_end(write=True)
+    @to_the_end(write=True)
     async def store_review(self, game_id: str, rows: str) -> bool:
         """Keep a finished game's review (``rows``: its JSON); the first one stored stays.
         True if this call stored it."""
@@ -901,7 +756,7 @@ class Storage:
             return True
 
     # ------------------------------------------------------------------ reading
-    @_to_the_end(write=False)
+    @to_the_end(write=False)
     async def get_review(self, game_id: str) -> str | None:
         """The stored review of a game (its JSON), or None."""
         async with self._engine.connect() as conn:
@@ -909,7 +764,7 @@ class Storage:
             found = row.scalar_one_or_none()
             return str(found) if found is not None else None
 
-    @_to_the_end(write=False)
+    @to_the_end(write=False)
     async def get_game(self, game_id: str, since_ply: int = 0) -> StoredGame | None:
         """The game with its seats and its actions from ``since_ply`` on (None if unknown)."""
         async with self._engine.connect() as conn:
@@ -951,7 +806,7 @@ class Storage:
                 game.player_seeds = (await conn.execute(seeds_now)).scalar_one()
             return game
 
-    @_to_the_end(write=False)
+    @to_the_end(write=False)
     async def head(self, game_id: str) -> tuple[int, str | None] | None:
         """``(ply, rematch_id)`` of a game as stored now (one query), None if unknown."""
         if self._pg is not None:  # asked on every connection: straight through the driver
@@ -967,7 +822,7 @@ class Storage:
             ).first()
             return (row[0], row[1]) if row is not None else None
 
-    @_to_the_end(write=False)
+    @to_the_end(write=False)
     async def listed_games(
         self, variant: str | None = None, limit: int = 50, listing: Listing | None = None
     ) -> list[StoredGame]:
@@ -982,7 +837,7 @@ class Storage:
             query.order_by(games.c.created_at.desc(), games.c.id).limit(limit)
         )
 
-    @_to_the_end(write=False)
+    @to_the_end(write=False)
     async def public_games(self, limit: int = 50) -> list[StoredGame]:
         """Games in progress that anyone may find and watch, most recently active first."""
         query = (
@@ -993,7 +848,7 @@ class Storage:
         )
         return await self._games_with_seats(query)
 
-    @_to_the_end(write=False)
+    @to_the_end(write=False)
     async def games_playing(self, connected: Sequence[str]) -> int:
         """How many games are being played: started, not over, and either turn-based (played
         over days, its players mostly away) or among ``connected`` (a player is here)."""
@@ -1008,7 +863,7 @@ class Storage:
         async with self._engine.connect() as conn:
             return int((await conn.execute(query)).scalar_one())
 
-    @_to_the_end(write=False)
+    @to_the_end(write=False)
     async def finished_ids(
         self,
         start: datetime,
@@ -1050,7 +905,7 @@ class Storage:
                 by_id[r["game_id"]].seats.append(_seat_of(r))
             return found
 
-    @_to_the_end(write=False)
+    @to_the_end(write=False)
     async def running_clocks(self) -> list[str]:
         """Ids of unfinished games with a timed decision due (to wait for it after a restart)."""
         async with self._engine.connect() as conn:
@@ -1059,7 +914,7 @@ class Storage:
             )
             return [r[0] for r in rows]
 
-    @_to_the_end(write=False)
+    @to_the_end(write=False)
     async def unfinished_computer_games(self) -> list[str]:
         """Ids of computer games not yet over (to resume the computer after a restart)."""
         async with self._engine.connect() as conn:
@@ -1067,23 +922,3 @@ class Storage:
                 select(games.c.id).where(games.c.mode == Mode.COMPUTER, games.c.result.is_(None))
             )
             return [r[0] for r in rows]
-
-
-class StorageTables:
-    """Tables kept beside the games, on the database of a :class:`Storage` (players, bots,
-    challenges, push subscriptions): the storage's engine, and write transactions that take
-    turns with the games' writes on SQLite."""
-
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
-
-    @property
-    def engine(self) -> AsyncEngine:
-        if self.storage.engine is None:
-            raise RuntimeError("Storage.init() has not been awaited")
-        return self.storage.engine
-
-    async def write(self, work: Callable[[AsyncConnection], Awaitable[Any]]) -> Any:
-        """Run ``work`` in one write transaction."""
-        async with self.storage.writing(), self.engine.begin() as conn:
-            return await work(conn)

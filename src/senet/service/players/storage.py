@@ -27,6 +27,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from senet.service.database.connections import StorageTables
 from senet.service.database.rows import from_row
 from senet.service.database.schema import (
     actions,
@@ -41,7 +42,6 @@ from senet.service.database.schema import auth_challenges as challenges
 from senet.service.database.schema import player_sessions as sessions
 from senet.service.database.schema import rating_changes as changes
 from senet.service.database.schema import transfer_codes as transfers
-from senet.service.games.storage import StorageTables
 
 __all__ = [
     "PlayerRow",
@@ -156,7 +156,7 @@ def _now() -> datetime:
 
 
 class PlayerStorage(StorageTables):
-    """The players' tables on the database of a :class:`~senet.service.games.storage.Storage`."""
+    """The players' tables on the database of a :class:`~senet.service.database.connections.Database`."""
 
     # ------------------------------------------------------------------ players
     async def create_player(

@@ -53,6 +53,7 @@ from senet.settings import DEFAULT_PUSH_CONTACT, DEFAULT_PUSH_SERVICES
 from .storage import KeyPair, PushStorage, SubscriptionRow
 
 __all__ = [
+    "MAX_ENDPOINT",
     "Notice",
     "NoticeKind",
     "Push",

@@ -31,11 +31,11 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from senet.service.database.connections import StorageTables
 from senet.service.database.rows import from_row
 from senet.service.database.schema import push_keys as keys
 from senet.service.database.schema import push_notices as notices
 from senet.service.database.schema import push_subscriptions as subscriptions
-from senet.service.games.storage import StorageTables
 
 __all__ = ["KeyPair", "PushStorage", "SubscriptionRow", "endpoint_hash"]
 
@@ -74,7 +74,7 @@ def _now() -> datetime:
 
 
 class PushStorage(StorageTables):
-    """The push tables on the database of a :class:`~senet.service.games.storage.Storage`."""
+    """The push tables on the database of a :class:`~senet.service.database.connections.Database`."""
 
     # ------------------------------------------------------------------ the key pair
     async def key_pair(self, make: Callable[[], KeyPair]) -> KeyPair:

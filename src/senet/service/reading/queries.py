@@ -18,7 +18,6 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from senet.engine import Outcome, Position, Variant
-from senet.service.analysis.reviews import GameReview, Reviews
 from senet.service.errors import GameError
 from senet.service.games.clocks import SystemClock
 from senet.service.games.live_games import GameStore, LiveGame
@@ -29,6 +28,7 @@ from senet.service.infrastructure.presence import Presence
 from senet.service.messages import EventsMessage, Holder, Mode, StateMessage
 from senet.service.players.accounts import Players, SeatRating
 from senet.service.players.storage import PlayerRow
+from senet.service.reviews.analyses import GameReview, Reviews
 
 from .export import ExportedGame, PlayerData, finished_games, month_bounds, player_data
 

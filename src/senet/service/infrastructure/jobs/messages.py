@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from senet.ai.review import ReviewRow
-from senet.service.computer.position_analysis import Analysis, MoveChance, ThrowChance
+from senet.service.analysis.position_analysis import Analysis, MoveChance, ThrowChance
 
 __all__ = [
     "KINDS",
@@ -62,7 +62,7 @@ class ComputerMoveJob:
 
 @dataclass(frozen=True)
 class AnalysisJob:
-    """The judgement of ``position`` (:func:`senet.service.computer.position_analysis.analyse`), for a
+    """The judgement of ``position`` (:func:`senet.service.analysis.position_analysis.analyse`), for a
     player's hint (``kind`` ``hint``) or the analysis board (``analysis``)."""
 
     position: str

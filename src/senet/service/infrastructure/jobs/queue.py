@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from senet.ai.review import ReviewRow
-from senet.service.computer.position_analysis import Analysis
+from senet.service.analysis.position_analysis import Analysis
 from senet.service.errors import GameError
 
 from .messages import (

@@ -11,7 +11,7 @@ import random
 from senet.engine import Position
 from senet.engine.record import parse_record
 from senet.service import computer
-from senet.service.computer.position_analysis import analyse, load_compiled_solver
+from senet.service.analysis.position_analysis import analyse, load_compiled_solver
 
 from .messages import (
     AnalysisJob,

@@ -40,6 +40,7 @@ from senet.engine.explain import why_not
 
 __all__ = [
     "Lesson",
+    "find_lesson",
     "Verdict",
     "lessons",
     "check_move",

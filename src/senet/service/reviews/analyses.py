@@ -24,7 +24,7 @@ from typing import TypedDict
 from senet.ai.review import Account, ReviewRow, account, review_game
 from senet.engine import Game, Position, Throw, parse_move
 from senet.engine.record import GameRecord, turn_numbers
-from senet.service.computer.position_analysis import Analysis
+from senet.service.analysis.position_analysis import Analysis
 from senet.service.errors import GameError
 from senet.service.games.live_games import LiveGame
 from senet.service.games.storage import Storage
@@ -241,7 +241,7 @@ class Analyses:
     async def analyse(
         self, position: Position, kind: JobKind = "analysis", client: Client | None = None
     ) -> Analysis:
-        """The judgement of ``position`` (see :mod:`senet.service.computer.position_analysis`), for a
+        """The judgement of ``position`` (see :mod:`senet.service.analysis.position_analysis`), for a
         player's ``hint`` or the ``analysis`` board; :class:`~senet.service.infrastructure.jobs.Busy` when
         the queue or the client's quota is full."""
         fen = position.fen()

@@ -11,7 +11,7 @@ so the board shows the same numbers when the throw is picked.
 Chances are always the deciding seat's (for a throw: the seat on turn's), as fractions 0..1
 (Bell's points game: the expected result, a draw counting one half).  Answers are cached per
 position.  This is search: the site runs it in a worker process
-(:class:`senet.service.analysis.reviews.Analyses`).
+(:class:`senet.service.reviews.analyses.Analyses`).
 """
 
 from __future__ import annotations
