@@ -75,19 +75,17 @@ class Database:
     """The connections to one database.  Create with a URL, ``await init()`` before use.
 
     For the stores built on it (the games' :class:`~senet.service.games.storage.Storage` is
-    one), ``_engine`` is the opened engine, ``_pg`` the asyncpg pool on PostgreSQL (else None),
-    ``_writer`` the lock the writes take turns under on SQLite (else None) and ``_work`` what
-    runs their methods to the end (:func:`to_the_end`)."""
+    one): :attr:`connected` is the opened engine, ``pg_pool`` the asyncpg pool on PostgreSQL
+    (else None), ``writer`` the lock the writes take turns under on SQLite (else None) and
+    ``work`` what runs their methods to the end (:func:`to_the_end`)."""
 
     def __init__(self, url: str = DEFAULT_DATABASE_URL, pool_size: int = 10) -> None:
         self.url = url
         self.pool_size = pool_size  # PostgreSQL connections (0: none kept open)
         self.engine: AsyncEngine | None = None
-        self._pg: Any = None  # PostgreSQL: an asyncpg pool for the statement of every move
-        self._work = Unstoppable("a database call")
-        self._writer: asyncio.Lock | None = (
-            asyncio.Lock() if self.url.startswith("sqlite") else None
-        )
+        self.pg_pool: Any = None  # PostgreSQL: an asyncpg pool for the statement of every move
+        self.work = Unstoppable("a database call")
+        self.writer: asyncio.Lock | None = asyncio.Lock() if self.url.startswith("sqlite") else None
 
     async def init(self, migrate: bool = True) -> None:
         """Open the engine (and a SQLite file's folder), upgrade the schema unless ``migrate``
@@ -122,33 +120,34 @@ class Database:
                 .render_as_string(hide_password=False)
             )
             size = max(1, self.pool_size)
-            self._pg = await asyncpg.create_pool(
+            self.pg_pool = await asyncpg.create_pool(
                 dsn, min_size=1, max_size=size, command_timeout=10, timeout=5, reset=_keep_session
             )
 
     async def ping(self) -> None:
         """Raise if the database does not answer ``SELECT 1`` (the readiness check)."""
-        async with self._engine.connect() as conn:
+        async with self.connected.connect() as conn:
             await conn.execute(text("SELECT 1"))
 
     async def close(self) -> None:
         """Wait for the calls under way, then close the engine and the asyncpg pool."""
-        await self._work.drain()
+        await self.work.drain()
         if self.engine is not None:
             await self.engine.dispose()
             self.engine = None
-        if self._pg is not None:
-            await self._pg.close()
-            self._pg = None
+        if self.pg_pool is not None:
+            await self.pg_pool.close()
+            self.pg_pool = None
 
     def writing(self) -> contextlib.AbstractAsyncContextManager[Any]:
         """Held around a write transaction of another module on this database (the players'
         tables): on SQLite the writes take turns with this storage's own (one writer); on
         PostgreSQL it holds nothing."""
-        return self._writer or contextlib.nullcontext()
+        return self.writer or contextlib.nullcontext()
 
     @property
-    def _engine(self) -> AsyncEngine:
+    def connected(self) -> AsyncEngine:
+        """The engine, once :meth:`init` has opened it."""
         if self.engine is None:
             raise RuntimeError("Storage.init() has not been awaited")
         return self.engine
@@ -176,12 +175,12 @@ def to_the_end(
         @functools.wraps(method)
         async def wrapper(self: D, /, *args: P.args, **kwargs: P.kwargs) -> R:
             async def work() -> R:
-                if write and self._writer is not None:
-                    async with self._writer:
+                if write and self.writer is not None:
+                    async with self.writer:
                         return await method(self, *args, **kwargs)
                 return await method(self, *args, **kwargs)
 
-            return await self._work.run(work())
+            return await self.work.run(work())
 
         return wrapper
 

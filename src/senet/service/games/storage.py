@@ -11,6 +11,7 @@ are checked against.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
@@ -30,7 +31,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import RowMapping
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from senet.service.database.connections import Database, to_the_end
 from senet.service.database.schema import actions, games, reviews, seats
@@ -281,11 +282,24 @@ class Storage(Database):
                 self._appender = SqliteAppender(path, self._writer)
 
     async def close(self) -> None:
-        await self._work.drain()
+        await self.work.drain()
         if self._appender is not None:
             await self._appender.close()
             self._appender = None
         await super().close()
+
+    # the database's parts, by the short names the games' statements use
+    @property
+    def _engine(self) -> AsyncEngine:
+        return self.connected
+
+    @property
+    def _pg(self) -> Any:
+        return self.pg_pool
+
+    @property
+    def _writer(self) -> asyncio.Lock | None:
+        return self.writer
 
     # ------------------------------------------------------------------ writing
     @to_the_end(write=True)
