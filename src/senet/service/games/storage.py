@@ -297,6 +297,10 @@ class Storage(Database):
     def _pg(self) -> Any:
         return self.pg_pool
 
+    @_pg.setter
+    def _pg(self, pool: Any) -> None:
+        self.pg_pool = pool  # (a measurement or a test takes the SQLAlchemy path on PostgreSQL)
+
     @property
     def _writer(self) -> asyncio.Lock | None:
         return self.writer
