@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import importlib
 import os
+import pkgutil
 import shutil
 import subprocess
 import sys
@@ -210,7 +211,8 @@ def test_a_new_service_module_must_have_its_place(tree: Path) -> None:
 
 def test_every_service_package_has_a_face() -> None:
     """Each package of the service says what it offers: an ``__init__`` with ``__all__``,
-    every name of which it holds."""
+    every name of which it holds, none of them the name of one of its modules (which the name
+    would hide)."""
     service = ROOT / "src" / "senet" / "service"
     packages = sorted(p for p in service.iterdir() if (p / "__init__.py").exists())
     assert len(packages) >= 14
@@ -219,6 +221,8 @@ def test_every_service_package_has_a_face() -> None:
         names = getattr(face, "__all__", None)
         assert names, package.name
         assert all(hasattr(face, name) for name in names), package.name
+        modules = {m.name for m in pkgutil.iter_modules(face.__path__)}
+        assert not modules & set(names), package.name
 
 
 def test_no_module_loads_the_project_by_name() -> None:

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from senet.engine import Position, find_variant
-from senet.service.games.step import is_forced_pass
+from senet.service.games.steps import is_forced_pass
 from senet.service.games.views import forced_pass_record
 
 from . import forced_passes

@@ -25,7 +25,8 @@ from senet.service.games.fair_play import FairPlay
 from senet.service.games.live_games import hash_token
 from senet.service.games.storage import Storage, games, seats
 from senet.service.infrastructure.broadcast import MemoryBroadcast
-from senet.service.players import glicko2, level_ratings
+from senet.service.players import glicko2
+from senet.service.players import levels as level_ratings
 from senet.service.players.accounts import TRANSFER_TTL_MS, SeatRating
 from senet.service.players.names import NameRefused, check_name, name_key
 from senet.service.server import GameService

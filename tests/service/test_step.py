@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from senet.engine import Game, IllegalMove, Position, find_variant, parse_move
 from senet.service.fairness.throws import FairDice
 from senet.service.games.clocks import ClockState, parse_time_control
-from senet.service.games.step import GameState, StepResult, step
+from senet.service.games.steps import GameState, StepResult, step
 from senet.service.games.storage import StoredAction
 from senet.service.messages import ActionKind
 

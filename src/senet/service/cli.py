@@ -10,9 +10,9 @@ from pathlib import Path
 import click
 
 from senet.engine import NotationError
-from senet.service.database.backup import BackupError, BackupReport
-from senet.service.database.backup import backup as make_backup
-from senet.service.database.backup import restore as restore_backup
+from senet.service.database.backups import BackupError, BackupReport
+from senet.service.database.backups import backup as make_backup
+from senet.service.database.backups import restore as restore_backup
 from senet.service.fairness.verify import verify_text
 
 

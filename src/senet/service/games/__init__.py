@@ -1,5 +1,5 @@
 """The games: their time controls (:mod:`.clocks`), storage (:mod:`.storage`), the games held in
-memory (:mod:`.live_games`), a move as one pure step (:mod:`.step`), the commands that change
+memory (:mod:`.live_games`), a move as one pure step (:mod:`.steps`), the commands that change
 them (:mod:`.commands`, with the checked fields of a request in :mod:`.requests` and the
 players' seeds in :mod:`.seeding`), what a viewer sees (:mod:`.views`), the server's own turns
 (:mod:`.scheduler`), the deadlines (:mod:`.deadlines`) and the fair-play limits
@@ -35,7 +35,7 @@ from .live_games import Decision, GameStore, LiveGame, hash_token, new_token
 from .requests import MAX_MOVE_LENGTH, checked_move, checked_ply, checked_seat
 from .scheduler import ServerTurns, Turn
 from .seeding import checked_seed, seed_needed, seeds_of
-from .step import (
+from .steps import (
     Dice,
     GameState,
     StepResult,

@@ -9,7 +9,7 @@ recently used ones (at most ``cache_size``) and changes a cached game in exactly
 * **absorb**: brought up to date from another process's ``update`` message, which carries the
   new actions themselves (no database read);
 * **commit**: what one action changes — the action, the throws that follow it, the result
-  and the clock, computed by the pure :func:`~senet.service.games.step.step` — stored in one
+  and the clock, computed by the pure :func:`~senet.service.games.steps.step` — stored in one
   transaction, then applied to the cached game and announced;
 * **claim_seat / set_seed / set_rematch**: the seat and game columns a command changes;
 * **evict**: dropped (the least recently loaded game that nobody here watches or decides).
@@ -72,7 +72,7 @@ from senet.service.messages import (
 )
 
 from .clocks import ClockState, SystemClock, parse_time_control
-from .step import GameState, finish_of, replay, step, timed_seat
+from .steps import GameState, finish_of, replay, step, timed_seat
 from .storage import ConflictError, Listing, Storage, StoredAction, StoredGame
 
 __all__ = ["Decision", "GameStore", "LiveGame", "hash_token", "new_token"]
@@ -225,12 +225,12 @@ class LiveGame:
         return len(legal) == 1 and legal[0].kind == PASS
 
     def timed_seat(self, position: Position) -> int | None:
-        """The seat whose clock runs in ``position`` (see :func:`~senet.service.games.step.timed_seat`)."""
+        """The seat whose clock runs in ``position`` (see :func:`~senet.service.games.steps.timed_seat`)."""
         return timed_seat(self.clock, self.computer_seat(), position)
 
     @property
     def state(self) -> GameState:
-        """What a step reads of the game now (:func:`~senet.service.games.step.step`)."""
+        """What a step reads of the game now (:func:`~senet.service.games.steps.step`)."""
         return GameState(self.position, self.ply, self.throws, self.clock, self.computer_seat())
 
     def dice(self, player_seeds: str | None = None) -> FairDice:
@@ -651,7 +651,7 @@ class Decision:
         free: bool = False,
     ) -> None:
         """Take the action ``new`` (one move or ``end``, or none: the first throw) as one pure
-        step (:func:`~senet.service.games.step.step`: the throws that follow it, drawn from the
+        step (:func:`~senet.service.games.steps.step`: the throws that follow it, drawn from the
         game's fair dice, the result and the server's clock), store what the step returned in
         one transaction, apply it to ``live`` and publish it.  An ``end`` action (a
         resignation, a loss on time, an abandoned game) ends the game there: no throw follows.

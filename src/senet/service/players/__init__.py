@@ -1,6 +1,6 @@
 """Players with a name: their names (:mod:`.names`), sessions, ratings and profiles
 (:mod:`.accounts`), the Glicko-2 system (:mod:`.glicko2`), the computer levels' fixed ratings
-(:mod:`.level_ratings`), on their tables (:mod:`.storage`).
+(:mod:`.levels`), on their tables (:mod:`.storage`).
 
 The package's face: the names the rest of the site uses, whichever module defines them.
 """
@@ -16,7 +16,7 @@ from .accounts import (
     rating_text,
 )
 from .glicko2 import NEW, PROVISIONAL_RD, SCALE, TAU, Rating, idle, rate
-from .level_ratings import CENTRE, LADDER, LADDER_SCORES, LEVEL_RD, level_rating, level_ratings
+from .levels import CENTRE, LADDER, LADDER_SCORES, LEVEL_RD, level_rating, level_ratings
 from .names import (
     MAX_LENGTH,
     MIN_LENGTH,

@@ -34,7 +34,8 @@ from senet.service.games.live_games import GameStore, LiveGame, hash_token, new_
 from senet.service.games.storage import Storage
 from senet.service.messages import Holder, Mode, SeatPass
 
-from . import glicko2, level_ratings
+from . import glicko2
+from . import levels as level_ratings
 from .names import NameRefused, check_name, look_alike_keys, name_key, probe_keys
 from .storage import (
     PlayedGame,
@@ -369,7 +370,7 @@ class Players:
 
     async def level_near(self, player: PlayerRow | None, variant: str) -> str:
         """The computer's level nearest in strength to ``player`` in ``variant``: the level
-        whose fixed rating there (:mod:`senet.service.players.level_ratings`) is closest to the
+        whose fixed rating there (:mod:`senet.service.players.levels`) is closest to the
         player's; a level the ladder has not measured stands at its place in :data:`NOMINAL`
         steps around 1500.  An anonymous player, or a newcomer, counts as 1500: a middle
         level."""
@@ -517,7 +518,7 @@ def _rate_two(
 ) -> dict[int, tuple[float, RatingRow]]:
     """Both seats' ratings before and after one game (one Glicko-2 period each, against the
     other's rating before the game).  A computer level's rating is its fixed, measured one
-    (:mod:`senet.service.players.level_ratings`): it is the opponent's reference and does not move."""
+    (:mod:`senet.service.players.levels`): it is the opponent's reference and does not move."""
     before = {}
     for seat, (_, row, level) in current.items():
         fixed = level_ratings.level_rating(level, variant) if level else None

@@ -20,7 +20,7 @@ from typing import TypedDict
 
 from senet.engine import Game, find_variant
 from senet.service.games.live_games import LiveGame
-from senet.service.games.step import replay
+from senet.service.games.steps import replay
 from senet.service.games.storage import Storage, StoredGame
 from senet.service.games.views import game_record
 from senet.service.players.storage import PlayerRow, PlayerStorage
