@@ -380,7 +380,7 @@ def test_broadcast_delivers_to_current_subscribers_only() -> None:
 
 
 def test_the_service_layer_does_not_import_the_web_layer() -> None:
-    for path in (SRC / "service").glob("*.py"):
+    for path in (SRC / "service").rglob("*.py"):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             names = []
