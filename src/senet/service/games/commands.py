@@ -209,7 +209,7 @@ class GameCommands:
     ) -> Created:
         """A new game, seeding: no throw yet.  ``seed`` (bots) is given for the creator's
         seats at once.  ``time_control``: parsed by the caller
-        (:func:`~senet.service.errors.requested_time_control`); days per move make a
+        (:func:`~senet.service.games.clocks.requested_time_control`); days per move make a
         turn-based game.  ``listed``: an open game in the lobby (friend games), for
         :meth:`FairPlay.listed_until`, and at most :attr:`FairPlay.listing_cap` shown at
         once per ``client`` (else GameError ``too_many_listed``); ``public``: anyone may find

@@ -1,7 +1,7 @@
 """The scaled-out setup's job queue: RQ (Redis Queue) on the Redis the servers already share.
 
 Each kind of job has its RQ queue (``senet-computer``, ``senet-hint``, ``senet-analysis``,
-``senet-review``); a worker (``senet worker``, :mod:`senet.service.infrastructure.jobs.cli`) takes from them
+``senet-review``); a worker (``senet worker``, :mod:`senet.service.cli`) takes from them
 in that order, so the computer's moves always go first, and runs each job in a forked child
 of a process that loaded the compiled search once.  The web processes only enqueue, wait for
 the result and cancel: a job's id comes from what it asks (:func:`.messages.job_id`), so the
