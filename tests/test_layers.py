@@ -225,6 +225,17 @@ def test_every_service_package_has_a_face() -> None:
         assert not modules & set(names), package.name
 
 
+def test_the_games_face_offers_the_site_no_game_in_memory_nor_stored_row() -> None:
+    """The site reads games through the service's queries: the games' face, the only way the
+    site reaches the games, offers neither the games in memory nor the stored rows, only the
+    store the application opens and hands to the service."""
+    games = importlib.import_module("senet.service.games")
+    held = {"GameStore", "LiveGame", "Decision", "StoredGame", "StoredSeat", "StoredAction"}
+    assert not held & set(games.__all__)
+    assert not any(hasattr(games, name) for name in held)
+    assert "Storage" in games.__all__
+
+
 def test_no_module_loads_the_project_by_name() -> None:
     """Every import of the project is a statement the layer check sees: no module of senet
     calls importlib or __import__ on the project's own modules, except the senet command,

@@ -5,6 +5,10 @@ players' seeds in :mod:`.seeding`), what a viewer sees (:mod:`.views`), the serv
 (:mod:`.scheduler`), the deadlines (:mod:`.deadlines`) and the fair-play limits
 (:mod:`.fair_play`).
 
+The face offers neither the games in memory nor the stored rows, only the store the
+application opens (``Storage``): the site reads games through the service's queries
+(:mod:`senet.service.reading`).
+
 The package's face: the names the rest of the site uses, whichever module defines them.
 """
 
@@ -31,7 +35,6 @@ from .commands import (
 )
 from .deadlines import DeadlineWatcher
 from .fair_play import FairPlay, client_key
-from .live_games import Decision, GameStore, LiveGame, hash_token, new_token
 from .requests import MAX_MOVE_LENGTH, checked_move, checked_ply, checked_seat
 from .scheduler import ServerTurns, Turn
 from .seeding import checked_seed, seed_needed, seeds_of
@@ -46,18 +49,7 @@ from .steps import (
     step,
     timed_seat,
 )
-from .storage import (
-    ClockColumns,
-    ConflictError,
-    Listing,
-    ListingCapReached,
-    NewGame,
-    NewSeat,
-    Storage,
-    StoredAction,
-    StoredGame,
-    StoredSeat,
-)
+from .storage import Storage
 from .views import (
     apply_delta,
     delta_message,
@@ -68,34 +60,22 @@ from .views import (
 )
 
 __all__ = [
-    "ClockColumns",
     "ClockState",
-    "ConflictError",
     "Created",
     "DAY",
     "DeadlineWatcher",
-    "Decision",
     "Dice",
     "FairPlay",
     "GameCommands",
     "GameState",
-    "GameStore",
     "LOBBY_CHANNEL",
-    "Listing",
-    "ListingCapReached",
-    "LiveGame",
     "MAX_MOVE_LENGTH",
     "MODES",
     "ManualClock",
-    "NewGame",
-    "NewSeat",
     "PRESETS",
     "ServerTurns",
     "StepResult",
     "Storage",
-    "StoredAction",
-    "StoredGame",
-    "StoredSeat",
     "SystemClock",
     "TURN_BASED",
     "TimeControl",
@@ -113,11 +93,9 @@ __all__ = [
     "events_message",
     "finish_of",
     "game_record",
-    "hash_token",
     "history_entries",
     "is_forced_pass",
     "new_game_rows",
-    "new_token",
     "parse_time_control",
     "replay",
     "requested_time_control",
