@@ -188,7 +188,7 @@ def test_a_service_domain_reaching_up_fails_the_check(
         ),
     ],
 )
-def test_rooms_beside_the_games_importing_each_other_fail_the_check(
+def test_domains_beside_the_games_importing_each_other_fail_the_check(
     tree: Path, module: str, forbidden: str, arrow: str
 ) -> None:
     """The chat, the challenges, the lobby, the reviews and the lessons know nothing of each
