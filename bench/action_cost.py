@@ -24,10 +24,10 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
-from senet.service.broadcast import MemoryBroadcast
-from senet.service.channel import read_game_message
-from senet.service.game_database import Storage
-from senet.service.games import GameService
+from senet.service.games.storage import Storage
+from senet.service.infrastructure.broadcast import MemoryBroadcast
+from senet.service.reading.channel import read_game_message
+from senet.service.server import GameService
 
 
 class FriendGames:

@@ -3,7 +3,7 @@
 For every variant, ``--games`` seeded games between two experts (the best move by the learned
 evaluation), and from each game the positions where a throw is due at ``--phases`` evenly
 spaced points of its course, from the opening through the crowded midgame to the last pieces.
-Each is analysed as a worker analyses it (:func:`senet.service.position_analysis.analyse`,
+Each is analysed as a worker analyses it (:func:`senet.service.analysis.position_analysis.analyse`,
 after the worker's warm-up: the compiled search and solver loaded), from an empty cache, in
 the process's CPU time; the master's budget counts CPU time too, so it does the work it would
 do on a machine of its own.  Printed per variant: positions, the median and the largest CPU
@@ -24,8 +24,8 @@ import time
 
 from senet.ai import choose_move, search
 from senet.engine import VARIANTS, Game, Position, draw_throw, find_variant
-from senet.service import position_analysis
-from senet.service.jobs.work import warm_up
+from senet.service.analysis import position_analysis
+from senet.service.infrastructure.jobs.work import warm_up
 
 #: The largest CPU seconds one throw-due analysis may take.
 TARGET = 0.5

@@ -47,7 +47,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import connect
 
-from senet.service.views import apply_delta
+from senet.service.games.views import apply_delta
 from senet_testkit.servers import ServeProcess
 
 MAX_DECISIONS = 2000

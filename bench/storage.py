@@ -20,7 +20,7 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
-from senet.service.game_database import NewGame, Storage, StoredAction
+from senet.service.games.storage import NewGame, Storage, StoredAction
 from senet.service.messages import ActionKind, Mode
 from senet_testkit.servers import postgres_server
 

@@ -16,7 +16,7 @@ import urllib.error
 import urllib.request
 
 from senet.engine import Position
-from senet.service.computer import choose_move
+from senet.service.computer.players import choose_move
 
 BASE, TOKEN, ARGS = sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3:]
 

@@ -12,7 +12,7 @@ import pytest
 import senet
 
 # Migrations are scripts for alembic (they import its runtime context), not library modules.
-_SKIP = ("senet.service.migrations",)
+_SKIP = ("senet.service.database.migrations",)
 
 
 def _modules_with_examples() -> list[str]:

@@ -4,7 +4,10 @@ forbidden import added — at the top of a module, or inside a function — fail
 
 from __future__ import annotations
 
+import ast
+import importlib
 import os
+import pkgutil
 import shutil
 import subprocess
 import sys
@@ -119,10 +122,10 @@ def test_a_circle_inside_a_package_fails_the_check(tree: Path) -> None:
 @pytest.mark.parametrize(
     ("module", "forbidden"),
     [
-        ("live", "from senet.service.live_games import LiveGame  # noqa"),
+        ("live", "from senet.service.games.live_games import LiveGame  # noqa"),
         (
             "pages",
-            "def _late():\n    from senet.service.game_database import Storage\n\n    return Storage",
+            "def _late():\n    from senet.service.games.storage import Storage\n\n    return Storage",
         ),
     ],
 )
@@ -134,8 +137,121 @@ def test_the_site_reaching_into_the_store_or_the_tables_fails_the_check(
     add_line(tree / f"src/senet/web/{module}.py", forbidden)
     result = run_layer_check(tree)
     assert result.returncode != 0
-    assert "never its store or its" in result.stdout + result.stderr
+    assert "never a module inside a package" in result.stdout + result.stderr
     assert f"senet.web.{module} -> senet.service." in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("module", "forbidden", "arrow"),
+    [
+        (
+            "challenges/offers.py",
+            "from senet.service.push.storage import PushStorage  # noqa",
+            "senet.service.challenges.offers -> senet.service.push.storage",
+        ),
+        (
+            "games/commands.py",
+            "def _late():\n    from senet.service.players.accounts import Players\n\n    return Players",
+            "senet.service.games.commands -> senet.service.players.accounts",
+        ),
+        (
+            "database/schema.py",
+            "from senet.service.players import names  # noqa",
+            "senet.service.database.schema -> senet.service.players.names",
+        ),
+    ],
+)
+def test_a_service_domain_reaching_up_fails_the_check(
+    tree: Path, module: str, forbidden: str, arrow: str
+) -> None:
+    """The service's domains stand on the ones below them: challenges knowing Web Push's
+    storage, the games knowing the players, the database knowing a domain each fail."""
+    add_line(tree / f"src/senet/service/{module}", forbidden)
+    result = run_layer_check(tree)
+    assert result.returncode != 0
+    assert "The service: its domains" in result.stdout + result.stderr
+    assert arrow in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("module", "forbidden", "arrow"),
+    [
+        (
+            "chat/quick_chat.py",
+            "from senet.service.lobby.opponents import Lobby  # noqa",
+            "senet.service.chat.quick_chat -> senet.service.lobby.opponents",
+        ),
+        (
+            "challenges/offers.py",
+            "from senet.service.chat import QuickChat  # noqa",
+            "senet.service.challenges.offers -> senet.service.chat",
+        ),
+    ],
+)
+def test_domains_beside_the_games_importing_each_other_fail_the_check(
+    tree: Path, module: str, forbidden: str, arrow: str
+) -> None:
+    """The chat, the challenges, the lobby, the reviews and the lessons know nothing of each
+    other, whichever layer each stands in."""
+    add_line(tree / f"src/senet/service/{module}", forbidden)
+    result = run_layer_check(tree)
+    assert result.returncode != 0
+    assert "know nothing of each other" in result.stdout + result.stderr
+    assert arrow in result.stderr
+
+
+def test_a_new_service_module_must_have_its_place(tree: Path) -> None:
+    """The service's contract is exhaustive: a module of senet.service that no layer names
+    fails it."""
+    (tree / "src/senet/service/newcomer.py").write_text('"""Not in the diagram."""\n')
+    result = run_layer_check(tree)
+    assert result.returncode != 0
+    assert "senet.service.newcomer" in result.stdout + result.stderr
+
+
+def test_every_service_package_has_a_face() -> None:
+    """Each package of the service says what it offers: an ``__init__`` with ``__all__``,
+    every name of which it holds, none of them the name of one of its modules (which the name
+    would hide)."""
+    service = ROOT / "src" / "senet" / "service"
+    packages = sorted(p for p in service.iterdir() if (p / "__init__.py").exists())
+    assert len(packages) >= 14
+    for package in packages:
+        face = importlib.import_module(f"senet.service.{package.name}")
+        names = getattr(face, "__all__", None)
+        assert names, package.name
+        assert all(hasattr(face, name) for name in names), package.name
+        modules = {m.name for m in pkgutil.iter_modules(face.__path__)}
+        assert not modules & set(names), package.name
+
+
+def test_the_games_face_offers_the_site_no_game_in_memory_nor_stored_row() -> None:
+    """The site reads games through the service's queries: the games' face, the only way the
+    site reaches the games, offers neither the games in memory nor the stored rows, only the
+    store the application opens and hands to the service."""
+    games = importlib.import_module("senet.service.games")
+    held = {"GameStore", "LiveGame", "Decision", "StoredGame", "StoredSeat", "StoredAction"}
+    assert not held & set(games.__all__)
+    assert not any(hasattr(games, name) for name in held)
+    assert "Storage" in games.__all__
+
+
+def test_no_module_loads_the_project_by_name() -> None:
+    """Every import of the project is a statement the layer check sees: no module of senet
+    calls importlib or __import__ on the project's own modules, except the senet command,
+    which names each layer's commands by their module (and imports none of them, its own
+    contract)."""
+    loaders = []
+    for path in sorted((ROOT / "src" / "senet").rglob("*.py")):
+        if path == ROOT / "src" / "senet" / "cli.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = getattr(func, "attr", None) or getattr(func, "id", None)
+                if name in ("import_module", "__import__"):
+                    loaders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert loaders == []
 
 
 def test_a_web_process_does_not_load_the_compiled_rules() -> None:

@@ -128,18 +128,18 @@ class Settings:
     job_queue_url: str = LOCAL_JOB_QUEUE
     #: worker processes ``senet serve`` starts with the local job queue
     workers: int = field(default_factory=machine_cores)
-    #: fair play (see :mod:`senet.service.fair_play`), seconds and a count
+    #: fair play (see :mod:`senet.service.games.fair_play`), seconds and a count
     abandon_grace: float = 120.0
     listing_lifetime: float = 600.0
     listing_cap: int = 3
     seeding_deadline: float = 120.0
-    #: challenges and names (see :mod:`senet.service.fair_play`)
+    #: challenges and names (see :mod:`senet.service.games.fair_play`)
     challenges_per_pair: int = 3
     challenges_received: int = 10
     challenge_notify_interval: float = 3600.0
     names_per_hour: int = 200
     unused_name_days: float = 30.0
-    #: Web Push (see :mod:`senet.service.push`): the push services a subscription may name
+    #: Web Push (see :mod:`senet.service.push.notifications`): the push services a subscription may name
     #: (origins, ``*.`` for any subdomain) and the contact in the VAPID claims
     push_services: tuple[str, ...] = DEFAULT_PUSH_SERVICES
     push_contact: str = DEFAULT_PUSH_CONTACT

@@ -211,7 +211,7 @@ def test_a_hint_gives_each_moves_chance_best_first_as_the_solver_values_them(run
 def test_without_an_opponent_named_the_sites_default_level_plays(run, monkeypatch):
     """A newcomer typing ``senet play`` meets the level the site's start form offers first,
     not a player of random moves."""
-    from senet.service.computer import default_level
+    from senet.service.computer.players import default_level
 
     out = run("play", "--seed", "1", input="quit\n").output
     assert f"B (cones): {default_level()}" in out

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from senet.engine import STICKS6, NotationError, Position, find_variant, parse_move
-from senet.service.fairness import pattern_value
+from senet.service.fairness.throws import pattern_value
 
 from .conftest import after, fen, moves, play, pos
 

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import websockets
 
-from senet.service.views import apply_delta
+from senet.service.games.views import apply_delta
 from senet_testkit.loops import run as run_coroutine
 from senet_testkit.wsbots import create_friend_game, game_bots
 

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 from service import lobby_races
 
-from senet.service.game_database import Storage
+from senet.service.games.storage import Storage
 
 from .test_storage_pg import run
 

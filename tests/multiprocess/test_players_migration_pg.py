@@ -11,16 +11,17 @@ import asyncpg
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from senet.service.broadcast import MemoryBroadcast
-from senet.service.game_database import Storage, games, seats, upgrade_schema
-from senet.service.games import GameService
-from senet.service.live_games import hash_token
+from senet.service.database.connections import upgrade_schema
+from senet.service.games.live_games import hash_token
+from senet.service.games.storage import Storage, games, seats
+from senet.service.infrastructure.broadcast import MemoryBroadcast
+from senet.service.server import GameService
 
 from .test_cluster import _pg
 from .test_storage_pg import run
 
 BEFORE_PLAYERS = importlib.import_module(
-    "senet.service.migrations.versions.0006_players"
+    "senet.service.database.migrations.versions.0006_players"
 ).down_revision
 
 

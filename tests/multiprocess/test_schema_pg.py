@@ -1,4 +1,4 @@
-"""The migrations make exactly the tables of :mod:`senet.service.schema` on PostgreSQL too,
+"""The migrations make exactly the tables of :mod:`senet.service.database.schema` on PostgreSQL too,
 in a database of the test's own on the package's server."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import uuid
 
 from service.schema_check import differences
 
-from senet.service import schema
+from senet.service.database import schema
 from senet_testkit.loops import run
 
 from .test_backup_pg import create_database

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from service import append_races
 
-from senet.service import game_database
-from senet.service.sqlite_writer import PgAppender
+from senet.service.games import storage as game_database
+from senet.service.games.sqlite_writer import PgAppender
 
 
 def run(coro: Any) -> Any:

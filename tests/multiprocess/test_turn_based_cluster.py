@@ -10,7 +10,7 @@ import time
 import httpx
 from sqlalchemy import text
 
-from senet.service.game_database import Storage
+from senet.service.games.storage import Storage
 
 from .test_fair_play_cluster import advance
 from .test_storage_pg import run as run_in_thread

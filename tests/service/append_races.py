@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 from sqlalchemy import insert, select
 
-from senet.service.game_database import ConflictError, NewGame, Storage, StoredAction
+from senet.service.database.schema import actions, games
+from senet.service.games.storage import ConflictError, NewGame, Storage, StoredAction
 from senet.service.messages import ActionKind, ClockColumns, Finish, Mode
-from senet.service.schema import actions, games
 
 
 async def storage_on(url: str) -> Storage:
@@ -175,7 +175,7 @@ async def a_ply_stored_already_makes_the_whole_append_fail(url: str) -> None:
 #: killed (SIGKILL: no close, no checkpoint, no shutdown of any kind)
 _WRITER = """
 import asyncio, os, signal, sys
-from senet.service.game_database import Storage, StoredAction
+from senet.service.games.storage import Storage, StoredAction
 from senet.service.messages import ActionKind
 
 async def main(url, game_id, n):

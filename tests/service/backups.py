@@ -20,7 +20,7 @@ from typing import Any
 
 import httpx
 
-from senet.service.verify import verify_text
+from senet.service.fairness.verify import verify_text
 from senet_testkit.loops import run as run_coroutine
 from senet_testkit.servers import ServeProcess
 from senet_testkit.wsbots import Bot, GameSeats, create_friend_game, game_bots, play_game

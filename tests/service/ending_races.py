@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import asyncio
 
-from senet.service.broadcast import MemoryBroadcast
-from senet.service.clocks import ManualClock, parse_time_control
 from senet.service.errors import GameError
-from senet.service.game_database import Storage
-from senet.service.games import GameService
+from senet.service.games.clocks import ManualClock, parse_time_control
+from senet.service.games.storage import Storage
+from senet.service.infrastructure.broadcast import MemoryBroadcast
 from senet.service.messages import ActionKind
+from senet.service.server import GameService
 
 
 async def service_on(url: str, clock: ManualClock) -> GameService:

@@ -8,12 +8,12 @@ from __future__ import annotations
 import asyncio
 import secrets
 
-from senet.service.broadcast import MemoryBroadcast
-from senet.service.clocks import ManualClock, parse_time_control
 from senet.service.errors import GameError
-from senet.service.fair_play import FairPlay
-from senet.service.game_database import Storage
-from senet.service.games import GameService
+from senet.service.games.clocks import ManualClock, parse_time_control
+from senet.service.games.fair_play import FairPlay
+from senet.service.games.storage import Storage
+from senet.service.infrastructure.broadcast import MemoryBroadcast
+from senet.service.server import GameService
 
 from .ending_races import ends, friend_game
 

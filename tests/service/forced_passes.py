@@ -14,15 +14,15 @@ import asyncio
 import random
 from collections.abc import Callable
 
-from senet.service.broadcast import MemoryBroadcast
-from senet.service.clocks import ManualClock, parse_time_control
-from senet.service.computer import choose_move
+from senet.service.computer.players import choose_move
 from senet.service.errors import GameError
-from senet.service.game_database import Storage
-from senet.service.games import GameService
-from senet.service.live_games import LiveGame
+from senet.service.games.clocks import ManualClock, parse_time_control
+from senet.service.games.live_games import LiveGame
+from senet.service.games.storage import Storage
+from senet.service.games.views import game_record
+from senet.service.infrastructure.broadcast import MemoryBroadcast
 from senet.service.messages import ActionKind
-from senet.service.views import game_record
+from senet.service.server import GameService
 
 from .viewing import state_for
 

@@ -8,7 +8,7 @@ import asyncio
 import secrets
 from typing import Any
 
-from senet.service.game_database import NewGame, NewSeat, Storage
+from senet.service.games.storage import NewGame, NewSeat, Storage
 from senet.service.messages import Mode, SeatKind
 
 #: a friend game's seats: A taken, B free

@@ -1,4 +1,4 @@
-"""What the migrations make, compared with :mod:`senet.service.schema` by Alembic's own
+"""What the migrations make, compared with :mod:`senet.service.database.schema` by Alembic's own
 comparison (``alembic.autogenerate.compare_metadata``, column types included), for
 ``test_schema.py`` (SQLite) and ``tests/multiprocess/test_schema_pg.py`` (PostgreSQL)."""
 
@@ -10,7 +10,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import MetaData
 
-from senet.service.game_database import Storage
+from senet.service.games.storage import Storage
 
 
 async def differences(url: str, described: MetaData) -> list[Any]:

@@ -1,6 +1,6 @@
 """Bots in the service layer, on real SQLite and PostgreSQL storage: a BOT account may only be a name with no
 rated game; its event feed tells it of the challenges made to it (from
-senet.service.challenges, no second model), of the game an accepted challenge made (at once,
+senet.service.challenges.offers, no second model), of the game an accepted challenge made (at once,
 before the challenger sits) and of its end; withdrawn and declined challenges; a token without
 ``challenge:read`` hears of no challenge; and the pool rule between people and bots."""
 
@@ -13,16 +13,16 @@ from datetime import UTC, datetime
 
 import pytest
 
-from senet.service.bots import EventFeed, GamesQuotaReached
-from senet.service.broadcast import MemoryBroadcast
-from senet.service.challenges import ChallengeMessage, ChallengeTerms
-from senet.service.clocks import ManualClock
+from senet.service.bots.accounts import EventFeed, GamesQuotaReached
+from senet.service.challenges.offers import ChallengeMessage, ChallengeTerms
 from senet.service.errors import GameError
-from senet.service.fair_play import FairPlay
-from senet.service.game_database import Storage
-from senet.service.games import GameService
-from senet.service.player_database import PlayerRow, Seek
-from senet.service.rated_pairing import may_pair
+from senet.service.games.clocks import ManualClock
+from senet.service.games.fair_play import FairPlay
+from senet.service.games.storage import Storage
+from senet.service.infrastructure.broadcast import MemoryBroadcast
+from senet.service.lobby.rated_pairing import may_pair
+from senet.service.players.storage import PlayerRow, Seek
+from senet.service.server import GameService
 from senet_testkit.loops import run
 from senet_testkit.servers import postgres_server
 

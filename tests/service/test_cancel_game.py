@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from senet.service.clocks import UNTIMED, ManualClock
-from senet.service.computer import choose_move
+from senet.service.computer.players import choose_move
 from senet.service.errors import GameError
-from senet.service.games import GameService
+from senet.service.games.clocks import UNTIMED, ManualClock
+from senet.service.server import GameService
 
 from . import ending_races
 from .test_games_service import run, shut

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from senet.service.broadcast import MemoryBroadcast
-from senet.service.game_database import Storage
-from senet.service.games import GameService
+from senet.service.games.storage import Storage
+from senet.service.infrastructure.broadcast import MemoryBroadcast
+from senet.service.server import GameService
 from senet_testkit.loops import run
 from senet_testkit.servers import postgres_server
 

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from senet.service.broadcast import MemoryBroadcast
-from senet.service.challenges import (
+from senet.service.challenges.offers import (
     CHALLENGE_LIFETIME_MS,
     SWEEP_EVERY,
     Acceptance,
@@ -23,10 +22,11 @@ from senet.service.challenges import (
     ChallengeStatus,
     ChallengeTerms,
 )
-from senet.service.clocks import ManualClock
 from senet.service.errors import GameError
-from senet.service.game_database import Storage
-from senet.service.games import GameService
+from senet.service.games.clocks import ManualClock
+from senet.service.games.storage import Storage
+from senet.service.infrastructure.broadcast import MemoryBroadcast
+from senet.service.server import GameService
 from senet_testkit.loops import run
 
 from .test_games_service import shut

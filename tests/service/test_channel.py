@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from senet.service.channel import read_game_message
+from senet.service.chat.quick_chat import chat_message
 from senet.service.messages import cancelled_message, refresh_message, update_message
-from senet.service.quick_chat import chat_message
+from senet.service.reading.channel import read_game_message
 
 
 @pytest.mark.parametrize(

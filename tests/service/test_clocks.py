@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from senet.service.clocks import PRESETS, UNTIMED, ClockState, TimeControl, parse_time_control
+from senet.service.games.clocks import PRESETS, UNTIMED, ClockState, TimeControl, parse_time_control
 
 
 @pytest.mark.parametrize("control", PRESETS)

@@ -13,9 +13,9 @@ import pytest
 
 from senet.engine import Position, find_variant
 from senet.service import computer
-from senet.service.broadcast import MemoryBroadcast
-from senet.service.game_database import Storage
-from senet.service.games import GameService
+from senet.service.games.storage import Storage
+from senet.service.infrastructure.broadcast import MemoryBroadcast
+from senet.service.server import GameService
 
 from .test_games_service import run
 

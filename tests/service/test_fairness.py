@@ -7,7 +7,7 @@ import hmac
 from collections import Counter
 
 from senet.engine import DIE4, STICKS, sticks_value
-from senet.service.fairness import (
+from senet.service.fairness.throws import (
     FairDice,
     commitment_of,
     derive_pattern,

@@ -9,8 +9,8 @@ from types import SimpleNamespace
 import pytest
 
 from senet.engine import Position, find_variant
-from senet.service.step import is_forced_pass
-from senet.service.views import forced_pass_record
+from senet.service.games.steps import is_forced_pass
+from senet.service.games.views import forced_pass_record
 
 from . import forced_passes
 from .test_games_service import run

@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from senet.engine import Position, find_variant
-from senet.service.broadcast import MemoryBroadcast
-from senet.service.game_database import Storage
-from senet.service.games import GameService
+from senet.service.games.storage import Storage
+from senet.service.infrastructure.broadcast import MemoryBroadcast
+from senet.service.server import GameService
 from senet_testkit.loops import run
 
 from .test_games_service import shut

@@ -8,9 +8,9 @@ from types import SimpleNamespace
 import pytest
 
 from senet.engine import Game, Position
-from senet.service.game_database import StoredAction
+from senet.service.games.storage import StoredAction
+from senet.service.games.views import history_entries
 from senet.service.messages import ActionKind
-from senet.service.views import history_entries
 
 
 def last_entry(fen: str, move: str) -> dict:

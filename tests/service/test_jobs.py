@@ -1,4 +1,4 @@
-"""Search in worker processes (senet.service.jobs, the local backend): served by kind, the
+"""Search in worker processes (senet.service.infrastructure.jobs, the local backend): served by kind, the
 computer's moves first; limited per client and per queue; a job nobody waits for is dropped or
 stopped; a worker killed in a job is replaced and the job runs again, once.
 
@@ -23,11 +23,9 @@ import pytest
 
 from senet.engine import Game, Position, Throw, find_variant
 from senet.engine.record import GameRecord
-from senet.service.analysis import Reviews
-from senet.service.broadcast import MemoryBroadcast
-from senet.service.game_database import Storage
-from senet.service.games import GameService
-from senet.service.jobs import (
+from senet.service.games.storage import Storage
+from senet.service.infrastructure.broadcast import MemoryBroadcast
+from senet.service.infrastructure.jobs import (
     AnalysisJob,
     Busy,
     Client,
@@ -38,6 +36,8 @@ from senet.service.jobs import (
     LocalJobQueue,
     ReviewJob,
 )
+from senet.service.reviews.analyses import Reviews
+from senet.service.server import GameService
 
 
 def run(coro):
@@ -382,8 +382,8 @@ def test_with_no_worker_on_the_queue_the_greedy_player_moves_for_the_computer(
     """The Redis queue with no ``senet worker`` serving it: the computer's move gets no answer
     within the scheduler's limit, so its job is given up (cancelled on the queue) and the
     greedy player moves: a game never waits for ever."""
-    from senet.service import scheduler
-    from senet.service.jobs.redis_queue import RedisJobQueue
+    from senet.service.games import scheduler
+    from senet.service.infrastructure.jobs.redis_queue import RedisJobQueue
     from senet_testkit.servers import redis_server
 
     monkeypatch.setattr(scheduler, "SEARCH_LIMIT", 0.5)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from senet.service.game_database import Storage
+from senet.service.games.storage import Storage
 from senet_testkit.loops import run as run_coroutine
 
 from . import lobby_races

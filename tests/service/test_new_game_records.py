@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from senet.service.clocks import parse_time_control
-from senet.service.commands import new_game_rows
 from senet.service.errors import GameError
-from senet.service.game_database import NewGame, NewSeat, Storage, StoredGame
+from senet.service.games.clocks import parse_time_control
+from senet.service.games.commands import new_game_rows
+from senet.service.games.storage import NewGame, NewSeat, Storage, StoredGame
 from senet.service.messages import Mode, SeatKind
 from senet_testkit.loops import run as run_coroutine
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from senet.service.broadcast import MemoryBroadcast
-from senet.service.clocks import ManualClock, parse_time_control
-from senet.service.presence import Presence
+from senet.service.games.clocks import ManualClock, parse_time_control
+from senet.service.infrastructure.broadcast import MemoryBroadcast
+from senet.service.infrastructure.presence import Presence
 from senet_testkit.loops import run
 
 from .test_turn_based import service_on, shut

@@ -19,15 +19,17 @@ from hypothesis import strategies as st
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from senet.service import glicko2, level_ratings
-from senet.service.broadcast import MemoryBroadcast
-from senet.service.clocks import ManualClock, parse_time_control
-from senet.service.fair_play import FairPlay
-from senet.service.game_database import Storage, games, seats, upgrade_schema
-from senet.service.games import GameService
-from senet.service.live_games import hash_token
-from senet.service.names import NameRefused, check_name, name_key
-from senet.service.players import TRANSFER_TTL_MS, SeatRating
+from senet.service.database.connections import upgrade_schema
+from senet.service.games.clocks import ManualClock, parse_time_control
+from senet.service.games.fair_play import FairPlay
+from senet.service.games.live_games import hash_token
+from senet.service.games.storage import Storage, games, seats
+from senet.service.infrastructure.broadcast import MemoryBroadcast
+from senet.service.players import glicko2
+from senet.service.players import levels as level_ratings
+from senet.service.players.accounts import TRANSFER_TTL_MS, SeatRating
+from senet.service.players.names import NameRefused, check_name, name_key
+from senet.service.server import GameService
 
 from .test_games_service import run, shut
 
@@ -194,6 +196,22 @@ def test_writing_a_letter_as_its_look_alike_keeps_the_key(base: str, data: st.Da
         out += data.draw(st.sampled_from(choices))
     assert name_key(out) == name_key(base)
     assert name_key(name_key(out)) == name_key(out)
+
+
+#: the migration that computed the look-alike keys again, with its own copy of the rule
+NAME_KEYS = importlib.import_module("senet.service.database.migrations.versions.0011_name_keys")
+
+
+@given(st.text(max_size=30))
+def test_the_name_keys_migration_computes_the_names_rule(raw: str) -> None:
+    """Property: the migration's copy of the look-alike key (the database package imports no
+    domain's code) gives every text the key the names' rule gives it."""
+    assert NAME_KEYS.name_key(raw) == name_key(raw)
+
+
+def test_the_name_keys_migration_folds_look_alikes() -> None:
+    assert NAME_KEYS.name_key("Kim") == NAME_KEYS.name_key("Kirn") == name_key("kirn")
+    assert NAME_KEYS.name_key("\u0410nna") == name_key("anna")
 
 
 @given(st.text(min_size=1, max_size=30))
@@ -657,7 +675,7 @@ def test_a_name_deleted_while_its_game_is_being_rated_leaves_the_game_unrated(
 
 #: the revision just before the players' tables
 BEFORE_PLAYERS = importlib.import_module(
-    "senet.service.migrations.versions.0006_players"
+    "senet.service.database.migrations.versions.0006_players"
 ).down_revision
 
 
@@ -725,7 +743,7 @@ def test_rated_seekers_are_paired_within_a_range_that_widens_while_they_wait(
 ) -> None:
     from datetime import timedelta
 
-    from senet.service.rated_pairing import RANGE_START, pairing_range
+    from senet.service.lobby.rated_pairing import RANGE_START, pairing_range
 
     db = tmp_path / "db.sqlite3"
 
@@ -789,7 +807,7 @@ def test_names_taken_before_the_key_folded_pairs_are_found_after_the_upgrade(
     async def make_old() -> None:
         engine = create_async_engine(f"sqlite+aiosqlite:///{db}")
         await upgrade_schema(engine, "0006_bots")
-        from senet.service.player_database import players as players_table
+        from senet.service.players.storage import players as players_table
 
         async with engine.begin() as conn:
             for i, (name, key) in enumerate((("Kim", "klm"), ("Kirn", "klrn"), ("vvolf", "vvolf"))):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from senet.engine import Position, find_variant
-from senet.service.position_analysis import analyse
+from senet.service.analysis.position_analysis import analyse
 
 
 @pytest.mark.parametrize(
@@ -54,7 +54,7 @@ def test_kendall_1978_throws_again_before_moving_so_a_throw_has_no_estimate() ->
 def test_the_compiled_solver_judges_as_the_reference_solver(fen: str) -> None:
     """The analyses use the compiled solver once it is loaded (found too large in milliseconds
     instead of a second): the same judgement, to 1e-9, as with the reference solver."""
-    from senet.service import position_analysis
+    from senet.service.analysis import position_analysis
 
     position = Position.from_fen(fen)
     saved = position_analysis._compiled_solve

@@ -1,9 +1,9 @@
-"""Presence counts summed over processes (senet.service.presence), without a network."""
+"""Presence counts summed over processes (senet.service.infrastructure.presence), without a network."""
 
 from __future__ import annotations
 
-from senet.service.broadcast import MemoryBroadcast
-from senet.service.presence import Presence
+from senet.service.infrastructure.broadcast import MemoryBroadcast
+from senet.service.infrastructure.presence import Presence
 
 
 def test_counts_of_every_origin_are_summed_and_own_messages_ignored() -> None:

@@ -14,15 +14,21 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from senet.service.broadcast import MemoryBroadcast
-from senet.service.challenges import ChallengeTerms
-from senet.service.clocks import DAY, ManualClock
-from senet.service.errors import GameError, requested_time_control
-from senet.service.game_database import Storage
-from senet.service.games import GameService
+from senet.service.challenges.offers import ChallengeTerms
+from senet.service.errors import GameError
+from senet.service.games.clocks import DAY, ManualClock, requested_time_control
+from senet.service.games.storage import Storage
+from senet.service.infrastructure.broadcast import MemoryBroadcast
 from senet.service.messages import ActionKind
-from senet.service.push import Notice, NoticeKind, PushConfig, service_allowed, turn_to_announce
-from senet.service.push_database import notices as push_notices
+from senet.service.push.notifications import (
+    Notice,
+    NoticeKind,
+    PushConfig,
+    service_allowed,
+    turn_to_announce,
+)
+from senet.service.push.storage import notices as push_notices
+from senet.service.server import GameService
 from senet.web.push import notice_text
 from senet_testkit.loops import run
 from senet_testkit.push_receiver import Delivery, Device, PushReceiver, verify_vapid

@@ -13,8 +13,8 @@ import pytest
 
 from senet.engine import OFF, Game, Position, Throw, find_variant, parse_move
 from senet.engine.record import GameRecord
-from senet.service.analysis import replay, review_game_of
 from senet.service.errors import GameError
+from senet.service.reviews.analyses import replay, review_game_of
 
 
 def endgame(seed: int) -> Game:
@@ -92,7 +92,7 @@ def test_where_a_turns_throws_are_banked_each_decision_shows_the_throw_its_move_
 
 
 def test_no_review_is_started_for_a_game_that_goes_on() -> None:
-    from senet.service import analysis
+    from senet.service.reviews import analyses as analysis
 
     live = SimpleNamespace(id="review-early", over=False, game=Game(find_variant("standard")))
     reviews = analysis.Reviews(storage=None, jobs=None)  # type: ignore[arg-type]  # never reached

@@ -1,5 +1,5 @@
 """The one way rows become the dataclasses of the tables beside the games
-(``senet.service.rows``), on a real SQLite database: each declared type is converted, a
+(``senet.service.database.rows``), on a real SQLite database: each declared type is converted, a
 missing column keeps the field's default or is an error that names it, a joined table is read
 under its prefix, and ``values_of`` writes back exactly the table's columns."""
 
@@ -22,7 +22,7 @@ from sqlalchemy import (
     select,
 )
 
-from senet.service.rows import from_row, values_of
+from senet.service.database.rows import from_row, values_of
 
 
 class Colour(enum.Enum):

@@ -1,5 +1,5 @@
 """One description of the database: the migrations shipped make exactly the tables of
-:mod:`senet.service.schema` (on SQLite here; on PostgreSQL in tests/multiprocess), every store
+:mod:`senet.service.database.schema` (on SQLite here; on PostgreSQL in tests/multiprocess), every store
 takes its tables from there, Alembic's ``target_metadata`` is it, and the migration files sort
 in the order they apply."""
 
@@ -10,13 +10,14 @@ from pathlib import Path
 
 from sqlalchemy import Column, Integer, MetaData
 
-from senet.service import schema
+from senet.service.database import schema
 from senet_testkit.loops import run
 
 from .schema_check import differences
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICE = ROOT / "src" / "senet" / "service"
+MIGRATIONS = SERVICE / "database" / "migrations"
 
 
 def test_the_migrations_make_exactly_the_described_schema(tmp_path: Path) -> None:
@@ -41,13 +42,13 @@ def test_every_table_is_described_once_in_the_schema_module() -> None:
 
 
 def test_alembic_compares_with_the_schema() -> None:
-    env = (SERVICE / "migrations" / "env.py").read_text()
-    assert "from senet.service.schema import metadata" in env
+    env = (MIGRATIONS / "env.py").read_text()
+    assert "from senet.service.database.schema import metadata" in env
     assert "target_metadata=metadata" in env
 
 
 def test_the_migration_files_sort_in_the_order_they_apply() -> None:
-    versions = sorted((SERVICE / "migrations" / "versions").glob("0*.py"))
+    versions = sorted((MIGRATIONS / "versions").glob("0*.py"))
     previous = None
     for path in versions:
         text = path.read_text()

@@ -14,17 +14,18 @@ from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from senet.engine import find_variant
+from senet.service.database.connections import upgrade_schema
 from senet.service.errors import GameError
-from senet.service.fairness import (
+from senet.service.fairness.throws import (
     FairDice,
     check_seed,
     commitment_of,
     encode_player_seeds,
     new_secret,
 )
-from senet.service.game_database import Storage, games, seats, upgrade_schema
-from senet.service.live_games import hash_token
-from senet.service.seeding import seed_needed, seeds_of
+from senet.service.games.live_games import hash_token
+from senet.service.games.seeding import seed_needed, seeds_of
+from senet.service.games.storage import Storage, games, seats
 
 from .test_games_service import count_actions, run, service_on, shut
 

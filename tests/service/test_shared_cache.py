@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from senet.service.broadcast import MemoryBroadcast
 from senet.service.errors import GameError
-from senet.service.game_database import Storage
-from senet.service.games import GameService
+from senet.service.games.storage import Storage
+from senet.service.infrastructure.broadcast import MemoryBroadcast
+from senet.service.server import GameService
 
 from .test_games_service import count_actions, run, shut
 

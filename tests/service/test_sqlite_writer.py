@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from senet.service.game_database import ConflictError, NewGame, Storage, StoredAction
+from senet.service.games.sqlite_writer import SqliteAppender
+from senet.service.games.storage import ConflictError, NewGame, Storage, StoredAction
 from senet.service.messages import ActionKind, Finish, Mode
-from senet.service.sqlite_writer import SqliteAppender
 
 from . import append_races
 

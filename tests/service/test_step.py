@@ -10,11 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from senet.engine import Game, IllegalMove, Position, find_variant, parse_move
-from senet.service.clocks import ClockState, parse_time_control
-from senet.service.fairness import FairDice
-from senet.service.game_database import StoredAction
+from senet.service.fairness.throws import FairDice
+from senet.service.games.clocks import ClockState, parse_time_control
+from senet.service.games.steps import GameState, StepResult, step
+from senet.service.games.storage import StoredAction
 from senet.service.messages import ActionKind
-from senet.service.step import GameState, StepResult, step
 
 UNTIMED = parse_time_control("untimed").start()
 NOW = 1_800_000_000_000

@@ -11,13 +11,20 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from senet.service.broadcast import MemoryBroadcast
-from senet.service.clocks import DAY, TURN_BASED, ManualClock, TimeControl, parse_time_control
-from senet.service.errors import GameError, requested_time_control
-from senet.service.game_database import Storage
-from senet.service.games import GameService
-from senet.service.live_games import LiveGame
-from senet.service.lobby import Activity
+from senet.service.errors import GameError
+from senet.service.games.clocks import (
+    DAY,
+    TURN_BASED,
+    ManualClock,
+    TimeControl,
+    parse_time_control,
+    requested_time_control,
+)
+from senet.service.games.live_games import LiveGame
+from senet.service.games.storage import Storage
+from senet.service.infrastructure.broadcast import MemoryBroadcast
+from senet.service.lobby.opponents import Activity
+from senet.service.server import GameService
 from senet.web.lobby import time_control_label
 from senet_testkit.loops import run
 

@@ -3,10 +3,10 @@ with a seat secret; a test names the seats)."""
 
 from __future__ import annotations
 
-from senet.service.games import GameService
-from senet.service.live_games import LiveGame
+from senet.service.games.live_games import LiveGame
+from senet.service.games.views import state_message
 from senet.service.messages import StateMessage
-from senet.service.views import state_message
+from senet.service.server import GameService
 
 
 def state_for(service: GameService, live: LiveGame, seats: tuple[int, ...]) -> StateMessage:

@@ -12,8 +12,8 @@ import pytest
 
 from senet.engine import Game, find_variant
 from senet.engine.record import GameRecord
-from senet.service.fairness import FairDice, commitment_of, new_secret
-from senet.service.verify import verify_text
+from senet.service.fairness.throws import FairDice, commitment_of, new_secret
+from senet.service.fairness.verify import verify_text
 
 
 def fair_game(variant: str, seed: int) -> GameRecord:

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 from senet.engine import OFF
-from senet.service.views import apply_delta
+from senet.service.games.views import apply_delta
 
 
 @dataclass

@@ -20,7 +20,7 @@ DIRECTIONS = {0: "", 1: "forward", -1: "backward"}
 
 
 def position_fields(fen: str) -> dict[str, Any]:
-    """The fields of a state message (senet.service.views.state_message) that the position
+    """The fields of a state message (senet.service.games.views.state_message) that the position
     decides, with the decider's legal moves and the decider as the viewer's seat."""
     pos = Position.from_fen(fen)
     decider = pos.decider

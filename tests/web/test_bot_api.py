@@ -23,7 +23,7 @@ from typing import NoReturn
 import httpx
 import pytest
 
-from senet.service.live_games import hash_token
+from senet.service.games.live_games import hash_token
 from senet.service.messages import StateMessage
 from senet_testkit.botapi import ALL_SCOPES, Lines, api, bot, make_token, named
 

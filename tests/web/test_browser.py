@@ -14,7 +14,7 @@ import pytest
 
 from senet.engine import VARIANTS
 from senet.engine.record import parse_record
-from senet.service.verify import verify_text
+from senet.service.fairness.verify import verify_text
 
 from .helpers import best_move
 

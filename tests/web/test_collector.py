@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from senet.service.broadcast import MemoryBroadcast
-from senet.service.game_database import Storage
-from senet.service.games import GameService
+from senet.service.games.storage import Storage
+from senet.service.infrastructure.broadcast import MemoryBroadcast
+from senet.service.server import GameService
 from senet.web.collector import Collector, CollectorPolicy
 
 

@@ -17,7 +17,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from senet.service.views import apply_delta, delta_message
+from senet.service.games.views import apply_delta, delta_message
 
 from .conftest import SiteServer
 from .helpers import LiveView, TwoSeats, best_move, give_seed, wait_past

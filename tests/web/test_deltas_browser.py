@@ -13,7 +13,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from senet.service.views import apply_delta
+from senet.service.games.views import apply_delta
 
 from .helpers import best_move, friend_game
 from .test_browser import is_over, legal_buttons, new_page, ply, start_game
@@ -209,7 +209,7 @@ def test_a_lost_delta_makes_the_page_ask_for_the_state(browser, site) -> None:
 
 def test_the_page_script_rebuilds_what_the_server_rule_rebuilds(browser, site) -> None:
     """delta.js's DeltaFeed, fed the messages a real connection got over a game, gives the
-    states senet.service.views.apply_delta gives; with a delta missing it waits for a state."""
+    states senet.service.games.views.apply_delta gives; with a delta missing it waits for a state."""
     game = friend_game(site.url, "bell")
     messages: list[dict[str, Any]] = []
     rebuilt: list[dict[str, Any]] = []

@@ -8,7 +8,7 @@ import pytest
 
 from senet.engine import VARIANTS, Position, parse_move
 from senet.engine.explain import why_not
-from senet.service.lessons import check_move, check_reason, lessons
+from senet.service.learning.tutorial import check_move, check_reason, lessons
 
 from .test_browser import new_page
 

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from senet.engine.record import parse_record
-from senet.service.level_ratings import level_ratings
+from senet.service.players.levels import level_ratings
 
 from .conftest import SiteServer
 from .helpers import give_seed, state

@@ -15,7 +15,7 @@ import webauthn
 from fastapi import FastAPI
 from starlette.testclient import TestClient
 
-from senet.service.player_database import PasskeyRow
+from senet.service.players.storage import PasskeyRow
 from senet.web.passkeys import router
 
 CHALLENGE = b"c" * 32

@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from senet.service.live_games import hash_token
+from senet.service.games.live_games import hash_token
 
 from .conftest import SiteServer
 from .helpers import both_move
@@ -311,7 +311,7 @@ def test_rated_quick_pairing_and_the_lobby_shows_each_seekers_name_and_rating(si
 
 
 def test_a_computer_level_is_a_player_in_the_rating_pool(site) -> None:
-    from senet.service.computer import level_options
+    from senet.service.computer.players import level_options
 
     anna = device(site, "ru")
     anna.cookies.set("lang", "ru")

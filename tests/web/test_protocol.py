@@ -12,7 +12,10 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from senet.service.challenges import ChallengeJson, ChallengeMessage
+from senet.service.challenges.offers import ChallengeJson, ChallengeMessage
+from senet.service.chat.quick_chat import ChatMessage
+from senet.service.games.views import apply_delta
+from senet.service.infrastructure.presence import PresenceCounts
 from senet.service.messages import (
     CancelledMessage,
     DeltaMessage,
@@ -23,9 +26,6 @@ from senet.service.messages import (
     StateMessage,
     UpdateMessage,
 )
-from senet.service.presence import PresenceCounts
-from senet.service.quick_chat import ChatMessage
-from senet.service.views import apply_delta
 from senet.web.protocol import CLIENT_MESSAGES, SERVER_MESSAGES, unknown_type_message
 
 from .helpers import friend_game

@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
-from senet.service.game_database import NewGame, Storage
+from senet.service.games.storage import NewGame, Storage
 from senet.service.messages import Mode
 from senet_testkit.wsbots import GameSeats, play_game
 

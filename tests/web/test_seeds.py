@@ -20,8 +20,8 @@ import pytest
 from websockets.sync.client import connect
 
 from senet.engine import find_variant
-from senet.service.fairness import FairDice
-from senet.service.verify import verify_text
+from senet.service.fairness.throws import FairDice
+from senet.service.fairness.verify import verify_text
 
 from .helpers import LiveView, TwoSeats, friend_game, give_seed, play_out, state
 

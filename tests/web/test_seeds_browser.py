@@ -13,7 +13,7 @@ import re
 import httpx
 import pytest
 
-from senet.service.verify import verify_text
+from senet.service.fairness.verify import verify_text
 
 from .helpers import state
 from .test_browser import new_page, play_until_over, wait_started

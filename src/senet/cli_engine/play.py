@@ -104,7 +104,7 @@ def hint_text(position: Position, legal: list[Move]) -> str:
     if len(legal) == 1:
         return f"  only one move: {position.move_text(legal[0])}"
     try:  # the computer player and numpy load only when a hint is asked for
-        from senet.service.position_analysis import analyse
+        from senet.service.analysis import analyse
     except ImportError as exc:
         return f"  no hints: the computer player cannot be loaded ({exc})"
     result = analyse(position)

@@ -1,4 +1,4 @@
-"""Computer players for ``play`` and ``simulate``: the adapter of :mod:`senet.service.computer`
+"""Computer players for ``play`` and ``simulate``: the adapter of :mod:`senet.service.computer.players`
 (the built-in ``random`` and ``greedy``, and the levels of :mod:`senet.ai`, imported only when a
 level is asked for), with its failures turned into one-line command-line errors."""
 

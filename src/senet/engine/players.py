@@ -7,7 +7,7 @@ They are pure functions of the position; ``rng`` is the caller's generator, as f
 (:data:`senet.compiled.kernel.RANDOM`, :data:`~senet.compiled.kernel.GREEDY`), and its
 reference games (:mod:`senet.sim.reference`) check them move for move against these.
 The site and the command line reach them, with the levels of :mod:`senet.ai`, through
-:mod:`senet.service.computer`.
+:mod:`senet.service.computer.players`.
 """
 
 from __future__ import annotations

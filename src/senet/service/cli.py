@@ -10,11 +10,10 @@ from pathlib import Path
 import click
 
 from senet.engine import NotationError
-
-from .backup import BackupError, BackupReport
-from .backup import backup as make_backup
-from .backup import restore as restore_backup
-from .verify import verify_text
+from senet.service.database.backups import BackupError, BackupReport
+from senet.service.database.backups import backup as make_backup
+from senet.service.database.backups import restore as restore_backup
+from senet.service.fairness.verify import verify_text
 
 
 @click.command()
@@ -70,10 +69,9 @@ def worker(url: str | None, kinds: str, burst: bool, nice: int) -> None:
     import logging
     import os
 
+    from senet.service.infrastructure.jobs.messages import KINDS
+    from senet.service.infrastructure.jobs.redis_queue import run_worker
     from senet.settings import LOCAL_JOB_QUEUE, SettingError, Settings
-
-    from .jobs.messages import KINDS
-    from .jobs.redis_queue import run_worker
 
     try:
         url = url or Settings.from_env().job_queue_url
@@ -172,10 +170,9 @@ def export(
     from datetime import UTC, datetime
 
     from senet.engine import UnknownVariant, find_variant
-
-    from .export import finished_games, month_bounds
-    from .game_database import Storage
-    from .player_database import PlayerStorage
+    from senet.service.games.storage import Storage
+    from senet.service.players.storage import PlayerStorage
+    from senet.service.reading.export import finished_games, month_bounds
 
     if month is None:
         now = datetime.now(UTC)

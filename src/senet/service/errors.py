@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from senet.engine import UnknownVariant, Variant, find_variant
 
-from .clocks import TimeControl, parse_time_control
-
-__all__ = ["GameError", "requested_variant", "requested_time_control"]
+__all__ = ["GameError", "requested_variant"]
 
 
 class GameError(Exception):
@@ -51,12 +49,3 @@ def requested_variant(name: str, status: int = 400) -> Variant:
         return find_variant(name)
     except UnknownVariant as exc:
         raise GameError("unknown_variant", str(exc), status) from None
-
-
-def requested_time_control(text: str | None) -> TimeControl:
-    """The time control a request names (``untimed``, ``move:30``, ``clock:300+5``,
-    ``days:3``); GameError ``bad_time_control`` naming the form otherwise."""
-    try:
-        return parse_time_control(text)
-    except ValueError as exc:
-        raise GameError("bad_time_control", str(exc), 400) from None

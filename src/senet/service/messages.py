@@ -8,9 +8,9 @@ constructor each.
 * between server processes, on a game's channel: :class:`UpdateMessage` (made by
   :func:`update_message`, :func:`refresh_message`, :func:`unannounced_message`),
   :class:`ResyncMessage` (:func:`resync_message`); the presence messages are
-  :mod:`senet.service.presence`'s;
+  :mod:`senet.service.infrastructure.presence`'s;
 * to the browser: :class:`StateMessage`, :class:`DeltaMessage` and :class:`EventsMessage` (built
-  by :mod:`senet.service.views`), with :class:`HistoryEntry`, :class:`SeatRecord`,
+  by :mod:`senet.service.games.views`), with :class:`HistoryEntry`, :class:`SeatRecord`,
   :class:`FairnessRecord`; the WebSocket protocol around them is :mod:`senet.web.protocol`
   and docs/protocol.md.
 """
@@ -89,7 +89,7 @@ class Phase(StrEnum):
 
 # ---------------------------------------------------------------------- records
 class ClockColumns(TypedDict):
-    """The server's clock as stored with a game (see :mod:`senet.service.clocks`)."""
+    """The server's clock as stored with a game (see :mod:`senet.service.games.clocks`)."""
 
     clock_a: int | None
     clock_b: int | None
@@ -101,7 +101,7 @@ class ClockColumns(TypedDict):
 class SeatPass:
     """The seats of one game that a device holds through its signed-in player rather than a
     seat secret: the seats linked to the player of the device's session, found by the server
-    (:meth:`senet.service.players.Players.holder`) from the session secret's digest, never
+    (:meth:`senet.service.players.accounts.Players.holder`) from the session secret's digest, never
     from anything the browser says.  Only the service makes one."""
 
     game_id: str
@@ -301,7 +301,7 @@ class ForcedPassRecord(TypedDict):
 
 
 class StateMessage(TypedDict):
-    """Everything a viewer may see of a game (see :func:`senet.service.views.state_message`)."""
+    """Everything a viewer may see of a game (see :func:`senet.service.games.views.state_message`)."""
 
     type: Literal["state"]
     game: str
@@ -356,7 +356,7 @@ class StateMessage(TypedDict):
 
 class EventsMessage(TypedDict):
     """The events a client that has seen ``since`` of them missed, and what it needs to act
-    (see :func:`senet.service.views.events_message`)."""
+    (see :func:`senet.service.games.views.events_message`)."""
 
     type: Literal["events"]
     game: str
@@ -376,7 +376,7 @@ class EventsMessage(TypedDict):
 
 class DeltaMessage(TypedDict):
     """What changed since the state a viewer holds (see
-    :func:`senet.service.views.delta_message` and :func:`~senet.service.views.apply_delta`).
+    :func:`senet.service.games.views.delta_message` and :func:`~senet.service.games.views.apply_delta`).
 
     It applies to a state at ply ``since`` of game ``game`` and brings it to ``ply``:
     ``history`` holds the new entries (numbered ``since`` to ``ply - 1``), appended to the

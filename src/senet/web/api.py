@@ -18,10 +18,11 @@ from pydantic import BaseModel, Field
 
 from senet.engine import VARIANTS
 from senet.service import computer
-from senet.service.analysis import replay
-from senet.service.errors import GameError, requested_time_control
-from senet.service.games import GameService
+from senet.service.errors import GameError
+from senet.service.games import requested_time_control
 from senet.service.messages import Holder
+from senet.service.reviews import replay
+from senet.service.server import GameService
 
 from .common import error_json, lang_of, lister_of, seat_cookie, set_seat_cookie
 from .i18n import LANGS, client_catalog

@@ -23,14 +23,11 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from senet import __version__
-from senet.service.broadcast import broadcast_from_url
-from senet.service.clocks import ManualClock, SystemClock
 from senet.service.errors import GameError
-from senet.service.fair_play import FairPlay
-from senet.service.game_database import Storage
-from senet.service.games import GameService
-from senet.service.jobs import Busy, job_queue
+from senet.service.games import FairPlay, ManualClock, Storage, SystemClock
+from senet.service.infrastructure import Busy, broadcast_from_url, job_queue
 from senet.service.push import PushConfig
+from senet.service.server import GameService
 from senet.settings import Settings
 
 from . import (

@@ -1,7 +1,7 @@
 """The bot API on the site, in the manner of lichess's, and the profile's part of it.
 
 A program authenticates with a personal API token (``Authorization: Bearer senet_...``), made
-and revoked on its player's profile page (:mod:`senet.service.bots`); a refused token is 401
+and revoked on its player's profile page (:mod:`senet.service.bots.accounts`); a refused token is 401
 with a JSON error and ``WWW-Authenticate: Bearer``, and changes nothing.  Each token has
 limits (:class:`senet.settings.BotLimits`, per server process): requests a minute, streams
 open at once, unfinished games of its player; and its player streams open at once over all
@@ -17,10 +17,10 @@ its tokens; beyond them, 429 with ``Retry-After``.
   is called off; it ends with the game.  While it is open the bot's seat is connected.
 * ``POST /api/bot/game/{id}/move/{move}`` (``?ply=N`` optional), ``/resign``, ``/seed``;
   ``POST /api/bot/seek``; ``POST /api/challenge/{id}/accept`` and ``/decline`` (the
-  challenges of :mod:`senet.service.challenges`).
+  challenges of :mod:`senet.service.challenges.offers`).
 
-Every line of a stream is built by :mod:`senet.service.views` (the state and events
-messages of the live protocol) or :mod:`senet.service.bots` (the events); nothing is rendered
+Every line of a stream is built by :mod:`senet.service.games.views` (the state and events
+messages of the live protocol) or :mod:`senet.service.bots.accounts` (the events); nothing is rendered
 twice.  Pages: the profile's *bots and API tokens* part (its own player only): accept games
 against bots, become a bot, make and revoke tokens (a new token is shown once).
 """
@@ -48,10 +48,10 @@ from senet.service.bots import (
     player_channel,
 )
 from senet.service.challenges import ChallengeMessage
-from senet.service.channel import read_game_message
 from senet.service.errors import GameError
-from senet.service.games import GameService
-from senet.service.player_database import PlayerRow
+from senet.service.players import PlayerRow
+from senet.service.reading import read_game_message
+from senet.service.server import GameService
 from senet.settings import BotLimits
 
 from . import players
@@ -445,7 +445,7 @@ async def bot_seek(request: Request) -> Any:
 @contextlib.contextmanager
 def games_quota() -> Iterator[None]:
     """A bot's games quota reached (counted with the new game, one request at a time per bot:
-    :meth:`senet.service.bots.Bots.one_game_more`): 429 ``too_many_games``, ``Retry-After``."""
+    :meth:`senet.service.bots.accounts.Bots.one_game_more`): 429 ``too_many_games``, ``Retry-After``."""
     try:
         yield
     except GamesQuotaReached as exc:

@@ -35,9 +35,9 @@ from senet.service.challenges import (
     challenge_message,
     player_channel,
 )
+from senet.service.chat import PHRASES
 from senet.service.errors import GameError
-from senet.service.player_database import PlayerRow
-from senet.service.quick_chat import PHRASES
+from senet.service.players import PlayerRow
 
 from .common import COOKIE_AGE, form_fields, lang_of, render, seat_cookie, to_game
 from .i18n import translator
@@ -247,7 +247,7 @@ async def set_acceptance(request: Request) -> Any:
 @router.websocket("/ws/challenges")
 async def challenges_socket(ws: WebSocket) -> None:
     """A named player's challenges (or, with ``?id=``, one challenge for its challenger) as
-    they change: each a ``challenge`` message (see senet.service.challenges).  One challenge
+    they change: each a ``challenge`` message (see senet.service.challenges.offers).  One challenge
     already answered when its socket opens is sent at once, as the event that answered it."""
     challenges = _challenges(ws)
     origin = ws.headers.get("origin")

@@ -150,20 +150,20 @@ def migrate(database_url: str | None, revision: str) -> None:
     """Create or upgrade the database schema (Alembic migrations shipped with the package)."""
     import asyncio
 
-    from senet.service.game_database import Storage, upgrade_schema
+    from senet.service.database import Database, upgrade_schema
 
     settings = _settings().but(database_url=database_url)
 
     async def run() -> str:
-        storage = Storage(settings.database_url, settings.db_pool)
-        await storage.init(migrate=False)
+        database = Database(settings.database_url, settings.db_pool)
+        await database.init(migrate=False)
         try:
-            if storage.engine is None:
-                raise RuntimeError("the storage opened no database engine")
-            await upgrade_schema(storage.engine, revision)
+            if database.engine is None:
+                raise RuntimeError("the database opened no database engine")
+            await upgrade_schema(database.engine, revision)
         finally:
-            await storage.close()
-        return storage.url
+            await database.close()
+        return database.url
 
     url = asyncio.run(run())
     click.echo(f"schema upgraded to {revision} ({url.split('@')[-1]})")

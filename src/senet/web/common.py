@@ -15,8 +15,8 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from senet import __version__
 from senet.service.errors import GameError
-from senet.service.fair_play import client_key
-from senet.service.jobs import Busy
+from senet.service.games import client_key
+from senet.service.infrastructure import Busy
 
 from .i18n import LANG_COOKIE, pick_lang, translator
 from .protocol import error_message, game_error_message

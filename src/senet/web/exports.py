@@ -2,7 +2,7 @@
 
 * ``GET /api/games/export?month=YYYY-MM[&variant=NAME]``: every game finished in that month
   (default: the current month of the server's clock), of one variant or all, streamed as
-  NDJSON, one finished game a line (:class:`senet.service.export.ExportedGame`: its metadata
+  NDJSON, one finished game a line (:class:`senet.service.reading.export.ExportedGame`: its metadata
   and its record, which ``senet replay`` and ``senet verify`` read); a malformed month or an
   unknown variant is a 400 before anything is sent.  The same as ``senet export``.
 * ``GET /account/data``: the device's named player's name, ratings, rating history and the
@@ -21,8 +21,8 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from senet.engine import UnknownVariant, find_variant
 from senet.service.errors import GameError
-from senet.service.export import ExportedGame
-from senet.service.games import GameService
+from senet.service.reading import ExportedGame
+from senet.service.server import GameService
 
 from .common import game_error_json
 from .players import player_of

@@ -27,10 +27,10 @@ from senet.engine import (
 )
 from senet.engine.explain import why_not
 from senet.engine.record import parse_record
+from senet.service.analysis import Analysis
 from senet.service.errors import GameError, requested_variant
-from senet.service.games import GameService
-from senet.service.jobs import Client, JobKind
-from senet.service.lessons import (
+from senet.service.infrastructure import Client, JobKind
+from senet.service.learning import (
     Lesson,
     check_move,
     check_reason,
@@ -38,7 +38,7 @@ from senet.service.lessons import (
     lessons,
     throw_chances,
 )
-from senet.service.position_analysis import Analysis
+from senet.service.server import GameService
 
 from .common import lang_of, render, seat_cookie
 from .diagrams import mistake_board, rule_diagrams

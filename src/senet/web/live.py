@@ -17,13 +17,12 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from senet.service.broadcast import Subscription
-from senet.service.channel import read_game_message
 from senet.service.errors import GameError
-from senet.service.games import GameService
+from senet.service.games import delta_message
+from senet.service.infrastructure import Subscription
 from senet.service.messages import Holder, StateMessage
-from senet.service.queries import GameFacts
-from senet.service.views import delta_message
+from senet.service.reading import GameFacts, read_game_message
+from senet.service.server import GameService
 
 from .common import seat_cookie
 from .players import holder

@@ -22,12 +22,18 @@ from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, Field
 
 from senet.engine import VARIANTS
-from senet.service.clocks import PRESETS, TURN_BASED, ManualClock, parse_time_control
-from senet.service.commands import LOBBY_CHANNEL
-from senet.service.errors import GameError, requested_time_control
-from senet.service.games import GameService
+from senet.service.errors import GameError
+from senet.service.games import (
+    LOBBY_CHANNEL,
+    PRESETS,
+    TURN_BASED,
+    ManualClock,
+    parse_time_control,
+    requested_time_control,
+)
 from senet.service.lobby import MyGame, OpenGame
 from senet.service.messages import Holder
+from senet.service.server import GameService
 
 from . import players
 from .common import (

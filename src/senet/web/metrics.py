@@ -13,10 +13,10 @@ The figures, with where each comes from:
   here at the edge;
 * ``senet_websocket_connections``: the WebSockets open now, counted here;
 * ``senet_games_in_memory``, ``senet_actions_stored_total``: the store's cache and the actions
-  it stored (:class:`~senet.service.live_games.GameStore`);
+  it stored (:class:`~senet.service.games.live_games.GameStore`);
 * ``senet_jobs_waiting{kind}``, ``senet_job_duration_seconds{kind,outcome}``: the search jobs
   asked and not yet answered, and each one's time from asked to answered, the wait for a
-  worker included (:class:`~senet.service.jobs.JobQueue`);
+  worker included (:class:`~senet.service.infrastructure.jobs.JobQueue`);
 * ``senet_gc_pause_seconds{generation}``: every pause of the cyclic garbage collector;
 * ``senet_database_errors_total``, ``senet_redis_errors_total``: database errors that reached a
   request or a readiness check, and losses of the Redis connection;
@@ -46,7 +46,7 @@ from prometheus_client.registry import Collector
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from senet.service.games import GameService
+from senet.service.server import GameService
 
 __all__ = ["Metrics", "MetricsMiddleware", "install", "router"]
 

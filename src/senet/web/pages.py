@@ -16,9 +16,10 @@ from markupsafe import Markup, escape
 
 from senet.engine import VARIANTS, Capture, HouseKind, find_variant
 from senet.service import computer
-from senet.service.analysis import chart, replay
-from senet.service.errors import GameError, requested_time_control, requested_variant
-from senet.service.games import GameService
+from senet.service.errors import GameError, requested_variant
+from senet.service.games import requested_time_control
+from senet.service.reviews import chart, replay
+from senet.service.server import GameService
 
 from . import challenges, players
 from .common import (

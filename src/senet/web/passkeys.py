@@ -2,7 +2,7 @@
 on a device, then signs in with it on any device.
 
 Every ceremony starts with a challenge the server makes (32 random bytes, stored, good once
-for five minutes: :meth:`senet.service.players.Players.new_challenge`); the answer's
+for five minutes: :meth:`senet.service.players.accounts.Players.new_challenge`); the answer's
 ``clientDataJSON`` names its challenge, which is spent before the answer is verified, so a
 replayed answer finds it gone.  The relying party is this site's host name, the expected origin
 the page's own (scheme and host, as the browser sent them).  Signing in is discoverable (the

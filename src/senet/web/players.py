@@ -27,15 +27,25 @@ from starlette.requests import HTTPConnection
 
 from senet.engine import VARIANTS
 from senet.service import computer
-from senet.service.clocks import SystemClock
-from senet.service.errors import GameError, requested_time_control
-from senet.service.games import GameService
+from senet.service.errors import GameError
+from senet.service.games import SystemClock, requested_time_control
 from senet.service.lobby import Paired
 from senet.service.messages import Holder, Mode
-from senet.service.names import MAX_LENGTH, MIN_LENGTH, NameRefused, check_name
-from senet.service.player_database import PlayedGame, PlayerRow
-from senet.service.players import Players, Profile, RatingView, SeatRating, rating_text
-from senet.service.queries import GameFacts
+from senet.service.players import (
+    MAX_LENGTH,
+    MIN_LENGTH,
+    NameRefused,
+    PlayedGame,
+    PlayerRow,
+    Players,
+    Profile,
+    RatingView,
+    SeatRating,
+    check_name,
+    rating_text,
+)
+from senet.service.reading import GameFacts
+from senet.service.server import GameService
 
 from .common import error_json, form_fields, lang_of, render
 from .i18n import translator

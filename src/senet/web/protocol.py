@@ -2,7 +2,7 @@
 
 docs/protocol.md describes it for people; a test checks that page against these definitions
 (every type listed both ways, every example's fields those of its type).  The state, delta and
-events messages are built by :mod:`senet.service.views` (their types are in
+events messages are built by :mod:`senet.service.games.views` (their types are in
 :mod:`senet.service.messages`; :meth:`GameQueries.state` gives the state of a game served
 here); the rest here, by the constructors below.  The error message is also the body of every refused
 HTTP request (``common.error_json``, the security middleware): one shape, one constructor,
@@ -11,7 +11,9 @@ HTTP request (``common.error_json``, the security middleware): one shape, one co
 
 from typing import Literal, NotRequired, TypedDict
 
+from senet.service.chat import ChatMessage, checked_phrase
 from senet.service.errors import GameError
+from senet.service.games import checked_move, checked_ply, checked_seat, checked_seed
 from senet.service.messages import (
     CancelledMessage,
     DeltaMessage,
@@ -19,9 +21,6 @@ from senet.service.messages import (
     PresenceSummary,
     StateMessage,
 )
-from senet.service.quick_chat import ChatMessage, checked_phrase
-from senet.service.requests import checked_move, checked_ply, checked_seat
-from senet.service.seeding import checked_seed
 
 __all__ = [
     "CLIENT_MESSAGES",

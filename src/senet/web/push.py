@@ -24,8 +24,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
-from senet.service.games import GameService
 from senet.service.push import MAX_ENDPOINT, Notice, NoticeKind, PushText
+from senet.service.server import GameService
 
 from .common import lang_of
 from .i18n import translator

@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from fastapi import Request
 
-from senet.service.jobs import Client
+from senet.service.infrastructure import Client
 
 __all__ = ["ClientGone", "client_of", "unless_gone"]
 

@@ -1,6 +1,0 @@
-"""Alembic migrations of the game database (SQLite and PostgreSQL alike).
-
-They ship inside the package: :func:`senet.service.game_database.Storage.init` (so ``senet serve``)
-and ``senet migrate`` upgrade the schema to ``head``; ``env.py`` takes the URL from the app's
-configuration (``DATABASE_URL``), or a connection handed over by the caller.
-"""
