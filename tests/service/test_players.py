@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from senet.engine import parse_move
 from senet.service import glicko2, level_ratings
 from senet.service.broadcast import MemoryBroadcast
 from senet.service.clocks import ManualClock, parse_time_control
@@ -366,7 +367,7 @@ async def both_move(service: GameService, game_id: str, tokens: dict[int, str]) 
             continue
         legal = [m.text() for m in live.position.legal_moves()]
         move = next((m for m in legal if m != "pass"), "pass")
-        await service.commands.act(game_id, tokens[decider], live.ply, move)
+        await service.commands.act(game_id, tokens[decider], live.ply, parse_move(move))
     raise AssertionError("the players made no move of their own")
 
 
@@ -430,7 +431,9 @@ def test_a_rated_game_ended_before_both_players_moved_is_not_rated(tmp_path: Pat
                 assert mover is not None
                 legal = [m.text() for m in live.position.legal_moves() if m.text() != "pass"]
                 if legal:
-                    await service.commands.act(created.game_id, tokens[mover], live.ply, legal[0])
+                    await service.commands.act(
+                        created.game_id, tokens[mover], live.ply, parse_move(legal[0])
+                    )
                     live = await service.store.load(created.game_id)
                 assert decided(live) <= {mover}
             await service.commands.resign(created.game_id, b_token)

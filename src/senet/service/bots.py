@@ -50,6 +50,7 @@ from .lobby import Paired
 from .player_database import PlayerRow
 from .players import Players
 from .rated_pairing import RatedPairing, one_at_a_time
+from .requests import parsed_move
 
 __all__ = [
     "Authenticated",
@@ -406,7 +407,8 @@ class Bots:
             raise GameError("bad_move", "a move in notation such as 12-15, 28-off or pass")
         live, seats = await self.seats(game_id, player)
         try:
-            return await self.commands.play(game_id, seats, live.ply if ply is None else ply, text)
+            move = parsed_move(text)
+            return await self.commands.play(game_id, seats, live.ply if ply is None else ply, move)
         except GameError as exc:
             if exc.code == "illegal":
                 raise GameError("illegal", exc.message, 400) from None

@@ -22,6 +22,8 @@ from senet.service.analysis import replay
 from senet.service.errors import GameError, requested_time_control
 from senet.service.games import GameService
 from senet.service.messages import Holder
+from senet.service.requests import checked_move, checked_ply, checked_seat, parsed_move
+from senet.service.seeding import checked_seed
 
 from .common import error_json, lang_of, lister_of, seat_cookie, set_seat_cookie
 from .i18n import LANGS, client_catalog
@@ -152,7 +154,8 @@ async def play(request: Request, game_id: str) -> Any:
         return body
     service = _service(request)
     token = await token_of(request, game_id)
-    await service.commands.act(game_id, token, body.get("ply"), body.get("move"))
+    ply, move = checked_ply(body.get("ply")), checked_move(body.get("move"))
+    await service.commands.act(game_id, token, ply, parsed_move(move))
     return await service.view(game_id, token)
 
 
@@ -188,7 +191,8 @@ async def give_seed(request: Request, game_id: str) -> Any:
         return body
     service = _service(request)
     token = await token_of(request, game_id)
-    await service.commands.seed(game_id, token, body.get("seed"), body.get("seat"))
+    seed, seat = checked_seed(body.get("seed")), checked_seat(body.get("seat"))
+    await service.commands.seed(game_id, token, seed, seat)
     return await service.view(game_id, token)
 
 
