@@ -39,7 +39,7 @@ from senet.service.requests import parsed_move
 from senet.service.views import delta_message
 
 from .common import seat_cookie
-from .players import holder
+from .deps import holder, service_of, settings_of
 from .protocol import (
     ChatRequest,
     MoveRequest,
@@ -85,7 +85,7 @@ def _int_or_none(text: str | None) -> int | None:
 
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(ws: WebSocket, game_id: str) -> None:
-    service: GameService = ws.app.state.service
+    service: GameService = service_of(ws)
     if not _same_origin(ws):
         await ws.close(code=1008, reason="cross-origin connection refused")
         return
@@ -107,7 +107,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             await ws.send_json(game_error_message(exc))
             await ws.close(code=4404)
             return
-        limits = ws.app.state.settings.rate_limits
+        limits = settings_of(ws).rate_limits
         since = ws.query_params.get("since")
         connection = GameConnection(
             ws=ws,

@@ -32,13 +32,13 @@ from senet.service.messages import Holder
 from . import players
 from .common import (
     form_fields,
-    lang_of,
     lister_of,
     render,
     seat_cookie,
     set_seat_cookie,
     to_game,
 )
+from .deps import Lang, Player, Service, holder, player_of, service_of, settings_of
 from .i18n import decimal, translator
 from .security import TokenBucket
 
@@ -47,10 +47,6 @@ api = APIRouter(prefix="/api", tags=["lobby"])
 live = APIRouter()
 
 SEAT_COOKIE_PREFIX = seat_cookie("")
-
-
-def _service(request: Request | WebSocket) -> GameService:
-    return request.app.state.service
 
 
 def time_control_label(text: str, lang: str) -> str:
@@ -138,9 +134,8 @@ def _open_json(game: OpenGame) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- pages
 @pages.post("/play-now")
-async def play_now(request: Request) -> Any:
+async def play_now(request: Request, service: Service) -> Any:
     form = await form_fields(request)
-    service = _service(request)
     rated = await players.pair_rated(request, form, list(held_tokens(request)))
     if rated is not None:
         return to_game(request, rated.game_id, rated.token)
@@ -154,8 +149,7 @@ async def play_now(request: Request) -> Any:
 
 
 @pages.post("/g/{game_id}/take")
-async def take(request: Request, game_id: str) -> Any:
-    service = _service(request)
+async def take(request: Request, service: Service, game_id: str) -> Any:
     if await service.queries.seats(game_id, request.cookies.get(seat_cookie(game_id))):
         return RedirectResponse(f"/g/{game_id}", status_code=303)  # already seated there
     try:
@@ -170,8 +164,8 @@ async def take(request: Request, game_id: str) -> Any:
 async def my_games(request: Request) -> list[MyGame]:
     """The games this browser holds a seat in by its cookies, and, signed in with a name, the
     name's games not over yet (played from any device)."""
-    service = _service(request)
-    player = players.player_of(request)
+    service = service_of(request)
+    player = player_of(request)
     linked = await service.players.unfinished_seats(player) if player is not None else None
     return await service.lobby.mine(held_tokens(request), linked)
 
@@ -188,8 +182,8 @@ AWAY_SHOWN = 8
 
 
 @pages.get("/games/live")
-async def watch_page(request: Request) -> Any:
-    games = await _service(request).lobby.watchable()
+async def watch_page(request: Request, service: Service) -> Any:
+    games = await service.lobby.watchable()
     return render(request, "watch.html", games=games, away_shown=AWAY_SHOWN)
 
 
@@ -210,16 +204,16 @@ class SeatTaken(BaseModel):
 
 
 @api.get("/lobby")
-async def open_games(request: Request, variant: str | None = None) -> Any:
+async def open_games(request: Request, service: Service, variant: str | None = None) -> Any:
     """The open games waiting for a taker, oldest first."""
-    games = await _service(request).lobby.open_games(variant)
-    return await players.with_seekers(_service(request), [_open_json(g) for g in games])
+    games = await service.lobby.open_games(variant)
+    return await players.with_seekers(service, [_open_json(g) for g in games])
 
 
 @api.post("/lobby/{game_id}/take", response_model=SeatTaken)
-async def take_api(request: Request, game_id: str) -> Any:
+async def take_api(request: Request, service: Service, game_id: str) -> Any:
     """Take the free seat of an open game; 409 ``taken`` if someone was first."""
-    taken = await _service(request).lobby.take(game_id)
+    taken = await service.lobby.take(game_id)
     base = str(request.base_url).rstrip("/")
     data = SeatTaken(id=game_id, url=f"{base}/g/{game_id}", seat=taken.seat, token=taken.token)
     response = JSONResponse(data.model_dump())
@@ -228,10 +222,10 @@ async def take_api(request: Request, game_id: str) -> Any:
 
 
 @api.post("/pair", response_model=SeatTaken)
-async def pair_api(request: Request, body: PairRequest) -> Any:
+async def pair_api(request: Request, service: Service, body: PairRequest) -> Any:
     """Be paired with whoever waits for the same variant and time control, or wait for the
     next asker (``waiting``: the game is listed until someone takes the other seat)."""
-    paired = await _service(request).lobby.pair(
+    paired = await service.lobby.pair(
         body.variant,
         requested_time_control(body.time_control),
         list(held_tokens(request)),
@@ -251,17 +245,16 @@ async def pair_api(request: Request, body: PairRequest) -> Any:
 
 
 @api.get("/watch")
-async def watchable(request: Request) -> Any:
+async def watchable(request: Request, service: Service) -> Any:
     """Games in progress that anyone may watch, most recently active first."""
-    return [asdict(g) for g in await _service(request).lobby.watchable()]
+    return [asdict(g) for g in await service.lobby.watchable()]
 
 
 @api.get("/mine")
-async def mine(request: Request) -> Any:
+async def mine(request: Request, lang: Lang) -> Any:
     """The games this browser's seat cookies hold a seat in (and, signed in, the name's
     games not over yet), newest first."""
     games = await my_games(request)
-    lang = lang_of(request)
     t = translator(lang)
     return [
         {
@@ -277,14 +270,11 @@ async def mine(request: Request) -> Any:
 
 
 @api.get("/turns")
-async def your_turn(request: Request) -> Any:
+async def your_turn(request: Request, service: Service, lang: Lang, player: Player) -> Any:
     """The games waiting for your move (a named player's on every device, and those this
     browser's seat cookies hold), those with a deadline first, the nearest first; ``now``
     is the server's time (ms) to count the time left from."""
-    service = _service(request)
-    player = players.player_of(request)
     games = await service.your_turn.waiting(held_tokens(request), player)
-    lang = lang_of(request)
     t = translator(lang)
     rows = []
     for g in games:
@@ -308,11 +298,11 @@ async def your_turn(request: Request) -> Any:
 
 
 @api.get("/activity")
-async def activity(request: Request) -> Any:
+async def activity(request: Request, service: Service, lang: Lang) -> Any:
     """How many players are at a board now (over every process) and how many games are being
     played (with a player here, or turn-based), with the line the home page shows."""
-    now = await _service(request).lobby.activity()
-    t = translator(lang_of(request))
+    now = await service.lobby.activity()
+    t = translator(lang)
     players_text = t("activity.players", n=now.players_online)
     games_text = t("activity.games", n=now.games_playing)
     return {
@@ -331,7 +321,7 @@ def _my_label(state: str, won: bool | None, t: Callable[..., str]) -> str:
 async def _token_of(request: Request, game_id: str) -> Holder:
     """The seat secret of the header or cookie, else the seats linked to the device's name."""
     secret = request.headers.get("x-seat-token") or request.cookies.get(seat_cookie(game_id))
-    return await players.holder(request, game_id, secret)
+    return await holder(request, game_id, secret)
 
 
 class Resignation(BaseModel):
@@ -339,30 +329,28 @@ class Resignation(BaseModel):
 
 
 @api.post("/games/{game_id}/resign")
-async def resign(request: Request, game_id: str, body: Resignation) -> Any:
+async def resign(request: Request, service: Service, game_id: str, body: Resignation) -> Any:
     """Resign (the seat secret as for moves): the opponent wins, ``[Termination
     "resignation"]``."""
-    service = _service(request)
     token = await _token_of(request, game_id)
     await service.commands.resign(game_id, token, body.seat)
     return await service.queries.state(game_id, token)
 
 
 @api.post("/games/{game_id}/cancel", status_code=204, response_class=Response)
-async def cancel(request: Request, game_id: str) -> Response:
+async def cancel(request: Request, service: Service, game_id: str) -> Response:
     """Cancel a game nobody has joined (the seat secret as for moves): it is deleted, and
     every page showing it is told; 409 ``joined`` once the other seat is taken."""
-    await _service(request).commands.cancel(game_id, await _token_of(request, game_id))
+    await service.commands.cancel(game_id, await _token_of(request, game_id))
     response = Response(status_code=204)
     response.delete_cookie(seat_cookie(game_id), path="/")  # a seat in nothing
     return response
 
 
 @api.post("/games/{game_id}/claim")
-async def claim(request: Request, game_id: str) -> Any:
+async def claim(request: Request, service: Service, game_id: str) -> Any:
     """Claim the win of an untimed game whose opponent has been gone long enough (or never
     gave a seed): ``[Termination "abandoned"]``; 409 ``not_abandoned`` otherwise."""
-    service = _service(request)
     token = await _token_of(request, game_id)
     await service.commands.claim_abandoned(game_id, token)
     return await service.queries.state(game_id, token)
@@ -445,7 +433,7 @@ async def lobby_socket(ws: WebSocket) -> None:
     variant = ws.query_params.get("variant")
     if variant not in VARIANTS:
         variant = None
-    limits = ws.app.state.settings.rate_limits
+    limits = settings_of(ws).rate_limits
     bucket = TokenBucket(rate=limits.message_rate, burst=limits.message_burst)
     try:
         async with lobby_feed(ws.app).watch(variant) as listings:

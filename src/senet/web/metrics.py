@@ -48,6 +48,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from senet.service.games import GameService
 
+from .deps import Service, settings_of
+
 __all__ = ["Metrics", "MetricsMiddleware", "install", "router"]
 
 router = APIRouter()
@@ -198,7 +200,7 @@ def _metrics_of(request: Request) -> Metrics:
 
 @router.get("/metrics", include_in_schema=False)
 async def metrics_text(request: Request) -> Response:
-    token: str | None = request.app.state.settings.metrics_token
+    token: str | None = settings_of(request).metrics_token
     given = request.headers.get("authorization", "")
     if not token:
         return Response("Not Found", status_code=404, media_type="text/plain")
@@ -221,8 +223,7 @@ async def _answers(check: Any) -> str | None:
 
 
 @router.get("/readyz", include_in_schema=False)
-async def readyz(request: Request) -> Response:
-    service: GameService = request.app.state.service
+async def readyz(request: Request, service: Service) -> Response:
     checks: dict[str, str | None] = {"database": await _answers(service.storage.ping())}
     if service.broadcast.shared:
         checks["redis"] = await _answers(service.broadcast.ping())

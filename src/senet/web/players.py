@@ -31,13 +31,14 @@ from senet.service.clocks import SystemClock
 from senet.service.errors import GameError, requested_time_control
 from senet.service.games import GameService
 from senet.service.lobby import Paired
-from senet.service.messages import Holder, Mode
+from senet.service.messages import Mode
 from senet.service.names import MAX_LENGTH, MIN_LENGTH, NameRefused, check_name
 from senet.service.player_database import PlayedGame, PlayerRow
-from senet.service.players import Players, Profile, RatingView, SeatRating, rating_text
+from senet.service.players import Profile, RatingView, SeatRating, rating_text
 from senet.service.queries import GameFacts
 
 from .common import error_json, form_fields, lang_of, render
+from .deps import PLAYER_COOKIE, Lang, Player, Service, holder, player_of, service_of, state_of
 from .i18n import translator
 from .security import AddressLimiter
 
@@ -54,36 +55,10 @@ __all__ = [
     "rating_chart",
 ]
 
-PLAYER_COOKIE = "senet_player"
 PLAYER_COOKIE_AGE = 400 * 86400  # the longest a browser keeps a cookie
 
 pages = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api")
-
-
-def _service(request: Request) -> GameService:
-    return request.app.state.service
-
-
-def _players(request: Request) -> Players:
-    return _service(request).players
-
-
-def player_of(request: Request) -> PlayerRow | None:
-    """The named player of this request's device (read by :class:`PlayerCookie`)."""
-    return getattr(request.state, "player", None)
-
-
-async def holder(conn: HTTPConnection, game_id: str, token: str | None) -> Holder:
-    """Who this device is in a game (:meth:`Players.holder`): its seat secret ``token`` when
-    that holds a seat, else the seats linked to the name it is signed in with (read from the
-    name's cookie by the server, on a page or a WebSocket alike)."""
-    service: GameService = conn.app.state.service
-    if conn.scope["type"] == "http":
-        player = getattr(conn.state, "player", None)
-    else:  # a WebSocket: the middleware reads the cookie of pages only
-        player = await service.players.session(conn.cookies.get(PLAYER_COOKIE))
-    return await service.players.holder(game_id, token, player)
 
 
 def set_player_cookie(response: Response, request: Request, secret: str) -> None:
@@ -116,7 +91,7 @@ class PlayerCookie:
             secret = _cookie(scope, PLAYER_COOKIE)
             app = scope.get("app")
             if secret and app is not None and hasattr(app.state, "service"):
-                player = await app.state.service.players.session(secret)
+                player = await service_of(HTTPConnection(scope)).players.session(secret)
             scope.setdefault("state", {})["player"] = player
         await self.app(scope, receive, send)
 
@@ -159,8 +134,7 @@ def passkeys_possible(request: Request) -> bool:
 
 
 def limits_of(request: Request) -> Limits:
-    limits: Limits = request.app.state.player_limits
-    return limits
+    return state_of(request, "player_limits", Limits)
 
 
 def _too_many(request: Request) -> Any:
@@ -172,7 +146,7 @@ async def _name_page(request: Request, status: int = 200, **shown: Any) -> Any:
     """The name page: for a named device its settings, else the form to take a name (with
     ``refused``: why the name typed, ``typed``, was not taken)."""
     player = player_of(request)
-    passkeys = await _players(request).db.passkeys_of(player.id) if player else []
+    passkeys = await service_of(request).players.db.passkeys_of(player.id) if player else []
     values: dict[str, Any] = {
         "player": player,
         "passkeys": len(passkeys),
@@ -184,7 +158,7 @@ async def _name_page(request: Request, status: int = 200, **shown: Any) -> Any:
         "delete_refused": False,
         "passkeys_possible": passkeys_possible(request),
         "accepting": (
-            (await _service(request).challenges.acceptance(player)).value if player else None
+            (await service_of(request).challenges.acceptance(player)).value if player else None
         ),
     }
     values.update(shown)
@@ -200,12 +174,12 @@ async def name_page(request: Request) -> Any:
 
 
 @pages.post("/name")
-async def take_name(request: Request) -> Any:
+async def take_name(request: Request, service: Service, player: Player) -> Any:
     """Take a name.  The name is checked first: a refused name (a typo, one taken) is said on
     the form and costs the address nothing; only names made count against its limit, and
     over it the form says so (429) and keeps what was typed."""
     form = await form_fields(request)
-    if player_of(request) is not None:
+    if player is not None:
         return RedirectResponse("/name", status_code=303)
     typed = form.get("name", "")
     address = client_address(request)
@@ -216,7 +190,7 @@ async def take_name(request: Request) -> Any:
     if not limits_of(request).names.allow(address):
         return await _name_page(request, 429, refused="too_many", typed=typed[:40])
     try:
-        _, secret = await _players(request).take_name(typed)
+        _, secret = await service.players.take_name(typed)
     except NameRefused as refused:
         limits_of(request).names.give_back(address)
         status = 429 if refused.code == "busy" else 400
@@ -234,34 +208,32 @@ def _next(target: str | None) -> str:
 
 
 @pages.post("/name/signout")
-async def sign_out(request: Request) -> Any:
+async def sign_out(request: Request, service: Service) -> Any:
     secret = request.cookies.get(PLAYER_COOKIE)
     if secret:
-        await _players(request).sign_out(secret)
+        await service.players.sign_out(secret)
     response = RedirectResponse("/name", status_code=303)
     _forget_cookie(response, request)
     return response
 
 
 @pages.post("/name/signout-all")
-async def sign_out_everywhere(request: Request) -> Any:
-    player = player_of(request)
+async def sign_out_everywhere(request: Request, service: Service, player: Player) -> Any:
     if player is not None:
-        await _players(request).sign_out_everywhere(player)
+        await service.players.sign_out_everywhere(player)
     response = RedirectResponse("/name", status_code=303)
     _forget_cookie(response, request)
     return response
 
 
 @pages.post("/name/delete")
-async def delete_name(request: Request) -> Any:
+async def delete_name(request: Request, service: Service, player: Player) -> Any:
     form = await form_fields(request)
-    player = player_of(request)
     if player is None:
         return RedirectResponse("/name", status_code=303)
     if form.get("confirm", "").strip().casefold() != player.name.casefold():
         return await _name_page(request, 400, delete_refused=True)
-    await _players(request).delete(player)
+    await service.players.delete(player)
     response = RedirectResponse("/name?deleted=1", status_code=303)
     _forget_cookie(response, request)
     return response
@@ -269,13 +241,12 @@ async def delete_name(request: Request) -> Any:
 
 # ---------------------------------------------------------------------- another device
 @pages.post("/name/transfer")
-async def new_transfer(request: Request) -> Any:
-    player = player_of(request)
+async def new_transfer(request: Request, service: Service, player: Player) -> Any:
     if player is None:
         return RedirectResponse("/name", status_code=303)
     if not limits_of(request).codes.allow(client_address(request)):
         return _too_many(request)
-    code = await _players(request).new_transfer(player)
+    code = await service.players.new_transfer(player)
     base = str(request.base_url).rstrip("/")
     grouped = " ".join(code[i : i + 4] for i in range(0, len(code), 4))
     response = render(
@@ -313,7 +284,7 @@ async def _transfer_page(
     failed: bool = False,
     unconfirmed: bool = False,
 ) -> Any:
-    owner = await _players(request).transfer_owner(typed) if typed else None
+    owner = await service_of(request).players.transfer_owner(typed) if typed else None
     current = player_of(request)
     response = render(
         request,
@@ -335,13 +306,13 @@ async def _transfer_page(
 
 
 @pages.post("/transfer")
-async def spend_transfer(request: Request) -> Any:
+async def spend_transfer(request: Request, service: Service, player: Player) -> Any:
     form = await form_fields(request)
     if not limits_of(request).tries.allow(client_address(request)):
         return _too_many(request)
     code = form.get("code", "")[:64]
-    players = _players(request)
-    current = player_of(request)
+    players = service.players
+    current = player
     if current is not None and form.get("confirm") != "1":
         # a device signed in with another name keeps it unless its person says otherwise
         owner = await players.transfer_owner(code)
@@ -362,8 +333,8 @@ async def spend_transfer(request: Request) -> Any:
 
 # ---------------------------------------------------------------------- profiles
 @pages.get("/@/{name}")
-async def profile_page(request: Request, name: str) -> Any:
-    players = _players(request)
+async def profile_page(request: Request, service: Service, name: str) -> Any:
+    players = service.players
     player = await players.by_name(name)
     if player is None:
         raise GameError("unknown_player", f"no player is named {name!r}", 404)
@@ -375,7 +346,7 @@ async def profile_page(request: Request, name: str) -> Any:
 async def profile_response(request: Request, player: PlayerRow, **extra: Any) -> Any:
     """The profile page of ``player``; its own player also gets the parts that other routers
     add (``app.state.profile_sections``: the bots' tokens and settings), and ``extra``."""
-    profile = await _players(request).profile(player)
+    profile = await service_of(request).players.profile(player)
     me = player_of(request)
     own = me is not None and me.id == player.id
     sections: dict[str, Any] = {}
@@ -402,10 +373,10 @@ async def profile_response(request: Request, player: PlayerRow, **extra: Any) ->
 
 
 @api.get("/players/{name}")
-async def player_api(request: Request, name: str) -> Any:
+async def player_api(request: Request, service: Service, name: str) -> Any:
     """A player's profile: ratings per variant with their history, numbers of games, wins and
     losses, and the recent games."""
-    players = _players(request)
+    players = service.players
     player = await players.by_name(name)
     if player is None:
         return error_json("unknown_player", f"no player is named {name!r}", 404)
@@ -504,7 +475,7 @@ async def level_options(request: Request, lang: str) -> list[tuple[str, str, str
     """The start form's levels (key, name, description), each description followed by the
     level's fixed rating in standard Senet ("rated ≈ 1677 in Senet")."""
     t = translator(lang)
-    players = _players(request)
+    players = service_of(request).players
     out = []
     for key, name, description in computer.level_options(lang):
         best = players.level_rating(key, "standard")
@@ -587,7 +558,7 @@ async def pair_rated(request: Request, form: dict[str, str], avoid: list[str]) -
     player = player_of(request)
     if player is None or form.get("rated") != "1":
         return None
-    return await _service(request).rated_pairing.pair(
+    return await service_of(request).rated_pairing.pair(
         player,
         form.get("variant", "standard"),
         requested_time_control(form.get("time_control")),
@@ -601,7 +572,7 @@ async def everywhere(request: Request) -> dict[str, Any]:
     player = player_of(request)
     if player is None:
         return {}
-    profile = await _players(request).profile(player, recent=200)
+    profile = await service_of(request).players.profile(player, recent=200)
     return {"game_rows": [_game_row(g, profile, lang_of(request)) for g in profile.recent]}
 
 
@@ -611,7 +582,7 @@ async def started(request: Request, game_id: str, seats: tuple[int, ...], rated:
     player = player_of(request)
     if player is None:
         return
-    await _players(request).link_game(game_id, seats, player, rated=rated)
+    await service_of(request).players.link_game(game_id, seats, player, rated=rated)
 
 
 async def game_players(request: Request, game: GameFacts, seats: tuple[int, ...]) -> dict[str, Any]:
@@ -620,7 +591,7 @@ async def game_players(request: Request, game: GameFacts, seats: tuple[int, ...]
     the holder of an open game nobody has taken yet, the computer's level to play meanwhile
     (``computer_level``: near the player's rating, a middle level for an anonymous one)."""
     player = player_of(request)
-    players = _players(request)
+    players = service_of(request).players
     extra: dict[str, Any] = {}
     if seats and game.listed and game.free_seat is not None:
         extra["computer_level"] = await players.level_near(player, game.variant.name)
@@ -629,13 +600,12 @@ async def game_players(request: Request, game: GameFacts, seats: tuple[int, ...]
 
 
 @api.get("/games/{game_id}/ratings")
-async def game_ratings(request: Request, game_id: str) -> Any:
+async def game_ratings(request: Request, service: Service, lang: Lang, game_id: str) -> Any:
     """Whether the game is rated, and its named players: name, rating in the game's variant
     (``1500?`` while provisional) and, once the game is rated, the change it made."""
-    queries = _service(request).queries
+    queries = service.queries
     over = (await queries.facts(game_id)).over
     rated, seated = await queries.ratings(game_id)
-    lang = lang_of(request)
     return {"rated": rated, "over": over, "seats": [_seat_json(s, lang) for s in seated]}
 
 
