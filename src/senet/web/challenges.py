@@ -36,7 +36,6 @@ from senet.service.challenges import (
 )
 from senet.service.errors import GameError
 from senet.service.player_database import PlayerRow
-from senet.service.quick_chat import PHRASES
 
 from .common import COOKIE_AGE, form_fields, lang_of, render, seat_cookie, to_game
 from .deps import PLAYER_COOKIE, Player, Service, player_of, service_of
@@ -296,7 +295,3 @@ def status_text(challenge: Challenge, lang: str) -> str:
 
 def install(app: Any) -> None:
     app.include_router(router)
-    env = app.state.templates.env
-    env.globals["chat_phrases"] = PHRASES  # the game page's quick chat
-    env.globals["challenge_status"] = status_text
-    env.globals["ChallengeStatus"] = ChallengeStatus

@@ -93,13 +93,8 @@ def variant_titles(lang: str) -> dict[str, str]:
 
 
 def install(app: Any) -> None:
-    """Give every template the time controls and variant titles, and mount the routes."""
-    env = app.state.templates.env
-    env.globals["time_control_options"] = time_control_options
-    env.globals["time_control_groups"] = time_control_groups
-    env.globals["time_control_label"] = time_control_label
-    env.globals["variant_title"] = variant_title
-    env.globals["lobby_variant_titles"] = variant_titles
+    """Mount the routes (the time controls' and variants' words are given to the templates by
+    :mod:`senet.web.template_globals`)."""
     app.include_router(pages)
     app.include_router(api)
     app.include_router(live)

@@ -631,8 +631,6 @@ def install(app: Any, clock: SystemClock) -> None:
     app.include_router(pages)
     app.include_router(api)
     app.add_middleware(PlayerCookie)
-    app.state.templates.env.globals["signed"] = signed
-    app.state.templates.env.globals["level_name"] = level_name
 
 
 def signed(change: int) -> str:
