@@ -24,7 +24,7 @@ from senet.service.games import GameService
 from senet.service.messages import ActionKind
 from senet.service.push import Notice, NoticeKind, PushConfig, service_allowed, turn_to_announce
 from senet.service.push_database import notices as push_notices
-from senet.web.push import notice_text
+from senet.web.routes.push import notice_text
 from senet_testkit.loops import run
 from senet_testkit.push_receiver import Delivery, Device, PushReceiver, verify_vapid
 from senet_testkit.servers import postgres_server

@@ -19,7 +19,7 @@ from senet.service.game_database import Storage
 from senet.service.games import GameService
 from senet.service.live_games import LiveGame
 from senet.service.lobby import Activity
-from senet.web.lobby import time_control_label
+from senet.web.routes.lobby import time_control_label
 from senet_testkit.loops import run
 
 from .forced_passes import until

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import get_args, get_type_hints
 
 from senet.service.channel import GameChannelMessage
-from senet.web.live import CHANNEL_ANSWERS, CLIENT_ANSWERS
+from senet.web.live.connection import CHANNEL_ANSWERS, CLIENT_ANSWERS
 from senet.web.protocol import CLIENT_MESSAGES
 
 

@@ -1,8 +1,8 @@
 """The ASGI application: FastAPI with pages, a REST API and a WebSocket per game.
 
 ``create_app(settings)`` wires the service layer (storage and broadcasting as the settings
-say, see :mod:`senet.settings`) into the routes of :mod:`senet.web.pages`, :mod:`senet.web.api` and
-:mod:`senet.web.live`.  ``uvicorn senet.web.app:app`` serves it.
+say, see :mod:`senet.settings`) into the routes of :mod:`senet.web.routes.pages`, :mod:`senet.web.routes.api` and
+:mod:`senet.web.live.connection`.  ``uvicorn senet.web.app:app`` serves it.
 """
 
 from __future__ import annotations
@@ -33,13 +33,16 @@ from senet.service.jobs import Busy, job_queue
 from senet.service.push import PushConfig
 from senet.settings import Settings
 
-from . import (
+from . import template_globals
+from .common import error_json, game_error_json, lang_of, render
+from .i18n import error_text, translator
+from .live import connection as live
+from .routes import (
     api,
     bots,
     challenges,
     exports,
     learn,
-    live,
     lobby,
     metrics,
     pages,
@@ -47,10 +50,7 @@ from . import (
     players,
     push,
     stats,
-    template_globals,
 )
-from .common import error_json, game_error_json, lang_of, render
-from .i18n import error_text, translator
 from .security import SecurityMiddleware, redact_server_logs
 from .waiting import ClientGone
 

@@ -15,6 +15,8 @@ from typing import Annotated, TypeVar
 
 from fastapi import Depends, Request
 from fastapi.templating import Jinja2Templates
+from starlette.applications import Starlette
+from starlette.datastructures import State
 from starlette.requests import HTTPConnection
 
 from senet.service.games import GameService
@@ -35,11 +37,13 @@ __all__ = [
     "holder",
     "lang_of",
     "player_of",
+    "put_state",
     "seat_of",
     "seat_cookie",
     "service_of",
     "settings_of",
     "state_of",
+    "state_or_none",
     "templates_of",
 ]
 
@@ -49,13 +53,29 @@ PLAYER_COOKIE = "senet_player"
 T = TypeVar("T")
 
 
-def state_of(conn: HTTPConnection, name: str, kind: type[T]) -> T:
+def _state(where: HTTPConnection | Starlette) -> State:
+    return where.state if isinstance(where, Starlette) else where.app.state
+
+
+def state_of(where: HTTPConnection | Starlette, name: str, kind: type[T]) -> T:
     """The object ``name`` that the application or a router's ``install`` put into
-    ``app.state``, checked to be a ``kind``."""
-    value = getattr(conn.app.state, name)
+    ``app.state`` (of the app, or of a request's app), checked to be a ``kind``."""
+    value = getattr(_state(where), name)
     if not isinstance(value, kind):
         raise TypeError(f"app.state.{name} is a {type(value).__name__}, not a {kind.__name__}")
     return value
+
+
+def state_or_none(where: HTTPConnection | Starlette, name: str, kind: type[T]) -> T | None:
+    """Like :func:`state_of`, or None while nothing is there (before start-up, after
+    shutdown: the service; before the first use: the lobby's feed)."""
+    value = getattr(_state(where), name, None)
+    return value if isinstance(value, kind) else None
+
+
+def put_state(app: Starlette, name: str, value: object) -> None:
+    """Keep ``value`` as ``app.state.<name>`` (a router's ``install``: its limits, its feed)."""
+    setattr(app.state, name, value)
 
 
 def service_of(conn: HTTPConnection) -> GameService:

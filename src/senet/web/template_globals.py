@@ -11,10 +11,10 @@ from jinja2 import Environment
 from senet.service.challenges import ChallengeStatus
 from senet.service.quick_chat import PHRASES
 
-from . import challenges, lobby, pages, players, stats
-from .diagrams import mistake_board, rule_diagrams
 from .i18n import percent
-from .move_words import review_words
+from .render.diagrams import mistake_board, rule_diagrams
+from .render.move_words import review_words
+from .routes import challenges, lobby, pages, players, stats
 
 __all__ = ["register"]
 

@@ -24,11 +24,11 @@ from senet.service.messages import Holder
 from senet.service.requests import checked_move, checked_ply, checked_seat, parsed_move
 from senet.service.seeding import checked_seed
 
-from .common import error_json, lister_of, seat_cookie, set_seat_cookie
-from .deps import Lang, Service, holder
-from .i18n import LANGS, client_catalog
-from .security import parse_json
-from .waiting import client_of, unless_gone
+from ..common import error_json, lister_of, seat_cookie, set_seat_cookie
+from ..deps import Lang, Service, holder
+from ..i18n import LANGS, client_catalog
+from ..security import parse_json
+from ..waiting import client_of, unless_gone
 
 router = APIRouter(prefix="/api", tags=["games"])
 

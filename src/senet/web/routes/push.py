@@ -20,20 +20,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 from senet.service.push import MAX_ENDPOINT, Notice, NoticeKind, PushText
 
-from .deps import PLAYER_COOKIE, Lang, Player, Service
-from .i18n import translator
+from ..deps import PLAYER_COOKIE, Lang, Player, Service
+from ..i18n import translator
 from .players import level_name, variant_title
 
 __all__ = ["install", "notice_text", "router"]
 
 router = APIRouter()
-WORKER = Path(__file__).parent / "static" / "sw.js"
+WORKER = Path(__file__).parent.parent / "static" / "sw.js"
 
 
 def notice_text(notice: Notice, lang: str) -> PushText:
@@ -118,5 +118,5 @@ async def unsubscribe(request: Request, service: Service, player: Player, body: 
     return {"ok": await service.push.unsubscribe(player, body.endpoint)}
 
 
-def install(app: Any) -> None:
+def install(app: FastAPI) -> None:
     app.include_router(router)

@@ -20,10 +20,10 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
-from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp
 
 from senet.engine import VARIANTS
 from senet.service import computer
@@ -36,11 +36,23 @@ from senet.service.names import MAX_LENGTH, MIN_LENGTH, NameRefused, check_name
 from senet.service.player_database import PlayedGame, PlayerRow
 from senet.service.players import Profile, RatingView, SeatRating, rating_text
 from senet.service.queries import GameFacts
+from senet.settings import Settings
 
-from .common import error_json, form_fields, lang_of, render
-from .deps import PLAYER_COOKIE, Lang, Player, Service, holder, player_of, service_of, state_of
-from .i18n import translator
-from .security import AddressLimiter
+from ..common import error_json, form_fields, lang_of, render
+from ..deps import (
+    PLAYER_COOKIE,
+    Lang,
+    Player,
+    Service,
+    holder,
+    player_of,
+    put_state,
+    service_of,
+    state_of,
+    state_or_none,
+)
+from ..i18n import translator
+from ..security import AddressLimiter
 
 __all__ = [
     "PLAYER_COOKIE",
@@ -82,7 +94,7 @@ def _forget_cookie(response: Response, request: Request) -> None:
 class PlayerCookie:
     """ASGI middleware: the player of the request's name cookie into ``scope["state"]``."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -90,8 +102,9 @@ class PlayerCookie:
             player = None
             secret = _cookie(scope, PLAYER_COOKIE)
             app = scope.get("app")
-            if secret and app is not None and hasattr(app.state, "service"):
-                player = await service_of(HTTPConnection(scope)).players.session(secret)
+            service = state_or_none(app, "service", GameService) if app is not None else None
+            if secret and service is not None:
+                player = await service.players.session(secret)
             scope.setdefault("state", {})["player"] = player
         await self.app(scope, receive, send)
 
@@ -345,13 +358,13 @@ async def profile_page(request: Request, service: Service, name: str) -> Any:
 
 async def profile_response(request: Request, player: PlayerRow, **extra: Any) -> Any:
     """The profile page of ``player``; its own player also gets the parts that other routers
-    add (``app.state.profile_sections``: the bots' tokens and settings), and ``extra``."""
+    add (``profile_sections``: the bots' tokens and settings), and ``extra``."""
     profile = await service_of(request).players.profile(player)
     me = player_of(request)
     own = me is not None and me.id == player.id
     sections: dict[str, Any] = {}
     if own:
-        for section in getattr(request.app.state, "profile_sections", ()):
+        for section in state_or_none(request, "profile_sections", list) or ():
             sections.update(await section(request, me))
     sections.update(extra)
     return render(
@@ -621,13 +634,12 @@ def _seat_json(s: SeatRating, lang: str) -> dict[str, Any]:
     }
 
 
-def install(app: Any, clock: SystemClock) -> None:
+def install(app: FastAPI, clock: SystemClock) -> None:
     """Add the pages, the API and the cookie's middleware to the site; the limits on names,
     codes and tries refill on the server's clock (a manual one in tests)."""
-    settings = app.state.settings
-    app.state.player_limits = Limits(
-        settings.rate_limits.http_rate >= 1e9, clock=lambda: clock.now() / 1000
-    )
+    settings = state_of(app, "settings", Settings)
+    limits = Limits(settings.rate_limits.http_rate >= 1e9, clock=lambda: clock.now() / 1000)
+    put_state(app, "player_limits", limits)
     app.include_router(pages)
     app.include_router(api)
     app.add_middleware(PlayerCookie)

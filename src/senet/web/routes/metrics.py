@@ -48,7 +48,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from senet.service.games import GameService
 
-from .deps import Service, settings_of
+from ..deps import Service, put_state, settings_of, state_of, state_or_none
 
 __all__ = ["Metrics", "MetricsMiddleware", "install", "router"]
 
@@ -66,7 +66,7 @@ class _ServiceCounts(Collector):
         self.app = app
 
     def collect(self) -> Iterator[Metric]:
-        service: GameService | None = getattr(self.app.state, "service", None)
+        service = state_or_none(self.app, "service", GameService)
         if service is None:  # before start-up or after shutdown
             return
         games = GaugeMetricFamily("senet_games_in_memory", "Games held in this process's memory")
@@ -194,8 +194,7 @@ class MetricsMiddleware:
 
 
 def _metrics_of(request: Request) -> Metrics:
-    metrics: Metrics = request.app.state.metrics
-    return metrics
+    return state_of(request, "metrics", Metrics)
 
 
 @router.get("/metrics", include_in_schema=False)
@@ -241,7 +240,7 @@ def install(app: FastAPI) -> Metrics:
     """Metrics for ``app``: the routes, the middleware (outermost but for the security one, so
     refused requests are timed too) and the job listener, wired at start-up."""
     metrics = Metrics(app)
-    app.state.metrics = metrics
+    put_state(app, "metrics", metrics)
     app.include_router(router)
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     return metrics

@@ -20,17 +20,10 @@ from senet.service.analysis import chart, replay
 from senet.service.errors import GameError, requested_time_control, requested_variant
 from senet.service.games import GameService
 
+from ..common import form_fields, lister_of, render, seat_cookie, set_seat_cookie, to_game
+from ..deps import Lang, Service, holder
+from ..i18n import LANG_COOKIE, LANGS, catalog, translator
 from . import challenges, players
-from .common import (
-    form_fields,
-    lister_of,
-    render,
-    seat_cookie,
-    set_seat_cookie,
-    to_game,
-)
-from .deps import Lang, Service, holder
-from .i18n import LANG_COOKIE, LANGS, catalog, translator
 
 router = APIRouter(include_in_schema=False)
 

@@ -20,9 +20,9 @@ from senet.sim import charts
 from senet.sim.charts import Bar
 from senet.sim.dataset import load
 
-from .common import render
-from .deps import Lang
-from .i18n import decimal, number, translator
+from ..common import render
+from ..deps import Lang
+from ..i18n import decimal, number, translator
 
 __all__ = ["pages", "how_it_plays", "compared", "basis_of"]
 

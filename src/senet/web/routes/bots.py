@@ -35,7 +35,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse, RedirectResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.background import BackgroundTask
@@ -50,13 +50,14 @@ from senet.service.bots import (
 from senet.service.challenges import ChallengeMessage
 from senet.service.channel import read_game_message
 from senet.service.errors import GameError
+from senet.service.games import GameService
 from senet.service.player_database import PlayerRow
-from senet.settings import BotLimits
+from senet.settings import BotLimits, Settings
 
+from ..deps import Service, player_of, put_state, service_of, state_of, state_or_none
+from ..protocol import game_error_message
+from ..security import TokenBucket, parse_json
 from . import players
-from .deps import Service, player_of, service_of
-from .protocol import game_error_message
-from .security import TokenBucket, parse_json
 
 __all__ = ["install", "TokenRefused", "KEEPALIVE_SECONDS"]
 
@@ -148,8 +149,7 @@ class TokenLimits:
 
 
 def _limits(request: Request) -> TokenLimits:
-    limits: TokenLimits = request.app.state.bot_limits
-    return limits
+    return state_of(request, "bot_limits", TokenLimits)
 
 
 async def authenticated(request: Request, scope: str | None = None) -> Authenticated:
@@ -535,23 +535,23 @@ async def revoke_token(request: Request, service: Service, token_id: str) -> Any
     return RedirectResponse(f"/@/{player.name}#bots", status_code=303)
 
 
-def install(app: Any) -> None:
+def install(app: FastAPI) -> None:
     """The routes, the per-token limits, the refusals with their headers, and the profile's
     part."""
-    settings = app.state.settings
+    settings = state_of(app, "settings", Settings)
 
     def seconds() -> float:
-        service = getattr(app.state, "service", None)
+        service = state_or_none(app, "service", GameService)
         return service.clock.now() / 1000 if service is not None else 0.0
 
-    app.state.bot_limits = TokenLimits(settings.bot_limits, seconds)
+    put_state(app, "bot_limits", TokenLimits(settings.bot_limits, seconds))
     app.include_router(api)
     app.include_router(pages)
-    sections: list[Callable[[Request, PlayerRow], Awaitable[dict[str, Any]]]] = getattr(
-        app.state, "profile_sections", []
+    sections: list[Callable[[Request, PlayerRow], Awaitable[dict[str, Any]]]] = (
+        state_or_none(app, "profile_sections", list) or []
     )
     sections.append(profile_section)
-    app.state.profile_sections = sections
+    put_state(app, "profile_sections", sections)
 
     @app.exception_handler(TokenRefused)
     async def _refused(request: Request, exc: TokenRefused) -> Any:

@@ -38,9 +38,9 @@ from senet.service.quick_chat import ChatMessage
 from senet.service.requests import parsed_move
 from senet.service.views import delta_message
 
-from .common import seat_cookie
-from .deps import holder, service_of, settings_of
-from .protocol import (
+from ..common import seat_cookie
+from ..deps import holder, service_of, settings_of
+from ..protocol import (
     ChatRequest,
     MoveRequest,
     MuteRequest,
@@ -55,7 +55,7 @@ from .protocol import (
     pong_message,
     presence_message,
 )
-from .security import MAX_WS_MESSAGE_BYTES, TokenBucket, parse_json
+from ..security import MAX_WS_MESSAGE_BYTES, TokenBucket, parse_json
 
 #: a move that takes longer than this (seconds) to store is logged
 SLOW_ACTION = 1.0

@@ -18,10 +18,10 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from .common import error_json
-from .deps import PLAYER_COOKIE, Player, Service
+from ..common import error_json
+from ..deps import PLAYER_COOKIE, Player, Service
+from ..security import parse_json
 from .players import client_address, limits_of, passkeys_possible, set_player_cookie
-from .security import parse_json
 
 __all__ = ["router"]
 

@@ -23,8 +23,8 @@ from senet.engine import UnknownVariant, find_variant
 from senet.service.errors import GameError
 from senet.service.export import ExportedGame
 
-from .common import game_error_json
-from .deps import Player, Service
+from ..common import game_error_json
+from ..deps import Player, Service
 
 __all__ = ["router"]
 

@@ -17,9 +17,10 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict
 from typing import Any
 
-from fastapi import APIRouter, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, FastAPI, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, Field
+from starlette.requests import HTTPConnection
 
 from senet.engine import VARIANTS
 from senet.service.clocks import PRESETS, TURN_BASED, ManualClock, parse_time_control
@@ -29,18 +30,21 @@ from senet.service.games import GameService
 from senet.service.lobby import MyGame, OpenGame
 from senet.service.messages import Holder
 
-from . import players
-from .common import (
-    form_fields,
-    lister_of,
-    render,
-    seat_cookie,
-    set_seat_cookie,
-    to_game,
+from ..common import form_fields, lister_of, render, seat_cookie, set_seat_cookie, to_game
+from ..deps import (
+    Lang,
+    Player,
+    Service,
+    holder,
+    player_of,
+    put_state,
+    service_of,
+    settings_of,
+    state_or_none,
 )
-from .deps import Lang, Player, Service, holder, player_of, service_of, settings_of
-from .i18n import decimal, translator
-from .security import TokenBucket
+from ..i18n import decimal, translator
+from ..security import TokenBucket
+from . import players
 
 pages = APIRouter()
 api = APIRouter(prefix="/api", tags=["lobby"])
@@ -92,7 +96,7 @@ def variant_titles(lang: str) -> dict[str, str]:
     return {name: v.title(lang) for name, v in VARIANTS.items()}
 
 
-def install(app: Any) -> None:
+def install(app: FastAPI) -> None:
     """Mount the routes (the time controls' and variants' words are given to the templates by
     :mod:`senet.web.template_globals`)."""
     app.include_router(pages)
@@ -104,7 +108,7 @@ class ClockAdvance(BaseModel):
     advance_ms: int = Field(ge=0, le=30 * 86_400_000)
 
 
-def install_test_clock(app: Any, clock: ManualClock) -> None:
+def install_test_clock(app: FastAPI, clock: ManualClock) -> None:
     """``POST /api/testing/clock`` moves a manual clock on (servers started by tests only)."""
 
     @app.post("/api/testing/clock", include_in_schema=False)
@@ -412,10 +416,12 @@ class LobbyFeed:
             await asyncio.gather(self._task, return_exceptions=True)
 
 
-def lobby_feed(app: Any) -> LobbyFeed:
-    feed = getattr(app.state, "lobby_feed", None)
+def lobby_feed(conn: HTTPConnection) -> LobbyFeed:
+    """The process's one feed of the lobby's changes, made at the first use."""
+    feed = state_or_none(conn, "lobby_feed", LobbyFeed)
     if feed is None:
-        feed = app.state.lobby_feed = LobbyFeed(app.state.service)
+        feed = LobbyFeed(service_of(conn))
+        put_state(conn.app, "lobby_feed", feed)
     return feed
 
 
@@ -431,7 +437,7 @@ async def lobby_socket(ws: WebSocket) -> None:
     limits = settings_of(ws).rate_limits
     bucket = TokenBucket(rate=limits.message_rate, burst=limits.message_burst)
     try:
-        async with lobby_feed(ws.app).watch(variant) as listings:
+        async with lobby_feed(ws).watch(variant) as listings:
             reader = asyncio.create_task(_drop_frames(ws, bucket))
             try:
                 while True:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter, Request, WebSocket
+from fastapi import APIRouter, FastAPI, Request, WebSocket
 from fastapi.responses import RedirectResponse
 
 from senet.engine import VARIANTS
@@ -37,9 +37,9 @@ from senet.service.challenges import (
 from senet.service.errors import GameError
 from senet.service.player_database import PlayerRow
 
-from .common import COOKIE_AGE, form_fields, lang_of, render, seat_cookie, to_game
-from .deps import PLAYER_COOKIE, Player, Service, player_of, service_of
-from .i18n import translator
+from ..common import COOKIE_AGE, form_fields, lang_of, render, seat_cookie, to_game
+from ..deps import PLAYER_COOKIE, Player, Service, player_of, service_of
+from ..i18n import translator
 
 __all__ = ["challenge_cookie", "home_box", "install"]
 
@@ -293,5 +293,5 @@ def status_text(challenge: Challenge, lang: str) -> str:
     return translator(lang)(f"challenge.status.{challenge.status.value}")
 
 
-def install(app: Any) -> None:
+def install(app: FastAPI) -> None:
     app.include_router(router)

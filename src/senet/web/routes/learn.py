@@ -40,14 +40,14 @@ from senet.service.lessons import (
 )
 from senet.service.position_analysis import Analysis
 
-from .common import render, seat_cookie
-from .deps import Lang, Service, service_of
-from .diagrams import mistake_board, rule_diagrams
-from .explain_text import place, position_reason_text, reason_text
-from .i18n import error_text, percent, translator
-from .move_words import step_words
+from ..common import render, seat_cookie
+from ..deps import Lang, Service, service_of
+from ..i18n import error_text, percent, translator
+from ..render.diagrams import mistake_board, rule_diagrams
+from ..render.explain_text import place, position_reason_text, reason_text
+from ..render.move_words import step_words
+from ..waiting import client_of, unless_gone
 from .pages import variant_json
-from .waiting import client_of, unless_gone
 
 __all__ = ["api", "pages", "read_position", "rule_diagrams", "mistake_board"]
 
