@@ -82,7 +82,7 @@ class FriendGames:
                 pos = live.position
                 decider = pos.decider
                 assert decider is not None
-                move = self.rng.choice([pos.move_text(m) for m in pos.legal_moves()])
+                move = self.rng.choice(pos.legal_moves())
                 await service.commands.act(game_id, tokens[decider], live.ply, move)
                 moves += 1
             for k, (sub, token) in enumerate(self.viewers[game_id]):

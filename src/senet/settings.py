@@ -143,10 +143,10 @@ class Settings:
     #: (origins, ``*.`` for any subdomain) and the contact in the VAPID claims
     push_services: tuple[str, ...] = DEFAULT_PUSH_SERVICES
     push_contact: str = DEFAULT_PUSH_CONTACT
-    #: the bot API's limits per token (see :mod:`senet.web.bots`)
+    #: the bot API's limits per token (see :mod:`senet.web.routes.bots`)
     bot_limits: BotLimits = field(default_factory=BotLimits)
     gc_sweep: float = 3600.0
-    #: the bearer token that GET /metrics asks for; None: no /metrics (see senet.web.metrics)
+    #: the bearer token that GET /metrics asks for; None: no /metrics (see senet.web.routes.metrics)
     metrics_token: str | None = None
     #: the server's log: text lines, or JSON lines (see senet.web.logs)
     log_format: str = "text"

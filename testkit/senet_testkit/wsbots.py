@@ -1,7 +1,7 @@
 """WebSocket bots that play Senet against each other through real server processes.
 
 Used by the multi-process tests and by ``bench/load.py``.  A bot holds one seat, connects with
-``?since=N`` (events mode, see :mod:`senet.web.live`), keeps every event it is sent in order
+``?since=N`` (events mode, see :mod:`senet.web.live.connection`), keeps every event it is sent in order
 (it asks again with ``sync`` if it sees a gap), plays a move when it is its decision, and when
 its connection breaks (a server process killed) reconnects to the next server in its list with
 the number of events it has, so it gets exactly what it missed.  A new game waits for both

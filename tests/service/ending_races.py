@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
+from senet.engine import parse_move
 from senet.service.errors import GameError
 from senet.service.games.clocks import ManualClock, parse_time_control
 from senet.service.games.storage import Storage
@@ -50,7 +51,7 @@ async def resign_racing_a_move(url: str) -> None:
             move = live.position.legal_moves()[0]
             answers = await asyncio.gather(
                 service.commands.act(
-                    game_id, tokens[decider], live.ply, live.position.move_text(move)
+                    game_id, tokens[decider], live.ply, parse_move(live.position.move_text(move))
                 ),
                 service.commands.resign(game_id, tokens[1 - decider]),
                 return_exceptions=True,
@@ -81,7 +82,7 @@ async def a_move_after_its_deadline_loses_on_time(url: str) -> None:
         ply, move = live.ply, live.position.move_text(live.position.legal_moves()[0])
         await clock.advance(30_000)
         try:
-            await service.commands.act(game_id, tokens[decider], ply, move)
+            await service.commands.act(game_id, tokens[decider], ply, parse_move(move))
             raise AssertionError("a move after its deadline was accepted")
         except GameError as exc:  # the watcher or the move itself ended the game first
             assert exc.code in ("time_out", "game_over"), exc.code

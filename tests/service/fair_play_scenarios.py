@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 
+from senet.engine import parse_move
 from senet.service.errors import GameError
 from senet.service.games.clocks import ManualClock, parse_time_control
 from senet.service.games.fair_play import FairPlay
@@ -55,7 +56,7 @@ async def a_player_moving_through_the_api_is_present(url: str) -> None:
             live = await service.store.load(game_id)
             if step % 2 == 0 and live.position.decider == 1:
                 move = live.position.move_text(live.position.legal_moves()[0])
-                await service.commands.act(game_id, tokens[1], live.ply, move)
+                await service.commands.act(game_id, tokens[1], live.ply, parse_move(move))
                 await service.seen(game_id, (1,))  # what the API does after a move
             else:
                 await service.seen(game_id, (1,), read=True)  # a read of the state

@@ -14,7 +14,8 @@ import asyncio
 import random
 from collections.abc import Callable
 
-from senet.service.computer.players import choose_move
+from senet.engine import parse_move
+from senet.service.computer import choose_move
 from senet.service.errors import GameError
 from senet.service.games.clocks import ManualClock, parse_time_control
 from senet.service.games.live_games import LiveGame
@@ -97,7 +98,9 @@ async def forced_pass_game(
             pos = live.position
             assert pos.decider is not None
             move = choose_move(pos, "greedy", rng).text()
-            await service.commands.act(created.game_id, tokens[pos.decider], live.ply, move)
+            await service.commands.act(
+                created.game_id, tokens[pos.decider], live.ply, parse_move(move)
+            )
     raise AssertionError("no forced pass in 20 games")
 
 
@@ -149,7 +152,7 @@ async def the_players_own_pass_first_drops_the_servers(url: str) -> None:
         game_id, tokens, live = await forced_pass_game(service)
         ply, seat = live.ply, live.position.decider
         assert seat is not None
-        await service.commands.act(game_id, tokens[seat], ply, "pass")  # accepted
+        await service.commands.act(game_id, tokens[seat], ply, parse_move("pass"))  # accepted
         waits_exactly_for_what_is_due(service, live)
         live = await service.store.reload(game_id)
         assert len(passes_at(live, ply)) == 1 and live.history[ply].notation == "pass"
@@ -160,7 +163,7 @@ async def the_players_own_pass_first_drops_the_servers(url: str) -> None:
             ply, seat = live.ply, live.position.decider
             assert seat is not None
             answers = await asyncio.gather(
-                service.commands.act(game_id, tokens[seat], ply, "pass"),
+                service.commands.act(game_id, tokens[seat], ply, parse_move("pass")),
                 service.commands.forced_pass(game_id, ply),
                 return_exceptions=True,
             )

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from senet.service.computer.players import choose_move
+from senet.engine import parse_move
+from senet.service.computer import choose_move
 from senet.service.errors import GameError
 from senet.service.games.clocks import UNTIMED, ManualClock
 from senet.service.server import GameService
@@ -143,7 +144,7 @@ def test_a_cancelled_rematch_can_be_asked_for_again(tmp_path: Path) -> None:
         while not live.position.is_over():
             d = live.position.decider
             move = choose_move(live.position, "greedy", rng).text()
-            await service.commands.act(live.id, tokens[d], live.ply, move)
+            await service.commands.act(live.id, tokens[d], live.ply, parse_move(move))
         first_id, first_token = await service.commands.rematch(game_id, tokens[0])
         assert (await service.store.load(game_id)).stored.rematch_id == first_id
         async with service.subscribe(game_id) as old_game:

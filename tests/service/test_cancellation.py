@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from senet.engine import parse_move
 from senet.service.games.storage import Storage
 from senet.service.infrastructure.broadcast import MemoryBroadcast
 from senet.service.server import GameService
@@ -103,7 +104,9 @@ async def next_move(service: GameService, game_id: str, tokens: dict[int, str]) 
     decider = live.position.decider
     assert decider is not None
     move = live.position.legal_moves()[0].text()
-    await asyncio.wait_for(service.commands.act(game_id, tokens[decider], live.ply, move), AT_ONCE)
+    await asyncio.wait_for(
+        service.commands.act(game_id, tokens[decider], live.ply, parse_move(move)), AT_ONCE
+    )
 
 
 async def check_healthy(service: GameService, fresh: Storage, games: list[Any]) -> None:
@@ -128,7 +131,7 @@ async def _move(service: GameService, game_id: str, tokens: dict[int, str]) -> A
     decider = live.position.decider
     assert decider is not None
     move = live.position.legal_moves()[0].text()
-    return await service.commands.act(game_id, tokens[decider], live.ply, move)
+    return await service.commands.act(game_id, tokens[decider], live.ply, parse_move(move))
 
 
 ACTIONS: dict[str, Action] = {

@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from senet.engine import Position, find_variant
-from senet.service.computer.players import choose_move, levels
+from senet.engine import Position, find_variant, parse_move
+from senet.service.computer import choose_move, levels
 from senet.service.errors import GameError
 from senet.service.fairness.throws import verify_throws
 from senet.service.games.clocks import ManualClock, parse_time_control
 from senet.service.games.commands import Created, resigning_seat
 from senet.service.games.live_games import LiveGame
+from senet.service.games.requests import checked_move, checked_ply, parsed_move
 from senet.service.games.seeding import seed_needed
 from senet.service.games.storage import ConflictError, Storage, StoredAction
 from senet.service.games.views import game_record
@@ -61,7 +62,7 @@ async def play_out(
             return
         if pos.decider in seats:
             await service.commands.act(
-                game_id, token, live.ply, choose_move(pos, "greedy", rng).text()
+                game_id, token, live.ply, parse_move(choose_move(pos, "greedy", rng).text())
             )
         else:
             await asyncio.sleep(0.005)  # the computer's turn
@@ -93,7 +94,10 @@ def test_every_refused_action_leaves_game_and_storage_unchanged(tmp_path: Path) 
         ]
         for token, ply, move, code in cases:
             with pytest.raises(GameError) as err:
-                await service.commands.act(live.id, token, ply, move)
+                # as a request arrives: its fields checked and its move parsed, then played
+                await service.commands.act(
+                    live.id, token, checked_ply(ply), parsed_move(checked_move(move))
+                )
             assert err.value.code == code, (move, err.value.message)
             assert (
                 live.ply,
@@ -101,7 +105,7 @@ def test_every_refused_action_leaves_game_and_storage_unchanged(tmp_path: Path) 
                 count_actions(tmp_path / "db.sqlite3", live.id),
             ) == before
         with pytest.raises(GameError) as err:
-            await service.commands.act("nope", tokens[0], 0, legal)
+            await service.commands.act("nope", tokens[0], 0, parse_move(legal))
         assert err.value.code == "unknown_game" and err.value.status == 404
         assert (
             await service.commands.claim(created.game_id, created.invite or "") is None
@@ -121,7 +125,10 @@ def test_a_game_survives_a_restart_and_finishes(tmp_path: Path) -> None:
         rng = random.Random(3)
         for _ in range(20):
             await service.commands.act(
-                live.id, created.token, live.ply, choose_move(live.position, "greedy", rng).text()
+                live.id,
+                created.token,
+                live.ply,
+                parse_move(choose_move(live.position, "greedy", rng).text()),
             )
         fen, ply = live.position.fen(), live.ply
         await shut(service)
@@ -318,7 +325,10 @@ def test_rematch_swaps_colours_and_seats_both_players(tmp_path: Path) -> None:
         while not live.position.is_over():
             d = live.position.decider
             await service.commands.act(
-                live.id, tokens[d], live.ply, choose_move(live.position, "greedy", rng).text()
+                live.id,
+                tokens[d],
+                live.ply,
+                parse_move(choose_move(live.position, "greedy", rng).text()),
             )
         new_id, token_a = await service.commands.rematch(created.game_id, tokens[0])
         again_id, token_b = await service.commands.rematch(created.game_id, tokens[1])
@@ -357,7 +367,7 @@ def test_storage_refuses_a_second_action_at_the_same_ply(tmp_path: Path) -> None
             )
         # the service's cached game is now behind the database: its next action is refused as stale
         with pytest.raises(GameError) as err:
-            await service.commands.act(live.id, created.token, live.ply, move)
+            await service.commands.act(live.id, created.token, live.ply, parse_move(move))
         assert err.value.code == "stale"
         fresh = await service.store.load(live.id)
         assert fresh.ply == ply + 1 and fresh.position != Position.initial(find_variant("standard"))

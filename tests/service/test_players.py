@@ -19,15 +19,15 @@ from hypothesis import strategies as st
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from senet.engine import parse_move
 from senet.service.database.connections import upgrade_schema
 from senet.service.games.clocks import ManualClock, parse_time_control
 from senet.service.games.fair_play import FairPlay
 from senet.service.games.live_games import hash_token
 from senet.service.games.storage import Storage, games, seats
 from senet.service.infrastructure.broadcast import MemoryBroadcast
-from senet.service.players import glicko2
+from senet.service.players import TRANSFER_TTL_MS, SeatRating, glicko2
 from senet.service.players import levels as level_ratings
-from senet.service.players.accounts import TRANSFER_TTL_MS, SeatRating
 from senet.service.players.names import NameRefused, check_name, name_key
 from senet.service.server import GameService
 
@@ -384,7 +384,7 @@ async def both_move(service: GameService, game_id: str, tokens: dict[int, str]) 
             continue
         legal = [m.text() for m in live.position.legal_moves()]
         move = next((m for m in legal if m != "pass"), "pass")
-        await service.commands.act(game_id, tokens[decider], live.ply, move)
+        await service.commands.act(game_id, tokens[decider], live.ply, parse_move(move))
     raise AssertionError("the players made no move of their own")
 
 
@@ -448,7 +448,9 @@ def test_a_rated_game_ended_before_both_players_moved_is_not_rated(tmp_path: Pat
                 assert mover is not None
                 legal = [m.text() for m in live.position.legal_moves() if m.text() != "pass"]
                 if legal:
-                    await service.commands.act(created.game_id, tokens[mover], live.ply, legal[0])
+                    await service.commands.act(
+                        created.game_id, tokens[mover], live.ply, parse_move(legal[0])
+                    )
                     live = await service.store.load(created.game_id)
                 assert decided(live) <= {mover}
             await service.commands.resign(created.game_id, b_token)

@@ -14,22 +14,17 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from senet.service.challenges.offers import ChallengeTerms
+from senet.engine import parse_move
+from senet.service.challenges import ChallengeTerms
 from senet.service.errors import GameError
 from senet.service.games.clocks import DAY, ManualClock, requested_time_control
 from senet.service.games.storage import Storage
 from senet.service.infrastructure.broadcast import MemoryBroadcast
 from senet.service.messages import ActionKind
-from senet.service.push.notifications import (
-    Notice,
-    NoticeKind,
-    PushConfig,
-    service_allowed,
-    turn_to_announce,
-)
+from senet.service.push import Notice, NoticeKind, PushConfig, service_allowed, turn_to_announce
 from senet.service.push.storage import notices as push_notices
 from senet.service.server import GameService
-from senet.web.push import notice_text
+from senet.web.routes.push import notice_text
 from senet_testkit.loops import run
 from senet_testkit.push_receiver import Delivery, Device, PushReceiver, verify_vapid
 from senet_testkit.servers import postgres_server
@@ -484,7 +479,7 @@ def test_the_turn_is_announced_when_it_passes_to_a_person(tmp_path: Path) -> Non
                     assert seat is None  # the same player goes on (an extra throw)
                     passed += 1
                 move = live.position.legal_moves()[0].text()
-                await service.commands.act(live.id, tokens[decider], live.ply, move)
+                await service.commands.act(live.id, tokens[decider], live.ply, parse_move(move))
                 last_mover = decider
             assert announced > 10 and passed > 0
             await shut(service)
@@ -554,7 +549,7 @@ def test_each_turn_of_a_turn_based_game_is_notified_once_to_the_player_whose_mov
                 assert receiver.pending() == 0  # nothing else was sent
                 await clock.advance(3_600_000)  # an hour to think
                 first = sorted(m.text() for m in live.position.legal_moves())[0]
-                await service.commands.act(game_id, tokens[decider], live.ply, first)
+                await service.commands.act(game_id, tokens[decider], live.ply, parse_move(first))
             assert told >= 10 and quiet >= 1, (told, quiet)
             await decision_due(service, game_id)
             await service.push.settle()
@@ -567,7 +562,9 @@ def test_each_turn_of_a_turn_based_game_is_notified_once_to_the_player_whose_mov
                 decider = live.position.decider
                 assert decider is not None
                 first = sorted(m.text() for m in live.position.legal_moves())[0]
-                await service.commands.act(live_game, live_tokens[decider], live.ply, first)
+                await service.commands.act(
+                    live_game, live_tokens[decider], live.ply, parse_move(first)
+                )
             await service.push.settle()
             assert receiver.count == before
             await shut(service)

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from senet.engine import parse_move
 from senet.service.errors import GameError
 from senet.service.games.storage import Storage
 from senet.service.infrastructure.broadcast import MemoryBroadcast
@@ -57,7 +58,7 @@ async def move_on_a(a: GameService, game_id: str, tokens: dict[int, str]) -> dic
         live = await a.store.load(game_id)
         decider = live.position.decider
         await a.commands.act(
-            game_id, tokens[decider], live.ply, live.position.legal_moves()[0].text()
+            game_id, tokens[decider], live.ply, parse_move(live.position.legal_moves()[0].text())
         )
         message = await asyncio.wait_for(sub.get(), 1)
     assert message["type"] == "update"
@@ -160,7 +161,7 @@ def test_a_process_whose_copy_is_behind_accepts_what_the_database_accepts(tmp_pa
         assert b.store.cached(game_id).ply < truth.ply
         decider = truth.position.decider
         move = truth.position.legal_moves()[0].text()
-        live = await b.commands.act(game_id, tokens[decider], truth.ply, move)
+        live = await b.commands.act(game_id, tokens[decider], truth.ply, parse_move(move))
         assert live.ply > truth.ply
         assert count_actions(tmp_path / "db.sqlite3", game_id) == live.ply
         await shut(a)
@@ -180,7 +181,7 @@ def test_a_process_whose_copy_is_behind_stores_nothing_for_an_outdated_ply(tmp_p
         stored = count_actions(tmp_path / "db.sqlite3", game_id)
         # b's copy says this is legal now; the database has moved on: stale, nothing stored
         with pytest.raises(GameError) as refused:
-            await b.commands.act(game_id, tokens[decider], old_ply, move)
+            await b.commands.act(game_id, tokens[decider], old_ply, parse_move(move))
         assert refused.value.code == "stale"
         assert count_actions(tmp_path / "db.sqlite3", game_id) == stored
         assert (await b.store.load(game_id)).ply == stored  # and b now holds the database's copy

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
+from senet.engine import parse_move
 from senet.service.errors import GameError
 from senet.service.games.clocks import (
     DAY,
@@ -23,9 +24,9 @@ from senet.service.games.clocks import (
 from senet.service.games.live_games import LiveGame
 from senet.service.games.storage import Storage
 from senet.service.infrastructure.broadcast import MemoryBroadcast
-from senet.service.lobby.opponents import Activity
+from senet.service.lobby import Activity
 from senet.service.server import GameService
-from senet.web.lobby import time_control_label
+from senet.web.routes.lobby import time_control_label
 from senet_testkit.loops import run
 
 from .forced_passes import until
@@ -79,7 +80,7 @@ async def move(service: GameService, game_id: str, tokens: dict[int, str]) -> Li
     decider = live.position.decider
     assert decider is not None
     first = sorted(m.text() for m in live.position.legal_moves())[0]
-    return await service.commands.act(game_id, tokens[decider], live.ply, first)
+    return await service.commands.act(game_id, tokens[decider], live.ply, parse_move(first))
 
 
 def test_days_per_move_are_written_read_and_labelled() -> None:
@@ -140,7 +141,7 @@ def test_an_absent_player_loses_only_when_the_deadline_passes(tmp_path: Path) ->
         live = await service.store.reload(game_id)
         assert live.stored.termination == "time forfeit" and live.stored.result == "AB"[1 - late]
         with pytest.raises(GameError) as refused:
-            await service.commands.act(game_id, tokens[late], live.ply, "pass")
+            await service.commands.act(game_id, tokens[late], live.ply, parse_move("pass"))
         assert refused.value.code == "game_over"
         await shut(service)
 
@@ -169,7 +170,7 @@ def test_a_move_after_the_deadline_is_refused_and_the_game_is_lost_on_time(
         # the move finds the deadline passed (or the timer, woken by loading the game, was
         # first): refused either way, and the game is lost on time
         with pytest.raises(GameError) as refused:
-            await service.commands.act(game_id, tokens[late], ply, first)
+            await service.commands.act(game_id, tokens[late], ply, parse_move(first))
         assert refused.value.code in ("time_out", "game_over")
         live = await service.store.reload(game_id)
         assert live.over and live.stored.termination == "time forfeit"

@@ -517,7 +517,7 @@ def test_the_bots_part_of_the_profile_is_all_russian_in_russian(site) -> None:
 
 @pytest.mark.slow
 def test_the_example_bot_accepts_a_persons_challenge_and_plays_it_rated_to_the_end(site) -> None:
-    """A person challenges the bot on the site (senet.web.challenges); examples/bot.py hears
+    """A person challenges the bot on the site (senet.web.routes.challenges); examples/bot.py hears
     of it on its event stream, accepts it over the API and plays; the person plays through
     the game API with the seat the challenge gave them; the game is rated."""
     bot_name, token = bot(site.url, "Challenged")

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from senet.engine import parse_move
 from senet.service.games.storage import Storage
 from senet.service.infrastructure.broadcast import MemoryBroadcast
 from senet.service.server import GameService
@@ -181,7 +182,9 @@ def test_a_played_game_dropped_from_the_cache_is_freed_without_the_collector(
                 pos = live.position
                 assert pos.decider is not None
                 move = rng.choice([pos.move_text(m) for m in live.legal_moves()])
-                await service.commands.act(created.game_id, tokens[pos.decider], live.ply, move)
+                await service.commands.act(
+                    created.game_id, tokens[pos.decider], live.ply, parse_move(move)
+                )
                 for token in tokens.values():
                     await service.queries.events(created.game_id, token, 0)
             live = service.store.cached(created.game_id)

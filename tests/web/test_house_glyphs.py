@@ -10,7 +10,7 @@ from urllib.parse import quote
 import pytest
 
 from senet import Position
-from senet.web.board_svg import board_svg
+from senet.web.render.board_svg import board_svg
 
 from .test_browser import new_page
 

@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from senet.engine import OFF, VARIANTS, Position, find_variant
-from senet.web import board_svg
-from senet.web.diagrams import rule_diagrams
+from senet.web.render import board_svg
+from senet.web.render.diagrams import rule_diagrams
 
 from .conftest import ROOT
 from .helpers import unfold

@@ -521,7 +521,7 @@ def test_on_an_upright_phone_the_clocks_stand_beside_the_board_and_stay_on_scree
 def test_games_being_played_come_apart_from_a_few_whose_players_left(browser, clocked) -> None:
     """The watch page lists the games with a player here under "being played now", and after
     them only the most recent few of the games whose players left (which wait for them)."""
-    from senet.web.lobby import AWAY_SHOWN
+    from senet.web.routes.lobby import AWAY_SHOWN
 
     left = []
     for i in range(AWAY_SHOWN + 2):  # started, the first throw made, then left

@@ -14,7 +14,7 @@ from senet.engine import VARIANTS, find_variant
 from senet.engine.differences import difference_table
 from senet.engine.rulebook import rulebook
 from senet.web.app import HERE, commit_id
-from senet.web.pages import house_legend, house_meanings, house_parts, rule_text
+from senet.web.routes.pages import house_legend, house_meanings, house_parts, rule_text
 
 from .helpers import give_seed
 

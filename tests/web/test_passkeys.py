@@ -16,7 +16,8 @@ from fastapi import FastAPI
 from starlette.testclient import TestClient
 
 from senet.service.players.storage import PasskeyRow
-from senet.web.passkeys import router
+from senet.web.deps import player_of, service_of
+from senet.web.routes.passkeys import router
 
 CHALLENGE = b"c" * 32
 
@@ -45,7 +46,10 @@ class Players:
 def client() -> TestClient:
     app = FastAPI()
     app.include_router(router)
-    app.state.service = SimpleNamespace(players=Players())
+    service = SimpleNamespace(players=Players())
+    app.state.service = service
+    # the router takes its service through the typed dependency: the stand-in is given there
+    app.dependency_overrides[service_of] = lambda: service
     return TestClient(app, base_url="http://senet.test")
 
 
@@ -94,10 +98,7 @@ def test_a_programming_error_in_registering_is_not_a_refused_passkey(
     app = client()
     player = SimpleNamespace(id="p1")
 
-    @app.app.middleware("http")  # the name's cookie, read as PlayerCookie reads it
-    async def signed_in(request: Any, call_next: Any) -> Any:
-        request.state.player = player
-        return await call_next(request)
+    app.app.dependency_overrides[player_of] = lambda: player  # the device is signed in
 
     answer = login_answer()
     client_data = {

@@ -13,8 +13,8 @@ import pytest
 
 from senet.engine import InvalidPosition, NotationError, find_variant, parse_position
 from senet.engine.errors import POSITION_REASONS
-from senet.web.explain_text import position_reason_text
 from senet.web.i18n import catalog
+from senet.web.render.explain_text import position_reason_text
 
 from .conftest import SEARCH_WAIT
 from .test_browser import new_page

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from senet.service.push.notifications import Notice, NoticeKind
-from senet.web.push import notice_text
+from senet.service.push import Notice, NoticeKind
+from senet.web.routes.push import notice_text
 from senet_testkit.push_receiver import Device, PushReceiver, unb64url
 
 from .conftest import SiteServer

@@ -16,7 +16,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from senet.engine import Throw, parse_move
 from senet.engine.record import parse_record
-from senet.web.move_words import step_words
+from senet.web.render.move_words import step_words
 
 from .helpers import friend_game, play_out, review_page
 from .test_trust import play_to_the_end

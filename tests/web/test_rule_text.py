@@ -9,7 +9,7 @@ import re
 import pytest
 
 from senet.engine.rulebook import rulebook
-from senet.web.pages import clause_label, rule_text
+from senet.web.routes.pages import clause_label, rule_text
 
 
 @pytest.mark.parametrize(

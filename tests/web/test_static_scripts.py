@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from senet.engine import VARIANTS
-from senet.web.pages import variant_json
+from senet.web.routes.pages import variant_json
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "senet" / "web" / "static"
 

@@ -10,7 +10,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from senet.engine import VARIANTS
 from senet.sim.dataset import load
-from senet.web.stats import EVENT_ORDER, basis_of
+from senet.web.routes.stats import EVENT_ORDER, basis_of
 
 from .helpers import unfold
 from .test_browser import new_page

@@ -13,7 +13,7 @@ import pytest
 
 from senet.engine import VARIANTS, find_variant
 from senet.sim import dataset
-from senet.web import stats
+from senet.web.routes import stats
 
 MISSING = "kendall-1978"
 

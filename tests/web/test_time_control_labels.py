@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from senet.web.lobby import time_control_label
+from senet.web.routes.lobby import time_control_label
 
 
 @pytest.mark.parametrize(

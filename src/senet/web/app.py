@@ -1,8 +1,8 @@
 """The ASGI application: FastAPI with pages, a REST API and a WebSocket per game.
 
 ``create_app(settings)`` wires the service layer (storage and broadcasting as the settings
-say, see :mod:`senet.settings`) into the routes of :mod:`senet.web.pages`, :mod:`senet.web.api` and
-:mod:`senet.web.live`.  ``uvicorn senet.web.app:app`` serves it.
+say, see :mod:`senet.settings`) into the routes of :mod:`senet.web.routes.pages`, :mod:`senet.web.routes.api` and
+:mod:`senet.web.live.connection`.  ``uvicorn senet.web.app:app`` serves it.
 """
 
 from __future__ import annotations
@@ -30,13 +30,16 @@ from senet.service.push import PushConfig
 from senet.service.server import GameService
 from senet.settings import Settings
 
-from . import (
+from . import template_globals
+from .common import error_json, game_error_json, lang_of, render
+from .i18n import error_text, translator
+from .live import connection as live
+from .routes import (
     api,
     bots,
     challenges,
     exports,
     learn,
-    live,
     lobby,
     metrics,
     pages,
@@ -45,9 +48,6 @@ from . import (
     push,
     stats,
 )
-from .common import error_json, game_error_json, lang_of, render
-from .i18n import error_text, percent, translator
-from .move_words import review_words
 from .security import SecurityMiddleware, redact_server_logs
 from .waiting import ClientGone
 
@@ -137,7 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.commit = commit_id(settings.commit)
     app.state.templates = Jinja2Templates(directory=str(HERE / "templates"))
     version = static_version()
-    app.state.templates.env.globals["static"] = lambda name: f"/static/v/{version}/{name}"
+    template_globals.register(app.state.templates.env, version)
     # Versioned URLs never change content: cached for a year.  The plain ones are revalidated.
     app.mount(
         f"/static/v/{version}",
@@ -197,13 +197,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(live.router)
     app.include_router(learn.pages)
     app.include_router(learn.api)
-    app.state.templates.env.globals["rule_diagrams"] = learn.rule_diagrams
-    app.state.templates.env.globals["mistake_board"] = learn.mistake_board
-    app.state.templates.env.globals["how_it_plays"] = stats.how_it_plays
-    app.state.templates.env.globals["clause_label"] = pages.clause_label
-    app.state.templates.env.globals["rule_text"] = pages.rule_text
-    app.state.templates.env.globals["percent"] = percent
-    app.state.templates.env.globals["review_words"] = review_words
     lobby.install(app)
     players.install(app, clock)
     challenges.install(app)

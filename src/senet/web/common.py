@@ -11,14 +11,15 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from fastapi import Request
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from senet import __version__
 from senet.service.errors import GameError
 from senet.service.games import client_key
 from senet.service.infrastructure import Busy
 
-from .i18n import LANG_COOKIE, pick_lang, translator
+from .deps import commit_of, lang_of, seat_cookie, templates_of
+from .i18n import LANG_COOKIE, translator
 from .protocol import error_message, game_error_message
 
 __all__ = [
@@ -44,18 +45,6 @@ def lister_of(request: Request) -> str | None:
     return client_key(request.client.host if request.client else None)
 
 
-def seat_cookie(game_id: str) -> str:
-    return f"senet_seat_{game_id}"
-
-
-def lang_of(request: Request) -> str:
-    return pick_lang(
-        request.query_params.get("lang"),
-        request.cookies.get(LANG_COOKIE),
-        request.headers.get("accept-language"),
-    )
-
-
 def error_json(code: str, message: str, status: int) -> JSONResponse:
     """A refused HTTP request: the error message of the WebSocket protocol as its body."""
     return JSONResponse(error_message(code, message), status_code=status)
@@ -71,18 +60,21 @@ def game_error_json(exc: GameError) -> JSONResponse:
     return JSONResponse(game_error_message(exc), status_code=exc.status)
 
 
-def render(request: Request, template: str, status: int = 200, **context: Any) -> Any:
-    app = request.app
+def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """The page of ``template`` in the request's language (and its cookie set when the page
+    was asked for in a language by ``?lang=``)."""
     lang = lang_of(request)
     context.update(
         request=request,
         lang=lang,
         t=translator(lang),
         version=__version__,
-        commit=app.state.commit,
+        commit=commit_of(request),
         path=request.url.path,
     )
-    response = app.state.templates.TemplateResponse(request, template, context, status_code=status)
+    response = templates_of(request).TemplateResponse(
+        request, template, context, status_code=status
+    )
     if request.query_params.get("lang") == lang:
         response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, samesite="lax")
     return response

@@ -45,10 +45,11 @@ from senet.service.errors import GameError
 from senet.service.games.clocks import requested_time_control
 from senet.service.games.commands import LOBBY_CHANNEL, GameCommands
 from senet.service.games.live_games import GameStore, LiveGame, hash_token
+from senet.service.games.requests import parsed_move
 from senet.service.infrastructure.broadcast import MemoryBroadcast
-from senet.service.lobby.opponents import Paired
+from senet.service.lobby import Paired
 from senet.service.lobby.rated_pairing import RatedPairing, one_at_a_time
-from senet.service.players.accounts import Players
+from senet.service.players import Players
 from senet.service.players.storage import PlayerRow
 
 from .storage import BotStorage, GameOfPlayer, TokenRow
@@ -408,7 +409,8 @@ class Bots:
             raise GameError("bad_move", "a move in notation such as 12-15, 28-off or pass")
         live, seats = await self.seats(game_id, player)
         try:
-            return await self.commands.play(game_id, seats, live.ply if ply is None else ply, text)
+            move = parsed_move(text)
+            return await self.commands.play(game_id, seats, live.ply if ply is None else ply, move)
         except GameError as exc:
             if exc.code == "illegal":
                 raise GameError("illegal", exc.message, 400) from None

@@ -7,7 +7,7 @@ two people may speak (not a spectator, not a game on one screen or against the c
 most :attr:`QuickChat.BURST` phrases at once and one every ``1 / RATE`` seconds after that,
 per seat of a game in this process.  A phrase goes out on the game's broadcast channel as a
 :class:`ChatMessage`; the web layer passes it to the connections that hold a seat of the game
-(never a spectator's), except to a player who muted the other (see ``senet.web.live``).
+(never a spectator's), except to a player who muted the other (see ``senet.web.live.connection``).
 Nothing is stored here: a phrase is for the moment (the page keeps its own log on the device).
 
 This module must not import :mod:`senet.web`.

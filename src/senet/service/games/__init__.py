@@ -35,7 +35,7 @@ from .commands import (
 )
 from .deadlines import DeadlineWatcher
 from .fair_play import FairPlay, client_key
-from .requests import MAX_MOVE_LENGTH, checked_move, checked_ply, checked_seat
+from .requests import MAX_MOVE_LENGTH, checked_move, checked_ply, checked_seat, parsed_move
 from .scheduler import ServerTurns, Turn
 from .seeding import checked_seed, seed_needed, seeds_of
 from .steps import (
@@ -97,6 +97,7 @@ __all__ = [
     "is_forced_pass",
     "new_game_rows",
     "parse_time_control",
+    "parsed_move",
     "replay",
     "requested_time_control",
     "resigning_seat",

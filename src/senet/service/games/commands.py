@@ -32,7 +32,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from senet.engine import IllegalMove, Move, NotationError, Position, parse_move
+from senet.engine import IllegalMove, Move, Position
 from senet.engine.moves import PASS
 from senet.service import computer
 from senet.service.errors import GameError, requested_variant
@@ -51,7 +51,7 @@ from senet.service.messages import (
 from .clocks import UNTIMED, TimeControl, requested_time_control
 from .fair_play import FairPlay
 from .live_games import Decision, GameStore, LiveGame, hash_token, new_token
-from .requests import checked_move, checked_ply, checked_seat
+from .requests import checked_seat
 from .seeding import checked_seed, seed_needed, seeds_of
 from .storage import ListingCapReached, NewGame, NewSeat, StoredAction
 
@@ -266,7 +266,9 @@ class GameCommands:
         return token, seat
 
     @command
-    async def seed(self, game_id: str, token: Holder, seed: Any, seat: Any = None) -> LiveGame:
+    async def seed(
+        self, game_id: str, token: Holder, seed: str, seat: int | None = None
+    ) -> LiveGame:
         """Store ``seed`` as the own seed of a seat that ``token`` holds and, once every human
         seat has one, make the first throw (see :mod:`senet.service.games.seeding`).  ``seat`` may be
         left out: then the first of the secret's seats still without a seed (a game on one
@@ -328,14 +330,16 @@ class GameCommands:
 
     # ------------------------------------------------------------------ playing
     @command
-    async def act(self, game_id: str, token: Holder, ply: Any, move: Any) -> LiveGame:
-        """Play ``move`` (notation) for the seat that ``token`` controls, if ``ply`` is current.
+    async def act(self, game_id: str, token: Holder, ply: int, move: Move) -> LiveGame:
+        """Play ``move`` for the seat that ``token`` controls, if ``ply`` is current.  Both are
+        parsed by the caller, once, where the request arrived
+        (:func:`~senet.service.games.requests.checked_ply`,
+        :func:`~senet.service.games.requests.parsed_move`: ``bad_request``, ``bad_move``).
 
-        Raises GameError: ``unknown_game``, ``bad_request``, ``forbidden`` (no seat),
-        ``not_your_turn``, ``stale`` (an old ply: a double click or an outdated page),
-        ``game_over``, ``bad_move`` (not notation), ``illegal`` (the engine refuses it).
+        Raises GameError: ``unknown_game``, ``forbidden`` (no seat), ``not_your_turn``,
+        ``stale`` (an old ply: a double click or an outdated page), ``game_over``,
+        ``illegal`` (the engine refuses it).
         """
-        ply, move = checked_ply(ply), checked_move(move)
         seats = await self.seats_of(game_id, token)
         if not seats:
             raise GameError(
@@ -344,13 +348,9 @@ class GameCommands:
         return await self.play(game_id, seats, ply, move)
 
     @command
-    async def play(self, game_id: str, seats: tuple[int, ...], ply: int, text: str) -> LiveGame:
-        """Play the move ``text`` for one of ``seats`` at ``ply``: what :meth:`act` does once the
-        seats are known, and what the computer plays through."""
-        try:
-            move = parse_move(text)
-        except NotationError as exc:
-            raise GameError("bad_move", str(exc), 400, line=exc.line, column=exc.column) from None
+    async def play(self, game_id: str, seats: tuple[int, ...], ply: int, move: Move) -> LiveGame:
+        """Play ``move`` for one of ``seats`` at ``ply``: what :meth:`act` does once the seats
+        are known, and what the computer and the bots play through."""
         async with self.store.deciding(game_id) as decision:
             live = decision.cached() or await decision.current()
             if live.clock.expired(self.store.clock.now()):
@@ -400,7 +400,7 @@ class GameCommands:
 
     # ------------------------------------------------------------------ ending a game early
     @command
-    async def resign(self, game_id: str, token: Holder, seat: Any = None) -> LiveGame:
+    async def resign(self, game_id: str, token: Holder, seat: int | None = None) -> LiveGame:
         """Resign: the other seat wins (``[Termination "resignation"]``), at any moment of the
         game once both seats are taken, one's own decision or not.  ``seat`` only when the
         secret holds both seats (on one screen; else the seat on turn resigns).  A game whose

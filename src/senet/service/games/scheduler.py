@@ -43,6 +43,7 @@ from senet.service.errors import GameError
 from senet.service.infrastructure.jobs import ComputerMoveJob, JobFailed, JobQueue
 
 from .live_games import GameStore, LiveGame
+from .requests import parsed_move
 
 if TYPE_CHECKING:
     from .commands import GameCommands
@@ -186,7 +187,7 @@ class ServerTurns:
                 why = str(exc) or f"no answer in {SEARCH_LIMIT:.0f} s"
                 log.error("the computer's move in %s failed (%s): greedy plays", game_id, why)
                 move = computer.greedy_player(live.position, random.Random(seed)).text()
-            await self.commands.play(game_id, (turn.seat,), ply, move)
+            await self.commands.play(game_id, (turn.seat,), ply, parsed_move(move))
         except asyncio.CancelledError:
             raise
         except GameError as exc:  # the position moved on meanwhile (another process played)

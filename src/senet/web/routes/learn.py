@@ -40,13 +40,14 @@ from senet.service.learning import (
 )
 from senet.service.server import GameService
 
-from .common import lang_of, render, seat_cookie
-from .diagrams import mistake_board, rule_diagrams
-from .explain_text import place, position_reason_text, reason_text
-from .i18n import error_text, percent, translator
-from .move_words import step_words
+from ..common import render, seat_cookie
+from ..deps import Lang, Service, service_of
+from ..i18n import error_text, percent, translator
+from ..render.diagrams import mistake_board, rule_diagrams
+from ..render.explain_text import place, position_reason_text, reason_text
+from ..render.move_words import step_words
+from ..waiting import client_of, unless_gone
 from .pages import variant_json
-from .waiting import client_of, unless_gone
 
 __all__ = ["api", "pages", "read_position", "rule_diagrams", "mistake_board"]
 
@@ -96,6 +97,7 @@ class WhyAnswer(BaseModel):
 @api.get("/why", response_model=WhyAnswer)
 async def why(
     request: Request,
+    lang: Lang,
     position: PositionText,
     square: Annotated[int, Query(ge=1, le=30)],
 ) -> Any:
@@ -104,7 +106,7 @@ async def why(
     reason = why_not(pos, square)
     if reason is None:
         return WhyAnswer(square=square, can_move=True, kind=None, squares=[], throws=[], text="")
-    text = reason_text(reason, pos.variant, lang_of(request), pos.throw)
+    text = reason_text(reason, pos.variant, lang, pos.throw)
     return WhyAnswer(
         square=square,
         can_move=False,
@@ -174,13 +176,14 @@ GameOfHint = Annotated[
 
 
 @api.get("/analysis", response_model=AnalysisOut)
-async def analysis(request: Request, position: PositionText, game: GameOfHint = None) -> Any:
+async def analysis(
+    request: Request, service: Service, position: PositionText, game: GameOfHint = None
+) -> Any:
     """Every legal move of ``position`` with the decider's winning chance after it (exact when
     the endgame solver reaches: the values of ``senet solve``; else the master's estimate).
     Computed by a worker: 429 ``busy`` (with ``Retry-After``) when too many requests wait,
     from everyone or from this client."""
     pos = read_position(position)
-    service: GameService = request.app.state.service
     kind: JobKind = "analysis"
     client = client_of(request)
     token = request.cookies.get(seat_cookie(game)) if game else None
@@ -192,7 +195,7 @@ async def analysis(request: Request, position: PositionText, game: GameOfHint = 
 
 
 async def _analyse(request: Request, pos: Position, client: Client) -> Analysis:
-    service: GameService = request.app.state.service
+    service: GameService = service_of(request)
     return await unless_gone(request, service.analyses.analyse(pos, "analysis", client))
 
 
@@ -223,9 +226,8 @@ async def record_steps(body: RecordIn) -> Any:
 
 
 @pages.get("/analysis")
-async def analysis_page(request: Request) -> Any:
+async def analysis_page(request: Request, lang: Lang) -> Any:
     """The analysis board: any position (``?position=``), the throw, every move with its chance."""
-    lang = lang_of(request)
     text = request.query_params.get("position")
     error = ""
     start = Position.initial(find_variant("standard"))
@@ -343,8 +345,7 @@ def _move_words(move: str, t: Any, position: Position) -> str:
 
 
 @pages.get("/learn")
-async def learn_index(request: Request) -> Any:
-    lang = lang_of(request)
+async def learn_index(request: Request, lang: Lang) -> Any:
     return render(
         request,
         "learn_index.html",
@@ -356,8 +357,7 @@ async def learn_index(request: Request) -> Any:
 
 
 @pages.get("/learn/{name}")
-async def tutorial_page(request: Request, name: str) -> Any:
-    lang = lang_of(request)
+async def tutorial_page(request: Request, lang: Lang, name: str) -> Any:
     v = requested_variant(name, 404)
     views = [_lesson_view(lesson, lang) for lesson in lessons(v.name)]
     return render(
@@ -388,10 +388,9 @@ class AnswerOut(BaseModel):
 
 
 @api.post("/lessons/{name}/{key}", response_model=AnswerOut)
-async def answer_lesson(request: Request, name: str, key: str, body: AnswerIn) -> Any:
+async def answer_lesson(request: Request, lang: Lang, name: str, key: str, body: AnswerIn) -> Any:
     """Check an answer to a lesson of the tutorial with the engine (and, for a "best" task,
     the endgame solver)."""
-    lang = lang_of(request)
     t = translator(lang)
     try:
         lesson = find_lesson(find_variant(name).name, key)

@@ -21,23 +21,12 @@ from senet.service.games import requested_time_control
 from senet.service.reviews import chart, replay
 from senet.service.server import GameService
 
+from ..common import form_fields, lister_of, render, seat_cookie, set_seat_cookie, to_game
+from ..deps import Lang, Service, holder
+from ..i18n import LANG_COOKIE, LANGS, catalog, translator
 from . import challenges, players
-from .common import (
-    form_fields,
-    lang_of,
-    lister_of,
-    render,
-    seat_cookie,
-    set_seat_cookie,
-    to_game,
-)
-from .i18n import LANG_COOKIE, LANGS, catalog, translator
 
 router = APIRouter(include_in_schema=False)
-
-
-def _service(request: Request) -> GameService:
-    return request.app.state.service
 
 
 def _rulebook(name: str) -> Any:
@@ -282,8 +271,7 @@ def _variants(lang: str) -> list[dict[str, Any]]:
 
 
 @router.get("/")
-async def home(request: Request) -> Any:
-    lang = lang_of(request)
+async def home(request: Request, lang: Lang) -> Any:
     return render(
         request,
         "home.html",
@@ -302,8 +290,7 @@ async def variants_list() -> Any:
 
 
 @router.get("/variants/{name}")
-async def variant_page(request: Request, name: str) -> Any:
-    lang = lang_of(request)
+async def variant_page(request: Request, lang: Lang, name: str) -> Any:
     v = requested_variant(name, 404)
     if v.name != name:
         return RedirectResponse(f"/variants/{v.name}", status_code=301)
@@ -321,9 +308,9 @@ async def variant_page(request: Request, name: str) -> Any:
 
 
 @router.post("/games")
-async def start_game(request: Request) -> Any:
+async def start_game(request: Request, service: Service) -> Any:
     form = await form_fields(request)
-    created = await _service(request).commands.create(
+    created = await service.commands.create(
         form.get("variant", "standard"),
         form.get("mode", "friend"),
         form.get("colour", "random"),
@@ -338,11 +325,9 @@ async def start_game(request: Request) -> Any:
 
 
 @router.get("/g/{game_id}")
-async def game_page(request: Request, game_id: str) -> Any:
-    service = _service(request)
-    lang = lang_of(request)
+async def game_page(request: Request, service: Service, lang: Lang, game_id: str) -> Any:
     token = request.cookies.get(seat_cookie(game_id))
-    held = await players.holder(request, game_id, token)
+    held = await holder(request, game_id, token)
     game = await service.queries.facts(game_id, held)
     seats = game.seats
     if not seats and game.rematch_of:
@@ -391,11 +376,11 @@ async def _take_rematch_seat(
 
 
 @router.get("/g/{game_id}/join/{invite}")
-async def join_page(request: Request, game_id: str, invite: str) -> Any:
+async def join_page(request: Request, service: Service, game_id: str, invite: str) -> Any:
     """The invitation.  Opening it in a browser takes the free seat (join.js submits the form at
     once; without JavaScript the visitor presses the button); a link preview robot that only
     GETs the page takes nothing.  A used or wrong invitation leads to the game as a spectator."""
-    queries = _service(request).queries
+    queries = service.queries
     game = await queries.facts(game_id, request.cookies.get(seat_cookie(game_id)))
     if game.seats or not await queries.invite_opens(game_id, invite):
         return RedirectResponse(f"/g/{game_id}", status_code=303)
@@ -405,9 +390,8 @@ async def join_page(request: Request, game_id: str, invite: str) -> Any:
 
 
 @router.post("/g/{game_id}/join/{invite}")
-async def join(request: Request, game_id: str, invite: str) -> Any:
+async def join(request: Request, service: Service, game_id: str, invite: str) -> Any:
     """Take the free seat with the invitation, once; later visitors watch."""
-    service = _service(request)
     if await service.queries.seats(game_id, request.cookies.get(seat_cookie(game_id))):
         # already seated (the creator testing the link, or a second tab)
         return to_game(request, game_id)
@@ -421,19 +405,20 @@ def other_seat_cookie(game_id: str) -> str:
 
 
 @router.get("/g/{game_id}/seat/{token}")
-async def private_link(request: Request, game_id: str, token: str) -> Any:
+async def private_link(
+    request: Request, service: Service, lang: Lang, game_id: str, token: str
+) -> Any:
     """A seat's private link: brings its holder back to the seat on any device.
 
     A device that holds another seat of the game is never switched silently (someone may have
     sent their own link, by mistake or to take the seat away): it is asked first, shown its own
     link, and the switch (a POST from this page) keeps the seat it had reachable."""
-    queries = _service(request).queries
+    queries = service.queries
     game = await queries.facts(game_id, token)
     theirs = game.seats
     current = request.cookies.get(seat_cookie(game_id))
     mine = await queries.seats(game_id, current)
     if theirs and mine and mine != theirs:
-        lang = lang_of(request)
         base = str(request.base_url).rstrip("/")
         response = render(
             request,
@@ -450,9 +435,9 @@ async def private_link(request: Request, game_id: str, token: str) -> Any:
 
 
 @router.post("/g/{game_id}/seat/{token}")
-async def switch_seat(request: Request, game_id: str, token: str) -> Any:
+async def switch_seat(request: Request, service: Service, game_id: str, token: str) -> Any:
     """Play the link's seat on this device, keeping the seat held so far as the other one."""
-    queries = _service(request).queries
+    queries = service.queries
     response = RedirectResponse(f"/g/{game_id}", status_code=303)
     current = request.cookies.get(seat_cookie(game_id))
     if not await queries.seats(game_id, token):
@@ -464,9 +449,9 @@ async def switch_seat(request: Request, game_id: str, token: str) -> Any:
 
 
 @router.post("/g/{game_id}/other-seat")
-async def to_other_seat(request: Request, game_id: str) -> Any:
+async def to_other_seat(request: Request, service: Service, game_id: str) -> Any:
     """Swap the seat this device plays with the other one it holds."""
-    queries = _service(request).queries
+    queries = service.queries
     await queries.facts(game_id)  # 404 for no such game
     response = RedirectResponse(f"/g/{game_id}", status_code=303)
     current = request.cookies.get(seat_cookie(game_id))
@@ -479,25 +464,24 @@ async def to_other_seat(request: Request, game_id: str) -> Any:
 
 
 @router.post("/g/{game_id}/rematch")
-async def rematch(request: Request, game_id: str) -> Any:
-    held = await players.holder(request, game_id, request.cookies.get(seat_cookie(game_id)))
-    new_id, token = await _service(request).commands.rematch(game_id, held)
+async def rematch(request: Request, service: Service, game_id: str) -> Any:
+    held = await holder(request, game_id, request.cookies.get(seat_cookie(game_id)))
+    new_id, token = await service.commands.rematch(game_id, held)
     return to_game(request, new_id, token)
 
 
 @router.get("/g/{game_id}/review")
-async def review_page(request: Request, game_id: str) -> Any:
+async def review_page(request: Request, service: Service, lang: Lang, game_id: str) -> Any:
     """The winning-chance graph of a finished game, with its mistakes marked (judged by the
     master), and a board that replays every decision with the move played and the best one."""
-    queries = _service(request).queries
+    queries = service.queries
     game = await queries.facts(game_id)
     review = await queries.review_ready(game_id)
-    lang = lang_of(request)
     if review is None:  # not judged yet: a page that asks for it, and reloads when it is done
         return render(request, "review_wait.html", game_id=game.id)
     # the graph from the viewer's side: a player's own chance; anyone else (or one screen's two
     # players) sees the first player's, named; ?side= shows the other one
-    held = await players.holder(request, game_id, request.cookies.get(seat_cookie(game_id)))
+    held = await holder(request, game_id, request.cookies.get(seat_cookie(game_id)))
     seats = await queries.seats(game_id, held)
     yours = seats[0] if len(seats) == 1 else None
     asked = request.query_params.get("side")
@@ -519,15 +503,15 @@ async def review_page(request: Request, game_id: str) -> Any:
 
 
 @router.get("/g/{game_id}/verify")
-async def verify_page(request: Request, game_id: str) -> Any:
+async def verify_page(request: Request, service: Service, game_id: str) -> Any:
     """Recompute the game's throws in the browser (static/verify.js) from its record."""
-    game = await _service(request).queries.facts(game_id)
+    game = await service.queries.facts(game_id)
     return render(request, "verify.html", game_id=game.id, variant=game.variant)
 
 
 @router.get("/g/{game_id}/record")
-async def record(request: Request, game_id: str) -> Any:
-    queries = _service(request).queries
+async def record(request: Request, service: Service, game_id: str) -> Any:
+    queries = service.queries
     variant = (await queries.facts(game_id)).variant.name
     text = await queries.record(game_id, site=str(request.base_url).rstrip("/"))
     return PlainTextResponse(

@@ -22,7 +22,7 @@ from markupsafe import Markup
 
 from senet.engine import OFF, Position
 
-from .i18n import translator
+from ..i18n import translator
 
 __all__ = [
     "CELL",

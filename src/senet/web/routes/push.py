@@ -20,25 +20,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 from senet.service.push import MAX_ENDPOINT, Notice, NoticeKind, PushText
-from senet.service.server import GameService
 
-from .common import lang_of
-from .i18n import translator
-from .players import PLAYER_COOKIE, level_name, player_of, variant_title
+from ..deps import PLAYER_COOKIE, Lang, Player, Service
+from ..i18n import translator
+from .players import level_name, variant_title
 
 __all__ = ["install", "notice_text", "router"]
 
 router = APIRouter()
-WORKER = Path(__file__).parent / "static" / "sw.js"
-
-
-def _service(request: Request) -> GameService:
-    return request.app.state.service
+WORKER = Path(__file__).parent.parent / "static" / "sw.js"
 
 
 def notice_text(notice: Notice, lang: str) -> PushText:
@@ -74,9 +69,9 @@ class PublicKey(BaseModel):
 
 
 @router.get("/api/push/key", response_model=PublicKey)
-async def public_key(request: Request) -> Any:
+async def public_key(request: Request, service: Service) -> Any:
     """The server's VAPID public key, the ``applicationServerKey`` to subscribe with."""
-    return {"key": _service(request).push.public_key}
+    return {"key": service.push.public_key}
 
 
 class SubscriptionKeys(BaseModel):
@@ -100,26 +95,28 @@ class Done(BaseModel):
 
 
 @router.post("/api/push/subscriptions", response_model=Done, status_code=201)
-async def subscribe(request: Request, body: SubscriptionIn) -> Any:
+async def subscribe(
+    request: Request, service: Service, lang: Lang, player: Player, body: SubscriptionIn
+) -> Any:
     """Turn notifications on for this device of the named player (``no_name`` without a
     name; ``push_service`` for an endpoint of a push service not allowed)."""
-    await _service(request).push.subscribe(
-        player_of(request),
+    await service.push.subscribe(
+        player,
         request.cookies.get(PLAYER_COOKIE),
         body.endpoint,
         body.keys.p256dh,
         body.keys.auth,
-        lang_of(request),
+        lang,
     )
     return {"ok": True}
 
 
 @router.delete("/api/push/subscriptions", response_model=Done)
-async def unsubscribe(request: Request, body: EndpointIn) -> Any:
+async def unsubscribe(request: Request, service: Service, player: Player, body: EndpointIn) -> Any:
     """Turn notifications off for this device: the server forgets its subscription if it is
     this device's player's (``ok``: whether it had one)."""
-    return {"ok": await _service(request).push.unsubscribe(player_of(request), body.endpoint)}
+    return {"ok": await service.push.unsubscribe(player, body.endpoint)}
 
 
-def install(app: Any) -> None:
+def install(app: FastAPI) -> None:
     app.include_router(router)

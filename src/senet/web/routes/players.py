@@ -20,24 +20,23 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
-from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp
 
 from senet.engine import VARIANTS
 from senet.service import computer
 from senet.service.errors import GameError
 from senet.service.games import SystemClock, requested_time_control
 from senet.service.lobby import Paired
-from senet.service.messages import Holder, Mode
+from senet.service.messages import Mode
 from senet.service.players import (
     MAX_LENGTH,
     MIN_LENGTH,
     NameRefused,
     PlayedGame,
     PlayerRow,
-    Players,
     Profile,
     RatingView,
     SeatRating,
@@ -46,10 +45,23 @@ from senet.service.players import (
 )
 from senet.service.reading import GameFacts
 from senet.service.server import GameService
+from senet.settings import Settings
 
-from .common import error_json, form_fields, lang_of, render
-from .i18n import translator
-from .security import AddressLimiter
+from ..common import error_json, form_fields, lang_of, render
+from ..deps import (
+    PLAYER_COOKIE,
+    Lang,
+    Player,
+    Service,
+    holder,
+    player_of,
+    put_state,
+    service_of,
+    state_of,
+    state_or_none,
+)
+from ..i18n import translator
+from ..security import AddressLimiter
 
 __all__ = [
     "PLAYER_COOKIE",
@@ -64,36 +76,10 @@ __all__ = [
     "rating_chart",
 ]
 
-PLAYER_COOKIE = "senet_player"
 PLAYER_COOKIE_AGE = 400 * 86400  # the longest a browser keeps a cookie
 
 pages = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api")
-
-
-def _service(request: Request) -> GameService:
-    return request.app.state.service
-
-
-def _players(request: Request) -> Players:
-    return _service(request).players
-
-
-def player_of(request: Request) -> PlayerRow | None:
-    """The named player of this request's device (read by :class:`PlayerCookie`)."""
-    return getattr(request.state, "player", None)
-
-
-async def holder(conn: HTTPConnection, game_id: str, token: str | None) -> Holder:
-    """Who this device is in a game (:meth:`Players.holder`): its seat secret ``token`` when
-    that holds a seat, else the seats linked to the name it is signed in with (read from the
-    name's cookie by the server, on a page or a WebSocket alike)."""
-    service: GameService = conn.app.state.service
-    if conn.scope["type"] == "http":
-        player = getattr(conn.state, "player", None)
-    else:  # a WebSocket: the middleware reads the cookie of pages only
-        player = await service.players.session(conn.cookies.get(PLAYER_COOKIE))
-    return await service.players.holder(game_id, token, player)
 
 
 def set_player_cookie(response: Response, request: Request, secret: str) -> None:
@@ -117,7 +103,7 @@ def _forget_cookie(response: Response, request: Request) -> None:
 class PlayerCookie:
     """ASGI middleware: the player of the request's name cookie into ``scope["state"]``."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -125,8 +111,9 @@ class PlayerCookie:
             player = None
             secret = _cookie(scope, PLAYER_COOKIE)
             app = scope.get("app")
-            if secret and app is not None and hasattr(app.state, "service"):
-                player = await app.state.service.players.session(secret)
+            service = state_or_none(app, "service", GameService) if app is not None else None
+            if secret and service is not None:
+                player = await service.players.session(secret)
             scope.setdefault("state", {})["player"] = player
         await self.app(scope, receive, send)
 
@@ -169,8 +156,7 @@ def passkeys_possible(request: Request) -> bool:
 
 
 def limits_of(request: Request) -> Limits:
-    limits: Limits = request.app.state.player_limits
-    return limits
+    return state_of(request, "player_limits", Limits)
 
 
 def _too_many(request: Request) -> Any:
@@ -182,7 +168,7 @@ async def _name_page(request: Request, status: int = 200, **shown: Any) -> Any:
     """The name page: for a named device its settings, else the form to take a name (with
     ``refused``: why the name typed, ``typed``, was not taken)."""
     player = player_of(request)
-    passkeys = await _players(request).db.passkeys_of(player.id) if player else []
+    passkeys = await service_of(request).players.db.passkeys_of(player.id) if player else []
     values: dict[str, Any] = {
         "player": player,
         "passkeys": len(passkeys),
@@ -194,7 +180,7 @@ async def _name_page(request: Request, status: int = 200, **shown: Any) -> Any:
         "delete_refused": False,
         "passkeys_possible": passkeys_possible(request),
         "accepting": (
-            (await _service(request).challenges.acceptance(player)).value if player else None
+            (await service_of(request).challenges.acceptance(player)).value if player else None
         ),
     }
     values.update(shown)
@@ -210,12 +196,12 @@ async def name_page(request: Request) -> Any:
 
 
 @pages.post("/name")
-async def take_name(request: Request) -> Any:
+async def take_name(request: Request, service: Service, player: Player) -> Any:
     """Take a name.  The name is checked first: a refused name (a typo, one taken) is said on
     the form and costs the address nothing; only names made count against its limit, and
     over it the form says so (429) and keeps what was typed."""
     form = await form_fields(request)
-    if player_of(request) is not None:
+    if player is not None:
         return RedirectResponse("/name", status_code=303)
     typed = form.get("name", "")
     address = client_address(request)
@@ -226,7 +212,7 @@ async def take_name(request: Request) -> Any:
     if not limits_of(request).names.allow(address):
         return await _name_page(request, 429, refused="too_many", typed=typed[:40])
     try:
-        _, secret = await _players(request).take_name(typed)
+        _, secret = await service.players.take_name(typed)
     except NameRefused as refused:
         limits_of(request).names.give_back(address)
         status = 429 if refused.code == "busy" else 400
@@ -244,34 +230,32 @@ def _next(target: str | None) -> str:
 
 
 @pages.post("/name/signout")
-async def sign_out(request: Request) -> Any:
+async def sign_out(request: Request, service: Service) -> Any:
     secret = request.cookies.get(PLAYER_COOKIE)
     if secret:
-        await _players(request).sign_out(secret)
+        await service.players.sign_out(secret)
     response = RedirectResponse("/name", status_code=303)
     _forget_cookie(response, request)
     return response
 
 
 @pages.post("/name/signout-all")
-async def sign_out_everywhere(request: Request) -> Any:
-    player = player_of(request)
+async def sign_out_everywhere(request: Request, service: Service, player: Player) -> Any:
     if player is not None:
-        await _players(request).sign_out_everywhere(player)
+        await service.players.sign_out_everywhere(player)
     response = RedirectResponse("/name", status_code=303)
     _forget_cookie(response, request)
     return response
 
 
 @pages.post("/name/delete")
-async def delete_name(request: Request) -> Any:
+async def delete_name(request: Request, service: Service, player: Player) -> Any:
     form = await form_fields(request)
-    player = player_of(request)
     if player is None:
         return RedirectResponse("/name", status_code=303)
     if form.get("confirm", "").strip().casefold() != player.name.casefold():
         return await _name_page(request, 400, delete_refused=True)
-    await _players(request).delete(player)
+    await service.players.delete(player)
     response = RedirectResponse("/name?deleted=1", status_code=303)
     _forget_cookie(response, request)
     return response
@@ -279,13 +263,12 @@ async def delete_name(request: Request) -> Any:
 
 # ---------------------------------------------------------------------- another device
 @pages.post("/name/transfer")
-async def new_transfer(request: Request) -> Any:
-    player = player_of(request)
+async def new_transfer(request: Request, service: Service, player: Player) -> Any:
     if player is None:
         return RedirectResponse("/name", status_code=303)
     if not limits_of(request).codes.allow(client_address(request)):
         return _too_many(request)
-    code = await _players(request).new_transfer(player)
+    code = await service.players.new_transfer(player)
     base = str(request.base_url).rstrip("/")
     grouped = " ".join(code[i : i + 4] for i in range(0, len(code), 4))
     response = render(
@@ -323,7 +306,7 @@ async def _transfer_page(
     failed: bool = False,
     unconfirmed: bool = False,
 ) -> Any:
-    owner = await _players(request).transfer_owner(typed) if typed else None
+    owner = await service_of(request).players.transfer_owner(typed) if typed else None
     current = player_of(request)
     response = render(
         request,
@@ -345,13 +328,13 @@ async def _transfer_page(
 
 
 @pages.post("/transfer")
-async def spend_transfer(request: Request) -> Any:
+async def spend_transfer(request: Request, service: Service, player: Player) -> Any:
     form = await form_fields(request)
     if not limits_of(request).tries.allow(client_address(request)):
         return _too_many(request)
     code = form.get("code", "")[:64]
-    players = _players(request)
-    current = player_of(request)
+    players = service.players
+    current = player
     if current is not None and form.get("confirm") != "1":
         # a device signed in with another name keeps it unless its person says otherwise
         owner = await players.transfer_owner(code)
@@ -372,8 +355,8 @@ async def spend_transfer(request: Request) -> Any:
 
 # ---------------------------------------------------------------------- profiles
 @pages.get("/@/{name}")
-async def profile_page(request: Request, name: str) -> Any:
-    players = _players(request)
+async def profile_page(request: Request, service: Service, name: str) -> Any:
+    players = service.players
     player = await players.by_name(name)
     if player is None:
         raise GameError("unknown_player", f"no player is named {name!r}", 404)
@@ -384,13 +367,13 @@ async def profile_page(request: Request, name: str) -> Any:
 
 async def profile_response(request: Request, player: PlayerRow, **extra: Any) -> Any:
     """The profile page of ``player``; its own player also gets the parts that other routers
-    add (``app.state.profile_sections``: the bots' tokens and settings), and ``extra``."""
-    profile = await _players(request).profile(player)
+    add (``profile_sections``: the bots' tokens and settings), and ``extra``."""
+    profile = await service_of(request).players.profile(player)
     me = player_of(request)
     own = me is not None and me.id == player.id
     sections: dict[str, Any] = {}
     if own:
-        for section in getattr(request.app.state, "profile_sections", ()):
+        for section in state_or_none(request, "profile_sections", list) or ():
             sections.update(await section(request, me))
     sections.update(extra)
     return render(
@@ -412,10 +395,10 @@ async def profile_response(request: Request, player: PlayerRow, **extra: Any) ->
 
 
 @api.get("/players/{name}")
-async def player_api(request: Request, name: str) -> Any:
+async def player_api(request: Request, service: Service, name: str) -> Any:
     """A player's profile: ratings per variant with their history, numbers of games, wins and
     losses, and the recent games."""
-    players = _players(request)
+    players = service.players
     player = await players.by_name(name)
     if player is None:
         return error_json("unknown_player", f"no player is named {name!r}", 404)
@@ -514,7 +497,7 @@ async def level_options(request: Request, lang: str) -> list[tuple[str, str, str
     """The start form's levels (key, name, description), each description followed by the
     level's fixed rating in standard Senet ("rated ≈ 1677 in Senet")."""
     t = translator(lang)
-    players = _players(request)
+    players = service_of(request).players
     out = []
     for key, name, description in computer.level_options(lang):
         best = players.level_rating(key, "standard")
@@ -597,7 +580,7 @@ async def pair_rated(request: Request, form: dict[str, str], avoid: list[str]) -
     player = player_of(request)
     if player is None or form.get("rated") != "1":
         return None
-    return await _service(request).rated_pairing.pair(
+    return await service_of(request).rated_pairing.pair(
         player,
         form.get("variant", "standard"),
         requested_time_control(form.get("time_control")),
@@ -611,7 +594,7 @@ async def everywhere(request: Request) -> dict[str, Any]:
     player = player_of(request)
     if player is None:
         return {}
-    profile = await _players(request).profile(player, recent=200)
+    profile = await service_of(request).players.profile(player, recent=200)
     return {"game_rows": [_game_row(g, profile, lang_of(request)) for g in profile.recent]}
 
 
@@ -621,7 +604,7 @@ async def started(request: Request, game_id: str, seats: tuple[int, ...], rated:
     player = player_of(request)
     if player is None:
         return
-    await _players(request).link_game(game_id, seats, player, rated=rated)
+    await service_of(request).players.link_game(game_id, seats, player, rated=rated)
 
 
 async def game_players(request: Request, game: GameFacts, seats: tuple[int, ...]) -> dict[str, Any]:
@@ -630,7 +613,7 @@ async def game_players(request: Request, game: GameFacts, seats: tuple[int, ...]
     the holder of an open game nobody has taken yet, the computer's level to play meanwhile
     (``computer_level``: near the player's rating, a middle level for an anonymous one)."""
     player = player_of(request)
-    players = _players(request)
+    players = service_of(request).players
     extra: dict[str, Any] = {}
     if seats and game.listed and game.free_seat is not None:
         extra["computer_level"] = await players.level_near(player, game.variant.name)
@@ -639,13 +622,12 @@ async def game_players(request: Request, game: GameFacts, seats: tuple[int, ...]
 
 
 @api.get("/games/{game_id}/ratings")
-async def game_ratings(request: Request, game_id: str) -> Any:
+async def game_ratings(request: Request, service: Service, lang: Lang, game_id: str) -> Any:
     """Whether the game is rated, and its named players: name, rating in the game's variant
     (``1500?`` while provisional) and, once the game is rated, the change it made."""
-    queries = _service(request).queries
+    queries = service.queries
     over = (await queries.facts(game_id)).over
     rated, seated = await queries.ratings(game_id)
-    lang = lang_of(request)
     return {"rated": rated, "over": over, "seats": [_seat_json(s, lang) for s in seated]}
 
 
@@ -661,18 +643,15 @@ def _seat_json(s: SeatRating, lang: str) -> dict[str, Any]:
     }
 
 
-def install(app: Any, clock: SystemClock) -> None:
+def install(app: FastAPI, clock: SystemClock) -> None:
     """Add the pages, the API and the cookie's middleware to the site; the limits on names,
     codes and tries refill on the server's clock (a manual one in tests)."""
-    settings = app.state.settings
-    app.state.player_limits = Limits(
-        settings.rate_limits.http_rate >= 1e9, clock=lambda: clock.now() / 1000
-    )
+    settings = state_of(app, "settings", Settings)
+    limits = Limits(settings.rate_limits.http_rate >= 1e9, clock=lambda: clock.now() / 1000)
+    put_state(app, "player_limits", limits)
     app.include_router(pages)
     app.include_router(api)
     app.add_middleware(PlayerCookie)
-    app.state.templates.env.globals["signed"] = signed
-    app.state.templates.env.globals["level_name"] = level_name
 
 
 def signed(change: int) -> str:

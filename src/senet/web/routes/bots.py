@@ -35,7 +35,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse, RedirectResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.background import BackgroundTask
@@ -52,11 +52,12 @@ from senet.service.errors import GameError
 from senet.service.players import PlayerRow
 from senet.service.reading import read_game_message
 from senet.service.server import GameService
-from senet.settings import BotLimits
+from senet.settings import BotLimits, Settings
 
+from ..deps import Service, player_of, put_state, service_of, state_of, state_or_none
+from ..protocol import game_error_message
+from ..security import TokenBucket, parse_json
 from . import players
-from .protocol import game_error_message
-from .security import TokenBucket, parse_json
 
 __all__ = ["install", "TokenRefused", "KEEPALIVE_SECONDS"]
 
@@ -82,10 +83,6 @@ class TokenRefused(GameError):
     ) -> None:
         super().__init__(code, message, status)
         self.headers = headers or {}
-
-
-def _service(request: Request) -> GameService:
-    return request.app.state.service
 
 
 # ---------------------------------------------------------------------- limits
@@ -152,8 +149,7 @@ class TokenLimits:
 
 
 def _limits(request: Request) -> TokenLimits:
-    limits: TokenLimits = request.app.state.bot_limits
-    return limits
+    return state_of(request, "bot_limits", TokenLimits)
 
 
 async def authenticated(request: Request, scope: str | None = None) -> Authenticated:
@@ -168,7 +164,7 @@ async def authenticated(request: Request, scope: str | None = None) -> Authentic
             401,
             {"WWW-Authenticate": 'Bearer realm="senet"'},
         )
-    auth = await _service(request).bots.authenticate(token.strip())
+    auth = await service_of(request).bots.authenticate(token.strip())
     if auth is None:
         raise TokenRefused(
             "bad_token",
@@ -206,11 +202,11 @@ async def account(request: Request) -> Any:
 
 
 @api.post("/bot/account/upgrade")
-async def upgrade(request: Request) -> Any:
+async def upgrade(request: Request, service: Service) -> Any:
     """Make the token's player a BOT account, for good: only a name that has played no rated
     game (409 ``rated_games``)."""
     auth = await authenticated(request, "bot:play")
-    await _service(request).bots.upgrade(auth.player)
+    await service.bots.upgrade(auth.player)
     return {"ok": True, "name": auth.player.name, "kind": "bot"}
 
 
@@ -241,14 +237,13 @@ def _stream(
 
 
 @api.get("/bot/stream/event")
-async def event_stream(request: Request) -> Any:
+async def event_stream(request: Request, service: Service) -> Any:
     """NDJSON: the bot's events, one JSON object a line — ``challenge`` (a challenge made to
     it: accept or decline it), ``challengeCanceled``, ``challengeDeclined`` (with the token's
     ``challenge:read``), ``gameStart`` (a game of its own started: every game going on is
     announced again when the stream opens) and ``gameFinish`` — and an empty line every few
     seconds.  While it is open, the bot's listed seeks stay shown in the lobby."""
     auth = await bot_of(request)
-    service = _service(request)
     feed = EventFeed(service.bots, auth.player, challenges=auth.allows("challenge:read"))
 
     async def lines() -> AsyncIterator[bytes]:
@@ -308,14 +303,13 @@ async def event_stream(request: Request) -> Any:
 
 
 @api.get("/bot/game/stream/{game_id}")
-async def game_stream(request: Request, game_id: str) -> Any:
+async def game_stream(request: Request, service: Service, game_id: str) -> Any:
     """NDJSON: the game's whole ``state`` message (the live protocol's, for the bot's seat),
     then an ``events`` message for every change (the new throws and moves, the decider, the
     bot's legal moves, the outcome), ``cancelled`` if the game is called off, and an empty
     line every few seconds; it ends after the game does.  The bot's seat counts as connected
     while the stream is open."""
     auth = await bot_of(request)
-    service = _service(request)
     _, seats = await service.bots.seats(game_id, auth.player)
 
     async def lines() -> AsyncIterator[bytes]:
@@ -360,24 +354,26 @@ async def game_stream(request: Request, game_id: str) -> Any:
 
 # ---------------------------------------------------------------------- acting
 @api.post("/bot/game/{game_id}/move/{move:path}")  # a banked throw's move: 12-15/3
-async def bot_move(request: Request, game_id: str, move: str, ply: int | None = None) -> Any:
+async def bot_move(
+    request: Request, service: Service, game_id: str, move: str, ply: int | None = None
+) -> Any:
     """Play ``move`` in the game's notation (``12-15``, ``28-off``, ``pass``, ``12-15/3``
     where every throw of a turn is made first, ...) for the bot's seat; ``ply`` (optional): the ply the bot decided at, refused as ``stale`` if the
     game has moved on.  An illegal move is 400 ``illegal`` with the engine's reason."""
     auth = await bot_of(request)
-    live = await _service(request).bots.move(game_id, auth.player, move, ply)
+    live = await service.bots.move(game_id, auth.player, move, ply)
     return {"ok": True, "ply": live.ply}
 
 
 @api.post("/bot/game/{game_id}/resign")
-async def bot_resign(request: Request, game_id: str) -> Any:
+async def bot_resign(request: Request, service: Service, game_id: str) -> Any:
     auth = await bot_of(request)
-    live = await _service(request).bots.resign(game_id, auth.player)
+    live = await service.bots.resign(game_id, auth.player)
     return {"ok": True, "ply": live.ply}
 
 
 @api.post("/challenge/{challenge_id}/accept")
-async def accept_challenge(request: Request, challenge_id: str) -> Any:
+async def accept_challenge(request: Request, service: Service, challenge_id: str) -> Any:
     """Accept a challenge made to the token's player (scope ``challenge:write``): the game
     is made with its terms and the player seated in it; a bot gets its ``gameStart`` (its
     games quota counts: 429 ``too_many_games``).  A person's token gets its seat's secret
@@ -385,7 +381,7 @@ async def accept_challenge(request: Request, challenge_id: str) -> Any:
     auth = await authenticated(request, "challenge:write")
     most = _limits(request).limits.games if auth.player.bot else None
     with games_quota():
-        accepted = await _service(request).bots.accept(challenge_id, auth.player, most)
+        accepted = await service.bots.accept(challenge_id, auth.player, most)
     answer: dict[str, Any] = {
         "ok": True,
         "game": accepted.game_id,
@@ -397,10 +393,10 @@ async def accept_challenge(request: Request, challenge_id: str) -> Any:
 
 
 @api.post("/challenge/{challenge_id}/decline")
-async def decline_challenge(request: Request, challenge_id: str) -> Any:
+async def decline_challenge(request: Request, service: Service, challenge_id: str) -> Any:
     """Decline a challenge made to the token's player (scope ``challenge:write``)."""
     auth = await authenticated(request, "challenge:write")
-    await _service(request).bots.decline(challenge_id, auth.player)
+    await service.bots.decline(challenge_id, auth.player)
     return {"ok": True}
 
 
@@ -409,12 +405,12 @@ class SeedBody(BaseModel):
 
 
 @api.post("/bot/game/{game_id}/seed")
-async def bot_seed(request: Request, game_id: str) -> Any:
+async def bot_seed(request: Request, service: Service, game_id: str) -> Any:
     """Body ``{"seed": "..."}``: the bot's own seed, mixed into every throw
     ([fair play](fair-play.md)); once, before the first throw."""
     auth = await bot_of(request)
     body = await _object(request)
-    live = await _service(request).bots.seed(game_id, auth.player, body.get("seed"))
+    live = await service.bots.seed(game_id, auth.player, body.get("seed"))
     return {"ok": True, "ply": live.ply}
 
 
@@ -427,7 +423,7 @@ class SeekBody(BaseModel):
 
 
 @api.post("/bot/seek")
-async def bot_seek(request: Request) -> Any:
+async def bot_seek(request: Request, service: Service) -> Any:
     """Body ``{"variant": "standard", "time_control": "untimed", "rated": true}``: take a
     waiting seek that accepts bots (another bot's, or a person's who accepts games against
     bots), or list the bot's own in the lobby, marked BOT, until someone takes it (a
@@ -436,7 +432,7 @@ async def bot_seek(request: Request) -> Any:
     body = _validated(SeekBody, await _object(request))
     most = _limits(request).limits.games
     with games_quota():
-        paired = await _service(request).bots.seek(
+        paired = await service.bots.seek(
             auth.player, body.variant, body.time_control, body.rated, most
         )
     return {"id": paired.game_id, "seat": "AB"[paired.seat], "waiting": paired.waiting}
@@ -482,7 +478,7 @@ async def _object(request: Request) -> dict[str, Any]:
 async def profile_section(request: Request, player: PlayerRow) -> dict[str, Any]:
     """What the profile page shows its own player: the tokens, the scopes, whether the name
     may still become a bot."""
-    bots = _service(request).bots
+    bots = service_of(request).bots
     return {
         "api_tokens": await bots.tokens(player),
         "api_scopes": list(SCOPES),
@@ -491,7 +487,7 @@ async def profile_section(request: Request, player: PlayerRow) -> dict[str, Any]
 
 
 def _own(request: Request) -> PlayerRow:
-    player = players.player_of(request)
+    player = player_of(request)
     if player is None:
         raise GameError("no_name", "take a name first", 403)
     return player
@@ -503,28 +499,28 @@ async def _form(request: Request) -> dict[str, list[str]]:
 
 
 @pages.post("/account/accept-bots")
-async def accept_bots(request: Request) -> Any:
+async def accept_bots(request: Request, service: Service) -> Any:
     player = _own(request)
     form = await _form(request)
-    await _service(request).bots.accept_bots(player, form.get("accept", [""])[0] == "1")
+    await service.bots.accept_bots(player, form.get("accept", [""])[0] == "1")
     return RedirectResponse(f"/@/{player.name}#bots", status_code=303)
 
 
 @pages.post("/account/bot")
-async def become_bot(request: Request) -> Any:
+async def become_bot(request: Request, service: Service) -> Any:
     player = _own(request)
     form = await _form(request)
     if form.get("confirm", [""])[0].strip().casefold() != player.name.casefold():
         raise GameError("bot_confirm", "type the name to confirm", 400)
-    await _service(request).bots.upgrade(player)
+    await service.bots.upgrade(player)
     return RedirectResponse(f"/@/{player.name}#bots", status_code=303)
 
 
 @pages.post("/account/tokens")
-async def new_token(request: Request) -> Any:
+async def new_token(request: Request, service: Service) -> Any:
     player = _own(request)
     form = await _form(request)
-    token, row = await _service(request).bots.new_token(
+    token, row = await service.bots.new_token(
         player, form.get("label", [""])[0], form.get("scope", [])
     )
     response = await players.profile_response(request, player, new_token=token, new_row=row)
@@ -533,29 +529,29 @@ async def new_token(request: Request) -> Any:
 
 
 @pages.post("/account/tokens/{token_id}/revoke")
-async def revoke_token(request: Request, token_id: str) -> Any:
+async def revoke_token(request: Request, service: Service, token_id: str) -> Any:
     player = _own(request)
-    await _service(request).bots.revoke(player, token_id)
+    await service.bots.revoke(player, token_id)
     return RedirectResponse(f"/@/{player.name}#bots", status_code=303)
 
 
-def install(app: Any) -> None:
+def install(app: FastAPI) -> None:
     """The routes, the per-token limits, the refusals with their headers, and the profile's
     part."""
-    settings = app.state.settings
+    settings = state_of(app, "settings", Settings)
 
     def seconds() -> float:
-        service = getattr(app.state, "service", None)
+        service = state_or_none(app, "service", GameService)
         return service.clock.now() / 1000 if service is not None else 0.0
 
-    app.state.bot_limits = TokenLimits(settings.bot_limits, seconds)
+    put_state(app, "bot_limits", TokenLimits(settings.bot_limits, seconds))
     app.include_router(api)
     app.include_router(pages)
-    sections: list[Callable[[Request, PlayerRow], Awaitable[dict[str, Any]]]] = getattr(
-        app.state, "profile_sections", []
+    sections: list[Callable[[Request, PlayerRow], Awaitable[dict[str, Any]]]] = (
+        state_or_none(app, "profile_sections", list) or []
     )
     sections.append(profile_section)
-    app.state.profile_sections = sections
+    put_state(app, "profile_sections", sections)
 
     @app.exception_handler(TokenRefused)
     async def _refused(request: Request, exc: TokenRefused) -> Any:

@@ -20,8 +20,9 @@ from senet.sim import charts
 from senet.sim.charts import Bar
 from senet.sim.dataset import load
 
-from .common import lang_of, render
-from .i18n import decimal, number, translator
+from ..common import render
+from ..deps import Lang
+from ..i18n import decimal, number, translator
 
 __all__ = ["pages", "how_it_plays", "compared", "basis_of"]
 
@@ -335,5 +336,5 @@ def compared(lang: str) -> dict[str, Any]:
 
 
 @pages.get("/compare")
-async def compared_page(request: Request) -> Any:
-    return render(request, "compared.html", compared=compared(lang_of(request)))
+async def compared_page(request: Request, lang: Lang) -> Any:
+    return render(request, "compared.html", compared=compared(lang))

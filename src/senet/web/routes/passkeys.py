@@ -18,27 +18,14 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from senet.service.players import Players
-
-from .common import error_json
-from .players import (
-    PLAYER_COOKIE,
-    client_address,
-    limits_of,
-    passkeys_possible,
-    player_of,
-    set_player_cookie,
-)
-from .security import parse_json
+from ..common import error_json
+from ..deps import PLAYER_COOKIE, Player, Service
+from ..security import parse_json
+from .players import client_address, limits_of, passkeys_possible, set_player_cookie
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/api/passkeys", include_in_schema=False)
-
-
-def _players(request: Request) -> Players:
-    players: Players = request.app.state.service.players
-    return players
 
 
 def _rp_id(request: Request) -> str:
@@ -82,7 +69,7 @@ def _refused(code: str = "passkey_refused") -> JSONResponse:
 
 
 @router.post("/register/options")
-async def register_options(request: Request) -> Any:
+async def register_options(request: Request, service: Service, player: Player) -> Any:
     """The options of ``navigator.credentials.create`` for the signed-in player."""
     from webauthn import generate_registration_options, options_to_json
     from webauthn.helpers import base64url_to_bytes
@@ -92,12 +79,11 @@ async def register_options(request: Request) -> Any:
         ResidentKeyRequirement,
     )
 
-    player = player_of(request)
     if player is None:
         return error_json("no_name", "take a name first", 403)
     if not passkeys_possible(request):
         return _unavailable()
-    players = _players(request)
+    players = service.players
     challenge = await players.new_challenge("register", player)
     existing = await players.db.passkeys_of(player.id)
     options = generate_registration_options(
@@ -117,20 +103,19 @@ async def register_options(request: Request) -> Any:
 
 
 @router.post("/register")
-async def register(request: Request) -> Any:
+async def register(request: Request, service: Service, player: Player) -> Any:
     """Verify a new passkey's attestation and keep its public key for the player."""
     from webauthn import verify_registration_response
     from webauthn.helpers import bytes_to_base64url
     from webauthn.helpers.exceptions import WebAuthnException
 
-    player = player_of(request)
     if player is None:
         return error_json("no_name", "take a name first", 403)
     credential = await _credential(request)
     challenge = _challenge_of(credential) if credential else None
     if credential is None or challenge is None:
         return _refused()
-    players = _players(request)
+    players = service.players
     valid, owner = await players.spend_challenge(challenge, "register")
     if not valid or owner != player.id:
         return _refused("challenge_spent")
@@ -155,7 +140,7 @@ async def register(request: Request) -> Any:
 
 
 @router.post("/login/options")
-async def login_options(request: Request) -> Any:
+async def login_options(request: Request, service: Service) -> Any:
     """The options of ``navigator.credentials.get``: any of this site's passkeys."""
     from webauthn import generate_authentication_options, options_to_json
 
@@ -163,13 +148,13 @@ async def login_options(request: Request) -> Any:
         return _unavailable()
     if not limits_of(request).tries.allow(client_address(request)):
         return error_json("rate_limited", "too many tries: wait a moment", 429)
-    challenge = await _players(request).new_challenge("login", None)
+    challenge = await service.players.new_challenge("login", None)
     options = generate_authentication_options(rp_id=_rp_id(request), challenge=challenge)
     return JSONResponse(json.loads(options_to_json(options)))
 
 
 @router.post("/login")
-async def login(request: Request) -> Any:
+async def login(request: Request, service: Service) -> Any:
     """Verify a passkey's signature of a login challenge and sign this device in."""
     from webauthn import verify_authentication_response
     from webauthn.helpers import base64url_to_bytes
@@ -179,7 +164,7 @@ async def login(request: Request) -> Any:
     challenge = _challenge_of(credential) if credential else None
     if credential is None or challenge is None or not isinstance(credential.get("id"), str):
         return _refused()
-    players = _players(request)
+    players = service.players
     valid, _ = await players.spend_challenge(challenge, "login")
     if not valid:
         return _refused("challenge_spent")

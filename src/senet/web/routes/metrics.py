@@ -48,6 +48,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from senet.service.server import GameService
 
+from ..deps import Service, put_state, settings_of, state_of, state_or_none
+
 __all__ = ["Metrics", "MetricsMiddleware", "install", "router"]
 
 router = APIRouter()
@@ -64,7 +66,7 @@ class _ServiceCounts(Collector):
         self.app = app
 
     def collect(self) -> Iterator[Metric]:
-        service: GameService | None = getattr(self.app.state, "service", None)
+        service = state_or_none(self.app, "service", GameService)
         if service is None:  # before start-up or after shutdown
             return
         games = GaugeMetricFamily("senet_games_in_memory", "Games held in this process's memory")
@@ -192,13 +194,12 @@ class MetricsMiddleware:
 
 
 def _metrics_of(request: Request) -> Metrics:
-    metrics: Metrics = request.app.state.metrics
-    return metrics
+    return state_of(request, "metrics", Metrics)
 
 
 @router.get("/metrics", include_in_schema=False)
 async def metrics_text(request: Request) -> Response:
-    token: str | None = request.app.state.settings.metrics_token
+    token: str | None = settings_of(request).metrics_token
     given = request.headers.get("authorization", "")
     if not token:
         return Response("Not Found", status_code=404, media_type="text/plain")
@@ -221,8 +222,7 @@ async def _answers(check: Any) -> str | None:
 
 
 @router.get("/readyz", include_in_schema=False)
-async def readyz(request: Request) -> Response:
-    service: GameService = request.app.state.service
+async def readyz(request: Request, service: Service) -> Response:
     checks: dict[str, str | None] = {"database": await _answers(service.storage.ping())}
     if service.broadcast.shared:
         checks["redis"] = await _answers(service.broadcast.ping())
@@ -240,7 +240,7 @@ def install(app: FastAPI) -> Metrics:
     """Metrics for ``app``: the routes, the middleware (outermost but for the security one, so
     refused requests are timed too) and the job listener, wired at start-up."""
     metrics = Metrics(app)
-    app.state.metrics = metrics
+    put_state(app, "metrics", metrics)
     app.include_router(router)
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     return metrics

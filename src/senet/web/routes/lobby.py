@@ -17,9 +17,10 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict
 from typing import Any
 
-from fastapi import APIRouter, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, FastAPI, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, Field
+from starlette.requests import HTTPConnection
 
 from senet.engine import VARIANTS
 from senet.service.errors import GameError
@@ -35,28 +36,27 @@ from senet.service.lobby import MyGame, OpenGame
 from senet.service.messages import Holder
 from senet.service.server import GameService
 
-from . import players
-from .common import (
-    form_fields,
-    lang_of,
-    lister_of,
-    render,
-    seat_cookie,
-    set_seat_cookie,
-    to_game,
+from ..common import form_fields, lister_of, render, seat_cookie, set_seat_cookie, to_game
+from ..deps import (
+    Lang,
+    Player,
+    Service,
+    holder,
+    player_of,
+    put_state,
+    service_of,
+    settings_of,
+    state_or_none,
 )
-from .i18n import decimal, translator
-from .security import TokenBucket
+from ..i18n import decimal, translator
+from ..security import TokenBucket
+from . import players
 
 pages = APIRouter()
 api = APIRouter(prefix="/api", tags=["lobby"])
 live = APIRouter()
 
 SEAT_COOKIE_PREFIX = seat_cookie("")
-
-
-def _service(request: Request | WebSocket) -> GameService:
-    return request.app.state.service
 
 
 def time_control_label(text: str, lang: str) -> str:
@@ -102,14 +102,9 @@ def variant_titles(lang: str) -> dict[str, str]:
     return {name: v.title(lang) for name, v in VARIANTS.items()}
 
 
-def install(app: Any) -> None:
-    """Give every template the time controls and variant titles, and mount the routes."""
-    env = app.state.templates.env
-    env.globals["time_control_options"] = time_control_options
-    env.globals["time_control_groups"] = time_control_groups
-    env.globals["time_control_label"] = time_control_label
-    env.globals["variant_title"] = variant_title
-    env.globals["lobby_variant_titles"] = variant_titles
+def install(app: FastAPI) -> None:
+    """Mount the routes (the time controls' and variants' words are given to the templates by
+    :mod:`senet.web.template_globals`)."""
     app.include_router(pages)
     app.include_router(api)
     app.include_router(live)
@@ -119,7 +114,7 @@ class ClockAdvance(BaseModel):
     advance_ms: int = Field(ge=0, le=30 * 86_400_000)
 
 
-def install_test_clock(app: Any, clock: ManualClock) -> None:
+def install_test_clock(app: FastAPI, clock: ManualClock) -> None:
     """``POST /api/testing/clock`` moves a manual clock on (servers started by tests only)."""
 
     @app.post("/api/testing/clock", include_in_schema=False)
@@ -144,9 +139,8 @@ def _open_json(game: OpenGame) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- pages
 @pages.post("/play-now")
-async def play_now(request: Request) -> Any:
+async def play_now(request: Request, service: Service) -> Any:
     form = await form_fields(request)
-    service = _service(request)
     rated = await players.pair_rated(request, form, list(held_tokens(request)))
     if rated is not None:
         return to_game(request, rated.game_id, rated.token)
@@ -160,8 +154,7 @@ async def play_now(request: Request) -> Any:
 
 
 @pages.post("/g/{game_id}/take")
-async def take(request: Request, game_id: str) -> Any:
-    service = _service(request)
+async def take(request: Request, service: Service, game_id: str) -> Any:
     if await service.queries.seats(game_id, request.cookies.get(seat_cookie(game_id))):
         return RedirectResponse(f"/g/{game_id}", status_code=303)  # already seated there
     try:
@@ -176,8 +169,8 @@ async def take(request: Request, game_id: str) -> Any:
 async def my_games(request: Request) -> list[MyGame]:
     """The games this browser holds a seat in by its cookies, and, signed in with a name, the
     name's games not over yet (played from any device)."""
-    service = _service(request)
-    player = players.player_of(request)
+    service = service_of(request)
+    player = player_of(request)
     linked = await service.players.unfinished_seats(player) if player is not None else None
     return await service.lobby.mine(held_tokens(request), linked)
 
@@ -194,8 +187,8 @@ AWAY_SHOWN = 8
 
 
 @pages.get("/games/live")
-async def watch_page(request: Request) -> Any:
-    games = await _service(request).lobby.watchable()
+async def watch_page(request: Request, service: Service) -> Any:
+    games = await service.lobby.watchable()
     return render(request, "watch.html", games=games, away_shown=AWAY_SHOWN)
 
 
@@ -216,16 +209,16 @@ class SeatTaken(BaseModel):
 
 
 @api.get("/lobby")
-async def open_games(request: Request, variant: str | None = None) -> Any:
+async def open_games(request: Request, service: Service, variant: str | None = None) -> Any:
     """The open games waiting for a taker, oldest first."""
-    games = await _service(request).lobby.open_games(variant)
-    return await players.with_seekers(_service(request), [_open_json(g) for g in games])
+    games = await service.lobby.open_games(variant)
+    return await players.with_seekers(service, [_open_json(g) for g in games])
 
 
 @api.post("/lobby/{game_id}/take", response_model=SeatTaken)
-async def take_api(request: Request, game_id: str) -> Any:
+async def take_api(request: Request, service: Service, game_id: str) -> Any:
     """Take the free seat of an open game; 409 ``taken`` if someone was first."""
-    taken = await _service(request).lobby.take(game_id)
+    taken = await service.lobby.take(game_id)
     base = str(request.base_url).rstrip("/")
     data = SeatTaken(id=game_id, url=f"{base}/g/{game_id}", seat=taken.seat, token=taken.token)
     response = JSONResponse(data.model_dump())
@@ -234,10 +227,10 @@ async def take_api(request: Request, game_id: str) -> Any:
 
 
 @api.post("/pair", response_model=SeatTaken)
-async def pair_api(request: Request, body: PairRequest) -> Any:
+async def pair_api(request: Request, service: Service, body: PairRequest) -> Any:
     """Be paired with whoever waits for the same variant and time control, or wait for the
     next asker (``waiting``: the game is listed until someone takes the other seat)."""
-    paired = await _service(request).lobby.pair(
+    paired = await service.lobby.pair(
         body.variant,
         requested_time_control(body.time_control),
         list(held_tokens(request)),
@@ -257,17 +250,16 @@ async def pair_api(request: Request, body: PairRequest) -> Any:
 
 
 @api.get("/watch")
-async def watchable(request: Request) -> Any:
+async def watchable(request: Request, service: Service) -> Any:
     """Games in progress that anyone may watch, most recently active first."""
-    return [asdict(g) for g in await _service(request).lobby.watchable()]
+    return [asdict(g) for g in await service.lobby.watchable()]
 
 
 @api.get("/mine")
-async def mine(request: Request) -> Any:
+async def mine(request: Request, lang: Lang) -> Any:
     """The games this browser's seat cookies hold a seat in (and, signed in, the name's
     games not over yet), newest first."""
     games = await my_games(request)
-    lang = lang_of(request)
     t = translator(lang)
     return [
         {
@@ -283,14 +275,11 @@ async def mine(request: Request) -> Any:
 
 
 @api.get("/turns")
-async def your_turn(request: Request) -> Any:
+async def your_turn(request: Request, service: Service, lang: Lang, player: Player) -> Any:
     """The games waiting for your move (a named player's on every device, and those this
     browser's seat cookies hold), those with a deadline first, the nearest first; ``now``
     is the server's time (ms) to count the time left from."""
-    service = _service(request)
-    player = players.player_of(request)
     games = await service.your_turn.waiting(held_tokens(request), player)
-    lang = lang_of(request)
     t = translator(lang)
     rows = []
     for g in games:
@@ -314,11 +303,11 @@ async def your_turn(request: Request) -> Any:
 
 
 @api.get("/activity")
-async def activity(request: Request) -> Any:
+async def activity(request: Request, service: Service, lang: Lang) -> Any:
     """How many players are at a board now (over every process) and how many games are being
     played (with a player here, or turn-based), with the line the home page shows."""
-    now = await _service(request).lobby.activity()
-    t = translator(lang_of(request))
+    now = await service.lobby.activity()
+    t = translator(lang)
     players_text = t("activity.players", n=now.players_online)
     games_text = t("activity.games", n=now.games_playing)
     return {
@@ -337,7 +326,7 @@ def _my_label(state: str, won: bool | None, t: Callable[..., str]) -> str:
 async def _token_of(request: Request, game_id: str) -> Holder:
     """The seat secret of the header or cookie, else the seats linked to the device's name."""
     secret = request.headers.get("x-seat-token") or request.cookies.get(seat_cookie(game_id))
-    return await players.holder(request, game_id, secret)
+    return await holder(request, game_id, secret)
 
 
 class Resignation(BaseModel):
@@ -345,30 +334,28 @@ class Resignation(BaseModel):
 
 
 @api.post("/games/{game_id}/resign")
-async def resign(request: Request, game_id: str, body: Resignation) -> Any:
+async def resign(request: Request, service: Service, game_id: str, body: Resignation) -> Any:
     """Resign (the seat secret as for moves): the opponent wins, ``[Termination
     "resignation"]``."""
-    service = _service(request)
     token = await _token_of(request, game_id)
     await service.commands.resign(game_id, token, body.seat)
     return await service.queries.state(game_id, token)
 
 
 @api.post("/games/{game_id}/cancel", status_code=204, response_class=Response)
-async def cancel(request: Request, game_id: str) -> Response:
+async def cancel(request: Request, service: Service, game_id: str) -> Response:
     """Cancel a game nobody has joined (the seat secret as for moves): it is deleted, and
     every page showing it is told; 409 ``joined`` once the other seat is taken."""
-    await _service(request).commands.cancel(game_id, await _token_of(request, game_id))
+    await service.commands.cancel(game_id, await _token_of(request, game_id))
     response = Response(status_code=204)
     response.delete_cookie(seat_cookie(game_id), path="/")  # a seat in nothing
     return response
 
 
 @api.post("/games/{game_id}/claim")
-async def claim(request: Request, game_id: str) -> Any:
+async def claim(request: Request, service: Service, game_id: str) -> Any:
     """Claim the win of an untimed game whose opponent has been gone long enough (or never
     gave a seed): ``[Termination "abandoned"]``; 409 ``not_abandoned`` otherwise."""
-    service = _service(request)
     token = await _token_of(request, game_id)
     await service.commands.claim_abandoned(game_id, token)
     return await service.queries.state(game_id, token)
@@ -435,10 +422,12 @@ class LobbyFeed:
             await asyncio.gather(self._task, return_exceptions=True)
 
 
-def lobby_feed(app: Any) -> LobbyFeed:
-    feed = getattr(app.state, "lobby_feed", None)
+def lobby_feed(conn: HTTPConnection) -> LobbyFeed:
+    """The process's one feed of the lobby's changes, made at the first use."""
+    feed = state_or_none(conn, "lobby_feed", LobbyFeed)
     if feed is None:
-        feed = app.state.lobby_feed = LobbyFeed(app.state.service)
+        feed = LobbyFeed(service_of(conn))
+        put_state(conn.app, "lobby_feed", feed)
     return feed
 
 
@@ -451,10 +440,10 @@ async def lobby_socket(ws: WebSocket) -> None:
     variant = ws.query_params.get("variant")
     if variant not in VARIANTS:
         variant = None
-    limits = ws.app.state.settings.rate_limits
+    limits = settings_of(ws).rate_limits
     bucket = TokenBucket(rate=limits.message_rate, burst=limits.message_burst)
     try:
-        async with lobby_feed(ws.app).watch(variant) as listings:
+        async with lobby_feed(ws).watch(variant) as listings:
             reader = asyncio.create_task(_drop_frames(ws, bucket))
             try:
                 while True:

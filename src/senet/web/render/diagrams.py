@@ -17,9 +17,9 @@ from senet.engine import OFF, HouseKind, Position, Variant, find_variant, parse_
 from senet.engine.examples import Example, examples
 from senet.engine.explain import why_not
 
+from ..i18n import translator
 from .board_svg import Arrow, board_svg
 from .explain_text import place, reason_text
-from .i18n import translator
 
 __all__ = ["Diagram", "rule_diagrams", "arrows_of", "mistake_board"]
 

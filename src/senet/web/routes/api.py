@@ -19,16 +19,22 @@ from pydantic import BaseModel, Field
 from senet.engine import VARIANTS
 from senet.service import computer
 from senet.service.errors import GameError
-from senet.service.games import requested_time_control
+from senet.service.games import (
+    checked_move,
+    checked_ply,
+    checked_seat,
+    checked_seed,
+    parsed_move,
+    requested_time_control,
+)
 from senet.service.messages import Holder
 from senet.service.reviews import replay
-from senet.service.server import GameService
 
-from .common import error_json, lang_of, lister_of, seat_cookie, set_seat_cookie
-from .i18n import LANGS, client_catalog
-from .players import holder
-from .security import parse_json
-from .waiting import client_of, unless_gone
+from ..common import error_json, lister_of, seat_cookie, set_seat_cookie
+from ..deps import Lang, Service, holder
+from ..i18n import LANGS, client_catalog
+from ..security import parse_json
+from ..waiting import client_of, unless_gone
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -65,20 +71,15 @@ class CreatedGame(BaseModel):
     invite_url: str | None
 
 
-def _service(request: Request) -> GameService:
-    return request.app.state.service
-
-
 async def token_of(request: Request, game_id: str) -> Holder:
     """Who the caller is in the game: the seat secret of its header or cookie, else the seats
-    linked to the name its device is signed in with (see :func:`players.holder`)."""
+    linked to the name its device is signed in with (see :func:`holder`)."""
     secret = request.headers.get("x-seat-token") or request.cookies.get(seat_cookie(game_id))
     return await holder(request, game_id, secret)
 
 
 @router.get("/variants")
-async def variants(request: Request) -> list[dict[str, Any]]:
-    lang = lang_of(request)
+async def variants(request: Request, lang: Lang) -> list[dict[str, Any]]:
     return [
         {
             "name": v.name,
@@ -91,16 +92,12 @@ async def variants(request: Request) -> list[dict[str, Any]]:
 
 
 @router.get("/levels")
-async def levels(request: Request) -> list[dict[str, str]]:
-    return [
-        {"key": k, "name": n, "description": d}
-        for k, n, d in computer.level_options(lang_of(request))
-    ]
+async def levels(request: Request, lang: Lang) -> list[dict[str, str]]:
+    return [{"key": k, "name": n, "description": d} for k, n, d in computer.level_options(lang)]
 
 
 @router.post("/games", response_model=CreatedGame, status_code=201)
-async def create_game(request: Request, body: NewGame) -> Any:
-    service = _service(request)
+async def create_game(request: Request, service: Service, body: NewGame) -> Any:
     created = await service.commands.create(
         body.variant,
         body.mode,
@@ -129,9 +126,9 @@ async def create_game(request: Request, body: NewGame) -> Any:
 
 
 @router.get("/games/{game_id}")
-async def game_state(request: Request, game_id: str) -> Any:
+async def game_state(request: Request, service: Service, game_id: str) -> Any:
     """The state as the caller may see it (legal moves only for the deciding seat's holder)."""
-    return await _service(request).view(game_id, await token_of(request, game_id), read=True)
+    return await service.view(game_id, await token_of(request, game_id), read=True)
 
 
 async def _json_object(request: Request, example: str) -> dict[str, Any] | Any:
@@ -146,14 +143,14 @@ async def _json_object(request: Request, example: str) -> dict[str, Any] | Any:
 
 
 @router.post("/games/{game_id}/moves")
-async def play(request: Request, game_id: str) -> Any:
+async def play(request: Request, service: Service, game_id: str) -> Any:
     """Body ``{"ply": N, "move": "12-15"}``: N is the number of actions so far (the state's ply)."""
     body = await _json_object(request, '{"ply": 3, "move": "12-15"}')
     if not isinstance(body, dict):
         return body
-    service = _service(request)
     token = await token_of(request, game_id)
-    await service.commands.act(game_id, token, body.get("ply"), body.get("move"))
+    ply, move = checked_ply(body.get("ply")), checked_move(body.get("move"))
+    await service.commands.act(game_id, token, ply, parsed_move(move))
     return await service.view(game_id, token)
 
 
@@ -180,21 +177,21 @@ _SEED_BODY = {
 
 
 @router.post("/games/{game_id}/seed", openapi_extra={"requestBody": _SEED_BODY})
-async def give_seed(request: Request, game_id: str) -> Any:
+async def give_seed(request: Request, service: Service, game_id: str) -> Any:
     """Body ``{"seed": "my own words"}`` (and ``"seat": 0`` or ``1`` when the secret holds both
     seats): the seat's own seed, mixed into every throw.  Once per seat, before the first
     throw; the state returned shows who has given theirs."""
     body = await _json_object(request, '{"seed": "my own words"}')
     if not isinstance(body, dict):
         return body
-    service = _service(request)
     token = await token_of(request, game_id)
-    await service.commands.seed(game_id, token, body.get("seed"), body.get("seat"))
+    seed, seat = checked_seed(body.get("seed")), checked_seat(body.get("seat"))
+    await service.commands.seed(game_id, token, seed, seat)
     return await service.view(game_id, token)
 
 
 @router.get("/games/{game_id}/review")
-async def game_review(request: Request, game_id: str) -> Any:
+async def game_review(request: Request, service: Service, game_id: str) -> Any:
     """Every decision of a finished game judged by the master: per decision the turn number,
     the seat, the position, the move played, the best move, the verdict and the winning chance
     lost in percent; and under ``account`` where the result came from: seat A's chance at the
@@ -203,7 +200,6 @@ async def game_review(request: Request, game_id: str) -> Any:
     seat's own side.  Waits while a worker computes the review (seconds; once, then stored with
     the game); 409 ``not_over`` while the game goes on; 429 ``busy`` (with ``Retry-After``)
     when too many reviews wait, from everyone or from this client."""
-    service = _service(request)
     return replay(await unless_gone(request, service.queries.review(game_id, client_of(request))))
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter, Request, WebSocket
+from fastapi import APIRouter, FastAPI, Request, WebSocket
 from fastapi.responses import RedirectResponse
 
 from senet.engine import VARIANTS
@@ -28,29 +28,22 @@ from senet.service.challenges import (
     Challenge,
     ChallengeEvent,
     ChallengeEventKind,
-    Challenges,
     ChallengeStatus,
     ChallengeTerms,
     challenge_channel,
     challenge_message,
     player_channel,
 )
-from senet.service.chat import PHRASES
 from senet.service.errors import GameError
 from senet.service.players import PlayerRow
 
-from .common import COOKIE_AGE, form_fields, lang_of, render, seat_cookie, to_game
-from .i18n import translator
-from .players import PLAYER_COOKIE, player_of
+from ..common import COOKIE_AGE, form_fields, lang_of, render, seat_cookie, to_game
+from ..deps import PLAYER_COOKIE, Player, Service, player_of, service_of
+from ..i18n import translator
 
 __all__ = ["challenge_cookie", "home_box", "install"]
 
 router = APIRouter(include_in_schema=False)
-
-
-def _challenges(request: Request | WebSocket) -> Challenges:
-    challenges: Challenges = request.app.state.service.challenges
-    return challenges
 
 
 def challenge_cookie(challenge_id: str) -> str:
@@ -65,7 +58,7 @@ def _variants(lang: str) -> list[tuple[str, str]]:
 async def _form(
     request: Request, name: str, status: int = 200, refused: str | None = None, **typed: Any
 ) -> Any:
-    challenges = _challenges(request)
+    challenges = service_of(request).challenges
     target = await challenges.players.by_name(name)
     if target is None or target.kind == "computer":
         raise GameError("unknown_player", f"no player is named {name!r}", 404)
@@ -102,9 +95,9 @@ async def challenge_form(request: Request, name: str) -> Any:
 
 
 @router.post("/challenge/{name}")
-async def send_challenge(request: Request, name: str) -> Any:
+async def send_challenge(request: Request, service: Service, player: Player, name: str) -> Any:
     form = await form_fields(request)
-    me = player_of(request)
+    me = player
     from_game = form.get("from") or None
     typed = {
         "variant": form.get("variant", "standard"),
@@ -117,7 +110,7 @@ async def send_challenge(request: Request, name: str) -> Any:
         terms = ChallengeTerms.checked(
             typed["variant"], typed["time_control"], typed["colour"], typed["rated"]
         )
-        sent = await _challenges(request).create(
+        sent = await service.challenges.create(
             name,
             terms,
             challenger=me,
@@ -151,7 +144,9 @@ async def _role(request: Request, challenge: Challenge) -> str | None:
     me = player_of(request)
     if me is not None and me.id == challenge.challenged_id:
         return "challenged"
-    if await _challenges(request).is_challenger(challenge.id, me, _secret(request, challenge.id)):
+    if await service_of(request).challenges.is_challenger(
+        challenge.id, me, _secret(request, challenge.id)
+    ):
         return "challenger"
     return None
 
@@ -165,8 +160,8 @@ async def box(request: Request) -> Any:
 
 
 @router.get("/challenges/{challenge_id}")
-async def challenge_page(request: Request, challenge_id: str) -> Any:
-    challenge = await _challenges(request).get(challenge_id)
+async def challenge_page(request: Request, service: Service, challenge_id: str) -> Any:
+    challenge = await service.challenges.get(challenge_id)
     role = await _role(request, challenge)
     if role is None:
         raise GameError("unknown_challenge", f"there is no challenge {challenge_id!r}", 404)
@@ -175,38 +170,38 @@ async def challenge_page(request: Request, challenge_id: str) -> Any:
         "challenge_page.html",
         c=challenge,
         role=role,
-        now=_challenges(request).clock.now(),
+        now=service.challenges.clock.now(),
     )
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
 @router.post("/challenges/{challenge_id}/accept")
-async def accept(request: Request, challenge_id: str) -> Any:
+async def accept(request: Request, service: Service, challenge_id: str) -> Any:
     me = _named(request)
-    accepted = await _challenges(request).accept(challenge_id, me)
+    accepted = await service.challenges.accept(challenge_id, me)
     return to_game(request, accepted.game_id, accepted.token)
 
 
 @router.post("/challenges/{challenge_id}/decline")
-async def decline(request: Request, challenge_id: str) -> Any:
-    await _challenges(request).decline(challenge_id, _named(request))
+async def decline(request: Request, service: Service, challenge_id: str) -> Any:
+    await service.challenges.decline(challenge_id, _named(request))
     return RedirectResponse("/", status_code=303)
 
 
 @router.post("/challenges/{challenge_id}/cancel")
-async def cancel(request: Request, challenge_id: str) -> Any:
-    await _challenges(request).cancel(
-        challenge_id, player=player_of(request), secret=_secret(request, challenge_id)
+async def cancel(request: Request, service: Service, player: Player, challenge_id: str) -> Any:
+    await service.challenges.cancel(
+        challenge_id, player=player, secret=_secret(request, challenge_id)
     )
     return RedirectResponse(f"/challenges/{challenge_id}", status_code=303)
 
 
 @router.post("/challenges/{challenge_id}/play")
-async def play(request: Request, challenge_id: str) -> Any:
+async def play(request: Request, service: Service, player: Player, challenge_id: str) -> Any:
     """The challenger goes to the game their accepted challenge made, seated once."""
-    game_id, token = await _challenges(request).take_seat(
-        challenge_id, player=player_of(request), secret=_secret(request, challenge_id)
+    game_id, token = await service.challenges.take_seat(
+        challenge_id, player=player, secret=_secret(request, challenge_id)
     )
     return to_game(request, game_id, token)
 
@@ -225,7 +220,7 @@ async def home_box(request: Request) -> dict[str, Any]:
     me = player_of(request)
     if me is None:
         return {"incoming": [], "outgoing": [], "now": 0}
-    challenges = _challenges(request)
+    challenges = service_of(request).challenges
     return {
         "incoming": await challenges.incoming(me),
         "outgoing": await challenges.outgoing(me),
@@ -234,12 +229,12 @@ async def home_box(request: Request) -> dict[str, Any]:
 
 
 @router.post("/name/challenges")
-async def set_acceptance(request: Request) -> Any:
+async def set_acceptance(request: Request, service: Service, player: Player) -> Any:
     form = await form_fields(request)
-    me = player_of(request)
+    me = player
     if me is None:
         return RedirectResponse("/name", status_code=303)
-    await _challenges(request).set_acceptance(me, form.get("accept", ""))
+    await service.challenges.set_acceptance(me, form.get("accept", ""))
     return RedirectResponse("/name#challenges-h", status_code=303)
 
 
@@ -249,7 +244,7 @@ async def challenges_socket(ws: WebSocket) -> None:
     """A named player's challenges (or, with ``?id=``, one challenge for its challenger) as
     they change: each a ``challenge`` message (see senet.service.challenges.offers).  One challenge
     already answered when its socket opens is sent at once, as the event that answered it."""
-    challenges = _challenges(ws)
+    challenges = service_of(ws).challenges
     origin = ws.headers.get("origin")
     if origin and origin.split("://", 1)[-1] != ws.headers.get("host", ""):
         await ws.close(code=1008, reason="cross-origin connection refused")
@@ -298,9 +293,5 @@ def status_text(challenge: Challenge, lang: str) -> str:
     return translator(lang)(f"challenge.status.{challenge.status.value}")
 
 
-def install(app: Any) -> None:
+def install(app: FastAPI) -> None:
     app.include_router(router)
-    env = app.state.templates.env
-    env.globals["chat_phrases"] = PHRASES  # the game page's quick chat
-    env.globals["challenge_status"] = status_text
-    env.globals["ChallengeStatus"] = ChallengeStatus

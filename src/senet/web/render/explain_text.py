@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from senet.engine import UnknownVariant, Variant, find_variant
 from senet.engine.explain import Reason
 
-from .i18n import translator
+from ..i18n import translator
 
 __all__ = ["reason_text", "place", "position_reason_text"]
 

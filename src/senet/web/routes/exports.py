@@ -22,19 +22,13 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from senet.engine import UnknownVariant, find_variant
 from senet.service.errors import GameError
 from senet.service.reading import ExportedGame
-from senet.service.server import GameService
 
-from .common import game_error_json
-from .players import player_of
+from ..common import game_error_json
+from ..deps import Player, Service
 
 __all__ = ["router"]
 
 router = APIRouter()
-
-
-def _service(request: Request) -> GameService:
-    service: GameService = request.app.state.service
-    return service
 
 
 def _site(request: Request) -> str:
@@ -48,11 +42,10 @@ async def _lines(games: AsyncIterator[ExportedGame]) -> AsyncIterator[bytes]:
 
 @router.get("/api/games/export")
 async def export_games(
-    request: Request, month: str | None = None, variant: str | None = None
+    request: Request, service: Service, month: str | None = None, variant: str | None = None
 ) -> Response:
     """Every game finished in ``month`` (YYYY-MM), of ``variant`` if given, one NDJSON line a
     game, in the order of their ids."""
-    service = _service(request)
     if month is None:
         now = datetime.fromtimestamp(service.clock.now() / 1000, UTC)
         month = f"{now.year:04d}-{now.month:02d}"
@@ -71,12 +64,11 @@ async def export_games(
 
 
 @router.get("/account/data")
-async def my_data(request: Request) -> Response:
+async def my_data(request: Request, service: Service, player: Player) -> Response:
     """The device's named player's own data, as one JSON download (403 with no name)."""
-    player = player_of(request)
     if player is None:
         return game_error_json(GameError("no_name", "this device has no name", 403))
-    data = await _service(request).queries.player_data(player, _site(request))
+    data = await service.queries.player_data(player, _site(request))
     return JSONResponse(
         data,
         headers={

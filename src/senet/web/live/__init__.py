@@ -1,0 +1,1 @@
+"""Live play: the WebSocket of a game (:mod:`.connection`)."""
